@@ -1,0 +1,484 @@
+// The analysis: a CPU profile + the workspace's sources → who spent the time, per function
+// and per line of the user's code, and which hints apply. Pure: sources and maps come in as data.
+// How time is counted is in design.md ("How time is counted"); the comments below say where.
+import type { CpuProfile } from './cpuprofile.ts';
+import { buildProfileTree, type ProfileTree } from './profile.ts';
+import { CATEGORIES, Workspace, categoryOf, fileOfUrl, type Category } from './categories.ts';
+import { SourceMapper, type SourceMapInput } from './sourcemaps.ts';
+import { ScriptIndex, callNamesFor, type CallSite, type FunctionScope } from './callsites.ts';
+import { FRAME_RULES, GC_FIX, GC_HINT_MIN_PCT, HINT_MIN_PCT, LINE_RULES, gcHintMessage, hintMessage } from './hints.ts';
+import type { Analysis, CallLink, CategoryTimes, FunctionCost, Hint, LineCost } from './model.ts';
+
+export interface AnalyzeInput {
+  profile: CpuProfile;
+  /** The app's folder: its files outside node_modules are "your code". */
+  root: string;
+  /** Text of scripts and original sources by absolute path. Missing ones degrade gracefully. */
+  sources?: ReadonlyMap<string, string>;
+  sourceMaps?: Iterable<SourceMapInput>;
+  limits?: { functions?: number; lines?: number };
+}
+
+interface FunctionInfo {
+  name: string;
+  file: string;
+  line: number;
+  column: number;
+  category: Category;
+  generatedFile: string;
+  scope?: FunctionScope;
+  index?: ScriptIndex;
+}
+
+/** A share of some time that goes to one line. */
+interface LineShare {
+  key: string;
+  frac: number;
+  /** The call as written at that line (`zlib.gzipSync`), when the share is a call site. */
+  callee?: string;
+}
+
+interface CallSiteResolution {
+  shares: LineShare[];
+  inferred: boolean;
+}
+
+interface LineAcc {
+  file: string;
+  line: number;
+  fn: string;
+  ownUs: number;
+  selfUs: number;
+  totalUs: number;
+  callees: Map<number, { us: number; inferred: boolean }>;
+  generated?: { file: string; line: number };
+}
+
+const ms = (us: number): number => Math.round(us / 10) / 100;
+const pct = (part: number, whole: number): number => (whole > 0 ? Math.round((part / whole) * 10000) / 100 : 0);
+
+export function analyzeProfile(input: AnalyzeInput): Analysis {
+  return new Analyzer(input).run();
+}
+
+class Analyzer {
+  private readonly tree: ProfileTree;
+  private readonly workspace: Workspace;
+  private readonly notes: string[] = [];
+  private readonly mapper: SourceMapper;
+  private readonly sources: ReadonlyMap<string, string>;
+  private readonly indexes = new Map<string, ScriptIndex | undefined>();
+  /** Per frame: the function it is, after source mapping (frames can share one). */
+  private readonly frameFn: Int32Array;
+  private readonly fns: FunctionInfo[] = [];
+  private readonly lines = new Map<string, LineAcc>();
+  private readonly execCache = new Map<number, LineShare[]>();
+  private readonly callSiteCache = new Map<number, CallSiteResolution>();
+
+  constructor(private readonly input: AnalyzeInput) {
+    this.tree = buildProfileTree(input.profile);
+    this.workspace = new Workspace(input.root);
+    this.sources = input.sources ?? new Map();
+    this.mapper = new SourceMapper(input.sourceMaps ?? [], this.workspace, this.notes);
+    this.frameFn = new Int32Array(this.tree.frames.length);
+    const byKey = new Map<string, number>();
+    this.tree.frames.forEach((frame, f) => {
+      const info = this.describe(frame.functionName, frame.url, frame.line0, frame.col0);
+      const key = `${info.name}\u0000${info.file}\u0000${info.line}\u0000${info.column}`;
+      let fi = byKey.get(key);
+      if (fi === undefined) {
+        fi = this.fns.length;
+        byKey.set(key, fi);
+        this.fns.push(info);
+      }
+      this.frameFn[f] = fi;
+    });
+  }
+
+  run(): Analysis {
+    const t = this.tree;
+    const n = t.parent.length;
+    const categories = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as CategoryTimes;
+    for (let i = 0; i < n; i++) categories[this.fnOfNode(i).category] += t.selfUs[i];
+    const nonIdleUs = t.durationUs - categories.idle;
+
+    const fnSelf = new Float64Array(this.fns.length);
+    for (let i = 0; i < n; i++) fnSelf[this.frameFn[t.nodeFrame[i]]] += t.selfUs[i];
+    const { fnTotal, edges } = this.functionTotalsAndLineTotals();
+    this.ownTime();
+    const hints = this.hints(nonIdleUs, categories);
+
+    const limits = this.input.limits ?? {};
+    const functions = this.functionCosts(fnSelf, fnTotal, edges, nonIdleUs, limits.functions ?? 300);
+    const lines = this.lineCosts(nonIdleUs, limits.lines ?? 2000);
+    for (const c of CATEGORIES) categories[c] = ms(categories[c]);
+    return {
+      durationMs: ms(t.durationUs),
+      samples: t.sampleNode.length,
+      intervalUs: Math.round(t.intervalUs),
+      nonIdleMs: ms(nonIdleUs),
+      categories,
+      functions,
+      lines,
+      hints,
+      notes: this.notes,
+    };
+  }
+
+  // ---- functions and frames -------------------------------------------------------------
+
+  private describe(functionName: string, url: string, line0: number, col0: number): FunctionInfo {
+    const generatedFile = fileOfUrl(url);
+    let file = generatedFile;
+    let line = line0 >= 0 ? line0 + 1 : 0;
+    let column = Math.max(col0, 0);
+    if (line0 >= 0) {
+      const original = this.mapper.at(generatedFile, line0 + 1, column);
+      if (original) ({ file, line, column } = original);
+    }
+    const category = categoryOf(functionName, url, file, this.workspace);
+    const info: FunctionInfo = { name: functionName || '(anonymous)', file, line, column, category, generatedFile };
+    if (category === 'user' && line0 >= 0) {
+      info.index = this.indexOf(generatedFile);
+      info.scope = info.index?.functionAt(line0, col0);
+      if (functionName === '' && info.scope) {
+        info.name = info.scope.isProgram ? '(top level)' : info.index?.anonymousName(info.scope) ?? info.name;
+      }
+    }
+    return info;
+  }
+
+  private indexOf(file: string): ScriptIndex | undefined {
+    if (!this.indexes.has(file)) {
+      const text = this.sources.get(file);
+      const index = text === undefined ? undefined : ScriptIndex.parse(text);
+      if (text === undefined) this.notes.push(`No source for ${file}: its call sites are not resolved.`);
+      else if (!index) this.notes.push(`Could not parse ${file}: its call sites are not resolved.`);
+      this.indexes.set(file, index);
+    }
+    return this.indexes.get(file);
+  }
+
+  private fnOfNode(node: number): FunctionInfo {
+    return this.fns[this.frameFn[this.tree.nodeFrame[node]]];
+  }
+
+  private isWorkspaceNode(node: number): boolean {
+    return this.fnOfNode(node).category === 'user';
+  }
+
+  // ---- lines ----------------------------------------------------------------------------
+
+  /** The line record for a generated position of a workspace function, mapped when a map exists. */
+  private lineKey(fn: FunctionInfo, generatedLine: number, generatedColumn?: number): string {
+    let file = fn.generatedFile;
+    let line = generatedLine;
+    let generated: LineAcc['generated'];
+    const original = generatedColumn === undefined
+      ? this.mapper.line(fn.generatedFile, generatedLine)
+      : this.mapper.at(fn.generatedFile, generatedLine, generatedColumn);
+    if (original) {
+      file = original.file;
+      line = original.line;
+      generated = { file: fn.generatedFile, line: generatedLine };
+    } else if (this.mapper.has(fn.generatedFile)) {
+      // A mapped script whose line has no mapping: keep it on the function's own line.
+      file = fn.file;
+      line = fn.line;
+      generated = { file: fn.generatedFile, line: generatedLine };
+    }
+    const key = `${file}:${line}`;
+    if (!this.lines.has(key)) {
+      this.lines.set(key, { file, line, fn: fn.name, ownUs: 0, selfUs: 0, totalUs: 0, callees: new Map(), generated });
+    }
+    return key;
+  }
+
+  /**
+   * Where a workspace node's own samples were, from V8's position ticks. Ticks on lines outside
+   * the function belong to code V8 inlined from elsewhere (the line number alone cannot say which
+   * file): their share goes to the function's own lines in proportion.
+   */
+  private execLines(node: number): LineShare[] {
+    const cached = this.execCache.get(node);
+    if (cached) return cached;
+    const fn = this.fnOfNode(node);
+    const frame = this.tree.frames[this.tree.nodeFrame[node]];
+    const ticks = this.tree.positionTicks[node] ?? [];
+    const scope = fn.scope;
+    const inside = ticks.filter((t) => t.ticks > 0 && (!scope || scope.isProgram || (t.line >= scope.startLine && t.line <= scope.endLine)));
+    const total = inside.reduce((s, t) => s + t.ticks, 0);
+    const shares = total > 0
+      ? inside.map((t) => ({ key: this.lineKey(fn, t.line), frac: t.ticks / total }))
+      : [{ key: this.lineKey(fn, frame.line0 + 1, Math.max(frame.col0, 0)), frac: 1 }];
+    this.execCache.set(node, shares);
+    return shares;
+  }
+
+  /**
+   * The line in workspace function `caller` (a node) that made the call to its child node
+   * `child`. Exact when the child is native code (its position ticks are the caller's lines);
+   * otherwise inferred from the caller's source: the call receiving a callback defined there, or
+   * the calls whose callee name matches the child's (or, through wrappers, a deeper frame's).
+   */
+  private callSite(child: number): CallSiteResolution {
+    const cached = this.callSiteCache.get(child);
+    if (cached) return cached;
+    const caller = this.tree.parent[child];
+    const callerFn = this.fnOfNode(caller);
+    const childFrame = this.tree.frames[this.tree.nodeFrame[child]];
+    const resolution = this.resolveCallSite(caller, callerFn, child, childFrame.url);
+    this.callSiteCache.set(child, resolution);
+    return resolution;
+  }
+
+  private resolveCallSite(caller: number, callerFn: FunctionInfo, child: number, childUrl: string): CallSiteResolution {
+    const ticks = this.tree.positionTicks[child];
+    if (childUrl === '' && ticks && ticks.length > 0) {
+      const total = ticks.reduce((s, t) => s + t.ticks, 0);
+      if (total > 0) return { shares: ticks.map((t) => ({ key: this.lineKey(callerFn, t.line), frac: t.ticks / total })), inferred: false };
+    }
+    const index = callerFn.index;
+    const scope = callerFn.scope;
+    if (index && scope) {
+      const childFn = this.fnOfNode(child);
+      if (childFn.index === index && childFn.scope) {
+        const receiver = index.receivingCallOf(scope, childFn.scope);
+        if (receiver) return this.sharesOf(callerFn, [receiver]);
+      }
+      for (const candidate of this.calleeChain(child)) {
+        const names = callNamesFor(this.tree.frames[this.tree.nodeFrame[candidate]].functionName);
+        if (names.length === 0) continue;
+        const matches = scope.calls.filter((c) => c.names.some((name) => names.includes(name)));
+        if (matches.length > 0) return this.sharesOf(callerFn, matches);
+      }
+    }
+    // Nothing in the source says which line: the function's own line, flagged as a guess.
+    const frame = this.tree.frames[this.tree.nodeFrame[caller]];
+    return { shares: [{ key: this.lineKey(callerFn, frame.line0 + 1, Math.max(frame.col0, 0)), frac: 1 }], inferred: true };
+  }
+
+  /** The child, then down its heaviest path a few frames (wrappers such as zlib's). */
+  private calleeChain(child: number): number[] {
+    const chain = [child];
+    let node = child;
+    for (let depth = 0; depth < 6; depth++) {
+      const kids = this.tree.children[node];
+      if (kids.length === 0) break;
+      node = kids.reduce((a, b) => (this.tree.subtreeUs[b] > this.tree.subtreeUs[a] ? b : a));
+      if (this.isWorkspaceNode(node)) break;
+      chain.push(node);
+    }
+    return chain;
+  }
+
+  /** Several matching calls in one function: the time is split evenly (and marked inferred). */
+  private sharesOf(callerFn: FunctionInfo, calls: readonly CallSite[]): CallSiteResolution {
+    const frac = 1 / calls.length;
+    const shares = calls.map((c) => ({ key: this.lineKey(callerFn, c.line, c.column), frac, callee: c.calleeText }));
+    return { shares, inferred: true };
+  }
+
+  // ---- the passes -----------------------------------------------------------------------
+
+  /**
+   * One depth-first walk. A function's total counts each sample once however often the
+   * function recurses on the stack; a line's total likewise (its own ticks plus calls made
+   * from it). Call edges are summed for callers/callees.
+   */
+  private functionTotalsAndLineTotals(): { fnTotal: Float64Array; edges: Map<number, Map<number, number>> } {
+    const t = this.tree;
+    const fnTotal = new Float64Array(this.fns.length);
+    const fnOnPath = new Int32Array(this.fns.length);
+    const lineOnPath = new Map<string, number>();
+    const edges = new Map<number, Map<number, number>>();
+    const stack: Array<{ node: number; exit: boolean; keys?: string[] }> = [{ node: t.root, exit: false }];
+    while (stack.length > 0) {
+      const item = stack.pop()!;
+      const node = item.node;
+      const fi = this.frameFn[t.nodeFrame[node]];
+      if (item.exit) {
+        fnOnPath[fi]--;
+        for (const key of item.keys ?? []) lineOnPath.set(key, lineOnPath.get(key)! - 1);
+        continue;
+      }
+      if (fnOnPath[fi]++ === 0) fnTotal[fi] += t.subtreeUs[node];
+      const parent = t.parent[node];
+      const keys: string[] = [];
+      if (parent >= 0) {
+        const pfi = this.frameFn[t.nodeFrame[parent]];
+        const out = edges.get(pfi) ?? new Map<number, number>();
+        out.set(fi, (out.get(fi) ?? 0) + t.subtreeUs[node]);
+        edges.set(pfi, out);
+        if (this.isWorkspaceNode(parent) && t.subtreeUs[node] > 0) {
+          const site = this.callSite(node);
+          for (const share of site.shares) {
+            const acc = this.lines.get(share.key)!;
+            const us = t.subtreeUs[node] * share.frac;
+            const onPath = lineOnPath.get(share.key) ?? 0;
+            if (onPath === 0) acc.totalUs += us;
+            lineOnPath.set(share.key, onPath + 1);
+            keys.push(share.key);
+            const callee = acc.callees.get(fi) ?? { us: 0, inferred: site.inferred };
+            callee.us += us;
+            acc.callees.set(fi, callee);
+          }
+        }
+      }
+      if (this.isWorkspaceNode(node) && t.selfUs[node] > 0) {
+        for (const share of this.execLines(node)) {
+          const acc = this.lines.get(share.key)!;
+          acc.selfUs += t.selfUs[node] * share.frac;
+          if (!lineOnPath.get(share.key)) acc.totalUs += t.selfUs[node] * share.frac;
+        }
+      }
+      stack.push({ node, exit: true, keys });
+      const kids = t.children[node];
+      for (let c = kids.length - 1; c >= 0; c--) stack.push({ node: kids[c], exit: false });
+    }
+    return { fnTotal, edges };
+  }
+
+  /**
+   * Own time: every sample goes to exactly one line of workspace code, the deepest workspace
+   * frame on its stack, at the line it was executing (top frame) or calling from (below it).
+   */
+  private ownTime(): void {
+    const t = this.tree;
+    const n = t.parent.length;
+    // edge[i]: for a node below workspace code, the child of its nearest workspace ancestor on
+    // the path to it (the call that ancestor made); -1 for workspace nodes and unowned nodes.
+    const edge = new Int32Array(n).fill(-1);
+    const underEdge = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      const i = t.preorder[k];
+      if (this.isWorkspaceNode(i)) {
+        if (t.selfUs[i] > 0) for (const s of this.execLines(i)) this.lines.get(s.key)!.ownUs += t.selfUs[i] * s.frac;
+        continue;
+      }
+      const p = t.parent[i];
+      if (p < 0) continue;
+      edge[i] = this.isWorkspaceNode(p) ? i : edge[p];
+      if (edge[i] >= 0) underEdge[edge[i]] += t.selfUs[i];
+    }
+    for (let c = 0; c < n; c++) {
+      if (underEdge[c] <= 0) continue;
+      for (const s of this.callSite(c).shares) this.lines.get(s.key)!.ownUs += underEdge[c] * s.frac;
+    }
+  }
+
+  private hints(nonIdleUs: number, categories: CategoryTimes): Hint[] {
+    const t = this.tree;
+    const n = t.parent.length;
+    // Per node: the nearest workspace ancestor's call edge (as in ownTime) and the rule already
+    // matched above it, so nested matches (execSync → spawnSync) count once, at the outermost.
+    const edge = new Int32Array(n).fill(-1);
+    const ruleAbove: (number | undefined)[] = new Array(n);
+    const acc = new Map<string, { rule: number; api: string; key: string; fn: string; us: number }>();
+    for (let k = 0; k < n; k++) {
+      const i = t.preorder[k];
+      const p = t.parent[i];
+      if (p >= 0) {
+        edge[i] = this.isWorkspaceNode(i) ? -1 : this.isWorkspaceNode(p) ? i : edge[p];
+        ruleAbove[i] = ruleAbove[p];
+      }
+      if (ruleAbove[i] !== undefined || edge[i] < 0) continue;
+      const frame = t.frames[t.nodeFrame[i]];
+      const fnInfo = this.fnOfNode(i);
+      for (let r = 0; r < FRAME_RULES.length; r++) {
+        const api = FRAME_RULES[r].match(frame, fnInfo.file);
+        if (api === undefined) continue;
+        ruleAbove[i] = r;
+        const site = this.callSite(edge[i]);
+        const caller = this.fnOfNode(t.parent[edge[i]]);
+        for (const s of site.shares) {
+          // A shared wrapper (zlib's) names no API: the call as written at the line does.
+          const label = api === 'zlib' ? (s.callee ?? 'zlib') : api;
+          const id = `${r}\u0000${label}\u0000${s.key}`;
+          const entry = acc.get(id) ?? { rule: r, api: label, key: s.key, fn: caller.name, us: 0 };
+          entry.us += t.subtreeUs[i] * s.frac;
+          acc.set(id, entry);
+        }
+        break;
+      }
+    }
+    const hints: Hint[] = [];
+    for (const e of acc.values()) {
+      const share = pct(e.us, nonIdleUs);
+      if (share < HINT_MIN_PCT) continue;
+      const line = this.lines.get(e.key)!;
+      const rule = FRAME_RULES[e.rule];
+      hints.push({ rule: rule.id, file: line.file, line: line.line, api: e.api, function: e.fn, totalMs: ms(e.us), totalPct: share,
+        message: hintMessage(e.api, e.fn, share), fix: rule.fix(e.api) });
+    }
+    for (const line of this.lines.values()) {
+      const share = pct(line.selfUs, nonIdleUs);
+      if (share < HINT_MIN_PCT) continue;
+      const text = this.sources.get(line.file)?.split('\n', line.line)[line.line - 1] ?? '';
+      for (const rule of LINE_RULES) {
+        const api = rule.match(text);
+        if (api === undefined) continue;
+        hints.push({ rule: rule.id, file: line.file, line: line.line, api, function: line.fn, totalMs: ms(line.selfUs), totalPct: share,
+          message: hintMessage(api, line.fn, share), fix: rule.fix(api) });
+      }
+    }
+    const gcShare = pct(categories.gc, nonIdleUs);
+    if (gcShare >= GC_HINT_MIN_PCT) {
+      hints.push({ rule: 'gc-pressure', file: '', line: 0, api: '(garbage collector)', function: '(garbage collector)', totalMs: ms(categories.gc),
+        totalPct: gcShare, message: gcHintMessage(gcShare), fix: GC_FIX });
+    }
+    return hints.sort((a, b) => b.totalMs - a.totalMs);
+  }
+
+  // ---- output ---------------------------------------------------------------------------
+
+  private functionCosts(fnSelf: Float64Array, fnTotal: Float64Array, edges: Map<number, Map<number, number>>, nonIdleUs: number, limit: number): FunctionCost[] {
+    const callers = new Map<number, Map<number, number>>();
+    for (const [from, out] of edges) {
+      for (const [to, us] of out) {
+        const into = callers.get(to) ?? new Map<number, number>();
+        into.set(from, (into.get(from) ?? 0) + us);
+        callers.set(to, into);
+      }
+    }
+    const links = (m: Map<number, number> | undefined): CallLink[] => [...(m ?? new Map<number, number>())]
+      .filter(([fi]) => !isSynthetic(this.fns[fi]))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
+      .map(([fi, us]) => ({ name: this.fns[fi].name, file: this.fns[fi].file, line: this.fns[fi].line, totalMs: ms(us) }));
+    const order = this.fns.map((_, i) => i).filter((i) => fnTotal[i] > 0 || fnSelf[i] > 0)
+      .sort((a, b) => fnSelf[b] - fnSelf[a] || fnTotal[b] - fnTotal[a]);
+    // Every function of the user's code is kept (the editor puts a lens on each); others to a limit.
+    const kept = order.filter((i, rank) => rank < limit || this.fns[i].category === 'user');
+    return kept.map((i) => {
+      const f = this.fns[i];
+      return {
+        name: f.name, file: f.file, line: f.line, column: f.column,
+        endLine: f.scope && !f.scope.isProgram && !this.mapper.has(f.generatedFile) ? f.scope.endLine : undefined,
+        category: f.category,
+        selfMs: ms(fnSelf[i]), totalMs: ms(fnTotal[i]), selfPct: pct(fnSelf[i], nonIdleUs), totalPct: pct(fnTotal[i], nonIdleUs),
+        callers: links(callers.get(i)), callees: links(edges.get(i)),
+      };
+    });
+  }
+
+  private lineCosts(nonIdleUs: number, limit: number): LineCost[] {
+    return [...this.lines.values()]
+      .filter((l) => l.ownUs > 0 || l.totalUs > 0)
+      .sort((a, b) => b.ownUs - a.ownUs || b.totalUs - a.totalUs)
+      .slice(0, limit)
+      .map((l) => ({
+        file: l.file, line: l.line, function: l.fn,
+        ownMs: ms(l.ownUs), ownPct: pct(l.ownUs, nonIdleUs),
+        selfMs: ms(l.selfUs), totalMs: ms(l.totalUs), selfPct: pct(l.selfUs, nonIdleUs), totalPct: pct(l.totalUs, nonIdleUs),
+        callees: [...l.callees].sort((a, b) => b[1].us - a[1].us).slice(0, 8).map(([fi, c]) => ({
+          name: this.fns[fi].name, file: this.fns[fi].file, line: this.fns[fi].line, totalMs: ms(c.us), inferred: c.inferred,
+        })),
+        ...(l.generated ? { generated: l.generated } : {}),
+      }));
+  }
+}
+
+function isSynthetic(f: FunctionInfo): boolean {
+  return f.file === '' && f.name.startsWith('(');
+}

@@ -1,0 +1,243 @@
+// V8 gives a line only for the top frame of a sample, so the line in a caller that calls the
+// hot function is not in the profile. This module reads the caller's source (acorn) to find it:
+// the function at a call frame's position, the call expressions directly inside it, and the call
+// that receives a callback defined inside it.
+import * as acorn from 'acorn';
+
+export interface CodeRange {
+  start: number;
+  end: number;
+  /** 1-based */
+  startLine: number;
+  endLine: number;
+}
+
+export interface CallSite {
+  /** Names a profile frame of the callee may carry (`a.b.c()` → ["c"], `f.call()` → ["call", "f"]). */
+  names: readonly string[];
+  /** Position of the callee's name: 1-based line, 0-based column. */
+  line: number;
+  column: number;
+  start: number;
+  end: number;
+  /** The call as written, shortened: `crypto.pbkdf2Sync`. */
+  calleeText: string;
+  /** The first argument when it is a string literal (a route: `app.post('/login', …)`). */
+  firstArg?: string;
+}
+
+export interface FunctionScope extends CodeRange {
+  /** Calls directly in this function, not inside functions nested in it. */
+  readonly calls: readonly CallSite[];
+  /** The whole script (module top level) rather than a function. */
+  readonly isProgram: boolean;
+}
+
+type AnyNode = acorn.Node & Record<string, unknown>;
+
+const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+
+export class ScriptIndex {
+  private readonly lineStarts: number[];
+  private readonly scopes: FunctionScope[] = [];
+  private readonly program: FunctionScope;
+  /** For each nested function: the innermost call in its parent function whose range holds it. */
+  private readonly receivingCall = new Map<FunctionScope, CallSite>();
+  private readonly parentScope = new Map<FunctionScope, FunctionScope>();
+
+  private constructor(private readonly text: string, ast: acorn.Program) {
+    this.lineStarts = [0];
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
+    this.program = this.scope(ast.start, ast.end, true);
+    this.walk(ast as unknown as AnyNode, this.program, []);
+  }
+
+  /** undefined when the text is not JavaScript acorn can read (the analysis then degrades). */
+  static parse(text: string): ScriptIndex | undefined {
+    const options: acorn.Options = {
+      ecmaVersion: 'latest',
+      allowHashBang: true,
+      allowReturnOutsideFunction: true,
+      allowAwaitOutsideFunction: true,
+      allowImportExportEverywhere: true,
+      allowReserved: true,
+    };
+    for (const sourceType of ['script', 'module'] as const) {
+      try {
+        return new ScriptIndex(text, acorn.parse(text, { ...options, sourceType }));
+      } catch {
+        // sloppy CommonJS fails as a module and ESM fails as a script: try the other one
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * The innermost function containing a call frame's position (0-based line and column; V8 puts
+   * it at the parameter list), or the top level when none does.
+   */
+  functionAt(line0: number, col0: number): FunctionScope {
+    const offset = this.offsetOf(line0 + 1, Math.max(0, col0));
+    let best = this.program;
+    for (const s of this.scopes) {
+      if (s.start <= offset && offset < s.end && s.end - s.start < best.end - best.start) best = s;
+    }
+    return best;
+  }
+
+  /** The call in `outer` that a function nested in it is passed to (`arr.map(x => …)`). */
+  receivingCallOf(outer: FunctionScope, inner: FunctionScope): CallSite | undefined {
+    let scope: FunctionScope | undefined = inner;
+    while (scope && this.parentScope.get(scope) !== outer) scope = this.parentScope.get(scope);
+    return scope ? this.receivingCall.get(scope) : undefined;
+  }
+
+  /** A readable name for an anonymous function: the call it is passed to (`app.post('/login') callback`). */
+  anonymousName(scope: FunctionScope): string | undefined {
+    const receiver = this.receivingCall.get(scope);
+    if (!receiver) return undefined;
+    const arg = receiver.firstArg !== undefined ? `('${receiver.firstArg}')` : '';
+    return `${receiver.calleeText}${arg} callback`;
+  }
+
+  lineText(line: number): string {
+    const start = this.lineStarts[line - 1];
+    if (start === undefined) return '';
+    const end = this.lineStarts[line] ?? this.text.length;
+    return this.text.slice(start, end).replace(/\r?\n$/, '');
+  }
+
+  private offsetOf(line: number, column: number): number {
+    const start = this.lineStarts[Math.min(Math.max(line, 1), this.lineStarts.length) - 1];
+    return start + column;
+  }
+
+  private lineOf(offset: number): number {
+    let lo = 0;
+    let hi = this.lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.lineStarts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+  private scope(start: number, end: number, isProgram: boolean): FunctionScope {
+    return { start, end, startLine: this.lineOf(start), endLine: this.lineOf(Math.max(start, end - 1)), calls: [], isProgram };
+  }
+
+  /** One pass over the AST; `openCalls` are the calls of the current function we are inside. */
+  private walk(node: AnyNode, current: FunctionScope, openCalls: CallSite[]): void {
+    if (FUNCTION_TYPES.has(node.type)) {
+      const inner = this.scope(node.start, node.end, false);
+      this.scopes.push(inner);
+      this.parentScope.set(inner, current);
+      const receiver = openCalls[openCalls.length - 1];
+      if (receiver) this.receivingCall.set(inner, receiver);
+      this.walkChildren(node, inner, []);
+      return;
+    }
+    if (node.type === 'CallExpression' || node.type === 'NewExpression' || node.type === 'TaggedTemplateExpression') {
+      const site = this.callSite(node);
+      if (site) {
+        (current.calls as CallSite[]).push(site);
+        this.walkChildren(node, current, [...openCalls, site]);
+        return;
+      }
+    }
+    this.walkChildren(node, current, openCalls);
+  }
+
+  private walkChildren(node: AnyNode, current: FunctionScope, openCalls: CallSite[]): void {
+    for (const key in node) {
+      if (key === 'loc' || key === 'range') continue;
+      const value = node[key];
+      if (Array.isArray(value)) {
+        for (const item of value) if (isNode(item)) this.walk(item, current, openCalls);
+      } else if (isNode(value)) {
+        this.walk(value, current, openCalls);
+      }
+    }
+  }
+
+  private callSite(node: AnyNode): CallSite | undefined {
+    const callee = unwrap((node.type === 'TaggedTemplateExpression' ? node.tag : node.callee) as AnyNode);
+    const names: string[] = [];
+    let anchor = callee;
+    if (callee.type === 'Identifier') {
+      names.push(callee.name as string);
+    } else if (callee.type === 'MemberExpression') {
+      const prop = callee.property as AnyNode;
+      const propName = memberName(prop, callee.computed as boolean);
+      if (propName) names.push(propName);
+      anchor = prop;
+      // `fn.call(...)`, `fn.apply(...)`: the frame is fn's.
+      if (propName === 'call' || propName === 'apply') {
+        const target = unwrap(callee.object as AnyNode);
+        const targetName = target.type === 'Identifier' ? (target.name as string)
+          : target.type === 'MemberExpression' ? memberName(target.property as AnyNode, target.computed as boolean) : undefined;
+        if (targetName) names.push(targetName);
+      }
+    } else if (callee.type === 'Super') {
+      names.push('super');
+    }
+    const line = this.lineOf(anchor.start);
+    const args = node.arguments as AnyNode[] | undefined;
+    const first = args?.[0];
+    const firstArg = first && first.type === 'Literal' && typeof first.value === 'string' && first.value.length <= 40 ? first.value : undefined;
+    return {
+      firstArg,
+      names,
+      line,
+      column: anchor.start - this.lineStarts[line - 1],
+      start: node.start,
+      end: node.end,
+      calleeText: shorten(this.text.slice(callee.start, callee.end)),
+    };
+  }
+}
+
+function isNode(v: unknown): v is AnyNode {
+  return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string';
+}
+
+function unwrap(node: AnyNode): AnyNode {
+  let n = node;
+  while (n.type === 'ChainExpression' || n.type === 'ParenthesizedExpression') n = n.expression as AnyNode;
+  return n;
+}
+
+function memberName(prop: AnyNode, computed: boolean): string | undefined {
+  if (!computed && (prop.type === 'Identifier' || prop.type === 'PrivateIdentifier')) return prop.name as string;
+  if (computed && prop.type === 'Literal' && typeof prop.value === 'string') return prop.value;
+  return undefined;
+}
+
+function shorten(text: string): string {
+  const flat = text.replace(/\s+/g, '');
+  return flat.length > 60 ? `…${flat.slice(-59)}` : flat;
+}
+
+/**
+ * The names a call expression may use for a function that shows in the profile under
+ * `functionName`. V8 names methods `Class.method`, accessors `get x`, bound functions
+ * `bound f`; some Node APIs run under a shared wrapper whose name no caller writes.
+ */
+export function callNamesFor(functionName: string): string[] {
+  let name = functionName.trim();
+  for (const prefix of ['bound ', 'get ', 'set ', 'async ']) if (name.startsWith(prefix)) name = name.slice(prefix.length);
+  if (name === '') return [];
+  const last = name.slice(name.lastIndexOf('.') + 1);
+  return [last, ...(SHARED_WRAPPERS[last] ?? [])];
+}
+
+const ZLIB_SYNC = ['gzipSync', 'gunzipSync', 'deflateSync', 'inflateSync', 'deflateRawSync', 'inflateRawSync', 'unzipSync', 'brotliCompressSync', 'brotliDecompressSync'];
+const ZLIB_ASYNC = ZLIB_SYNC.map((n) => n.slice(0, -4));
+/** Node internals that many public APIs share (node:zlib's convenience methods). */
+const SHARED_WRAPPERS: Record<string, readonly string[]> = {
+  syncBufferWrapper: ZLIB_SYNC,
+  zlibBufferSync: ZLIB_SYNC,
+  asyncBufferWrapper: ZLIB_ASYNC,
+  zlibBuffer: ZLIB_ASYNC,
+};

@@ -1,0 +1,50 @@
+// Where a frame's code lives, and which bucket of "where the CPU went" its self time falls in.
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type Category = 'user' | 'dependencies' | 'nodeInternals' | 'native' | 'gc' | 'idle' | 'program';
+export const CATEGORIES: readonly Category[] = ['user', 'dependencies', 'nodeInternals', 'native', 'gc', 'idle', 'program'];
+
+/** The folder whose code is "yours": everything below it except node_modules. */
+export class Workspace {
+  readonly root: string;
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+  contains(file: string): boolean {
+    if (!path.isAbsolute(file)) return false;
+    const rel = path.relative(this.root, file);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return false;
+    return !rel.split(path.sep).includes('node_modules');
+  }
+}
+
+/**
+ * The filesystem path of a script URL (`file:///a/b.js` → `/a/b.js`); Node internals keep their
+ * `node:` name; native code has `""`. Old Node versions report plain paths for CommonJS.
+ */
+export function fileOfUrl(url: string): string {
+  if (url.startsWith('file://')) {
+    try {
+      return fileURLToPath(url);
+    } catch {
+      return url; // a file URL that names no local path (another host): keep it readable as is
+    }
+  }
+  if (url.startsWith('internal/')) return `node:${url}`;
+  return url;
+}
+
+const SYNTHETIC: Record<string, Category> = {
+  '(idle)': 'idle',
+  '(garbage collector)': 'gc',
+  '(program)': 'program',
+  '(root)': 'program',
+};
+
+/** `file` is the frame's file after source mapping (see fileOfUrl). */
+export function categoryOf(functionName: string, url: string, file: string, workspace: Workspace): Category {
+  if (url === '') return SYNTHETIC[functionName] ?? 'native';
+  if (file.startsWith('node:')) return 'nodeInternals';
+  return workspace.contains(file) ? 'user' : 'dependencies';
+}

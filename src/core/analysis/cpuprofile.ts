@@ -1,0 +1,195 @@
+// The .cpuprofile format as V8's Profiler.stop returns it, and a strict reader for it.
+// Every profile that reaches the analysis went through `readCpuProfile`, so the rest of the
+// analysis can trust ids, children and sample arrays and never has to guard against them.
+
+export interface CallFrame {
+  functionName: string;
+  scriptId: string;
+  url: string;
+  /** 0-based, -1 when unknown (native, synthetic). */
+  lineNumber: number;
+  /** 0-based, -1 when unknown. */
+  columnNumber: number;
+}
+
+export interface PositionTick {
+  /** 1-based line of the function's script. */
+  line: number;
+  ticks: number;
+}
+
+export interface CpuProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  hitCount?: number;
+  children?: number[];
+  positionTicks?: PositionTick[];
+}
+
+export interface CpuProfile {
+  nodes: CpuProfileNode[];
+  /** µs */
+  startTime: number;
+  /** µs */
+  endTime: number;
+  samples?: number[];
+  /** µs since the previous sample (the first: since startTime). */
+  timeDeltas?: number[];
+}
+
+/** The input is not a usable CPU profile; `where` says which part broke the rule. */
+export class ProfileFormatError extends Error {
+  constructor(message: string, readonly where: string) {
+    super(`${message} (at ${where})`);
+    this.name = 'ProfileFormatError';
+  }
+}
+
+export function parseCpuProfileText(text: string): CpuProfile {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ProfileFormatError(`not JSON: ${(err as Error).message}`, 'file');
+  }
+  return readCpuProfile(value);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * Checks the shape and the invariants the analysis relies on: unique ids, children that exist,
+ * one parent per node, a single root, no cycles, samples that name real nodes. Returns a profile
+ * built from fresh objects (the input is never mutated) with negative time deltas clamped to 0.
+ */
+export function readCpuProfile(value: unknown): CpuProfile {
+  if (!isObject(value)) throw new ProfileFormatError('a CPU profile is a JSON object', '$');
+  // Chrome DevTools' "Save profile" and some tools wrap the profile: {profile: {...}}.
+  if (!Array.isArray(value.nodes) && isObject(value.profile)) return readCpuProfile(value.profile);
+  if (!Array.isArray(value.nodes)) throw new ProfileFormatError('"nodes" must be an array', '$.nodes');
+  if (value.nodes.length === 0) throw new ProfileFormatError('the profile has no nodes', '$.nodes');
+  if (!isFiniteNumber(value.startTime)) throw new ProfileFormatError('"startTime" must be a number', '$.startTime');
+  if (!isFiniteNumber(value.endTime)) throw new ProfileFormatError('"endTime" must be a number', '$.endTime');
+
+  const nodes: CpuProfileNode[] = new Array(value.nodes.length);
+  const indexById = new Map<number, number>();
+  for (let i = 0; i < value.nodes.length; i++) {
+    const node = readNode(value.nodes[i], i);
+    if (indexById.has(node.id)) throw new ProfileFormatError(`node id ${node.id} appears twice`, `$.nodes[${i}].id`);
+    indexById.set(node.id, i);
+    nodes[i] = node;
+  }
+  checkTree(nodes, indexById);
+
+  const out: CpuProfile = { nodes, startTime: value.startTime, endTime: value.endTime };
+  if (value.samples !== undefined) {
+    out.samples = readSamples(value.samples, indexById);
+    const deltas = value.timeDeltas;
+    if (deltas !== undefined) {
+      if (!Array.isArray(deltas)) throw new ProfileFormatError('"timeDeltas" must be an array', '$.timeDeltas');
+      if (deltas.length !== out.samples.length) {
+        throw new ProfileFormatError(`"timeDeltas" has ${deltas.length} entries for ${out.samples.length} samples`, '$.timeDeltas');
+      }
+      const clamped = new Array<number>(deltas.length);
+      for (let i = 0; i < deltas.length; i++) {
+        const d = deltas[i];
+        if (!isFiniteNumber(d)) throw new ProfileFormatError('a time delta is not a number', `$.timeDeltas[${i}]`);
+        // V8 occasionally reports a slightly negative delta; time never runs backwards.
+        clamped[i] = d < 0 ? 0 : d;
+      }
+      out.timeDeltas = clamped;
+    }
+  }
+  return out;
+}
+
+function readNode(raw: unknown, i: number): CpuProfileNode {
+  const where = `$.nodes[${i}]`;
+  if (!isObject(raw)) throw new ProfileFormatError('a node must be an object', where);
+  if (!isInt(raw.id)) throw new ProfileFormatError('node "id" must be an integer', `${where}.id`);
+  const cf = raw.callFrame;
+  if (!isObject(cf)) throw new ProfileFormatError('node "callFrame" must be an object', `${where}.callFrame`);
+  if (typeof cf.functionName !== 'string') throw new ProfileFormatError('"functionName" must be a string', `${where}.callFrame.functionName`);
+  if (typeof cf.url !== 'string') throw new ProfileFormatError('"url" must be a string', `${where}.callFrame.url`);
+  if (!isInt(cf.lineNumber)) throw new ProfileFormatError('"lineNumber" must be an integer', `${where}.callFrame.lineNumber`);
+  if (!isInt(cf.columnNumber)) throw new ProfileFormatError('"columnNumber" must be an integer', `${where}.callFrame.columnNumber`);
+  const node: CpuProfileNode = {
+    id: raw.id,
+    callFrame: {
+      functionName: cf.functionName,
+      scriptId: typeof cf.scriptId === 'string' ? cf.scriptId : String(cf.scriptId ?? '0'),
+      url: cf.url,
+      lineNumber: cf.lineNumber,
+      columnNumber: cf.columnNumber,
+    },
+  };
+  if (raw.hitCount !== undefined) {
+    if (!isInt(raw.hitCount) || raw.hitCount < 0) throw new ProfileFormatError('"hitCount" must be a non-negative integer', `${where}.hitCount`);
+    node.hitCount = raw.hitCount;
+  }
+  if (raw.children !== undefined) {
+    if (!Array.isArray(raw.children)) throw new ProfileFormatError('"children" must be an array', `${where}.children`);
+    for (let c = 0; c < raw.children.length; c++) {
+      if (!isInt(raw.children[c])) throw new ProfileFormatError('a child id must be an integer', `${where}.children[${c}]`);
+    }
+    node.children = (raw.children as number[]).slice();
+  }
+  if (raw.positionTicks !== undefined) {
+    if (!Array.isArray(raw.positionTicks)) throw new ProfileFormatError('"positionTicks" must be an array', `${where}.positionTicks`);
+    node.positionTicks = raw.positionTicks.map((t, k) => {
+      if (!isObject(t) || !isInt(t.line) || !isInt(t.ticks) || t.line < 1 || t.ticks < 0) {
+        throw new ProfileFormatError('a position tick is {line >= 1, ticks >= 0}', `${where}.positionTicks[${k}]`);
+      }
+      return { line: t.line, ticks: t.ticks };
+    });
+  }
+  return node;
+}
+
+/** One parent per node, exactly one root, every node reachable from it: a tree, so no cycles. */
+function checkTree(nodes: CpuProfileNode[], indexById: Map<number, number>): void {
+  const parentOf = new Int32Array(nodes.length).fill(-1);
+  for (let i = 0; i < nodes.length; i++) {
+    const children = nodes[i].children;
+    if (!children) continue;
+    for (const childId of children) {
+      const c = indexById.get(childId);
+      if (c === undefined) throw new ProfileFormatError(`child id ${childId} names no node`, `$.nodes[${i}].children`);
+      if (c === i) throw new ProfileFormatError(`node ${childId} is its own child`, `$.nodes[${i}].children`);
+      if (parentOf[c] !== -1) throw new ProfileFormatError(`node ${childId} has two parents`, `$.nodes[${i}].children`);
+      parentOf[c] = i;
+    }
+  }
+  let root = -1;
+  for (let i = 0; i < nodes.length; i++) {
+    if (parentOf[i] !== -1) continue;
+    if (root !== -1) throw new ProfileFormatError(`nodes ${nodes[root].id} and ${nodes[i].id} both have no parent`, '$.nodes');
+    root = i;
+  }
+  if (root === -1) throw new ProfileFormatError('every node has a parent: the children form a cycle', '$.nodes');
+  // With one parent each and one root, a node not reachable from the root sits on a cycle.
+  const seen = new Uint8Array(nodes.length);
+  const stack = [root];
+  let reached = 0;
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    if (seen[i]) continue;
+    seen[i] = 1;
+    reached++;
+    for (const childId of nodes[i].children ?? []) stack.push(indexById.get(childId)!);
+  }
+  if (reached !== nodes.length) throw new ProfileFormatError(`${nodes.length - reached} nodes sit on a cycle, unreachable from the root`, '$.nodes');
+}
+
+function readSamples(raw: unknown, indexById: Map<number, number>): number[] {
+  if (!Array.isArray(raw)) throw new ProfileFormatError('"samples" must be an array', '$.samples');
+  const out = new Array<number>(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    const id = raw[i];
+    if (!isInt(id) || !indexById.has(id)) throw new ProfileFormatError(`sample ${i} names no node`, `$.samples[${i}]`);
+    out[i] = id;
+  }
+  return out;
+}

@@ -1,0 +1,76 @@
+// The analysis result: plain data, the same shapes report.json carries (see report.ts).
+import type { Category } from './categories.ts';
+
+export type CategoryTimes = Record<Category, number>;
+
+export interface CallLink {
+  name: string;
+  file: string;
+  /** 1-based; 0 for native code. */
+  line: number;
+  totalMs: number;
+  /** The caller's line was found by reading its source, not given by V8. */
+  inferred?: boolean;
+}
+
+export interface FunctionCost {
+  name: string;
+  /** Absolute path for code on disk, `node:…` for Node internals, "" for native code. */
+  file: string;
+  line: number;
+  column: number;
+  /** Last line of the function when its source was read (for lenses and ranges). */
+  endLine?: number;
+  category: Category;
+  selfMs: number;
+  totalMs: number;
+  selfPct: number;
+  totalPct: number;
+  callers: CallLink[];
+  callees: CallLink[];
+}
+
+export interface LineCost {
+  file: string;
+  line: number;
+  /** The function the line belongs to. */
+  function: string;
+  /** Samples whose deepest workspace frame sits on this line (executing it or calling from it). */
+  ownMs: number;
+  ownPct: number;
+  /** Samples executing this line itself (top frame). */
+  selfMs: number;
+  /** Self time plus the calls made from this line, each sample once. */
+  totalMs: number;
+  selfPct: number;
+  totalPct: number;
+  callees: CallLink[];
+  /** Where the line is in the generated JavaScript, when a source map moved it. */
+  generated?: { file: string; line: number };
+}
+
+export interface Hint {
+  rule: string;
+  file: string;
+  line: number;
+  api: string;
+  function: string;
+  totalMs: number;
+  totalPct: number;
+  message: string;
+  fix: string;
+}
+
+export interface Analysis {
+  durationMs: number;
+  samples: number;
+  intervalUs: number;
+  /** Percentages in this result are of this: all sampled time but (idle). */
+  nonIdleMs: number;
+  categories: CategoryTimes;
+  functions: FunctionCost[];
+  lines: LineCost[];
+  hints: Hint[];
+  /** What the analysis had to skip or guess (a source map it ignored, a file it could not parse). */
+  notes: string[];
+}

@@ -1,0 +1,77 @@
+// Generated → original positions for TypeScript and bundled code, through
+// @jridgewell/trace-mapping. The maps are handed in already read (the analysis does no I/O);
+// a map that does not parse, or whose sources leave the workspace, is dropped with a note.
+import * as path from 'node:path';
+import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
+import { fileOfUrl, type Workspace } from './categories.ts';
+
+export interface SourceMapInput {
+  /** Absolute path of the generated script the map describes. */
+  generatedFile: string;
+  /** The map as read from disk or a data: URL (object or JSON text). */
+  map: unknown;
+  /** Where the map lives (absolute path); its `sources` are relative to it. */
+  mapFile: string;
+}
+
+export interface OriginalPosition {
+  file: string;
+  /** 1-based */
+  line: number;
+  /** 0-based */
+  column: number;
+}
+
+export class SourceMapper {
+  private readonly maps = new Map<string, TraceMap>();
+
+  constructor(inputs: Iterable<SourceMapInput>, workspace: Workspace, notes: string[]) {
+    for (const input of inputs) {
+      let traced: TraceMap;
+      try {
+        const raw = typeof input.map === 'string' ? JSON.parse(input.map) : input.map;
+        traced = new TraceMap(raw, input.mapFile);
+        if (!Array.isArray(traced.resolvedSources)) throw new Error('no sources');
+      } catch (err) {
+        notes.push(`Ignored the source map of ${input.generatedFile}: ${(err as Error).message}.`);
+        continue;
+      }
+      const outside = traced.resolvedSources.map((s) => fileOfUrl(s)).filter((s) => !isInside(workspace.root, s));
+      if (outside.length > 0) {
+        notes.push(`Ignored the source map of ${input.generatedFile}: it points outside the workspace (${outside[0]}).`);
+        continue;
+      }
+      this.maps.set(input.generatedFile, traced);
+    }
+  }
+
+  has(generatedFile: string): boolean {
+    return this.maps.has(generatedFile);
+  }
+
+  /** The original position of an exact generated position (1-based line, 0-based column). */
+  at(generatedFile: string, line: number, column: number): OriginalPosition | undefined {
+    const map = this.maps.get(generatedFile);
+    if (!map) return undefined;
+    return toOriginal(originalPositionFor(map, { line, column, bias: GREATEST_LOWER_BOUND })) ??
+      toOriginal(originalPositionFor(map, { line, column, bias: LEAST_UPPER_BOUND }));
+  }
+
+  /** A whole generated line (V8's position ticks carry no column): its first mapped segment. */
+  line(generatedFile: string, line: number): OriginalPosition | undefined {
+    const map = this.maps.get(generatedFile);
+    if (!map) return undefined;
+    return toOriginal(originalPositionFor(map, { line, column: 0, bias: LEAST_UPPER_BOUND }));
+  }
+}
+
+function toOriginal(m: { source: string | null; line: number | null; column: number | null }): OriginalPosition | undefined {
+  if (m.source === null || m.line === null || m.column === null) return undefined;
+  return { file: fileOfUrl(m.source), line: m.line, column: m.column };
+}
+
+function isInside(root: string, file: string): boolean {
+  if (!path.isAbsolute(file)) return false;
+  const rel = path.relative(root, file);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
