@@ -1,0 +1,228 @@
+// `hotline profile | analyze | compare`: the engine for terminals and CI. Errors are one clear
+// line on stderr and a non-zero exit; `--json` prints the report (or comparison) on stdout.
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { RUN_DEFAULTS, RunError, analyzeFile, profileUnderLoad, type RunProgress } from '../core/run.ts';
+import { TargetError, resolveTarget } from '../core/target.ts';
+import { ProfileFormatError } from '../core/analysis/cpuprofile.ts';
+import { compareReports } from '../core/analysis/compare.ts';
+import { StoreError, readRun } from '../core/store.ts';
+import { renderAnalysis, renderComparison, renderReport } from './render.ts';
+
+const USAGE = `Usage:
+  hotline profile [DIR] --url PATH|URL [--entry FILE | --script NAME] [options] [-- APP ARGS]
+      Start the app in DIR under the inspector, load it over HTTP, profile it, print the report.
+      --entry FILE            script node runs (default: package.json main, else its start script)
+      --script NAME           an npm script of the form \`node [flags] FILE [args]\`
+      --url PATH|URL          path joined to the port the app opens, or a full http://127.0.0.1:PORT/… URL
+      --method M              HTTP method (default GET)
+      --header K:V            request header, repeatable
+      --body TEXT             request body
+      --connections N         concurrent connections (default ${RUN_DEFAULTS.connections})
+      --pipelining N          requests in flight per connection (default ${RUN_DEFAULTS.pipelining})
+      --duration S            seconds of each window, measured and profiled (default ${RUN_DEFAULTS.durationS})
+      --warmup S              seconds of warm-up before measuring (default ${RUN_DEFAULTS.warmupS})
+      --sampling-interval US  profiler sampling interval in µs (default ${RUN_DEFAULTS.samplingIntervalUs})
+      --timeout S             per-request timeout (default ${RUN_DEFAULTS.timeoutS})
+      --env K=V               environment variable for the app, repeatable
+      --node PATH             node binary for the app (default: node on PATH)
+      --listen-timeout S      how long the app may take to listen (default ${RUN_DEFAULTS.listenTimeoutS})
+      --out DIR               where runs are kept (default DIR/.hotline/runs)
+      --json                  print report.json on stdout
+  hotline analyze FILE.cpuprofile [--root DIR] [--json]
+      Analyse a saved profile; DIR is the app folder whose code is "yours" (default: current folder).
+  hotline compare RUN_A RUN_B [--json]
+      Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline.`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'profile':
+        return await profile(rest);
+      case 'analyze':
+      case 'analyse':
+        return analyze(rest);
+      case 'compare':
+        return compare(rest);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(`${USAGE}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}" (profile, analyze or compare)`);
+    }
+  } catch (err) {
+    return fail(err);
+  }
+}
+
+class UsageError extends Error {}
+
+function fail(err: unknown): number {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`hotline: ${message}\n`);
+  if (err instanceof UsageError) process.stderr.write('Run `hotline help` for the options.\n');
+  if (err instanceof RunError && err.output.trim() && (err.kind === 'app-exited' || err.kind === 'never-listened' || err.kind === 'port-in-use')) {
+    const tail = err.output.trimEnd().split('\n').slice(-12);
+    process.stderr.write(`The app's last output:\n${tail.map((l) => `  | ${l}`).join('\n')}\n`);
+  }
+  return err instanceof UsageError ? 2 : 1;
+}
+
+function parse(args: string[], options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>): ReturnType<typeof parseArgs> {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]);
+  }
+}
+
+function num(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new UsageError(`--${flag} needs a number (got "${String(value)}")`);
+  return n;
+}
+
+function pairs(values: unknown, sep: string, flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of (values as string[] | undefined) ?? []) {
+    const i = v.indexOf(sep);
+    if (i <= 0) throw new UsageError(`--${flag} takes NAME${sep}VALUE (got "${v}")`);
+    out[v.slice(0, i).trim()] = v.slice(i + 1).trim();
+  }
+  return out;
+}
+
+async function profile(argv: string[]): Promise<number> {
+  const dash = argv.indexOf('--');
+  const appArgs = dash >= 0 ? argv.slice(dash + 1) : [];
+  const { values, positionals } = parse(dash >= 0 ? argv.slice(0, dash) : argv, {
+    entry: { type: 'string' }, script: { type: 'string' }, url: { type: 'string' }, method: { type: 'string' },
+    header: { type: 'string', multiple: true }, body: { type: 'string' }, connections: { type: 'string' },
+    pipelining: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' },
+    'sampling-interval': { type: 'string' }, timeout: { type: 'string' }, env: { type: 'string', multiple: true },
+    node: { type: 'string' }, 'listen-timeout': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
+  });
+  if (positionals.length > 1) throw new UsageError(`profile takes one app folder (got ${positionals.join(', ')})`);
+  if (typeof values.url !== 'string') throw new UsageError('profile needs --url (a path such as /login, or a full http://127.0.0.1:PORT/… URL)');
+  const dir = path.resolve(positionals[0] ?? '.');
+  const target = resolveTarget(dir, {
+    entry: values.entry as string | undefined, script: values.script as string | undefined,
+    args: appArgs, env: pairs(values.env, '=', 'env'), nodePath: values.node as string | undefined,
+  });
+  const json = values.json === true;
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (): void => {
+    interrupts++;
+    if (interrupts === 1) {
+      process.stderr.write('\nhotline: stopping the app and the load (Ctrl-C again to quit at once)\n');
+      controller.abort();
+    } else {
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const progress = progressPrinter();
+  try {
+    const { runDir, report } = await profileUnderLoad({
+      target,
+      url: values.url,
+      method: values.method as string | undefined,
+      headers: pairs(values.header, ':', 'header'),
+      body: values.body as string | undefined,
+      connections: num(values.connections, 'connections'),
+      pipelining: num(values.pipelining, 'pipelining'),
+      durationS: num(values.duration, 'duration'),
+      warmupS: num(values.warmup, 'warmup'),
+      samplingIntervalUs: num(values['sampling-interval'], 'sampling-interval'),
+      timeoutS: num(values.timeout, 'timeout'),
+      listenTimeoutS: num(values['listen-timeout'], 'listen-timeout'),
+      runsDir: values.out ? path.resolve(values.out as string) : undefined,
+      signal: controller.signal,
+      onProgress: progress,
+    });
+    progress.end();
+    if (json) process.stdout.write(`${JSON.stringify(report, null, 1)}\n`);
+    else {
+      process.stdout.write(`${renderReport(report, { cwd: process.cwd(), color: process.stdout.isTTY === true })}\n`);
+      process.stdout.write(`\nSaved ${path.relative(process.cwd(), runDir) || runDir}/report.json and profile.cpuprofile\n`);
+    }
+    return 0;
+  } catch (err) {
+    progress.end();
+    if (err instanceof RunError && err.kind === 'cancelled') {
+      process.stderr.write(`hotline: ${err.message} The app and the load were stopped.\n`);
+      return 130;
+    }
+    if (err instanceof TargetError) throw new UsageError(err.message);
+    throw err;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** Phase changes as lines on stderr; per-second figures overwrite one line on a terminal. */
+function progressPrinter(): ((p: RunProgress) => void) & { end(): void } {
+  const tty = process.stderr.isTTY === true;
+  let lastPhase = '';
+  let open = false;
+  const fn = ((p: RunProgress) => {
+    const text = p.of !== undefined ? `${p.message} [${p.second ?? 0}/${p.of} s]` : p.message;
+    if (p.phase !== lastPhase || !tty) {
+      if (open) process.stderr.write('\n');
+      open = false;
+      if (p.phase !== lastPhase || p.second === undefined) process.stderr.write(`hotline: ${text}\n`);
+      lastPhase = p.phase;
+      return;
+    }
+    process.stderr.write(`\r\x1b[2Khotline: ${text}`);
+    open = true;
+  }) as ((p: RunProgress) => void) & { end(): void };
+  fn.end = () => {
+    if (open) process.stderr.write('\n');
+    open = false;
+  };
+  return fn;
+}
+
+function analyze(argv: string[]): number {
+  const { values, positionals } = parse(argv, { root: { type: 'string' }, json: { type: 'boolean' } });
+  if (positionals.length !== 1) throw new UsageError('analyze takes one .cpuprofile file');
+  const file = path.resolve(positionals[0]);
+  const root = path.resolve((values.root as string | undefined) ?? '.');
+  let analysis;
+  try {
+    analysis = analyzeFile(file, root);
+  } catch (err) {
+    if (err instanceof ProfileFormatError) throw new Error(`${positionals[0]} is not a usable CPU profile: ${err.message}`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${positionals[0]} does not exist`);
+    throw err;
+  }
+  if (values.json) process.stdout.write(`${JSON.stringify(analysis, null, 1)}\n`);
+  else process.stdout.write(`${renderAnalysis(analysis, { cwd: process.cwd(), color: process.stdout.isTTY === true }).join('\n')}\n`);
+  return 0;
+}
+
+function compare(argv: string[]): number {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
+  if (positionals.length !== 2) throw new UsageError('compare takes two runs: the baseline, then the new run');
+  const runsDir = path.resolve('.hotline', 'runs');
+  try {
+    const base = readRun(positionals[0], runsDir);
+    const current = readRun(positionals[1], runsDir);
+    const comparison = compareReports(base.report, current.report);
+    if (values.json) process.stdout.write(`${JSON.stringify(comparison, null, 1)}\n`);
+    else process.stdout.write(`${renderComparison(comparison, { cwd: process.cwd(), color: false })}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof StoreError) throw new Error(err.message);
+    throw err;
+  }
+}

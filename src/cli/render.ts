@@ -1,0 +1,157 @@
+// Terminal rendering of a report and of a comparison: the figures a person reads first, a table
+// of the hot lines with bars, and the hints.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ReportV1 } from '../core/report.ts';
+import type { Analysis } from '../core/analysis/model.ts';
+import type { Comparison, Delta } from '../core/analysis/compare.ts';
+
+const CATEGORY_LABELS: Record<string, string> = {
+  user: 'your code', dependencies: 'dependencies', nodeInternals: 'node internals', native: 'native', gc: 'GC', program: 'program', idle: 'idle',
+};
+
+export interface RenderOptions {
+  /** Paths are shown relative to this. */
+  cwd: string;
+  color: boolean;
+  topLines?: number;
+}
+
+export function renderReport(r: ReportV1, o: RenderOptions): string {
+  const out: string[] = [];
+  const bold = (s: string): string => (o.color ? `\x1b[1m${s}\x1b[22m` : s);
+  out.push(bold(`Hotline run ${r.id}`) + `  ${r.settings.method} ${r.app.url}  ${r.settings.connections} connections, ${r.settings.durationS} s measured + ${r.settings.durationS} s profiled`);
+  if (r.partial) out.push(`  PARTIAL: ${r.partial.reason}`);
+  if (r.load) {
+    const l = r.load;
+    const lat = l.latencyMs;
+    out.push('');
+    out.push(bold('Load') + ` (profiler off, ${l.durationS.toFixed(1)} s)`);
+    out.push(`  ${fmt(l.requests.perSecond)} req/s   ${l.requests.total} requests   latency p50 ${ms(lat.p50)}  p90 ${ms(lat.p90)}  p99 ${ms(lat.p99)}  max ${ms(lat.max)}`);
+    out.push(`  errors ${l.errors}   timeouts ${l.timeouts}   non-2xx ${l.non2xx}${statusList(l.statusCodes)}`);
+    if (l.timeouts > 0) out.push(`  (${l.timeouts} timed-out requests are counted at the ${r.settings.timeoutS} s timeout: the percentiles are lower bounds)`);
+    if (l.non2xx > 0 || l.errors > 0) out.push(`  ! ${l.non2xx + l.errors} of ${l.requests.total + l.errors} requests failed: the profile shows the error path, check the URL, method and body.`);
+    if (l.loadLimited) out.push(`  ! The load generator was the limit (it used ${Math.round((l.loadCpu ?? 0) * 100)}% of a core): the app could serve more.`);
+    const cost = l.requests.perSecond > 0 ? ((l.profiled.requests.perSecond - l.requests.perSecond) / l.requests.perSecond) * 100 : 0;
+    out.push(`  profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${ms(l.profiled.latencyMs.p99)} (profiler cost ${cost >= 0 ? '+' : ''}${cost.toFixed(1)}% req/s)`);
+  }
+  if (r.eventLoop) {
+    const e = r.eventLoop;
+    out.push(e.blockedThroughout
+      ? `${bold('Event loop')}  blocked for the whole window: no 10 ms timer ran in ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`
+      : `${bold('Event loop')}  delay p50 ${ms(e.delayMs.p50)}  p99 ${ms(e.delayMs.p99)}  max ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`);
+  }
+  out.push(...renderAnalysis({ ...r, durationMs: r.profile.durationMs, samples: r.profile.samples, intervalUs: r.profile.intervalUs }, o));
+  return out.join('\n');
+}
+
+export function renderAnalysis(a: Pick<Analysis, 'categories' | 'lines' | 'hints' | 'functions' | 'notes' | 'nonIdleMs' | 'durationMs' | 'samples' | 'intervalUs'>, o: RenderOptions): string[] {
+  const out: string[] = [];
+  const bold = (s: string): string => (o.color ? `\x1b[1m${s}\x1b[22m` : s);
+  out.push(`${bold('Profile')}  ${(a.durationMs / 1000).toFixed(1)} s, ${a.samples} samples every ${a.intervalUs} µs`);
+  const cats = Object.entries(a.categories).filter(([k, v]) => k !== 'idle' && v > 0).sort((x, y) => y[1] - x[1]);
+  out.push(`${bold('Where the CPU went')} (of ${fmt(a.nonIdleMs)} ms non-idle)  ` +
+    cats.map(([k, v]) => `${CATEGORY_LABELS[k] ?? k} ${pct(v, a.nonIdleMs)}`).join(' · ') + `  · idle ${fmt(a.categories.idle)} ms`);
+  out.push('');
+  out.push(bold('Hot lines of your code') + ' (own time: each sample counted once, on the deepest line of your code)');
+  const lines = a.lines.filter((l) => l.ownMs > 0).slice(0, o.topLines ?? 10);
+  if (lines.length === 0) out.push('  (no samples in your code: see the functions below)');
+  const sources = new Map<string, string[]>();
+  const width = Math.max(...lines.map((l) => rel(l.file, o.cwd).length + String(l.line).length + 1), 10);
+  for (const l of lines) {
+    const where = `${rel(l.file, o.cwd)}:${l.line}`.padEnd(width);
+    const text = sourceLine(sources, l.file, l.line);
+    out.push(`  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${where}  ${l.function.padEnd(18).slice(0, 28)} ${text}`);
+  }
+  out.push('');
+  out.push(bold('Hottest functions') + ' (self time)');
+  for (const f of a.functions.filter((x) => x.selfMs > 0 && x.category !== 'idle').slice(0, 8)) {
+    const where = f.file ? `${rel(f.file, o.cwd)}${f.line ? `:${f.line}` : ''}` : '(native)';
+    out.push(`  ${f.selfPct.toFixed(1).padStart(5)}% self ${f.totalPct.toFixed(1).padStart(5)}% total  ${f.name}  ${where}`);
+  }
+  if (a.hints.length > 0) {
+    out.push('');
+    out.push(bold('Hints'));
+    for (const h of a.hints) {
+      out.push(`  * ${h.file ? `${rel(h.file, o.cwd)}:${h.line}  ` : ''}${h.message}`);
+      out.push(`    fix: ${h.fix}`);
+    }
+  }
+  if (a.notes.length > 0) {
+    out.push('');
+    for (const n of a.notes.slice(0, 5)) out.push(`note: ${n}`);
+    if (a.notes.length > 5) out.push(`note: … and ${a.notes.length - 5} more in report.json`);
+  }
+  return out;
+}
+
+export function renderComparison(c: Comparison, o: RenderOptions): string {
+  const out: string[] = [];
+  out.push(`Hotline compare  base ${c.baseId}  →  ${c.currentId}`);
+  if (c.load) {
+    out.push('');
+    out.push(`  req/s            ${d(c.load.requestsPerSecond, true)}`);
+    out.push(`  latency p50      ${d(c.load.latencyMs.p50, false, ' ms')}`);
+    out.push(`  latency p99      ${d(c.load.latencyMs.p99, false, ' ms')}`);
+    out.push(`  errors/timeouts  ${c.load.errors.base}/${c.load.timeouts.base} → ${c.load.errors.current}/${c.load.timeouts.current}`);
+  }
+  if (c.eventLoop) {
+    out.push(`  loop delay p50   ${d(c.eventLoop.p50, false, ' ms')}`);
+    out.push(`  loop delay p99   ${d(c.eventLoop.p99, false, ' ms')}`);
+  }
+  const section = (title: string, list: Comparison['functions']): void => {
+    if (list.length === 0) return;
+    out.push('');
+    out.push(`${title} (${c.unit}, base → now)`);
+    for (const f of list.slice(0, 12)) {
+      const sign = f.change < 0 ? 'cheaper ' : 'costlier';
+      out.push(`  ${sign} ${num(f.base)} → ${num(f.current)}  (${f.change > 0 ? '+' : ''}${num(f.change)})  ${f.name}  ${f.file ? rel(f.file, o.cwd) : '(native)'}${f.line ? `:${f.line}` : ''}`);
+    }
+  };
+  section('Functions (total time)', c.functions);
+  section('Lines of your code (own time)', c.lines);
+  return out.join('\n');
+}
+
+function d(x: Delta, higherIsBetter: boolean, unit = ''): string {
+  const better = higherIsBetter ? x.change > 0 : x.change < 0;
+  const word = x.change === 0 ? 'same' : better ? 'better' : 'worse';
+  const rel = x.changePct !== undefined ? ` (${x.changePct > 0 ? '+' : ''}${x.changePct}%)` : '';
+  return `${num(x.base)}${unit} → ${num(x.current)}${unit}${rel}  ${word}`;
+}
+
+const num = (v: number): string => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(1) : v.toFixed(3));
+const fmt = (v: number): string => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
+const ms = (v: number): string => `${fmt(v)} ms`;
+const pct = (part: number, whole: number): string => `${whole > 0 ? Math.round((part / whole) * 100) : 0}%`;
+
+function bar(p: number): string {
+  const width = 20;
+  const eighths = Math.round((Math.min(100, Math.max(0, p)) / 100) * width * 8);
+  const full = Math.floor(eighths / 8);
+  const part = eighths % 8;
+  return ('█'.repeat(full) + (part ? '▏▎▍▌▋▊▉'[part - 1] : '')).padEnd(width, ' ');
+}
+
+function statusList(codes: Record<string, number>): string {
+  const entries = Object.entries(codes);
+  return entries.length > 0 ? `   status ${entries.map(([k, v]) => `${k}×${v}`).join(' ')}` : '';
+}
+
+function rel(file: string, cwd: string): string {
+  if (!path.isAbsolute(file)) return file;
+  const r = path.relative(cwd, file);
+  return r.startsWith('..') ? file : r;
+}
+
+function sourceLine(cache: Map<string, string[]>, file: string, line: number): string {
+  if (!cache.has(file)) {
+    try {
+      cache.set(file, fs.readFileSync(file, 'utf8').split('\n'));
+    } catch {
+      cache.set(file, []);
+    }
+  }
+  const text = (cache.get(file)![line - 1] ?? '').trim();
+  return text.length > 70 ? `${text.slice(0, 69)}…` : text;
+}

@@ -1,0 +1,214 @@
+// One Chrome DevTools Protocol session with the app (chrome-remote-interface): it learns where
+// the app listens, samples the event loop, and drives V8's CPU profiler.
+import CDP from 'chrome-remote-interface';
+import type { CpuProfile } from './analysis/cpuprofile.ts';
+
+export interface ListenAddress {
+  address: string;
+  family: string;
+  port: number;
+}
+
+export interface LoopReading {
+  /** How late the event loop ran a 10 ms timer: p50/p99/max/mean, ms. */
+  delayMs: { mean: number; p50: number; p99: number; max: number };
+  /** Share of the window the event loop was busy (0–1). */
+  utilization: number;
+  /** CPU seconds the app used (all its threads) per wall second of the window. */
+  cpu: number;
+  /** The probe's timer never fired: the delays are the window's length, a lower bound. */
+  blockedThroughout?: boolean;
+}
+
+export class InspectorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InspectorError';
+  }
+}
+
+const BINDING = '__hotlineListening';
+/** Where the probe keeps its state inside the app, out of the way of the app's own globals. */
+const PROBE = `globalThis[Symbol.for('hotline.probe')]`;
+const LOOP_RESOLUTION_MS = 10;
+
+export class InspectorSession {
+  private closedFlag = false;
+  readonly closed: Promise<void>;
+  private readonly listeners: Array<(a: ListenAddress) => void> = [];
+  readonly listening: ListenAddress[] = [];
+
+  private constructor(private readonly client: CDP.Client) {
+    this.closed = new Promise((resolve) => {
+      client.on('disconnect', () => {
+        this.closedFlag = true;
+        resolve();
+      });
+    });
+    client.on('Runtime.bindingCalled', (p: { name: string; payload: string }) => {
+      if (p.name !== BINDING) return;
+      const address = parseAddress(p.payload);
+      if (!address) return;
+      this.listening.push(address);
+      for (const l of this.listeners) l(address);
+    });
+  }
+
+  static async connect(wsUrl: string): Promise<InspectorSession> {
+    const url = new URL(wsUrl);
+    if (!isLoopback(url.hostname)) throw new InspectorError(`Refusing to connect to an inspector on ${url.hostname}: only loopback addresses are allowed.`);
+    // No `local: true`: the bundled protocol lacks Node's own domains.
+    const client = await CDP({ host: url.hostname, port: Number(url.port), target: wsUrl });
+    const session = new InspectorSession(client);
+    await client.Runtime.enable();
+    return session;
+  }
+
+  get isClosed(): boolean {
+    return this.closedFlag;
+  }
+
+  onListening(listener: (a: ListenAddress) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  /**
+   * Before the app's first line runs (it waits under --inspect-brk): report every server that
+   * starts listening through a binding (an event, so no polling), then let it run.
+   */
+  async release(): Promise<void> {
+    await this.client.Runtime.addBinding({ name: BINDING });
+    await this.evaluate(`(() => {
+      const net = process.getBuiltinModule ? process.getBuiltinModule('net') : require('net');
+      const report = globalThis[${JSON.stringify(BINDING)}];
+      const listen = net.Server.prototype.listen;
+      net.Server.prototype.listen = function (...args) {
+        this.once('listening', () => { try { report(JSON.stringify(this.address())); } catch {} });
+        return listen.apply(this, args);
+      };
+    })()`);
+    await this.client.Runtime.runIfWaitingForDebugger();
+  }
+
+  /**
+   * Makes the app exit if its parent (this process) dies without stopping it. Installed once the
+   * app runs: at the --inspect-brk pause Node's timers are not initialised yet.
+   */
+  async exitWithParent(parentPid: number): Promise<void> {
+    await this.evaluate(`(() => {
+      const parent = ${parentPid};
+      setInterval(() => { if (process.ppid !== parent) process.exit(70); }, 500).unref();
+    })()`);
+  }
+
+  /** Servers already listening (for an app that was running before we attached). */
+  async listeningServers(): Promise<ListenAddress[]> {
+    const json = await this.evaluate(`JSON.stringify(process._getActiveHandles()
+      .filter((h) => h && typeof h.address === 'function' && typeof h.listen === 'function' && h.listening)
+      .map((h) => h.address()))`);
+    const list = typeof json === 'string' ? (JSON.parse(json) as unknown[]) : [];
+    return list.map((a) => parseAddress(JSON.stringify(a))).filter((a): a is ListenAddress => a !== undefined);
+  }
+
+  /** Starts (or restarts) the event-loop probe; `readLoop` gives the figures since then. */
+  async startLoopProbe(): Promise<void> {
+    await this.evaluate(`(() => {
+      const { monitorEventLoopDelay, performance } = process.getBuiltinModule ? process.getBuiltinModule('perf_hooks') : require('perf_hooks');
+      const old = ${PROBE};
+      if (old) old.histogram.disable();
+      const histogram = monitorEventLoopDelay({ resolution: ${LOOP_RESOLUTION_MS} });
+      histogram.enable();
+      ${PROBE} = { histogram, elu: performance.eventLoopUtilization(), cpu: process.cpuUsage(), t: process.hrtime.bigint() };
+    })()`);
+  }
+
+  /** Reads the probe; the histogram values include the timer's own 10 ms, which we take off. */
+  async readLoop(): Promise<LoopReading> {
+    const json = await this.evaluate(`(() => {
+      const p = ${PROBE};
+      const { performance } = process.getBuiltinModule ? process.getBuiltinModule('perf_hooks') : require('perf_hooks');
+      const h = p.histogram;
+      const cpu = process.cpuUsage(p.cpu);
+      const wallUs = Number(process.hrtime.bigint() - p.t) / 1e3;
+      return JSON.stringify({ count: h.count, mean: h.mean, p50: h.percentile(50), p99: h.percentile(99), max: h.max,
+        utilization: performance.eventLoopUtilization(p.elu).utilization, cpu: (cpu.user + cpu.system) / wallUs, wallMs: wallUs / 1e3 });
+    })()`);
+    const r = JSON.parse(String(json)) as Record<string, number>;
+    // No timer fired in the whole window: the loop was blocked at least that long.
+    if (!(r.count > 0)) {
+      const blocked = round(r.wallMs);
+      return { delayMs: { mean: blocked, p50: blocked, p99: blocked, max: blocked }, utilization: round(r.utilization, 3), cpu: round(r.cpu, 3), blockedThroughout: true };
+    }
+    const delay = (ns: number): number => (Number.isFinite(ns) ? round(Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS)) : 0);
+    return {
+      delayMs: { mean: delay(r.mean), p50: delay(r.p50), p99: delay(r.p99), max: delay(r.max) },
+      utilization: round(r.utilization, 3),
+      cpu: round(r.cpu, 3),
+    };
+  }
+
+  async stopLoopProbe(): Promise<void> {
+    await this.evaluate(`(() => { const p = ${PROBE}; if (p) { p.histogram.disable(); delete ${PROBE}; } })()`);
+  }
+
+  /**
+   * Starts the CPU profiler. Precise coverage is switched on and off first: that deoptimises
+   * code V8 had optimised on-stack (OSR), which the profiler would otherwise not attribute.
+   */
+  async startProfiler(intervalUs: number): Promise<void> {
+    const { Profiler } = this.client;
+    await Profiler.enable();
+    await Profiler.startPreciseCoverage({ callCount: false, detailed: false });
+    await Profiler.stopPreciseCoverage();
+    await Profiler.setSamplingInterval({ interval: intervalUs });
+    await Profiler.start();
+  }
+
+  async stopProfiler(): Promise<CpuProfile> {
+    const { profile } = await this.client.Profiler.stop();
+    return profile as unknown as CpuProfile;
+  }
+
+  async close(): Promise<void> {
+    if (this.closedFlag) return;
+    try {
+      await this.client.close();
+    } catch {
+      // the app already went away; the socket is closed either way
+    }
+    this.closedFlag = true;
+  }
+
+  private async evaluate(expression: string): Promise<unknown> {
+    const result = await this.client.Runtime.evaluate({ expression, includeCommandLineAPI: true, returnByValue: true, silent: true });
+    if (result.exceptionDetails) {
+      const text = result.exceptionDetails.exception?.description ?? result.exceptionDetails.text;
+      throw new InspectorError(`Evaluating in the app failed: ${text}`);
+    }
+    return result.result.value;
+  }
+}
+
+function parseAddress(payload: string): ListenAddress | undefined {
+  try {
+    const a = JSON.parse(payload) as Partial<ListenAddress> | string | null;
+    if (a && typeof a === 'object' && typeof a.port === 'number') return { address: String(a.address), family: String(a.family), port: a.port };
+  } catch {
+    // a pipe or a malformed payload: not a TCP server we can load
+  }
+  return undefined;
+}
+
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+const round = (v: number, digits = 2): number => {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+};

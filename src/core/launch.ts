@@ -1,0 +1,159 @@
+// Start the user's app under the inspector, learn its WebSocket URL, and stop it again with
+// everything it spawned. The inspector only ever binds to 127.0.0.1 on a port the OS picks:
+// whoever reaches it can run any code in the app.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { killTree } from './processes.ts';
+
+export interface LaunchSpec {
+  /** Working directory of the app. */
+  cwd: string;
+  /** The script node runs, relative to cwd or absolute. */
+  entry: string;
+  args?: string[];
+  /** Flags for node itself (`--max-old-space-size=…`); inspector flags are ours and dropped. */
+  runtimeArgs?: string[];
+  /** The node binary; default `node` from PATH. */
+  nodePath?: string;
+  env?: Record<string, string | undefined>;
+}
+
+export interface LaunchOptions extends LaunchSpec {
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** How long node may take to open the inspector (it does so before any user code). */
+  inspectorTimeoutMs?: number;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** The app could not be started or left before it was ready; `output` is the tail of what it printed. */
+export class LaunchError extends Error {
+  constructor(message: string, readonly output = '', readonly exit?: ExitInfo) {
+    super(message);
+    this.name = 'LaunchError';
+  }
+}
+
+const INSPECTOR_FLAG = /^--(inspect|inspect-brk|inspect-port|debug-port|inspect-wait|inspect-publish-uid)(=|$)/;
+const OUTPUT_TAIL = 16 * 1024;
+
+export class AppProcess {
+  private tail = '';
+  private exitInfo: ExitInfo | undefined;
+  readonly exited: Promise<ExitInfo>;
+  readonly command: string[];
+
+  private constructor(private readonly child: ChildProcess, command: string[], onOutput?: LaunchOptions['onOutput']) {
+    this.command = command;
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.exitInfo = { code, signal };
+        resolve(this.exitInfo);
+      });
+      // spawn failures (ENOENT for a wrong node path) come as 'error' without 'exit'
+      child.once('error', (err) => {
+        this.record('stderr', `${err.message}\n`);
+        this.exitInfo = { code: null, signal: null };
+        resolve(this.exitInfo);
+      });
+    });
+    for (const stream of ['stdout', 'stderr'] as const) {
+      child[stream]?.setEncoding('utf8');
+      child[stream]?.on('data', (text: string) => {
+        this.record(stream, text);
+        onOutput?.(stream, text);
+      });
+    }
+  }
+
+  /**
+   * Spawns `node --inspect-brk=127.0.0.1:0 [runtimeArgs] entry [args]` in its own process group
+   * and resolves once the inspector's URL is known. The app waits at its first line until the
+   * inspector session lets it run (see InspectorSession.release), so nothing it does is missed.
+   */
+  static async start(opts: LaunchOptions): Promise<{ app: AppProcess; inspectorUrl: string }> {
+    const entry = path.resolve(opts.cwd, opts.entry);
+    if (!fs.existsSync(opts.cwd)) throw new LaunchError(`The app folder ${opts.cwd} does not exist.`);
+    if (!fs.existsSync(entry)) throw new LaunchError(`The entry file ${entry} does not exist: check --entry (or hotline.entry).`);
+    const runtimeArgs = (opts.runtimeArgs ?? []).filter((a) => !INSPECTOR_FLAG.test(a));
+    const node = opts.nodePath || 'node';
+    const args = ['--inspect-brk=127.0.0.1:0', ...runtimeArgs, entry, ...(opts.args ?? [])];
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const [k, v] of Object.entries(opts.env ?? {})) {
+      if (v === undefined) delete env[k];
+      else env[k] = v;
+    }
+    // NODE_OPTIONS could carry an --inspect of its own and open a second, wider door.
+    if (env.NODE_OPTIONS) env.NODE_OPTIONS = env.NODE_OPTIONS.split(/\s+/).filter((a) => a && !INSPECTOR_FLAG.test(a)).join(' ');
+    const child = spawn(node, args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+    const app = new AppProcess(child, [node, ...args], opts.onOutput);
+    try {
+      const inspectorUrl = await app.waitForInspector(opts.inspectorTimeoutMs ?? 15_000);
+      return { app, inspectorUrl };
+    } catch (err) {
+      await app.stop();
+      throw err;
+    }
+  }
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  get exit(): ExitInfo | undefined {
+    return this.exitInfo;
+  }
+
+  /** The last 16 KiB the app printed, stdout and stderr interleaved. */
+  output(): string {
+    return this.tail;
+  }
+
+  private record(_stream: 'stdout' | 'stderr', text: string): void {
+    this.tail = (this.tail + text).slice(-OUTPUT_TAIL);
+  }
+
+  private waitForInspector(timeoutMs: number): Promise<string> {
+    return new Promise((resolve, reject) => {
+      let stderr = '';
+      const onData = (text: string): void => {
+        stderr += text;
+        const m = /Debugger listening on (ws:\/\/\S+)/.exec(stderr);
+        if (m) {
+          done();
+          resolve(m[1]);
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new LaunchError(`node did not open its inspector within ${Math.round(timeoutMs / 1000)} s (${this.command[0]}).`, this.tail));
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        this.child.stderr?.off('data', onData);
+      };
+      this.child.stderr?.on('data', onData);
+      void this.exited.then((exit) => {
+        done();
+        reject(new LaunchError(`The app exited before it started (${describeExit(exit)}).`, this.tail, exit));
+      });
+    });
+  }
+
+  /** Stops the app and every process it started: SIGTERM, then SIGKILL after `graceMs`. */
+  async stop(graceMs = 3000): Promise<void> {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    await killTree(pid, this.exited, graceMs);
+  }
+}
+
+export function describeExit(exit: ExitInfo): string {
+  if (exit.signal) return `killed by ${exit.signal}`;
+  if (exit.code === null) return 'could not be started';
+  return `exit code ${exit.code}`;
+}

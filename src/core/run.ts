@@ -1,0 +1,438 @@
+// One run, in order: launch → inspector → listening → warm-up → measured window (profiler off)
+// → profiled window (same load) → stop → save profile → analyse → save report. Only this module
+// knows that order. Whatever happens, the app, its children and the load generator are stopped.
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { AppProcess, LaunchError, describeExit, type LaunchSpec } from './launch.ts';
+import { InspectorSession, isLoopback, type ListenAddress, type LoopReading } from './inspector.ts';
+import { LoadError, LoadRun, type LoadTick, type PhaseResult } from './load.ts';
+import { parseCpuProfileText, readCpuProfile, type CpuProfile } from './analysis/cpuprofile.ts';
+import { analyzeProfile } from './analysis/analyze.ts';
+import { loadSources } from './sources.ts';
+import { buildReport, type LoadFigures, type ReportV1, type RunSettings } from './report.ts';
+import { LOG_FILE, PROFILE_FILE, createRunDir, newRunId, runsDirOf, writeFileAtomic, writeReport } from './store.ts';
+import { redactBody, redactEnv, redactHeaders, redactUrl } from './redact.ts';
+
+export interface LoadSettings {
+  /** A path (`/login`, joined to the port the app opened) or a full loopback URL. */
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  pipelining?: number;
+  /** Seconds of each window: measured, then profiled. */
+  durationS?: number;
+  warmupS?: number;
+  samplingIntervalUs?: number;
+  timeoutS?: number;
+}
+
+export interface RunOptions extends LoadSettings {
+  target: LaunchSpec;
+  /** How long the app may take to start listening. */
+  listenTimeoutS?: number;
+  /** Where runs are kept; default <app dir>/.hotline/runs. */
+  runsDir?: string;
+  signal?: AbortSignal;
+  onProgress?: (p: RunProgress) => void;
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+}
+
+export type RunPhase = 'starting' | 'warmup' | 'measuring' | 'profiling' | 'analysing' | 'done';
+
+export interface RunProgress {
+  phase: RunPhase;
+  message: string;
+  /** Seconds into the phase and the phase's length, during load phases. */
+  second?: number;
+  of?: number;
+  requestsPerSecond?: number;
+}
+
+export const RUN_DEFAULTS = {
+  method: 'GET',
+  connections: 10,
+  pipelining: 1,
+  durationS: 10,
+  warmupS: 2,
+  samplingIntervalUs: 1000,
+  timeoutS: 10,
+  listenTimeoutS: 30,
+} as const;
+
+export type RunErrorKind = 'cancelled' | 'app-exited' | 'never-listened' | 'port-in-use' | 'bad-options' | 'load-failed' | 'inspector';
+
+export class RunError extends Error {
+  constructor(readonly kind: RunErrorKind, message: string, readonly output = '') {
+    super(message);
+    this.name = 'RunError';
+  }
+}
+
+export interface RunResult {
+  runDir: string;
+  report: ReportV1;
+}
+
+const PHASE_NAMES: Record<RunPhase, string> = {
+  starting: 'starting the app', warmup: 'warm-up', measuring: 'measuring (profiler off)',
+  profiling: 'profiling', analysing: 'analysing', done: 'done',
+};
+
+export async function profileUnderLoad(opts: RunOptions): Promise<RunResult> {
+  const settings = withDefaults(opts);
+  validate(settings);
+  return new Run(opts, settings).execute();
+}
+
+type Settings = Required<Omit<LoadSettings, 'body' | 'headers'>> & { body?: string; headers: Record<string, string> };
+
+function withDefaults(o: LoadSettings): Settings {
+  return {
+    url: o.url,
+    method: (o.method ?? RUN_DEFAULTS.method).toUpperCase(),
+    headers: o.headers ?? {},
+    body: o.body,
+    connections: o.connections ?? RUN_DEFAULTS.connections,
+    pipelining: o.pipelining ?? RUN_DEFAULTS.pipelining,
+    durationS: o.durationS ?? RUN_DEFAULTS.durationS,
+    warmupS: o.warmupS ?? RUN_DEFAULTS.warmupS,
+    samplingIntervalUs: o.samplingIntervalUs ?? RUN_DEFAULTS.samplingIntervalUs,
+    timeoutS: o.timeoutS ?? RUN_DEFAULTS.timeoutS,
+  };
+}
+
+function validate(s: Settings): void {
+  const positive = (v: number, what: string, max: number): void => {
+    if (!Number.isFinite(v) || v <= 0 || v > max) throw new RunError('bad-options', `${what} must be a number above 0 and at most ${max} (got ${v}).`);
+  };
+  positive(s.connections, 'connections', 10_000);
+  positive(s.pipelining, 'pipelining', 100);
+  positive(s.durationS, 'duration', 3600);
+  positive(s.timeoutS, 'timeout', 600);
+  if (!Number.isFinite(s.warmupS) || s.warmupS < 0 || s.warmupS > 600) throw new RunError('bad-options', `warm-up must be 0–600 s (got ${s.warmupS}).`);
+  if (!Number.isFinite(s.samplingIntervalUs) || s.samplingIntervalUs < 50 || s.samplingIntervalUs > 100_000) {
+    throw new RunError('bad-options', `the sampling interval must be 50–100000 µs (got ${s.samplingIntervalUs}).`);
+  }
+  if (!s.url.startsWith('/') && !/^https?:\/\//.test(s.url)) throw new RunError('bad-options', `--url must be a path (/login) or a full http:// URL (got ${s.url}).`);
+  if (/^https?:\/\//.test(s.url) && !isLoopback(new URL(s.url).hostname)) {
+    throw new RunError('bad-options', `Load tests only target this machine: ${new URL(s.url).hostname} is not a loopback address (use 127.0.0.1 or localhost).`);
+  }
+}
+
+class Run {
+  private app: AppProcess | undefined;
+  private inspector: InspectorSession | undefined;
+  private load: LoadRun | undefined;
+  private phase: RunPhase = 'starting';
+  private loadFinished = false;
+  private readonly output: string[] = [];
+  /** Rejects when the run can't go on: the app exited, the user cancelled, the load died. */
+  private stopReason: Promise<never> | undefined;
+
+  constructor(private readonly opts: RunOptions, private readonly s: Settings) {}
+
+  async execute(): Promise<RunResult> {
+    const startedAt = new Date();
+    try {
+      this.throwIfCancelled();
+      const fixedPort = explicitPort(this.s.url);
+      if (fixedPort !== undefined && (await accepts(fixedPort))) {
+        throw new RunError('port-in-use', `Port ${fixedPort} of --url is already in use by another process: stop it, or pass a path (--url /…) and let Hotline pick a free port.`);
+      }
+      const port = fixedPort ?? (await freePort());
+      const address = await this.start(port);
+      const url = joinUrl(this.s.url, address);
+      const figures = await this.measure(url);
+      this.progress('analysing', 'stopping the app');
+      await this.stopAll();
+      return this.save(startedAt, url, figures);
+    } catch (err) {
+      throw this.explain(err);
+    } finally {
+      await this.stopAll();
+    }
+  }
+
+  private async start(port: number): Promise<ListenAddress> {
+    const target = this.opts.target;
+    this.progress('starting', `starting ${path.relative(target.cwd, path.resolve(target.cwd, target.entry)) || target.entry}`);
+    const env = { PORT: String(port), ...(target.env ?? {}) };
+    const { app, inspectorUrl } = await AppProcess.start({
+      ...target,
+      env,
+      onOutput: (stream, text) => {
+        this.output.push(text);
+        this.opts.onOutput?.(stream, text);
+      },
+    });
+    this.app = app;
+    this.stopReason = this.watch(app);
+    this.stopReason.catch(() => undefined); // observed by every wait below
+    this.inspector = await this.race(InspectorSession.connect(inspectorUrl));
+    const listening = this.nextListening(port);
+    let address: ListenAddress;
+    try {
+      await this.race(this.inspector.release());
+      address = await this.race(listening.promise);
+    } finally {
+      listening.cancel();
+    }
+    await this.race(this.inspector.exitWithParent(process.pid));
+    if (!(await accepts(address.port))) {
+      throw new RunError('never-listened', `The app reported listening on port ${address.port} but refuses connections on 127.0.0.1 (does it bind to another interface?).`, app.output());
+    }
+    return address;
+  }
+
+  /** The first TCP server the app opens; the one on PORT if it opens several at once. */
+  private nextListening(port: number): { promise: Promise<ListenAddress>; cancel(): void } {
+    const inspector = this.inspector!;
+    const timeoutS = this.opts.listenTimeoutS ?? RUN_DEFAULTS.listenTimeoutS;
+    let cancel = (): void => undefined;
+    const promise = new Promise<ListenAddress>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        off();
+        reject(new RunError('never-listened', `The app did not start listening within ${timeoutS} s. Hotline set PORT=${port} and watched every server.listen() in the app; none was called. Is the entry file right, and does the app need other settings (env, args) to start its server?`, this.app?.output() ?? ''));
+      }, timeoutS * 1000);
+      const off = inspector.onListening((a) => {
+        cancel();
+        // Several servers in one tick: prefer the one on PORT.
+        setImmediate(() => resolve(inspector.listening.find((l) => l.port === port) ?? a));
+      });
+      cancel = () => {
+        clearTimeout(timer);
+        off();
+      };
+    });
+    promise.catch(() => undefined); // raced in start(); a rejection nobody awaits is not an error
+    return { promise, cancel };
+  }
+
+  private async measure(url: string): Promise<Measured> {
+    const s = this.s;
+    let tickRps = 0;
+    const onTick = (t: LoadTick): void => {
+      tickRps = t.requests;
+      const phase: RunPhase = t.phase === 'warmup' ? 'warmup' : t.phase === 'measured' ? 'measuring' : 'profiling';
+      if (phase !== this.phase) return; // ticks of the gap between windows
+      const of = phase === 'warmup' ? s.warmupS : s.durationS;
+      this.progress(phase, `${PHASE_NAMES[phase]}: ${t.requests} req/s`, { second: Math.min(t.second, of), of, requestsPerSecond: t.requests });
+    };
+    this.progress('warmup', `warm-up: ${s.connections} connections`, { second: 0, of: s.warmupS });
+    this.load = await this.race(LoadRun.start({ url, method: s.method, headers: s.headers, body: s.body, connections: s.connections, pipelining: s.pipelining, timeoutS: s.timeoutS }, onTick));
+    const load = this.load;
+    const loadDied = new Promise<never>((_, reject) => {
+      void load.exited.then(() => {
+        if (!this.loadFinished) reject(new RunError('load-failed', 'The load generator stopped unexpectedly.'));
+      });
+    });
+    this.stopReason = Promise.race([this.stopReason!, loadDied]);
+    this.stopReason.catch(() => undefined);
+    await this.wait(s.warmupS);
+
+    const inspector = this.inspector!;
+    await this.race(inspector.startLoopProbe());
+    this.progress('measuring', `${PHASE_NAMES.measuring}`, { second: 0, of: s.durationS, requestsPerSecond: tickRps });
+    await this.race(this.load.switchPhase('measured'));
+    await this.wait(s.durationS);
+    // The gap between the windows runs as warm-up: nothing measured while the profiler starts.
+    const measured = await this.race(this.load.switchPhase('warmup'));
+    const loop = await this.race(inspector.readLoop());
+    await this.race(inspector.startProfiler(s.samplingIntervalUs));
+    await this.race(inspector.startLoopProbe());
+    this.progress('profiling', PHASE_NAMES.profiling, { second: 0, of: s.durationS, requestsPerSecond: tickRps });
+    await this.race(this.load.switchPhase('profiled'));
+    await this.wait(s.durationS);
+    this.loadFinished = true;
+    const profiled = await this.race(this.load.finish());
+    const profiledLoop = await this.race(inspector.readLoop());
+    const profile = await this.race(inspector.stopProfiler());
+    await inspector.stopLoopProbe().catch(() => undefined);
+    return { measured, profiled, loop, profiledLoop, profile };
+  }
+
+  private save(startedAt: Date, url: string, m: Measured): RunResult {
+    const target = this.opts.target;
+    const runsDir = this.opts.runsDir ?? runsDirOf(target.cwd);
+    const id = newRunId(startedAt);
+    const runDir = createRunDir(runsDir, id);
+    // The data first: whatever fails after this, the profile and the app's output are kept.
+    const profileFile = path.join(runDir, PROFILE_FILE);
+    writeFileAtomic(profileFile, JSON.stringify(m.profile));
+    writeFileAtomic(path.join(runDir, LOG_FILE), this.output.join(''));
+    this.progress('analysing', 'analysing the profile');
+    const profile = readCpuProfile(m.profile);
+    const loaded = loadSources(profile, target.cwd);
+    const analysis = analyzeProfile({ profile, root: target.cwd, sources: loaded.sources, sourceMaps: loaded.sourceMaps });
+    const report = buildReport({
+      id,
+      startedAt: startedAt.toISOString(),
+      app: { command: this.app?.command ?? [], cwd: target.cwd, pid: this.app?.pid ?? -1, url: redactUrl(url) },
+      settings: this.recordedSettings(),
+      load: loadFigures(this.s, m),
+      eventLoop: { ...m.loop, profiled: m.profiledLoop },
+      profileFile: PROFILE_FILE,
+      analysis,
+      notes: loaded.notes,
+    });
+    writeReport(runDir, report);
+    this.progress('done', `saved ${runDir}`);
+    return { runDir, report };
+  }
+
+  private recordedSettings(): RunSettings {
+    const s = this.s;
+    const t = this.opts.target;
+    return {
+      entry: t.entry, args: t.args, runtimeArgs: t.runtimeArgs,
+      url: redactUrl(s.url), method: s.method, headers: redactHeaders(s.headers), body: redactBody(s.body),
+      connections: s.connections, pipelining: s.pipelining, durationS: s.durationS, warmupS: s.warmupS,
+      samplingIntervalUs: s.samplingIntervalUs, timeoutS: s.timeoutS,
+      ...(t.env && Object.keys(t.env).length > 0 ? { env: redactEnv(Object.fromEntries(Object.entries(t.env).filter((e): e is [string, string] => e[1] !== undefined))) } : {}),
+    };
+  }
+
+  // ---- waiting and stopping ------------------------------------------------------------------
+
+  private watch(app: AppProcess): Promise<never> {
+    return new Promise<never>((_, reject) => {
+      void app.exited.then((exit) => {
+        reject(new RunError('app-exited', `The app exited during ${PHASE_NAMES[this.phase]} (${describeExit(exit)}).`, app.output()));
+      });
+      const signal = this.opts.signal;
+      if (signal) {
+        const onAbort = (): void => reject(new RunError('cancelled', `Cancelled during ${PHASE_NAMES[this.phase]}.`));
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+  }
+
+  /** Waits for `work` unless the run must stop first. */
+  private race<T>(work: Promise<T>): Promise<T> {
+    return this.stopReason ? Promise.race([work, this.stopReason]) : work;
+  }
+
+  private wait(seconds: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const done = new Promise<void>((resolve) => { timer = setTimeout(resolve, seconds * 1000); });
+    return this.race(done).finally(() => clearTimeout(timer));
+  }
+
+  private throwIfCancelled(): void {
+    if (this.opts.signal?.aborted) throw new RunError('cancelled', 'Cancelled before the app started.');
+  }
+
+  private async stopAll(): Promise<void> {
+    this.load?.kill();
+    const closing = this.inspector?.close();
+    const cancelled = this.opts.signal?.aborted ?? false;
+    await this.app?.stop(cancelled ? 1000 : 3000);
+    await closing;
+    await this.load?.exited;
+  }
+
+  private explain(err: unknown): Error {
+    if (err instanceof RunError) return err;
+    if (err instanceof LaunchError) {
+      const inUse = /EADDRINUSE[^\n]*?(\d{2,5})?\b/.exec(err.output);
+      if (inUse) return new RunError('port-in-use', `The app could not listen: its port is already in use (EADDRINUSE). Stop the other process or change the app's port.`, err.output);
+      return new RunError('app-exited', err.message, err.output);
+    }
+    if (err instanceof LoadError) return new RunError('load-failed', `The load test failed: ${err.message}`);
+    if (this.app?.exit) {
+      return new RunError('app-exited', `The app exited during ${PHASE_NAMES[this.phase]} (${describeExit(this.app.exit)}).`, this.app.output());
+    }
+    return err instanceof Error ? err : new Error(String(err));
+  }
+
+  private progress(phase: RunPhase, message: string, extra: Partial<RunProgress> = {}): void {
+    this.phase = phase;
+    this.opts.onProgress?.({ phase, message, ...extra });
+  }
+}
+
+interface Measured {
+  measured: PhaseResult;
+  profiled: PhaseResult;
+  loop: LoopReading;
+  profiledLoop: LoopReading;
+  profile: CpuProfile;
+}
+
+/** The figures come from the window without the profiler; the profiled window sits beside them. */
+function loadFigures(s: Settings, m: Measured): LoadFigures {
+  const w = m.measured;
+  return {
+    durationS: w.durationS,
+    connections: s.connections,
+    requests: w.requests,
+    latencyMs: w.latencyMs,
+    completedLatencyMs: w.completedLatencyMs,
+    errors: w.errors,
+    timeouts: w.timeouts,
+    non2xx: w.non2xx,
+    statusCodes: w.statusCodes,
+    // The generator saturated a core while the app's event loop still had room.
+    loadLimited: w.loadCpu >= 0.85 && m.loop.utilization < 0.85,
+    loadCpu: w.loadCpu,
+    profiled: {
+      durationS: m.profiled.durationS,
+      requests: m.profiled.requests,
+      latencyMs: m.profiled.latencyMs,
+      errors: m.profiled.errors,
+      non2xx: m.profiled.non2xx,
+    },
+  };
+}
+
+function explicitPort(url: string): number | undefined {
+  if (!/^https?:\/\//.test(url)) return undefined;
+  const u = new URL(url);
+  return u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+}
+
+/** A path is joined to the port the app opened; a full URL is used as it is. */
+function joinUrl(url: string, address: ListenAddress): string {
+  if (/^https?:\/\//.test(url)) return url;
+  const host = address.address === '::1' ? '[::1]' : '127.0.0.1';
+  return `http://${host}:${address.port}${url}`;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One connection attempt: is something accepting on 127.0.0.1:port? */
+export function accepts(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    socket.setTimeout(2000);
+    const done = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
+  });
+}
+
+/** Exported for the CLI's `analyze`: the same analysis as a run, on a profile from disk. */
+export function analyzeFile(profileFile: string, root: string): ReturnType<typeof analyzeProfile> {
+  const profile = parseCpuProfileText(fs.readFileSync(profileFile, 'utf8'));
+  const loaded = loadSources(profile, root);
+  const analysis = analyzeProfile({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps });
+  analysis.notes.unshift(...loaded.notes);
+  return analysis;
+}

@@ -1,0 +1,113 @@
+// The I/O half of the analysis: read the workspace scripts a profile names, their source maps
+// (a sourceMappingURL comment: a file beside the script or a data: URL) and the original
+// sources, so the pure analysis gets them as data. Nothing outside the workspace is read.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { CpuProfile } from './analysis/cpuprofile.ts';
+import { Workspace, fileOfUrl } from './analysis/categories.ts';
+import type { SourceMapInput } from './analysis/sourcemaps.ts';
+
+export interface LoadedSources {
+  sources: Map<string, string>;
+  sourceMaps: SourceMapInput[];
+  notes: string[];
+}
+
+/** Larger files are not read: a script this big is generated, and parsing it would be slow. */
+const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
+const MAPPING_URL = /\/\/[#@]\s*sourceMappingURL=(\S+)\s*$/;
+
+export function loadSources(profile: CpuProfile, root: string): LoadedSources {
+  const workspace = new Workspace(root);
+  const out: LoadedSources = { sources: new Map(), sourceMaps: [], notes: [] };
+  const files = new Set<string>();
+  for (const node of profile.nodes) {
+    const file = fileOfUrl(node.callFrame.url);
+    if (path.isAbsolute(file) && isUnder(workspace.root, file)) files.add(file);
+  }
+  for (const file of files) {
+    const text = readText(file, out.notes);
+    if (text === undefined) continue;
+    out.sources.set(file, text);
+    const map = readSourceMap(file, text, workspace.root, out.notes);
+    if (!map) continue;
+    out.sourceMaps.push(map);
+    addOriginals(map, workspace.root, out);
+  }
+  return out;
+}
+
+function readText(file: string, notes: string[]): string | undefined {
+  try {
+    const size = fs.statSync(file).size;
+    if (size > MAX_SOURCE_BYTES) {
+      notes.push(`Skipped ${file} (${Math.round(size / 1048576)} MB): too large to read for call sites.`);
+      return undefined;
+    }
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    notes.push(`Could not read ${file} (deleted or moved since the run?): its lines are shown without source.`);
+    return undefined;
+  }
+}
+
+function readSourceMap(file: string, text: string, root: string, notes: string[]): SourceMapInput | undefined {
+  const tail = text.slice(-4096).trimEnd();
+  const lastLine = tail.slice(tail.lastIndexOf('\n') + 1);
+  const m = MAPPING_URL.exec(lastLine);
+  if (!m) return undefined;
+  const ref = m[1];
+  if (ref.startsWith('data:')) {
+    const comma = ref.indexOf(',');
+    const meta = ref.slice(5, comma);
+    const payload = ref.slice(comma + 1);
+    try {
+      const json = meta.endsWith(';base64') ? Buffer.from(payload, 'base64').toString('utf8') : decodeURIComponent(payload);
+      return { generatedFile: file, map: json, mapFile: file };
+    } catch {
+      notes.push(`Ignored the inline source map of ${file}: it does not decode.`);
+      return undefined;
+    }
+  }
+  let mapFile: string;
+  try {
+    mapFile = ref.startsWith('file://') ? fileOfUrl(ref) : path.resolve(path.dirname(file), decodeURIComponent(ref));
+  } catch {
+    notes.push(`Ignored the source map reference of ${file}: ${ref} is not a path.`);
+    return undefined;
+  }
+  if (!isUnder(root, mapFile)) {
+    notes.push(`Ignored the source map of ${file}: ${mapFile} is outside the workspace.`);
+    return undefined;
+  }
+  const mapText = readText(mapFile, notes);
+  return mapText === undefined ? undefined : { generatedFile: file, map: mapText, mapFile };
+}
+
+/** The original files a map points at: from its sourcesContent, else from disk. */
+function addOriginals(map: SourceMapInput, root: string, out: LoadedSources): void {
+  let raw: { sources?: unknown; sourcesContent?: unknown; sourceRoot?: unknown };
+  try {
+    raw = JSON.parse(String(map.map)) as typeof raw;
+  } catch {
+    return; // the analysis notes the broken map when it reads it
+  }
+  if (!Array.isArray(raw.sources)) return;
+  const sourceRoot = typeof raw.sourceRoot === 'string' ? raw.sourceRoot : '';
+  raw.sources.forEach((source, i) => {
+    if (typeof source !== 'string') return;
+    const file = source.startsWith('file://') ? fileOfUrl(source) : path.resolve(path.dirname(map.mapFile), sourceRoot, source);
+    if (!isUnder(root, file) || out.sources.has(file)) return;
+    const content = Array.isArray(raw.sourcesContent) ? raw.sourcesContent[i] : undefined;
+    if (typeof content === 'string') out.sources.set(file, content);
+    else if (fs.existsSync(file)) {
+      const text = readText(file, out.notes);
+      if (text !== undefined) out.sources.set(file, text);
+    }
+  });
+}
+
+function isUnder(root: string, file: string): boolean {
+  const rel = path.relative(root, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
