@@ -61,12 +61,15 @@ export async function main(argv: string[]): Promise<number> {
 
 class UsageError extends Error {}
 
+/** Lines node prints about the inspector Hotline attached: not the app's own words. */
+const INSPECTOR_NOISE = /^(Debugger listening on |For help, see: https:\/\/nodejs\.org|Debugger attached\.|Waiting for the debugger to disconnect)/;
+
 function fail(err: unknown): number {
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`hotline: ${message}\n`);
   if (err instanceof UsageError) process.stderr.write('Run `hotline help` for the options.\n');
   if (err instanceof RunError && err.output.trim() && (err.kind === 'app-exited' || err.kind === 'never-listened' || err.kind === 'port-in-use')) {
-    const tail = err.output.trimEnd().split('\n').slice(-12);
+    const tail = err.output.trimEnd().split('\n').filter((l) => !INSPECTOR_NOISE.test(l)).slice(-12);
     process.stderr.write(`The app's last output:\n${tail.map((l) => `  | ${l}`).join('\n')}\n`);
   }
   return err instanceof UsageError ? 2 : 1;

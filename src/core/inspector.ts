@@ -45,6 +45,16 @@ export class InspectorSession {
         resolve();
       });
     });
+    // When the app's script ends while we are attached, Node waits for the debugger to
+    // disconnect and would hang: let it go as soon as its context is destroyed.
+    // Only the main context: an app's own vm contexts come and go.
+    let mainContext: number | undefined;
+    client.on('Runtime.executionContextCreated', (p: { context: { id: number; auxData?: { isDefault?: boolean } } }) => {
+      if (mainContext === undefined || p.context.auxData?.isDefault) mainContext ??= p.context.id;
+    });
+    client.on('Runtime.executionContextDestroyed', (p: { executionContextId: number }) => {
+      if (p.executionContextId === mainContext) void this.close();
+    });
     client.on('Runtime.bindingCalled', (p: { name: string; payload: string }) => {
       if (p.name !== BINDING) return;
       const address = parseAddress(p.payload);
@@ -153,6 +163,19 @@ export class InspectorSession {
 
   async stopLoopProbe(): Promise<void> {
     await this.evaluate(`(() => { const p = ${PROBE}; if (p) { p.histogram.disable(); delete ${PROBE}; } })()`);
+  }
+
+  /** Block coverage with counts (instrumented code: only while nothing is measured). */
+  async startBlockCoverage(): Promise<void> {
+    await this.client.Profiler.enable();
+    await this.client.Profiler.startPreciseCoverage({ callCount: true, detailed: true });
+  }
+
+  /** The coverage since startBlockCoverage, for scripts `keep` accepts; coverage is switched off. */
+  async takeBlockCoverage(keep: (url: string) => boolean): Promise<unknown[]> {
+    const { result } = await this.client.Profiler.takePreciseCoverage();
+    await this.client.Profiler.stopPreciseCoverage();
+    return result.filter((script) => keep(script.url));
   }
 
   /**

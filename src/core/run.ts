@@ -9,9 +9,11 @@ import { InspectorSession, isLoopback, type ListenAddress, type LoopReading } fr
 import { LoadError, LoadRun, type LoadTick, type PhaseResult } from './load.ts';
 import { parseCpuProfileText, readCpuProfile, type CpuProfile } from './analysis/cpuprofile.ts';
 import { analyzeProfile } from './analysis/analyze.ts';
+import { readCoverage } from './analysis/coverage.ts';
+import { Workspace, fileOfUrl } from './analysis/categories.ts';
 import { loadSources } from './sources.ts';
 import { buildReport, type LoadFigures, type ReportV1, type RunSettings } from './report.ts';
-import { LOG_FILE, PROFILE_FILE, createRunDir, newRunId, runsDirOf, writeFileAtomic, writeReport } from './store.ts';
+import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, createRunDir, newRunId, runsDirOf, writeFileAtomic, writeReport } from './store.ts';
 import { redactBody, redactEnv, redactHeaders, redactUrl } from './redact.ts';
 
 export interface LoadSettings {
@@ -231,7 +233,13 @@ class Run {
     });
     this.stopReason = Promise.race([this.stopReason!, loadDied]);
     this.stopReason.catch(() => undefined);
-    await this.wait(s.warmupS);
+    // First half of the warm-up: block coverage of the app's code, to tell same-named calls
+    // apart later; second half: let the code re-optimise without the instrumentation.
+    const workspace = new Workspace(this.opts.target.cwd);
+    await this.race(this.inspector!.startBlockCoverage());
+    await this.wait(s.warmupS / 2);
+    const coverage = await this.race(this.inspector!.takeBlockCoverage((u) => workspace.contains(fileOfUrl(u))));
+    await this.wait(s.warmupS / 2);
 
     const inspector = this.inspector!;
     await this.race(inspector.startLoopProbe());
@@ -251,7 +259,7 @@ class Run {
     const profiledLoop = await this.race(inspector.readLoop());
     const profile = await this.race(inspector.stopProfiler());
     await inspector.stopLoopProbe().catch(() => undefined);
-    return { measured, profiled, loop, profiledLoop, profile };
+    return { measured, profiled, loop, profiledLoop, profile, coverage };
   }
 
   private save(startedAt: Date, url: string, m: Measured): RunResult {
@@ -263,10 +271,11 @@ class Run {
     const profileFile = path.join(runDir, PROFILE_FILE);
     writeFileAtomic(profileFile, JSON.stringify(m.profile));
     writeFileAtomic(path.join(runDir, LOG_FILE), this.output.join(''));
+    writeFileAtomic(path.join(runDir, COVERAGE_FILE), JSON.stringify(m.coverage));
     this.progress('analysing', 'analysing the profile');
     const profile = readCpuProfile(m.profile);
     const loaded = loadSources(profile, target.cwd);
-    const analysis = analyzeProfile({ profile, root: target.cwd, sources: loaded.sources, sourceMaps: loaded.sourceMaps });
+    const analysis = analyzeProfile({ profile, root: target.cwd, sources: loaded.sources, sourceMaps: loaded.sourceMaps, coverage: readCoverage(m.coverage) });
     const report = buildReport({
       id,
       startedAt: startedAt.toISOString(),
@@ -300,7 +309,8 @@ class Run {
   private watch(app: AppProcess): Promise<never> {
     return new Promise<never>((_, reject) => {
       void app.exited.then((exit) => {
-        reject(new RunError('app-exited', `The app exited during ${PHASE_NAMES[this.phase]} (${describeExit(exit)}).`, app.output()));
+        const when = this.phase === 'starting' ? 'before it opened a port' : `during ${PHASE_NAMES[this.phase]}`;
+        reject(new RunError('app-exited', `The app exited ${when} (${describeExit(exit)}).`, app.output()));
       });
       const signal = this.opts.signal;
       if (signal) {
@@ -361,6 +371,7 @@ interface Measured {
   loop: LoopReading;
   profiledLoop: LoopReading;
   profile: CpuProfile;
+  coverage: unknown[];
 }
 
 /** The figures come from the window without the profiler; the profiled window sits beside them. */
@@ -432,7 +443,18 @@ export function accepts(port: number, host = '127.0.0.1'): Promise<boolean> {
 export function analyzeFile(profileFile: string, root: string): ReturnType<typeof analyzeProfile> {
   const profile = parseCpuProfileText(fs.readFileSync(profileFile, 'utf8'));
   const loaded = loadSources(profile, root);
-  const analysis = analyzeProfile({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps });
+  // A run folder keeps the warm-up's block coverage beside the profile.
+  const coverageFile = path.join(path.dirname(profileFile), COVERAGE_FILE);
+  const coverage = fs.existsSync(coverageFile) ? readCoverage(safeJson(fs.readFileSync(coverageFile, 'utf8'))) : undefined;
+  const analysis = analyzeProfile({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, coverage });
   analysis.notes.unshift(...loaded.notes);
   return analysis;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // a damaged coverage file only costs precision
+  }
 }

@@ -1,4 +1,4 @@
-// Runs on disk: <app dir>/.hotline/runs/<id>/{profile.cpuprofile, report.json, app.log}.
+// Runs on disk: <app dir>/.hotline/runs/<id>/{profile.cpuprofile, report.json, app.log, coverage.json}.
 // Files are written to a temporary name and renamed, so a crash never leaves half a report.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -8,6 +8,7 @@ import { isReportV1, type ReportV1 } from './report.ts';
 export const PROFILE_FILE = 'profile.cpuprofile';
 export const REPORT_FILE = 'report.json';
 export const LOG_FILE = 'app.log';
+export const COVERAGE_FILE = 'coverage.json';
 
 export function runsDirOf(appDir: string): string {
   return path.join(appDir, '.hotline', 'runs');

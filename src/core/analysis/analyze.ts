@@ -5,8 +5,9 @@ import type { CpuProfile } from './cpuprofile.ts';
 import { buildProfileTree, type ProfileTree } from './profile.ts';
 import { CATEGORIES, Workspace, categoryOf, fileOfUrl, type Category } from './categories.ts';
 import { SourceMapper, type SourceMapInput } from './sourcemaps.ts';
-import { ScriptIndex, callNamesFor, type CallSite, type FunctionScope } from './callsites.ts';
+import { ScriptIndex, callNamesFor, fileIsModule, type CallSite, type FunctionScope } from './callsites.ts';
 import { FRAME_RULES, GC_FIX, GC_HINT_MIN_PCT, HINT_MIN_PCT, LINE_RULES, gcHintMessage, hintMessage } from './hints.ts';
+import { executionCount, type CoverageByFile } from './coverage.ts';
 import type { Analysis, CallLink, CategoryTimes, FunctionCost, Hint, LineCost } from './model.ts';
 
 export interface AnalyzeInput {
@@ -16,6 +17,8 @@ export interface AnalyzeInput {
   /** Text of scripts and original sources by absolute path. Missing ones degrade gracefully. */
   sources?: ReadonlyMap<string, string>;
   sourceMaps?: Iterable<SourceMapInput>;
+  /** Block coverage of the same code under the same load, to choose among same-named calls. */
+  coverage?: CoverageByFile;
   limits?: { functions?: number; lines?: number };
 }
 
@@ -252,6 +255,11 @@ class Analyzer {
         const matches = scope.calls.filter((c) => c.names.some((name) => names.includes(name)));
         if (matches.length > 0) return this.sharesOf(callerFn, matches);
       }
+      // No name fits (`module.exports = function …` is called as `jwt.sign()`): the calls into
+      // the module the callee's file belongs to.
+      const childFile = this.fnOfNode(child).file;
+      const fromModule = scope.calls.filter((c) => c.module !== undefined && fileIsModule(childFile, c.module));
+      if (fromModule.length > 0) return this.sharesOf(callerFn, fromModule);
     }
     // Nothing in the source says which line: the function's own line, flagged as a guess.
     const frame = this.tree.frames[this.tree.nodeFrame[caller]];
@@ -272,10 +280,19 @@ class Analyzer {
     return chain;
   }
 
-  /** Several matching calls in one function: the time is split evenly (and marked inferred). */
+  /**
+   * Several matching calls in one function: block coverage, when there is some, drops the calls
+   * that never ran and weighs the others by how often they ran; without it the split is even.
+   */
   private sharesOf(callerFn: FunctionInfo, calls: readonly CallSite[]): CallSiteResolution {
-    const frac = 1 / calls.length;
-    const shares = calls.map((c) => ({ key: this.lineKey(callerFn, c.line, c.column), frac, callee: c.calleeText }));
+    let weighted = calls.map((call) => ({ call, weight: 1 }));
+    const ranges = calls.length > 1 ? this.input.coverage?.get(callerFn.generatedFile) : undefined;
+    if (ranges) {
+      const counted = calls.map((call) => ({ call, weight: executionCount(ranges, call.start) ?? 0 }));
+      if (counted.some((c) => c.weight > 0)) weighted = counted.filter((c) => c.weight > 0);
+    }
+    const sum = weighted.reduce((s, c) => s + c.weight, 0);
+    const shares = weighted.map(({ call, weight }) => ({ key: this.lineKey(callerFn, call.line, call.column), frac: weight / sum, callee: call.calleeText }));
     return { shares, inferred: true };
   }
 

@@ -24,6 +24,8 @@ export interface CallSite {
   calleeText: string;
   /** The first argument when it is a string literal (a route: `app.post('/login', …)`). */
   firstArg?: string;
+  /** The module the callee comes from when the file says so (`const jwt = require('jsonwebtoken')` → `jwt.sign()`). */
+  module?: string;
 }
 
 export interface FunctionScope extends CodeRange {
@@ -50,6 +52,62 @@ export class ScriptIndex {
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
     this.program = this.scope(ast.start, ast.end, true);
     this.walk(ast as unknown as AnyNode, this.program, []);
+    this.resolveBindings();
+  }
+
+  /** Local names bound to other functions or to modules, file-wide (a heuristic: scopes are ignored). */
+  private readonly aliases = new Map<string, string[]>();
+  private readonly modules = new Map<string, string>();
+  private readonly allCalls: Array<{ site: CallSite; root?: string }> = [];
+
+  /**
+   * Names a call may reach through a local binding: `const verify = a ? f : g; verify()` can
+   * be f or g; `jwt.sign()` with `const jwt = require('jsonwebtoken')` is jsonwebtoken code.
+   */
+  private resolveBindings(): void {
+    for (const { site, root } of this.allCalls) {
+      const extra = site.names.flatMap((n) => this.aliases.get(n) ?? []);
+      if (extra.length > 0) (site as { names: readonly string[] }).names = [...new Set([...site.names, ...extra])];
+      const mod = root !== undefined ? this.modules.get(root) : undefined;
+      if (mod !== undefined) site.module = mod;
+    }
+  }
+
+  private bind(node: AnyNode): void {
+    const id = node.id as AnyNode | undefined;
+    const init = node.init ? unwrap(node.init as AnyNode) : undefined;
+    if (!id || !init) return;
+    const required = requiredModule(init);
+    if (id.type === 'Identifier') {
+      const name = id.name as string;
+      if (required !== undefined) this.modules.set(name, required);
+      const targets = functionNamesOf(init);
+      if (targets.length > 0) this.aliases.set(name, targets);
+      if (init.type === 'MemberExpression') {
+        const root = rootIdentifier(init);
+        if (root && this.modules.has(root)) this.modules.set(name, this.modules.get(root)!);
+      }
+    } else if (id.type === 'ObjectPattern' && required !== undefined) {
+      // const { sign, verify: check } = require('jsonwebtoken')
+      for (const prop of id.properties as AnyNode[]) {
+        const value = prop.value as AnyNode | undefined;
+        const key = prop.key as AnyNode | undefined;
+        if (value?.type !== 'Identifier') continue;
+        this.modules.set(value.name as string, required);
+        if (key?.type === 'Identifier' && key.name !== value.name) this.aliases.set(value.name as string, [key.name as string]);
+      }
+    }
+  }
+
+  private bindImport(node: AnyNode): void {
+    const source = (node.source as AnyNode).value;
+    if (typeof source !== 'string') return;
+    for (const spec of node.specifiers as AnyNode[]) {
+      const local = (spec.local as AnyNode).name as string;
+      this.modules.set(local, source);
+      const imported = spec.imported as AnyNode | undefined;
+      if (imported?.type === 'Identifier' && imported.name !== local) this.aliases.set(local, [imported.name as string]);
+    }
   }
 
   /** undefined when the text is not JavaScript acorn can read (the analysis then degrades). */
@@ -129,6 +187,8 @@ export class ScriptIndex {
 
   /** One pass over the AST; `openCalls` are the calls of the current function we are inside. */
   private walk(node: AnyNode, current: FunctionScope, openCalls: CallSite[]): void {
+    if (node.type === 'VariableDeclarator') this.bind(node);
+    else if (node.type === 'ImportDeclaration') this.bindImport(node);
     if (FUNCTION_TYPES.has(node.type)) {
       const inner = this.scope(node.start, node.end, false);
       this.scopes.push(inner);
@@ -141,6 +201,8 @@ export class ScriptIndex {
     if (node.type === 'CallExpression' || node.type === 'NewExpression' || node.type === 'TaggedTemplateExpression') {
       const site = this.callSite(node);
       if (site) {
+        const callee = unwrap((node.type === 'TaggedTemplateExpression' ? node.tag : node.callee) as AnyNode);
+        this.allCalls.push({ site, root: rootIdentifier(callee) });
         (current.calls as CallSite[]).push(site);
         this.walkChildren(node, current, [...openCalls, site]);
         return;
@@ -212,6 +274,56 @@ function memberName(prop: AnyNode, computed: boolean): string | undefined {
   if (!computed && (prop.type === 'Identifier' || prop.type === 'PrivateIdentifier')) return prop.name as string;
   if (computed && prop.type === 'Literal' && typeof prop.value === 'string') return prop.value;
   return undefined;
+}
+
+/** `a.b.c` → "a"; `f` → "f". */
+function rootIdentifier(node: AnyNode): string | undefined {
+  let n = unwrap(node);
+  while (n.type === 'MemberExpression') n = unwrap(n.object as AnyNode);
+  return n.type === 'Identifier' ? (n.name as string) : undefined;
+}
+
+/** `require('x')`, `require('x').y`, `await import('x')` → "x". */
+function requiredModule(node: AnyNode): string | undefined {
+  let n = unwrap(node);
+  if (n.type === 'AwaitExpression') n = unwrap(n.argument as AnyNode);
+  while (n.type === 'MemberExpression') n = unwrap(n.object as AnyNode);
+  if (n.type === 'ImportExpression') {
+    const src = n.source as AnyNode;
+    return src.type === 'Literal' && typeof src.value === 'string' ? src.value : undefined;
+  }
+  if (n.type !== 'CallExpression') return undefined;
+  const callee = n.callee as AnyNode;
+  const arg = (n.arguments as AnyNode[])[0];
+  if (callee.type === 'Identifier' && callee.name === 'require' && arg?.type === 'Literal' && typeof arg.value === 'string') return arg.value;
+  return undefined;
+}
+
+/** The function names an initialiser may evaluate to: `f`, `a ? f : g`, `f || g`, `obj.f`. */
+function functionNamesOf(node: AnyNode): string[] {
+  const n = unwrap(node);
+  switch (n.type) {
+    case 'Identifier':
+      return [n.name as string];
+    case 'MemberExpression':
+      return n.computed ? [] : [((n.property as AnyNode).name as string)];
+    case 'ConditionalExpression':
+      return [...functionNamesOf(n.consequent as AnyNode), ...functionNamesOf(n.alternate as AnyNode)];
+    case 'LogicalExpression':
+      return [...functionNamesOf(n.left as AnyNode), ...functionNamesOf(n.right as AnyNode)];
+    default:
+      return [];
+  }
+}
+
+/** Does a script (a callFrame's file, after fileOfUrl) belong to the module a call site names? */
+export function fileIsModule(file: string, module: string): boolean {
+  const bare = module.replace(/^node:/, '');
+  if (file.startsWith('node:')) return file === `node:${bare}` || file.startsWith(`node:internal/${bare}`);
+  if (bare.startsWith('.') || bare.startsWith('/')) return false;
+  const parts = bare.split('/');
+  const pkg = bare.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  return file.includes(`/node_modules/${pkg}/`);
 }
 
 function shorten(text: string): string {
