@@ -69,7 +69,9 @@ function fail(err: unknown): number {
   process.stderr.write(`hotline: ${message}\n`);
   if (err instanceof UsageError) process.stderr.write('Run `hotline help` for the options.\n');
   if (err instanceof RunError && err.output.trim() && (err.kind === 'app-exited' || err.kind === 'never-listened' || err.kind === 'port-in-use')) {
-    const tail = err.output.trimEnd().split('\n').filter((l) => !INSPECTOR_NOISE.test(l)).slice(-12);
+    // Stack frames last: the error's own line and the source it points at matter more.
+    const lines = err.output.trimEnd().split('\n').filter((l) => !INSPECTOR_NOISE.test(l) && !/^\s+at /.test(l));
+    const tail = lines.slice(-12);
     process.stderr.write(`The app's last output:\n${tail.map((l) => `  | ${l}`).join('\n')}\n`);
   }
   return err instanceof UsageError ? 2 : 1;

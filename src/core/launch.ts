@@ -32,7 +32,13 @@ export interface ExitInfo {
 
 /** The app could not be started or left before it was ready; `output` is the tail of what it printed. */
 export class LaunchError extends Error {
-  constructor(message: string, readonly output = '', readonly exit?: ExitInfo) {
+  constructor(
+    /** missing: the folder or entry does not exist; exited: the app ended before its inspector was up; timeout: node never opened it. */
+    readonly kind: 'missing' | 'exited' | 'timeout',
+    message: string,
+    readonly output = '',
+    readonly exit?: ExitInfo,
+  ) {
     super(message);
     this.name = 'LaunchError';
   }
@@ -77,8 +83,8 @@ export class AppProcess {
    */
   static async start(opts: LaunchOptions): Promise<{ app: AppProcess; inspectorUrl: string }> {
     const entry = path.resolve(opts.cwd, opts.entry);
-    if (!fs.existsSync(opts.cwd)) throw new LaunchError(`The app folder ${opts.cwd} does not exist.`);
-    if (!fs.existsSync(entry)) throw new LaunchError(`The entry file ${entry} does not exist: check --entry (or hotline.entry).`);
+    if (!fs.existsSync(opts.cwd)) throw new LaunchError('missing', `The app folder ${opts.cwd} does not exist.`);
+    if (!fs.existsSync(entry)) throw new LaunchError('missing', `The entry file ${entry} does not exist: check --entry (or hotline.entry).`);
     const runtimeArgs = (opts.runtimeArgs ?? []).filter((a) => !INSPECTOR_FLAG.test(a));
     const node = opts.nodePath || 'node';
     const args = ['--inspect-brk=127.0.0.1:0', ...runtimeArgs, entry, ...(opts.args ?? [])];
@@ -130,7 +136,7 @@ export class AppProcess {
       };
       const timer = setTimeout(() => {
         done();
-        reject(new LaunchError(`node did not open its inspector within ${Math.round(timeoutMs / 1000)} s (${this.command[0]}).`, this.tail));
+        reject(new LaunchError('timeout', `node did not open its inspector within ${Math.round(timeoutMs / 1000)} s (${this.command[0]}).`, this.tail));
       }, timeoutMs);
       const done = (): void => {
         clearTimeout(timer);
@@ -139,7 +145,7 @@ export class AppProcess {
       this.child.stderr?.on('data', onData);
       void this.exited.then((exit) => {
         done();
-        reject(new LaunchError(`The app exited before it started (${describeExit(exit)}).`, this.tail, exit));
+        reject(new LaunchError('exited', `The app exited before it started (${describeExit(exit)}).`, this.tail, exit));
       });
     });
   }
@@ -148,8 +154,12 @@ export class AppProcess {
   async stop(graceMs = 3000): Promise<void> {
     const pid = this.child.pid;
     if (pid === undefined) return;
-    await killTree(pid, this.exited, graceMs);
+    // Once is enough: a second signal could reach a process that reused the pid.
+    this.stopping ??= killTree(pid, this.exited, graceMs, this.exitInfo !== undefined);
+    await this.stopping;
   }
+
+  private stopping: Promise<void> | undefined;
 }
 
 export function describeExit(exit: ExitInfo): string {

@@ -66,7 +66,13 @@ function signal(pids: number[], sig: NodeJS.Signals, group: number | undefined):
  * Ends `pid` (a process-group leader we spawned detached) and all its descendants, including
  * ones that left the group: SIGTERM first so the app can close cleanly, SIGKILL after `graceMs`.
  */
-export async function killTree(pid: number, exited: Promise<unknown>, graceMs: number): Promise<void> {
+export async function killTree(pid: number, exited: Promise<unknown>, graceMs: number, leaderGone = false): Promise<void> {
+  if (leaderGone) {
+    // The app already ended: only what is left of its process group may still run; its pid
+    // may belong to someone else by now.
+    signal([], 'SIGKILL', pid);
+    return;
+  }
   const tree = [pid, ...descendantsOf(pid)];
   signal(tree, 'SIGTERM', pid);
   const timedOut = await Promise.race([

@@ -6,7 +6,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { AppProcess, LaunchError, describeExit, type LaunchSpec } from './launch.ts';
 import { InspectorSession, isLoopback, type ListenAddress, type LoopReading } from './inspector.ts';
-import { LoadError, LoadRun, type LoadTick, type PhaseResult } from './load.ts';
+import { LoadError, LoadRun, type LoadOptions, type LoadTick, type PhaseResult } from './load.ts';
 import { parseCpuProfileText, readCpuProfile, type CpuProfile } from './analysis/cpuprofile.ts';
 import { analyzeProfile } from './analysis/analyze.ts';
 import { readCoverage } from './analysis/coverage.ts';
@@ -16,19 +16,14 @@ import { buildReport, type LoadFigures, type ReportV1, type RunSettings } from '
 import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, createRunDir, newRunId, runsDirOf, writeFileAtomic, writeReport } from './store.ts';
 import { redactBody, redactEnv, redactHeaders, redactUrl } from './redact.ts';
 
-export interface LoadSettings {
+/** The load of a run: the load generator's options, with a URL that may be a bare path. */
+export interface LoadSettings extends Omit<LoadOptions, 'url'> {
   /** A path (`/login`, joined to the port the app opened) or a full loopback URL. */
   url: string;
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  connections?: number;
-  pipelining?: number;
   /** Seconds of each window: measured, then profiled. */
   durationS?: number;
   warmupS?: number;
   samplingIntervalUs?: number;
-  timeoutS?: number;
 }
 
 export interface RunOptions extends LoadSettings {
@@ -64,7 +59,7 @@ export const RUN_DEFAULTS = {
   listenTimeoutS: 30,
 } as const;
 
-export type RunErrorKind = 'cancelled' | 'app-exited' | 'never-listened' | 'port-in-use' | 'bad-options' | 'load-failed' | 'inspector';
+export type RunErrorKind = 'cancelled' | 'app-exited' | 'never-listened' | 'port-in-use' | 'bad-options' | 'load-failed' | 'inspector' | 'analysis-failed';
 
 export class RunError extends Error {
   constructor(readonly kind: RunErrorKind, message: string, readonly output = '') {
@@ -130,6 +125,9 @@ class Run {
   private load: LoadRun | undefined;
   private phase: RunPhase = 'starting';
   private loadFinished = false;
+  /** Set once we stop the app ourselves: its exit is then no failure. */
+  private stoppedByUs = false;
+  private readonly disposers: Array<() => void> = [];
   private readonly output: string[] = [];
   /** Rejects when the run can't go on: the app exited, the user cancelled, the load died. */
   private stopReason: Promise<never> | undefined;
@@ -183,8 +181,12 @@ class Run {
       listening.cancel();
     }
     await this.race(this.inspector.exitWithParent(process.pid));
-    if (!(await accepts(address.port))) {
-      throw new RunError('never-listened', `The app reported listening on port ${address.port} but refuses connections on 127.0.0.1 (does it bind to another interface?).`, app.output());
+    const host = loopbackHostOf(address);
+    if (host === undefined) {
+      throw new RunError('never-listened', `The app listens on ${address.address}:${address.port} only, not on a loopback address: Hotline loads only 127.0.0.1 or ::1. Make it listen on all interfaces or on localhost.`, app.output());
+    }
+    if (!(await accepts(address.port, host))) {
+      throw new RunError('never-listened', `The app reported listening on port ${address.port} but refuses connections on ${host}.`, app.output());
     }
     return address;
   }
@@ -273,6 +275,15 @@ class Run {
     writeFileAtomic(path.join(runDir, LOG_FILE), this.output.join(''));
     writeFileAtomic(path.join(runDir, COVERAGE_FILE), JSON.stringify(m.coverage));
     this.progress('analysing', 'analysing the profile');
+    try {
+      return this.analyseAndReport(runDir, id, startedAt, url, m);
+    } catch (err) {
+      throw new RunError('analysis-failed', `The analysis failed (${(err as Error).message}); the profile is saved in ${profileFile}.`);
+    }
+  }
+
+  private analyseAndReport(runDir: string, id: string, startedAt: Date, url: string, m: Measured): RunResult {
+    const target = this.opts.target;
     const profile = readCpuProfile(m.profile);
     const loaded = loadSources(profile, target.cwd);
     const analysis = analyzeProfile({ profile, root: target.cwd, sources: loaded.sources, sourceMaps: loaded.sourceMaps, coverage: readCoverage(m.coverage) });
@@ -309,14 +320,23 @@ class Run {
   private watch(app: AppProcess): Promise<never> {
     return new Promise<never>((_, reject) => {
       void app.exited.then((exit) => {
+        if (this.stoppedByUs) return;
+        const output = app.output();
+        if (/EADDRINUSE/.test(output)) {
+          reject(new RunError('port-in-use', `The app could not listen: its port is already in use (EADDRINUSE). Stop the other process or change the app's port.`, output));
+          return;
+        }
         const when = this.phase === 'starting' ? 'before it opened a port' : `during ${PHASE_NAMES[this.phase]}`;
-        reject(new RunError('app-exited', `The app exited ${when} (${describeExit(exit)}).`, app.output()));
+        reject(new RunError('app-exited', `The app exited ${when} (${describeExit(exit)}).`, output));
       });
       const signal = this.opts.signal;
       if (signal) {
         const onAbort = (): void => reject(new RunError('cancelled', `Cancelled during ${PHASE_NAMES[this.phase]}.`));
         if (signal.aborted) onAbort();
-        else signal.addEventListener('abort', onAbort, { once: true });
+        else {
+          signal.addEventListener('abort', onAbort, { once: true });
+          this.disposers.push(() => signal.removeEventListener('abort', onAbort));
+        }
       }
     });
   }
@@ -337,6 +357,8 @@ class Run {
   }
 
   private async stopAll(): Promise<void> {
+    this.stoppedByUs = true;
+    for (const dispose of this.disposers.splice(0)) dispose();
     this.load?.kill();
     const closing = this.inspector?.close();
     const cancelled = this.opts.signal?.aborted ?? false;
@@ -347,13 +369,9 @@ class Run {
 
   private explain(err: unknown): Error {
     if (err instanceof RunError) return err;
-    if (err instanceof LaunchError) {
-      const inUse = /EADDRINUSE[^\n]*?(\d{2,5})?\b/.exec(err.output);
-      if (inUse) return new RunError('port-in-use', `The app could not listen: its port is already in use (EADDRINUSE). Stop the other process or change the app's port.`, err.output);
-      return new RunError('app-exited', err.message, err.output);
-    }
+    if (err instanceof LaunchError) return new RunError(err.kind === 'missing' ? 'bad-options' : 'app-exited', err.message, err.output);
     if (err instanceof LoadError) return new RunError('load-failed', `The load test failed: ${err.message}`);
-    if (this.app?.exit) {
+    if (this.app?.exit && !this.stoppedByUs) {
       return new RunError('app-exited', `The app exited during ${PHASE_NAMES[this.phase]} (${describeExit(this.app.exit)}).`, this.app.output());
     }
     return err instanceof Error ? err : new Error(String(err));
@@ -406,10 +424,18 @@ function explicitPort(url: string): number | undefined {
   return u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
 }
 
+/** Where to reach a server on this machine: all interfaces or loopback; undefined for another address. */
+function loopbackHostOf(address: ListenAddress): string | undefined {
+  const a = address.address;
+  if (a === '::' || a === '0.0.0.0' || a === '::ffff:0.0.0.0' || /^(::ffff:)?127\./.test(a)) return '127.0.0.1';
+  if (a === '::1') return '::1';
+  return undefined;
+}
+
 /** A path is joined to the port the app opened; a full URL is used as it is. */
 function joinUrl(url: string, address: ListenAddress): string {
   if (/^https?:\/\//.test(url)) return url;
-  const host = address.address === '::1' ? '[::1]' : '127.0.0.1';
+  const host = loopbackHostOf(address) === '::1' ? '[::1]' : '127.0.0.1';
   return `http://${host}:${address.port}${url}`;
 }
 

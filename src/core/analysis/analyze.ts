@@ -173,7 +173,7 @@ class Analyzer {
   // ---- lines ----------------------------------------------------------------------------
 
   /** The line record for a generated position of a workspace function, mapped when a map exists. */
-  private lineKey(fn: FunctionInfo, generatedLine: number, generatedColumn?: number): string {
+  private lineKey(fn: FunctionInfo, generatedLine: number, generatedColumn?: number, fnName = fn.name): string {
     let file = fn.generatedFile;
     let line = generatedLine;
     let generated: LineAcc['generated'];
@@ -192,15 +192,17 @@ class Analyzer {
     }
     const key = `${file}:${line}`;
     if (!this.lines.has(key)) {
-      this.lines.set(key, { file, line, fn: fn.name, ownUs: 0, selfUs: 0, totalUs: 0, callees: new Map(), generated });
+      this.lines.set(key, { file, line, fn: fnName, ownUs: 0, selfUs: 0, totalUs: 0, callees: new Map(), generated });
     }
     return key;
   }
 
   /**
    * Where a workspace node's own samples were, from V8's position ticks. Ticks on lines outside
-   * the function belong to code V8 inlined from elsewhere (the line number alone cannot say which
-   * file): their share goes to the function's own lines in proportion.
+   * the function come from code V8 inlined into it. A line inside another function of the same
+   * file is taken as that function inlined (the usual case: a helper of the same module); other
+   * lines cannot be placed (the number alone does not say which file), so their share goes to
+   * the function's own lines in proportion.
    */
   private execLines(node: number): LineShare[] {
     const cached = this.execCache.get(node);
@@ -209,10 +211,19 @@ class Analyzer {
     const frame = this.tree.frames[this.tree.nodeFrame[node]];
     const ticks = this.tree.positionTicks[node] ?? [];
     const scope = fn.scope;
-    const inside = ticks.filter((t) => t.ticks > 0 && (!scope || scope.isProgram || (t.line >= scope.startLine && t.line <= scope.endLine)));
-    const total = inside.reduce((s, t) => s + t.ticks, 0);
+    const placed: Array<{ line: number; ticks: number; inlined?: string }> = [];
+    for (const t of ticks) {
+      if (t.ticks <= 0) continue;
+      if (!scope || scope.isProgram || (t.line >= scope.startLine && t.line <= scope.endLine)) {
+        placed.push(t);
+        continue;
+      }
+      const inlined = fn.index?.functionAtLine(t.line);
+      if (inlined) placed.push({ ...t, inlined: inlined.name ?? '(inlined)' });
+    }
+    const total = placed.reduce((s, t) => s + t.ticks, 0);
     const shares = total > 0
-      ? inside.map((t) => ({ key: this.lineKey(fn, t.line), frac: t.ticks / total }))
+      ? placed.map((t) => ({ key: this.lineKey(fn, t.line, undefined, t.inlined), frac: t.ticks / total }))
       : [{ key: this.lineKey(fn, frame.line0 + 1, Math.max(frame.col0, 0)), frac: 1 }];
     this.execCache.set(node, shares);
     return shares;

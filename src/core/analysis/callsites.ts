@@ -33,6 +33,8 @@ export interface FunctionScope extends CodeRange {
   readonly calls: readonly CallSite[];
   /** The whole script (module top level) rather than a function. */
   readonly isProgram: boolean;
+  /** The name the source gives it (declaration, method, property or variable), if any. */
+  readonly name?: string;
 }
 
 type AnyNode = acorn.Node & Record<string, unknown>;
@@ -46,6 +48,8 @@ export class ScriptIndex {
   /** For each nested function: the innermost call in its parent function whose range holds it. */
   private readonly receivingCall = new Map<FunctionScope, CallSite>();
   private readonly parentScope = new Map<FunctionScope, FunctionScope>();
+  /** Names that declarations give to the function expressions they hold. */
+  private readonly givenNames = new WeakMap<AnyNode, string>();
 
   private constructor(private readonly text: string, ast: acorn.Program) {
     this.lineStarts = [0];
@@ -143,6 +147,15 @@ export class ScriptIndex {
     return best;
   }
 
+  /** The innermost function (not the top level) that holds a 1-based line, if any. */
+  functionAtLine(line: number): FunctionScope | undefined {
+    let best: FunctionScope | undefined;
+    for (const s of this.scopes) {
+      if (s.startLine <= line && line <= s.endLine && (!best || s.end - s.start < best.end - best.start)) best = s;
+    }
+    return best;
+  }
+
   /** The call in `outer` that a function nested in it is passed to (`arr.map(x => …)`). */
   receivingCallOf(outer: FunctionScope, inner: FunctionScope): CallSite | undefined {
     let scope: FunctionScope | undefined = inner;
@@ -189,8 +202,10 @@ export class ScriptIndex {
   private walk(node: AnyNode, current: FunctionScope, openCalls: CallSite[]): void {
     if (node.type === 'VariableDeclarator') this.bind(node);
     else if (node.type === 'ImportDeclaration') this.bindImport(node);
+    const given = nameGivenTo(node);
+    if (given) this.givenNames.set(given.fn, given.name);
     if (FUNCTION_TYPES.has(node.type)) {
-      const inner = this.scope(node.start, node.end, false);
+      const inner: FunctionScope = { ...this.scope(node.start, node.end, false), name: ((node.id as AnyNode | null)?.name as string | undefined) ?? this.givenNames.get(node) };
       this.scopes.push(inner);
       this.parentScope.set(inner, current);
       const receiver = openCalls[openCalls.length - 1];
@@ -276,6 +291,26 @@ function memberName(prop: AnyNode, computed: boolean): string | undefined {
   return undefined;
 }
 
+/** `key() {}`, `key: function () {}`, `const key = () => {}`: the function held and its name. */
+function nameGivenTo(node: AnyNode): { fn: AnyNode; name: string } | undefined {
+  let target: AnyNode | undefined;
+  let value: AnyNode | undefined;
+  if (node.type === 'MethodDefinition' || node.type === 'Property' || node.type === 'PropertyDefinition') {
+    target = node.key as AnyNode;
+    value = node.value as AnyNode | undefined;
+  } else if (node.type === 'VariableDeclarator') {
+    target = node.id as AnyNode;
+    value = node.init as AnyNode | undefined;
+  } else if (node.type === 'AssignmentExpression') {
+    target = node.left as AnyNode;
+    value = node.right as AnyNode;
+  }
+  if (!target || !value || !FUNCTION_TYPES.has(value.type)) return undefined;
+  const name = target.type === 'Identifier' || target.type === 'PrivateIdentifier' ? (target.name as string)
+    : target.type === 'MemberExpression' ? memberName(target.property as AnyNode, target.computed as boolean) : undefined;
+  return name ? { fn: value, name } : undefined;
+}
+
 /** `a.b.c` → "a"; `f` → "f". */
 function rootIdentifier(node: AnyNode): string | undefined {
   let n = unwrap(node);
@@ -341,15 +376,15 @@ export function callNamesFor(functionName: string): string[] {
   for (const prefix of ['bound ', 'get ', 'set ', 'async ']) if (name.startsWith(prefix)) name = name.slice(prefix.length);
   if (name === '') return [];
   const last = name.slice(name.lastIndexOf('.') + 1);
-  return [last, ...(SHARED_WRAPPERS[last] ?? [])];
+  return [last, ...(SHARED_WRAPPERS.get(last) ?? [])];
 }
 
 const ZLIB_SYNC = ['gzipSync', 'gunzipSync', 'deflateSync', 'inflateSync', 'deflateRawSync', 'inflateRawSync', 'unzipSync', 'brotliCompressSync', 'brotliDecompressSync'];
 const ZLIB_ASYNC = ZLIB_SYNC.map((n) => n.slice(0, -4));
 /** Node internals that many public APIs share (node:zlib's convenience methods). */
-const SHARED_WRAPPERS: Record<string, readonly string[]> = {
-  syncBufferWrapper: ZLIB_SYNC,
-  zlibBufferSync: ZLIB_SYNC,
-  asyncBufferWrapper: ZLIB_ASYNC,
-  zlibBuffer: ZLIB_ASYNC,
-};
+const SHARED_WRAPPERS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['syncBufferWrapper', ZLIB_SYNC],
+  ['zlibBufferSync', ZLIB_SYNC],
+  ['asyncBufferWrapper', ZLIB_ASYNC],
+  ['zlibBuffer', ZLIB_ASYNC],
+]);

@@ -1,0 +1,225 @@
+// The built CLI (`node bin/hotline.js`, bundled in dist/cli.js by `npm run build`) as a user runs
+// it: exit codes, what goes to stdout and stderr, and Ctrl-C. Runs real apps under real load.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { ReportV1 } from '../../src/core/report.ts';
+import {
+  HELPER_MODULE,
+  LOGIN_API,
+  LOGIN_BODY,
+  LeakGuard,
+  RUN_TEST_TIMEOUT,
+  assertBuilt,
+  descendantsOf,
+  ensureLoginApiDeps,
+  isRunning,
+  lines,
+  removeTempDirs,
+  runCli,
+  startCli,
+  tempDir,
+  type CliResult,
+  type ProcInfo,
+} from '../helpers/integration.ts';
+
+const SHORT = ['--connections', '10', '--duration', '2', '--warmup', '1'];
+const LOGIN_ARGS = ['profile', 'examples/login-api', '--entry', 'server.js', '--url', '/login', '--method', 'POST', '--header', 'content-type:application/json', '--body', LOGIN_BODY, ...SHORT];
+
+const show = (r: CliResult): string => `exit ${r.code}${r.signal ? ` (${r.signal})` : ''}\n--- stdout ---\n${r.stdout.slice(-3000)}\n--- stderr ---\n${r.stderr.slice(-3000)}`;
+
+/** One line on stderr, starting with "hotline:". */
+function assertOneErrorLine(r: CliResult): void {
+  const err = lines(r.stderr);
+  assert.equal(err.length, 1, `exactly one line on stderr:\n${show(r)}`);
+  assert.match(err[0], /^hotline: \S/);
+}
+
+before(() => {
+  assertBuilt();
+  ensureLoginApiDeps();
+});
+after(removeTempDirs);
+
+/** Run folders made by the profile tests, for `compare`. */
+const runDirs: string[] = [];
+
+test('profile --json prints report.json on stdout, pbkdf2Sync line first, exit 0', RUN_TEST_TIMEOUT, async () => {
+  const guard = new LeakGuard(LOGIN_API);
+  const out = tempDir();
+  const r = await runCli([...LOGIN_ARGS, '--out', out, '--json']);
+  assert.equal(r.code, 0, show(r));
+  const report = JSON.parse(r.stdout) as ReportV1;
+  assert.equal(report.version, 1);
+  const first = report.lines[0];
+  assert.equal(first?.file, path.join(LOGIN_API, 'server.js'), show(r));
+  assert.equal(first.line, 35);
+  assert.ok(report.hints.some((h) => h.api === 'crypto.pbkdf2Sync' && h.line === 35), 'the pbkdf2Sync hint');
+  assert.ok(!r.stdout.includes('correct horse'), 'the password is redacted');
+  assert.match(r.stderr, /^hotline: /m, 'progress goes to stderr');
+  const runDir = path.join(out, report.id);
+  assert.ok(fs.existsSync(path.join(runDir, 'report.json')), `run saved in ${runDir}`);
+  runDirs.push(runDir);
+  guard.assertClean([report.app.pid]);
+});
+
+test('profile in text mode prints the hot-line table and the hint', RUN_TEST_TIMEOUT, async () => {
+  const guard = new LeakGuard(LOGIN_API);
+  const out = tempDir();
+  const r = await runCli([...LOGIN_ARGS, '--out', out]);
+  assert.equal(r.code, 0, show(r));
+  assert.match(r.stdout, /server\.js:35\b/, show(r));
+  assert.match(r.stdout, /crypto\.pbkdf2Sync/, show(r));
+  assert.match(r.stdout, /req\/s/);
+  assert.ok(!r.stdout.includes('correct horse'), 'the password is not printed');
+  const ids = fs.readdirSync(out);
+  assert.equal(ids.length, 1, `one run saved in ${out}`);
+  runDirs.push(path.join(out, ids[0]));
+  guard.assertClean();
+});
+
+test('compare of the two runs: exit 0, req/s side by side', RUN_TEST_TIMEOUT, async (t) => {
+  if (runDirs.length < 2) {
+    t.skip('needs both profile runs above');
+    return;
+  }
+  const r = await runCli(['compare', runDirs[0], runDirs[1]]);
+  assert.equal(r.code, 0, show(r));
+  assert.match(r.stdout, /req\/s/, show(r));
+  assert.equal(r.stderr, '');
+
+  const j = await runCli(['compare', runDirs[0], runDirs[1], '--json']);
+  assert.equal(j.code, 0, show(j));
+  const comparison = JSON.parse(j.stdout) as { baseId: string; currentId: string; load?: unknown };
+  assert.equal(comparison.baseId, path.basename(runDirs[0]));
+  assert.equal(comparison.currentId, path.basename(runDirs[1]));
+  assert.ok(comparison.load, 'load deltas present');
+});
+
+test('compare with a run that does not exist: exit 1, one line', async () => {
+  const r = await runCli(['compare', path.join(tempDir(), 'nope'), path.join(tempDir(), 'nope2')]);
+  assert.equal(r.code, 1, show(r));
+  assertOneErrorLine(r);
+});
+
+test('analyze on a malformed .cpuprofile: exit 1, one line on stderr', async () => {
+  const file = path.join(tempDir(), 'bad.cpuprofile');
+  fs.writeFileSync(file, '{"nodes": 3}');
+  const r = await runCli(['analyze', file]);
+  assert.equal(r.code, 1, show(r));
+  assertOneErrorLine(r);
+  assert.match(r.stderr, /not a usable CPU profile/);
+  assert.equal(r.stdout, '');
+});
+
+test('analyze on a file that is not JSON: exit 1, one line on stderr', async () => {
+  const file = path.join(tempDir(), 'garbage.cpuprofile');
+  fs.writeFileSync(file, 'this is not a profile\n');
+  const r = await runCli(['analyze', file]);
+  assert.equal(r.code, 1, show(r));
+  assertOneErrorLine(r);
+});
+
+test('analyze on a missing file: exit 1, one line on stderr', async () => {
+  const r = await runCli(['analyze', path.join(tempDir(), 'missing.cpuprofile')]);
+  assert.equal(r.code, 1, show(r));
+  assertOneErrorLine(r);
+  assert.match(r.stderr, /does not exist/);
+});
+
+test('analyze of a saved run profile works on its own', RUN_TEST_TIMEOUT, async (t) => {
+  if (runDirs.length < 1) {
+    t.skip('needs a profile run above');
+    return;
+  }
+  const r = await runCli(['analyze', path.join(runDirs[0], 'profile.cpuprofile'), '--root', LOGIN_API, '--json']);
+  assert.equal(r.code, 0, show(r));
+  const analysis = JSON.parse(r.stdout) as { lines: Array<{ file: string; line: number }> };
+  assert.equal(analysis.lines[0]?.file, path.join(LOGIN_API, 'server.js'));
+  assert.equal(analysis.lines[0].line, 35);
+});
+
+test('analyze of a profile where user code calls a function named toString', {
+}, async () => {
+  // app.js line 2 calls buf.toString('hex'); the profile puts 10 samples in Buffer's toString below it.
+  const dir = tempDir();
+  fs.writeFileSync(path.join(dir, 'app.js'), "function hexOf(buf) {\n  return buf.toString('hex');\n}\nmodule.exports = { hexOf };\n");
+  const url = `file://${path.join(dir, 'app.js')}`;
+  const profile = {
+    nodes: [
+      { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [2] },
+      { id: 2, callFrame: { functionName: 'hexOf', scriptId: '1', url, lineNumber: 0, columnNumber: 14 }, hitCount: 0, children: [3] },
+      { id: 3, callFrame: { functionName: 'toString', scriptId: '2', url: 'node:buffer', lineNumber: 833, columnNumber: 45 }, hitCount: 10 },
+    ],
+    startTime: 0,
+    endTime: 10_000,
+    samples: Array(10).fill(3),
+    timeDeltas: Array(10).fill(1000),
+  };
+  const file = path.join(dir, 'to-string.cpuprofile');
+  fs.writeFileSync(file, JSON.stringify(profile));
+  const r = await runCli(['analyze', file, '--root', dir, '--json']);
+  assert.equal(r.code, 0, show(r));
+  const analysis = JSON.parse(r.stdout) as { lines: Array<{ file: string; line: number }> };
+  assert.equal(analysis.lines[0]?.line, 2);
+});
+
+test('an unknown command: exit 2', async () => {
+  const r = await runCli(['frobnicate']);
+  assert.equal(r.code, 2, show(r));
+  assert.match(lines(r.stderr)[0] ?? '', /^hotline: unknown command "frobnicate"/);
+});
+
+test('profile without --url: exit 2', async () => {
+  const r = await runCli(['profile', 'examples/login-api', '--entry', 'server.js']);
+  assert.equal(r.code, 2, show(r));
+  assert.match(lines(r.stderr)[0] ?? '', /^hotline: .*--url/);
+});
+
+test('profile with an app that cannot start: exit 1, and its error is quoted', {
+  ...RUN_TEST_TIMEOUT,
+}, async () => {
+  const r = await runCli(['profile', 'test/apps/bad/missing-module', '--entry', 'server.js', '--url', '/', ...SHORT]);
+  assert.equal(r.code, 1, show(r));
+  assert.match(lines(r.stderr).find((l) => l.startsWith('hotline: The app')) ?? '', /exit/, show(r));
+  assert.match(r.stderr, /Cannot find module 'hotline-test-module-that-does-not-exist'/, show(r));
+});
+
+/** Starts a profile run of helper-module, waits for the measuring phase, returns what is running then. */
+async function profileUntilMeasuring(detached: boolean): Promise<{ cli: ReturnType<typeof startCli>; during: ProcInfo[] }> {
+  const cli = startCli(['profile', 'test/apps/helper-module', '--entry', 'server.js', '--url', '/compress', '--out', tempDir(), ...SHORT], { detached });
+  await cli.waitForStderr('measuring');
+  const during = [{ pid: cli.child.pid!, ppid: process.pid, state: 'S', argv: ['hotline'] }, ...descendantsOf(cli.child.pid!)];
+  return { cli, during };
+}
+
+function assertStopped(during: ProcInfo[]): void {
+  assert.ok(during.some((p) => p.argv.some((a) => a.endsWith(path.join('dist', 'load-runner.js')))), `the load runner was running:\n${during.map((p) => p.argv.join(' ')).join('\n')}`);
+  assert.ok(during.some((p) => p.argv.some((a) => a.startsWith(HELPER_MODULE))), 'the app was running');
+  for (const p of during) assert.equal(isRunning(p.pid), false, `${p.pid} (${p.argv.join(' ')}) still runs`);
+}
+
+test('SIGINT while measuring: exit 130, app and load runner stopped', RUN_TEST_TIMEOUT, async () => {
+  const guard = new LeakGuard(HELPER_MODULE);
+  const { cli, during } = await profileUntilMeasuring(false);
+  cli.child.kill('SIGINT');
+  const r = await cli.done;
+  assert.equal(r.code, 130, show(r));
+  assert.match(r.stderr, /Cancelled during measuring/);
+  assert.equal(r.stdout, '', 'no report printed');
+  assertStopped(during);
+  guard.assertClean();
+});
+
+test('Ctrl-C in a terminal (SIGINT to the whole process group) while measuring: exit 130', RUN_TEST_TIMEOUT, async () => {
+  const guard = new LeakGuard(HELPER_MODULE);
+  // detached: the CLI leads its own process group, as a shell job does; the load runner is in it.
+  const { cli, during } = await profileUntilMeasuring(true);
+  process.kill(-cli.child.pid!, 'SIGINT');
+  const r = await cli.done;
+  assert.equal(r.code, 130, show(r));
+  assert.match(r.stderr, /Cancelled during measuring/, show(r));
+  assertStopped(during);
+  guard.assertClean();
+});
