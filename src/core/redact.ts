@@ -9,9 +9,11 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
 
 /** A URL (or path) with the values of secret-looking query parameters replaced. */
 export function redactUrl(url: string): string {
-  const q = url.indexOf('?');
-  if (q < 0) return url;
-  return `${url.slice(0, q + 1)}${redactPairs(url.slice(q + 1))}`;
+  // http://user:password@host/…: the password goes, the user name stays.
+  const clean = url.replace(/^(https?:\/\/[^/?#@:]*):[^/?#@]*@/, `$1:${encodeURIComponent(REDACTED)}@`);
+  const q = clean.indexOf('?');
+  if (q < 0) return clean;
+  return `${clean.slice(0, q + 1)}${redactPairs(clean.slice(q + 1))}`;
 }
 
 function redactPairs(query: string): string {

@@ -23,7 +23,7 @@ export function loadSources(profile: CpuProfile, root: string): LoadedSources {
   const files = new Set<string>();
   for (const node of profile.nodes) {
     const file = fileOfUrl(node.callFrame.url);
-    if (path.isAbsolute(file) && isUnder(workspace.root, file)) files.add(file);
+    if (workspace.contains(file)) files.add(file);
   }
   for (const file of files) {
     const text = readText(file, out.notes);
@@ -52,8 +52,8 @@ function readText(file: string, notes: string[]): string | undefined {
 }
 
 function readSourceMap(file: string, text: string, root: string, notes: string[]): SourceMapInput | undefined {
-  const tail = text.slice(-4096).trimEnd();
-  const lastLine = tail.slice(tail.lastIndexOf('\n') + 1);
+  const trimmed = text.trimEnd();
+  const lastLine = trimmed.slice(trimmed.lastIndexOf('\n') + 1);
   const m = MAPPING_URL.exec(lastLine);
   if (!m) return undefined;
   const ref = m[1];

@@ -87,9 +87,27 @@ export function fromNodeCommand(command: string, what: string, base: Omit<Launch
   };
 }
 
+/** Shell-like words: quotes may open anywhere in a word (`--name="a b"`, `FOO='x y'`) and are removed. */
 function splitWords(command: string): string[] {
   const words: string[] = [];
-  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (let m = re.exec(command); m; m = re.exec(command)) words.push(m[1] ?? m[2] ?? m[3]);
+  let word: string | undefined;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === '\\' && quote === '"' && i + 1 < command.length) word += command[++i];
+      else word += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      word ??= '';
+    } else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else {
+      word = (word ?? '') + (c === '\\' && i + 1 < command.length ? command[++i] : c);
+    }
+  }
+  if (word !== undefined) words.push(word);
   return words;
 }

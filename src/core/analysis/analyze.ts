@@ -177,9 +177,12 @@ class Analyzer {
     let file = fn.generatedFile;
     let line = generatedLine;
     let generated: LineAcc['generated'];
-    const original = generatedColumn === undefined
+    // A whole line (position ticks have no column) maps from its first non-blank character:
+    // bundlers often open an indented line with a segment that continues the previous one.
+    const column = generatedColumn ?? (this.mapper.has(fn.generatedFile) ? fn.index?.firstCodeColumn(generatedLine) : undefined);
+    const original = column === undefined
       ? this.mapper.line(fn.generatedFile, generatedLine)
-      : this.mapper.at(fn.generatedFile, generatedLine, generatedColumn);
+      : this.mapper.at(fn.generatedFile, generatedLine, column);
     if (original) {
       file = original.file;
       line = original.line;
@@ -303,8 +306,15 @@ class Analyzer {
       if (counted.some((c) => c.weight > 0)) weighted = counted.filter((c) => c.weight > 0);
     }
     const sum = weighted.reduce((s, c) => s + c.weight, 0);
-    const shares = weighted.map(({ call, weight }) => ({ key: this.lineKey(callerFn, call.line, call.column), frac: weight / sum, callee: call.calleeText }));
-    return { shares, inferred: true };
+    // Two matching calls on one line (`fib(n - 1) + fib(n - 2)`) are one share of that line.
+    const byKey = new Map<string, LineShare>();
+    for (const { call, weight } of weighted) {
+      const key = this.lineKey(callerFn, call.line, call.column);
+      const share = byKey.get(key);
+      if (share) share.frac += weight / sum;
+      else byKey.set(key, { key, frac: weight / sum, callee: call.calleeText });
+    }
+    return { shares: [...byKey.values()], inferred: true };
   }
 
   // ---- the passes -----------------------------------------------------------------------
@@ -318,7 +328,8 @@ class Analyzer {
     const t = this.tree;
     const fnTotal = new Float64Array(this.fns.length);
     const fnOnPath = new Int32Array(this.fns.length);
-    const lineOnPath = new Map<string, number>();
+    /** How often a line, a call edge or a line→callee link is on the current path. */
+    const onPath = new Map<string, number>();
     const edges = new Map<number, Map<number, number>>();
     const stack: Array<{ node: number; exit: boolean; keys?: string[] }> = [{ node: t.root, exit: false }];
     while (stack.length > 0) {
@@ -327,29 +338,42 @@ class Analyzer {
       const fi = this.frameFn[t.nodeFrame[node]];
       if (item.exit) {
         fnOnPath[fi]--;
-        for (const key of item.keys ?? []) lineOnPath.set(key, lineOnPath.get(key)! - 1);
+        for (const key of item.keys ?? []) onPath.set(key, onPath.get(key)! - 1);
         continue;
       }
+      // Recursion: a function already on the stack neither adds to its total nor to its callers'.
       if (fnOnPath[fi]++ === 0) fnTotal[fi] += t.subtreeUs[node];
       const parent = t.parent[node];
       const keys: string[] = [];
       if (parent >= 0) {
         const pfi = this.frameFn[t.nodeFrame[parent]];
-        const out = edges.get(pfi) ?? new Map<number, number>();
-        out.set(fi, (out.get(fi) ?? 0) + t.subtreeUs[node]);
-        edges.set(pfi, out);
+        const edgeKey = `${pfi}>${fi}`;
+        const edgeSeen = onPath.get(edgeKey) ?? 0;
+        if (edgeSeen === 0) {
+          const out = edges.get(pfi) ?? new Map<number, number>();
+          out.set(fi, (out.get(fi) ?? 0) + t.subtreeUs[node]);
+          edges.set(pfi, out);
+        }
+        onPath.set(edgeKey, edgeSeen + 1);
+        keys.push(edgeKey);
         if (this.isWorkspaceNode(parent) && t.subtreeUs[node] > 0) {
           const site = this.callSite(node);
           for (const share of site.shares) {
             const acc = this.lines.get(share.key)!;
             const us = t.subtreeUs[node] * share.frac;
-            const onPath = lineOnPath.get(share.key) ?? 0;
-            if (onPath === 0) acc.totalUs += us;
-            lineOnPath.set(share.key, onPath + 1);
+            const lineSeen = onPath.get(share.key) ?? 0;
+            if (lineSeen === 0) acc.totalUs += us;
+            onPath.set(share.key, lineSeen + 1);
             keys.push(share.key);
-            const callee = acc.callees.get(fi) ?? { us: 0, inferred: site.inferred };
-            callee.us += us;
-            acc.callees.set(fi, callee);
+            const calleeKey = `${share.key}>${fi}`;
+            const calleeSeen = onPath.get(calleeKey) ?? 0;
+            if (calleeSeen === 0) {
+              const callee = acc.callees.get(fi) ?? { us: 0, inferred: site.inferred };
+              callee.us += us;
+              acc.callees.set(fi, callee);
+            }
+            onPath.set(calleeKey, calleeSeen + 1);
+            keys.push(calleeKey);
           }
         }
       }
@@ -357,7 +381,7 @@ class Analyzer {
         for (const share of this.execLines(node)) {
           const acc = this.lines.get(share.key)!;
           acc.selfUs += t.selfUs[node] * share.frac;
-          if (!lineOnPath.get(share.key)) acc.totalUs += t.selfUs[node] * share.frac;
+          if (!onPath.get(share.key)) acc.totalUs += t.selfUs[node] * share.frac;
         }
       }
       stack.push({ node, exit: true, keys });
@@ -474,7 +498,7 @@ class Analyzer {
       .sort((a, b) => b[1] - a[1])
       .slice(0, 8)
       .map(([fi, us]) => ({ name: this.fns[fi].name, file: this.fns[fi].file, line: this.fns[fi].line, totalMs: ms(us) }));
-    const order = this.fns.map((_, i) => i).filter((i) => fnTotal[i] > 0 || fnSelf[i] > 0)
+    const order = this.fns.map((_, i) => i).filter((i) => (fnTotal[i] > 0 || fnSelf[i] > 0) && !isRoot(this.fns[i]))
       .sort((a, b) => fnSelf[b] - fnSelf[a] || fnTotal[b] - fnTotal[a]);
     // Every function of the user's code is kept (the editor puts a lens on each); others to a limit.
     const kept = order.filter((i, rank) => rank < limit || this.fns[i].category === 'user');
@@ -505,6 +529,11 @@ class Analyzer {
         ...(l.generated ? { generated: l.generated } : {}),
       }));
   }
+}
+
+/** (root) holds every sample: listing it as a function says nothing. */
+function isRoot(f: FunctionInfo): boolean {
+  return f.file === '' && f.name === '(root)';
 }
 
 function isSynthetic(f: FunctionInfo): boolean {

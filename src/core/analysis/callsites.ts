@@ -142,7 +142,7 @@ export class ScriptIndex {
     const offset = this.offsetOf(line0 + 1, Math.max(0, col0));
     let best = this.program;
     for (const s of this.scopes) {
-      if (s.start <= offset && offset < s.end && s.end - s.start < best.end - best.start) best = s;
+      if (s.start <= offset && offset < s.end && s.end - s.start <= best.end - best.start) best = s;
     }
     return best;
   }
@@ -169,6 +169,12 @@ export class ScriptIndex {
     if (!receiver) return undefined;
     const arg = receiver.firstArg !== undefined ? `('${receiver.firstArg}')` : '';
     return `${receiver.calleeText}${arg} callback`;
+  }
+
+  /** Column of the first non-blank character of a 1-based line, if the line has any. */
+  firstCodeColumn(line: number): number | undefined {
+    const m = /\S/.exec(this.lineText(line));
+    return m ? m.index : undefined;
   }
 
   lineText(line: number): string {

@@ -44,7 +44,7 @@ const SYNTHETIC: Record<string, Category> = {
 
 /** `file` is the frame's file after source mapping (see fileOfUrl). */
 export function categoryOf(functionName: string, url: string, file: string, workspace: Workspace): Category {
-  if (url === '') return SYNTHETIC[functionName] ?? 'native';
+  if (url === '') return Object.hasOwn(SYNTHETIC, functionName) ? SYNTHETIC[functionName] : 'native';
   if (file.startsWith('node:')) return 'nodeInternals';
   return workspace.contains(file) ? 'user' : 'dependencies';
 }

@@ -28,7 +28,7 @@ const CRYPTO_SYNC: Record<string, string> = {
 export const FRAME_RULES: readonly FrameRule[] = [
   {
     id: 'crypto-sync',
-    match: (f, file) => (internal(file, 'crypto') && f.functionName in CRYPTO_SYNC ? `crypto.${f.functionName}` : undefined),
+    match: (f, file) => (internal(file, 'crypto') && Object.hasOwn(CRYPTO_SYNC, f.functionName) ? `crypto.${f.functionName}` : undefined),
     fix: (api) => {
       const name = api.slice('crypto.'.length);
       return `use ${CRYPTO_SYNC[name] ?? 'the async form'} (runs on the libuv threadpool; raise UV_THREADPOOL_SIZE if many run at once)`;

@@ -122,7 +122,9 @@ function sampleTimeline(profile: CpuProfile, indexById: Map<number, number>): Ti
   const intervalUs = median(sampleDurationUs.subarray(0, Math.max(0, count - 1))) || (count > 0 ? wall / count : 0);
   const tail = wall - sampleStartUs[count - 1];
   sampleDurationUs[count - 1] = Math.max(0, Math.min(tail > 0 ? tail : intervalUs, intervalUs));
-  const durationUs = sampleStartUs[count - 1] + sampleDurationUs[count - 1];
+  // The gap before the first sample belongs to no sample: the sampled time starts at it.
+  let durationUs = 0;
+  for (let s = 0; s < count; s++) durationUs += sampleDurationUs[s];
   return { sampleNode, sampleStartUs, sampleDurationUs, durationUs, intervalUs };
 }
 

@@ -2,7 +2,7 @@
 // @jridgewell/trace-mapping. The maps are handed in already read (the analysis does no I/O);
 // a map that does not parse, or whose sources leave the workspace, is dropped with a note.
 import * as path from 'node:path';
-import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
+import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, decodedMappings, originalPositionFor } from '@jridgewell/trace-mapping';
 import { fileOfUrl, type Workspace } from './categories.ts';
 
 export interface SourceMapInput {
@@ -57,11 +57,28 @@ export class SourceMapper {
       toOriginal(originalPositionFor(map, { line, column, bias: LEAST_UPPER_BOUND }));
   }
 
-  /** A whole generated line (V8's position ticks carry no column): its first mapped segment. */
+  /**
+   * A whole generated line (V8's position ticks carry no column): the original line most of its
+   * segments map to. Not simply the first segment: bundlers open an indented line with one that
+   * continues the previous original line.
+   */
   line(generatedFile: string, line: number): OriginalPosition | undefined {
     const map = this.maps.get(generatedFile);
     if (!map) return undefined;
-    return toOriginal(originalPositionFor(map, { line, column: 0, bias: LEAST_UPPER_BOUND }));
+    const segments = decodedMappings(map)[line - 1] ?? [];
+    const votes = new Map<string, { count: number; column: number; source: number; line: number }>();
+    for (const seg of segments) {
+      if (seg.length < 4) continue;
+      const [, source, origLine, column] = seg as [number, number, number, number];
+      const key = `${source}:${origLine}`;
+      const v = votes.get(key) ?? { count: 0, column, source, line: origLine };
+      v.count++;
+      votes.set(key, v);
+    }
+    let best: { count: number; column: number; source: number; line: number } | undefined;
+    for (const v of votes.values()) if (!best || v.count > best.count) best = v;
+    if (!best) return undefined;
+    return { file: fileOfUrl(map.resolvedSources[best.source]), line: best.line + 1, column: best.column };
   }
 }
 
