@@ -30,7 +30,10 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
     out.push(`  ${fmt(l.requests.perSecond)} req/s   ${l.requests.total} requests   latency p50 ${ms(lat.p50)}  p90 ${ms(lat.p90)}  p99 ${ms(lat.p99)}  max ${ms(lat.max)}`);
     out.push(`  errors ${l.errors}   timeouts ${l.timeouts}   non-2xx ${l.non2xx}${statusList(l.statusCodes)}`);
     if (l.timeouts > 0) out.push(`  (${l.timeouts} timed-out requests are counted at the ${r.settings.timeoutS} s timeout: the percentiles are lower bounds)`);
-    if (l.non2xx > 0 || l.errors > 0) out.push(`  ! ${l.non2xx + l.errors} of ${l.requests.total + l.errors} requests failed: the profile shows the error path, check the URL, method and body.`);
+    if (l.non2xx > 0) out.push(`  ! ${l.non2xx} of ${l.requests.total} responses were not 2xx: the profile shows that path; check the URL, method, headers and body.`);
+    if (l.timeouts > 0) out.push(`  ! ${l.timeouts} requests timed out: the app could not keep up with ${l.connections} connections (requests queue behind each other).`);
+    const socketErrors = l.errors - l.timeouts;
+    if (socketErrors > 0) out.push(`  ! ${socketErrors} connection errors: the app closed or refused connections.`);
     if (l.loadLimited) out.push(`  ! The load generator was the limit (it used ${Math.round((l.loadCpu ?? 0) * 100)}% of a core): the app could serve more.`);
     const cost = l.requests.perSecond > 0 ? ((l.profiled.requests.perSecond - l.requests.perSecond) / l.requests.perSecond) * 100 : 0;
     out.push(`  profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${ms(l.profiled.latencyMs.p99)} (profiler cost ${cost >= 0 ? '+' : ''}${cost.toFixed(1)}% req/s)`);
@@ -108,7 +111,13 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
       out.push(`  ${sign} ${num(f.base)} → ${num(f.current)}  (${f.change > 0 ? '+' : ''}${num(f.change)})  ${f.name}  ${f.file ? rel(f.file, o.cwd) : '(native)'}${f.line ? `:${f.line}` : ''}`);
     }
   };
-  section('Functions (total time)', c.functions);
+  const cats = Object.entries(c.categories).filter(([k, x]) => k !== 'idle' && x.change !== 0 && (Math.abs(x.base) >= 0.01 || Math.abs(x.current) >= 0.01));
+  if (cats.length > 0) {
+    out.push('');
+    out.push(`Where the CPU went (${c.unit}, base → now)`);
+    for (const [k, x] of cats) out.push(`  ${(CATEGORY_LABELS[k] ?? k).padEnd(15)} ${num(x.base)} → ${num(x.current)}`);
+  }
+  section('Functions of your code (total time)', c.functions);
   section('Lines of your code (own time)', c.lines);
   return out.join('\n');
 }

@@ -36,7 +36,7 @@ export interface Comparison {
   };
   eventLoop?: { p50: Delta; p99: Delta; max: Delta; utilization: Delta };
   categories: Record<Category, Delta>;
-  /** Sorted: the largest savings first, then the largest increases last. */
+  /** Functions of the user's code by total time; the largest savings first, then the increases. */
   functions: CostChange[];
   lines: CostChange[];
 }
@@ -66,9 +66,11 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
     currentId: current.id,
     unit: perRequest ? 'ms/request' : 'ms',
     categories: Object.fromEntries(CATEGORIES.map((c) => [c, delta(round(scaleBase(base.categories[c] ?? 0), 3), round(scaleCur(current.categories[c] ?? 0), 3))])) as Record<Category, Delta>,
+    // The user's own functions by total time: the framework frames above a fix all change by
+    // the same amount and would bury it.
     functions: changes(
-      base.functions.map((f) => ({ key: `${f.name}\u0000${f.file}`, name: f.name, file: f.file, line: f.line, ms: scaleBase(f.totalMs) })),
-      current.functions.map((f) => ({ key: `${f.name}\u0000${f.file}`, name: f.name, file: f.file, line: f.line, ms: scaleCur(f.totalMs) })),
+      yours(base.functions).map((f) => ({ key: `${f.name}\u0000${f.file}`, name: f.name, file: f.file, line: f.line, ms: scaleBase(f.totalMs) })),
+      yours(current.functions).map((f) => ({ key: `${f.name}\u0000${f.file}`, name: f.name, file: f.file, line: f.line, ms: scaleCur(f.totalMs) })),
       limit,
     ),
     lines: changes(
@@ -94,6 +96,10 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
     out.eventLoop = { p50: delta(b.delayMs.p50, c.delayMs.p50), p99: delta(b.delayMs.p99, c.delayMs.p99), max: delta(b.delayMs.max, c.delayMs.max), utilization: delta(b.utilization, c.utilization) };
   }
   return out;
+}
+
+function yours(functions: ReportV1['functions']): ReportV1['functions'] {
+  return functions.filter((f) => f.category === 'user');
 }
 
 interface Entry {
