@@ -2,7 +2,8 @@
 // line on stderr and a non-zero exit; `--json` prints the report (or comparison) on stdout.
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { RUN_DEFAULTS, RunError, analyzeFile, profileUnderLoad, type RunProgress } from '../core/run.ts';
+import { RUN_DEFAULTS, RunError, profileUnderLoad, type RunProgress } from '../core/run.ts';
+import { analyseFile } from '../core/analyse-run.ts';
 import { TargetError, resolveTarget } from '../core/target.ts';
 import { ProfileFormatError } from '../core/analysis/cpuprofile.ts';
 import { compareReports } from '../core/analysis/compare.ts';
@@ -204,7 +205,7 @@ function analyze(argv: string[]): number {
   const root = path.resolve((values.root as string | undefined) ?? '.');
   let analysis;
   try {
-    analysis = analyzeFile(file, root);
+    analysis = analyseFile(file, root).analysis;
   } catch (err) {
     if (err instanceof ProfileFormatError) throw new Error(`${positionals[0]} is not a usable CPU profile: ${err.message}`);
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${positionals[0]} does not exist`);

@@ -1,19 +1,16 @@
 // One run, in order: launch → inspector → listening → warm-up → measured window (profiler off)
 // → profiled window (same load) → stop → save profile → analyse → save report. Only this module
 // knows that order. Whatever happens, the app, its children and the load generator are stopped.
-import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { AppProcess, LaunchError, describeExit, type LaunchSpec } from './launch.ts';
 import { InspectorSession, isLoopback, type ListenAddress, type LoopReading } from './inspector.ts';
 import { LoadError, LoadRun, type LoadOptions, type LoadTick, type PhaseResult } from './load.ts';
-import { parseCpuProfileText, readCpuProfile, type CpuProfile } from './analysis/cpuprofile.ts';
-import { analyzeProfile } from './analysis/analyze.ts';
-import { readCoverage } from './analysis/coverage.ts';
+import type { CpuProfile } from './analysis/cpuprofile.ts';
 import { Workspace, fileOfUrl } from './analysis/categories.ts';
-import { loadSources } from './sources.ts';
-import { buildReport, type LoadFigures, type ReportV1, type RunSettings } from './report.ts';
-import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, createRunDir, newRunId, runsDirOf, writeFileAtomic, writeReport } from './store.ts';
+import type { LoadFigures, ReportV1, RunSettings } from './report.ts';
+import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, createRunDir, newRunId, runsDirOf, writeFileAtomic } from './store.ts';
+import { analyseRunDir, writeRunRecord } from './analyse-run.ts';
 import { redactBody, redactEnv, redactHeaders, redactUrl } from './redact.ts';
 
 /** The load of a run: the load generator's options, with a URL that may be a bare path. */
@@ -70,7 +67,8 @@ export class RunError extends Error {
 
 export interface RunResult {
   runDir: string;
-  report: ReportV1;
+  /** Present when the run was analysed in this process (profileUnderLoad). */
+  report?: ReportV1;
 }
 
 const PHASE_NAMES: Record<RunPhase, string> = {
@@ -78,10 +76,18 @@ const PHASE_NAMES: Record<RunPhase, string> = {
   profiling: 'profiling', analysing: 'analysing', done: 'done',
 };
 
-export async function profileUnderLoad(opts: RunOptions): Promise<RunResult> {
+/** A whole run: capture under load, then analyse in this process and write report.json. */
+export async function profileUnderLoad(opts: RunOptions): Promise<Required<RunResult>> {
   const settings = withDefaults(opts);
   validate(settings);
-  return new Run(opts, settings).execute();
+  return new Run(opts, settings, true).execute() as Promise<Required<RunResult>>;
+}
+
+/** Capture only: the caller analyses the run folder elsewhere (the editor does it in its language server). */
+export async function captureUnderLoad(opts: RunOptions): Promise<RunResult> {
+  const settings = withDefaults(opts);
+  validate(settings);
+  return new Run(opts, settings, false).execute();
 }
 
 type Settings = Required<Omit<LoadSettings, 'body' | 'headers'>> & { body?: string; headers: Record<string, string> };
@@ -132,7 +138,7 @@ class Run {
   /** Rejects when the run can't go on: the app exited, the user cancelled, the load died. */
   private stopReason: Promise<never> | undefined;
 
-  constructor(private readonly opts: RunOptions, private readonly s: Settings) {}
+  constructor(private readonly opts: RunOptions, private readonly s: Settings, private readonly analyse: boolean) {}
 
   async execute(): Promise<RunResult> {
     const startedAt = new Date();
@@ -148,7 +154,16 @@ class Run {
       const figures = await this.measure(url);
       this.progress('analysing', 'stopping the app');
       await this.stopAll();
-      return this.save(startedAt, url, figures);
+      const runDir = this.save(startedAt, url, figures);
+      if (!this.analyse) return { runDir };
+      this.progress('analysing', 'analysing the profile');
+      try {
+        const report = analyseRunDir(runDir, this.opts.target.cwd);
+        this.progress('done', `saved ${runDir}`);
+        return { runDir, report };
+      } catch (err) {
+        throw new RunError('analysis-failed', `The analysis failed (${(err as Error).message}); the run's data is saved in ${runDir}.`);
+      }
     } catch (err) {
       throw this.explain(err);
     } finally {
@@ -264,43 +279,25 @@ class Run {
     return { measured, profiled, loop, profiledLoop, profile, coverage };
   }
 
-  private save(startedAt: Date, url: string, m: Measured): RunResult {
+  /** Writes the run's data (profile, coverage, app output, run.json) before anything reads it. */
+  private save(startedAt: Date, url: string, m: Measured): string {
     const target = this.opts.target;
     const runsDir = this.opts.runsDir ?? runsDirOf(target.cwd);
     const id = newRunId(startedAt);
     const runDir = createRunDir(runsDir, id);
-    // The data first: whatever fails after this, the profile and the app's output are kept.
-    const profileFile = path.join(runDir, PROFILE_FILE);
-    writeFileAtomic(profileFile, JSON.stringify(m.profile));
+    writeFileAtomic(path.join(runDir, PROFILE_FILE), JSON.stringify(m.profile));
     writeFileAtomic(path.join(runDir, LOG_FILE), this.output.join(''));
     writeFileAtomic(path.join(runDir, COVERAGE_FILE), JSON.stringify(m.coverage));
-    this.progress('analysing', 'analysing the profile');
-    try {
-      return this.analyseAndReport(runDir, id, startedAt, url, m);
-    } catch (err) {
-      throw new RunError('analysis-failed', `The analysis failed (${(err as Error).message}); the profile is saved in ${profileFile}.`);
-    }
-  }
-
-  private analyseAndReport(runDir: string, id: string, startedAt: Date, url: string, m: Measured): RunResult {
-    const target = this.opts.target;
-    const profile = readCpuProfile(m.profile);
-    const loaded = loadSources(profile, target.cwd);
-    const analysis = analyzeProfile({ profile, root: target.cwd, sources: loaded.sources, sourceMaps: loaded.sourceMaps, coverage: readCoverage(m.coverage) });
-    const report = buildReport({
+    writeRunRecord(runDir, {
+      version: 1,
       id,
       startedAt: startedAt.toISOString(),
       app: { command: this.app?.command ?? [], cwd: target.cwd, pid: this.app?.pid ?? -1, url: redactUrl(url) },
       settings: this.recordedSettings(),
       load: loadFigures(this.s, m),
       eventLoop: { ...m.loop, profiled: m.profiledLoop },
-      profileFile: PROFILE_FILE,
-      analysis,
-      notes: loaded.notes,
     });
-    writeReport(runDir, report);
-    this.progress('done', `saved ${runDir}`);
-    return { runDir, report };
+    return runDir;
   }
 
   private recordedSettings(): RunSettings {
@@ -465,22 +462,3 @@ export function accepts(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-/** Exported for the CLI's `analyze`: the same analysis as a run, on a profile from disk. */
-export function analyzeFile(profileFile: string, root: string): ReturnType<typeof analyzeProfile> {
-  const profile = parseCpuProfileText(fs.readFileSync(profileFile, 'utf8'));
-  const loaded = loadSources(profile, root);
-  // A run folder keeps the warm-up's block coverage beside the profile.
-  const coverageFile = path.join(path.dirname(profileFile), COVERAGE_FILE);
-  const coverage = fs.existsSync(coverageFile) ? readCoverage(safeJson(fs.readFileSync(coverageFile, 'utf8'))) : undefined;
-  const analysis = analyzeProfile({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, coverage });
-  analysis.notes.unshift(...loaded.notes);
-  return analysis;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined; // a damaged coverage file only costs precision
-  }
-}

@@ -1,4 +1,5 @@
-// Runs on disk: <app dir>/.hotline/runs/<id>/{profile.cpuprofile, report.json, app.log, coverage.json}.
+// Runs on disk: <app dir>/.hotline/runs/<id>/{profile.cpuprofile, coverage.json, app.log, run.json,
+// report.json, sources.json}.
 // Files are written to a temporary name and renamed, so a crash never leaves half a report.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,6 +10,10 @@ export const PROFILE_FILE = 'profile.cpuprofile';
 export const REPORT_FILE = 'report.json';
 export const LOG_FILE = 'app.log';
 export const COVERAGE_FILE = 'coverage.json';
+/** What the run measured, written before the analysis (which may happen in another process). */
+export const RUN_FILE = 'run.json';
+/** The analysed sources as they were, to map costs through later edits. */
+export const SOURCES_FILE = 'sources.json';
 
 export function runsDirOf(appDir: string): string {
   return path.join(appDir, '.hotline', 'runs');

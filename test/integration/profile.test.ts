@@ -49,7 +49,7 @@ afterEach(() => {
 });
 
 /** One run with the leak guard armed for `cwd`; the report's pid is checked after the test. */
-async function run(opts: Parameters<typeof profileUnderLoad>[0]): Promise<RunResult> {
+async function run(opts: Parameters<typeof profileUnderLoad>[0]): Promise<Required<RunResult>> {
   guard = new LeakGuard(opts.target.cwd);
   const result = await profileUnderLoad(opts);
   appPid = result.report.app.pid;

@@ -1,0 +1,79 @@
+// The second half of a run, which may happen in another process (the editor's language server):
+// read a run folder (run.json, the profile, the warm-up's coverage), analyse it with the app's
+// sources, and write report.json and a snapshot of the sources it points into.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseCpuProfileText } from './analysis/cpuprofile.ts';
+import { analyzeProfile } from './analysis/analyze.ts';
+import { readCoverage } from './analysis/coverage.ts';
+import type { Analysis } from './analysis/model.ts';
+import { loadSources } from './sources.ts';
+import { buildReport, type ReportParts, type ReportV1 } from './report.ts';
+import { COVERAGE_FILE, PROFILE_FILE, RUN_FILE, SOURCES_FILE, StoreError, writeFileAtomic, writeReport } from './store.ts';
+
+/** run.json: what a run measured, written as soon as the app is stopped. */
+export type RunRecord = { version: 1 } & Omit<ReportParts, 'analysis' | 'profileFile' | 'notes'>;
+
+export function writeRunRecord(runDir: string, record: RunRecord): void {
+  writeFileAtomic(path.join(runDir, RUN_FILE), `${JSON.stringify(record, null, 1)}\n`);
+}
+
+function readRunRecord(runDir: string): RunRecord {
+  const file = path.join(runDir, RUN_FILE);
+  let value: unknown;
+  try {
+    value = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new StoreError(`Cannot read ${file}: ${(err as Error).message}`, file);
+  }
+  const r = value as Partial<RunRecord>;
+  if (r?.version !== 1 || typeof r.id !== 'string' || typeof r.startedAt !== 'string') throw new StoreError(`${file} is not a Hotline run record.`, file);
+  return r as RunRecord;
+}
+
+/** Analyses a run folder and writes its report.json (and sources.json); returns the report. */
+export function analyseRunDir(runDir: string, root: string): ReportV1 {
+  const record = readRunRecord(runDir);
+  const { analysis, sources } = analyseFile(path.join(runDir, PROFILE_FILE), root);
+  const report = buildReport({ ...record, profileFile: PROFILE_FILE, analysis });
+  writeSourceSnapshot(runDir, report, sources);
+  writeReport(runDir, report);
+  return report;
+}
+
+/**
+ * Analyses a .cpuprofile file with the sources under `root`; a coverage.json beside it (a run
+ * folder keeps the warm-up's block coverage there) sharpens the call-site lines.
+ */
+export function analyseFile(profileFile: string, root: string): { analysis: Analysis; sources: Map<string, string> } {
+  const profile = parseCpuProfileText(fs.readFileSync(profileFile, 'utf8'));
+  const loaded = loadSources(profile, root);
+  const coverageFile = path.join(path.dirname(profileFile), COVERAGE_FILE);
+  const coverage = fs.existsSync(coverageFile) ? readCoverage(safeJson(fs.readFileSync(coverageFile, 'utf8'))) : undefined;
+  const analysis = analyzeProfile({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, coverage });
+  analysis.notes.unshift(...loaded.notes);
+  return { analysis, sources: loaded.sources };
+}
+
+/**
+ * The text of every file the report puts a cost in, as it was when analysed: the editor maps
+ * the report's lines through later edits by diffing against it (design: a cost on the wrong
+ * line is worse than none).
+ */
+function writeSourceSnapshot(runDir: string, report: ReportV1, sources: Map<string, string>): void {
+  const files = new Set([...report.lines.map((l) => l.file), ...report.functions.filter((f) => f.category === 'user').map((f) => f.file)]);
+  const snapshot: Record<string, string> = {};
+  for (const file of files) {
+    const text = sources.get(file);
+    if (text !== undefined) snapshot[file] = text;
+  }
+  writeFileAtomic(path.join(runDir, SOURCES_FILE), JSON.stringify(snapshot));
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // a damaged coverage file only costs precision
+  }
+}

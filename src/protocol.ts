@@ -1,0 +1,130 @@
+// Every message between the extension, the language server and the webviews, typed. Each one
+// says which way it travels. Webview messages are validated on arrival: a message that is not
+// one of these is dropped, so a webview can never make the extension do something else.
+import type { ReportV1 } from './core/report.ts';
+
+// ---- extension ⇄ language server (custom LSP methods) ------------------------------------------
+
+/** client → server (request): analyse a captured run folder, write its report.json, show it. */
+export const AnalyseRunRequest = 'hotline/analyseRun';
+export interface AnalyseRunParams {
+  runDir: string;
+  /** The app folder: its files outside node_modules are "your code". */
+  root: string;
+}
+export interface AnalyseRunResult {
+  reportFile: string;
+  runId: string;
+}
+
+/** client → server (request): analyse a .cpuprofile opened from disk (no load figures) and show it. */
+export const AnalyseProfileRequest = 'hotline/analyseProfile';
+export interface AnalyseProfileParams {
+  profileFile: string;
+  root: string;
+}
+export interface AnalyseProfileResult {
+  /** report.json written beside a temporary copy, so the report webview can show it too. */
+  reportFile: string;
+}
+
+/** client → server (notification): show this saved run's costs in the editor (newest run, or the one picked). */
+export const ShowRunNotification = 'hotline/showRun';
+export interface ShowRunParams {
+  reportFile: string;
+}
+
+/** client → server (notification): hide all costs (the run was deleted). */
+export const ClearRunNotification = 'hotline/clearRun';
+
+/** server → client (notification): hot lines of one open document, for the heat decorations. */
+export const DecorationsNotification = 'hotline/decorations';
+export interface LineHeat {
+  /** 0-based line in the document as it is now (already mapped through edits). */
+  line: number;
+  ownMs: number;
+  ownPct: number;
+  /** Short after-text, e.g. "■ 812 ms". */
+  label: string;
+}
+export interface DecorationsParams {
+  uri: string;
+  lines: LineHeat[];
+}
+
+/** server → client (notification): which run the editor shows now (for the status bar), or none. */
+export const ShownRunNotification = 'hotline/shownRun';
+export interface ShownRunParams {
+  runId?: string;
+  reportFile?: string;
+  /** Files whose costs are hidden because they changed beyond mapping since the run. */
+  staleFiles: string[];
+}
+
+/** Arguments of the `hotline.openReportAt` command that every lens carries. */
+export interface OpenReportAtArgs {
+  reportFile: string;
+  file: string;
+  line: number;
+  functionName?: string;
+}
+
+/** Arguments of the `hotline.explainHint` command (the diagnostics' code action). */
+export interface ExplainHintArgs {
+  rule: string;
+  api: string;
+  fix: string;
+}
+
+// ---- extension ⇄ report webview ----------------------------------------------------------------
+
+/** extension → report webview: what to show (sent after `ready`). */
+export type ToReportView =
+  | { type: 'report'; report: ReportV1; baseline?: ReportV1; focus?: { file: string; line: number; functionName?: string } }
+  | { type: 'focus'; file: string; line: number; functionName?: string };
+
+/** report webview → extension. */
+export type FromReportView =
+  | { type: 'ready' }
+  | { type: 'openSource'; file: string; line: number }
+  | { type: 'openFlameGraph' };
+
+// ---- extension ⇄ flame graph webview ------------------------------------------------------------
+
+/** extension → flame graph webview: the profile to load into speedscope (sent after `ready`). */
+export type ToFlameView = { type: 'profile'; name: string; base64: string };
+
+/** flame graph webview → extension. */
+export type FromFlameView = { type: 'ready' } | { type: 'loaded' } | { type: 'error'; message: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Validates a message from the report webview; anything else is undefined (and dropped). */
+export function parseFromReportView(v: unknown): FromReportView | undefined {
+  if (!isObject(v)) return undefined;
+  switch (v.type) {
+    case 'ready':
+    case 'openFlameGraph':
+      return { type: v.type };
+    case 'openSource':
+      return typeof v.file === 'string' && Number.isInteger(v.line) && (v.line as number) >= 1
+        ? { type: 'openSource', file: v.file, line: v.line as number }
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Validates a message from the flame graph webview. */
+export function parseFromFlameView(v: unknown): FromFlameView | undefined {
+  if (!isObject(v)) return undefined;
+  switch (v.type) {
+    case 'ready':
+    case 'loaded':
+      return { type: v.type };
+    case 'error':
+      return typeof v.message === 'string' ? { type: 'error', message: v.message.slice(0, 500) } : undefined;
+    default:
+      return undefined;
+  }
+}
