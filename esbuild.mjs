@@ -1,7 +1,7 @@
-// One build for every bundle: the CLI, the load runner (a child process), and later the
-// extension, the language server and the webviews. `--watch` rebuilds on change.
+// One build for every bundle: the CLI and the load runner (a child process), the extension and
+// its language server, and the webviews (browser bundles). `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 
@@ -16,14 +16,32 @@ const nodeBundle = {
   external: ['bufferutil', 'utf-8-validate', 'vscode'],
 };
 
+const webBundle = {
+  bundle: true,
+  platform: 'browser',
+  target: 'chrome114',
+  format: 'iife',
+  sourcemap: true,
+  logLevel: 'warning',
+};
+
 const entries = [
-  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
-  { entryPoints: ['src/core/load-runner.ts'], outfile: 'dist/load-runner.js' },
-  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
-  { entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
+  { ...nodeBundle, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
+  { ...nodeBundle, entryPoints: ['src/core/load-runner.ts'], outfile: 'dist/load-runner.js' },
+  { ...nodeBundle, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
+  { ...nodeBundle, entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
+  { ...webBundle, entryPoints: ['webview/report/main.ts'], outfile: 'dist/webview/report.js' },
+  { ...webBundle, entryPoints: ['webview/flame/main.ts'], outfile: 'dist/webview/flame.js' },
 ].filter((e) => existsSync(e.entryPoints[0]));
 
-const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...nodeBundle, ...e })));
+// speedscope ships a built, offline web app: its files are served from the extension as they are.
+const speedscope = 'node_modules/speedscope/dist/release';
+if (existsSync(speedscope)) {
+  mkdirSync('dist/speedscope', { recursive: true });
+  cpSync(speedscope, 'dist/speedscope', { recursive: true });
+}
+
+const contexts = await Promise.all(entries.map((e) => esbuild.context(e)));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {

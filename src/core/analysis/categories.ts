@@ -2,7 +2,9 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type Category = 'user' | 'dependencies' | 'nodeInternals' | 'native' | 'gc' | 'idle' | 'program';
+import type { Category } from './model.ts';
+
+export type { Category };
 export const CATEGORIES: readonly Category[] = ['user', 'dependencies', 'nodeInternals', 'native', 'gc', 'idle', 'program'];
 
 /** The folder whose code is "yours": everything below it except node_modules. */
