@@ -22,10 +22,18 @@ export const AnalyseProfileRequest = 'hotline/analyseProfile';
 export interface AnalyseProfileParams {
   profileFile: string;
   root: string;
+  /**
+   * Folder to write report.json, sources.json and a copy of the profile into (created if
+   * missing; e.g. the extension's storage). Without it the server makes a temporary folder,
+   * which it deletes when it exits.
+   */
+  outDir?: string;
 }
 export interface AnalyseProfileResult {
   /** report.json written beside a temporary copy, so the report webview can show it too. */
   reportFile: string;
+  /** The id given to this analysis (a generated run id). */
+  runId: string;
 }
 
 /** client → server (notification): show this saved run's costs in the editor (newest run, or the one picked). */
@@ -59,12 +67,25 @@ export interface ShownRunParams {
   reportFile?: string;
   /** Files whose costs are hidden because they changed beyond mapping since the run. */
   staleFiles: string[];
+  /**
+   * Files with costs that the run has no text snapshot of (no or partial sources.json): their
+   * costs are hidden, since their lines cannot be checked against the text the run analysed.
+   */
+  filesWithoutSnapshot?: string[];
 }
+
+/** The client command every lens runs (arguments: [OpenReportAtArgs]). */
+export const OpenReportAtCommand = 'hotline.openReportAt';
+/** The client command of the hint diagnostics' code action (arguments: [ExplainHintArgs]). */
+export const ExplainHintCommand = 'hotline.explainHint';
+/** `source` of the server's diagnostics; their `code` is the hint's rule and `data` an ExplainHintArgs. */
+export const DiagnosticSource = 'hotline';
 
 /** Arguments of the `hotline.openReportAt` command that every lens carries. */
 export interface OpenReportAtArgs {
   reportFile: string;
   file: string;
+  /** 1-based, as in report.json: the line in the text the run analysed (not the edited document). */
   line: number;
   functionName?: string;
 }

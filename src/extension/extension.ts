@@ -1,0 +1,217 @@
+// The thin VS Code client: commands, settings, progress, decorations, the runs view, the webview
+// hosts and the language client. It owns the processes a run starts and stops them on
+// deactivation. The analysis lives in the language server; the engine in src/core.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import {
+  AnalyseProfileRequest,
+  AnalyseRunRequest,
+  ClearRunNotification,
+  ShowRunNotification,
+  type AnalyseProfileResult,
+  type AnalyseRunResult,
+  type ExplainHintArgs,
+  type OpenReportAtArgs,
+  type ShownRunParams,
+} from '../protocol.ts';
+import { PROFILE_FILE, REPORT_FILE } from '../core/store.ts';
+import { startLanguageClient } from './language-client.ts';
+import { HeatDecorations } from './decorations.ts';
+import { RunController } from './run-controller.ts';
+import { pickApp } from './app-picker.ts';
+import { pickLoad } from './load-picker.ts';
+import { readSettings } from './settings.ts';
+import { ReportPanel } from './report-panel.ts';
+import { FlamePanel } from './flame-view.ts';
+import { CpuProfileEditorProvider } from './cpuprofile-editor.ts';
+import { RunItem, RunsView } from './runs-view.ts';
+
+const BASELINE = 'hotline.baseline';
+const APP_DIRS = 'hotline.appDirs';
+
+let runs: RunController | undefined;
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('Hotline');
+  const decorations = new HeatDecorations();
+  runs = new RunController(output);
+  const state = context.workspaceState;
+  const shownStatus = vscode.window.createStatusBarItem('hotline.shown', vscode.StatusBarAlignment.Left, 9);
+  shownStatus.name = 'Hotline shown run';
+  shownStatus.command = 'hotline.openShownReport';
+  let shownReport: string | undefined;
+
+  const appDirs = (): string[] => [
+    ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+    ...state.get<string[]>(APP_DIRS, []).filter((d) => fs.existsSync(d)),
+  ];
+  const baseline = (): string | undefined => state.get<string>(BASELINE);
+  const runsView = new RunsView(appDirs, baseline);
+  const treeView = vscode.window.createTreeView('hotline.runs', { treeDataProvider: runsView, showCollapseAll: false });
+
+  context.subscriptions.push(output, decorations, runs, runsView, treeView, shownStatus);
+
+  client = await startLanguageClient(context, output, {
+    onDecorations: (p) => decorations.update(p),
+    onShownRun: (p: ShownRunParams) => {
+      shownReport = p.reportFile;
+      if (!p.runId) {
+        shownStatus.hide();
+        return;
+      }
+      shownStatus.text = `$(flame) Hotline ${p.runId.slice(9, 15).replace(/(\d\d)(\d\d)(\d\d)/, '$1:$2:$3')}`;
+      shownStatus.tooltip = p.staleFiles.length > 0
+        ? `Costs of this run are shown in the editor. Hidden where the code changed too much: ${p.staleFiles.map((f) => path.basename(f)).join(', ')}`
+        : 'Costs of this run are shown in the editor. Click to open its report.';
+      shownStatus.show();
+    },
+  });
+  const lc = client;
+
+  const openReport = (reportFile: string, focus?: { file: string; line: number; functionName?: string }): void => {
+    try {
+      ReportPanel.show(context.extensionUri, reportFile, { baselineFile: baseline(), focus, onFlameGraph: openFlame });
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Hotline: cannot open the report: ${(err as Error).message}`);
+    }
+  };
+  const openFlame = (reportFile: string): void => {
+    const profile = path.join(path.dirname(reportFile), PROFILE_FILE);
+    FlamePanel.show(context.extensionUri, profile, `Flame graph ${path.basename(path.dirname(reportFile)).slice(0, 15)}`);
+  };
+  const showRun = (reportFile: string): void => {
+    void lc.sendNotification(ShowRunNotification, { reportFile });
+  };
+
+  // The newest run's costs are the ones the editor shows.
+  const newest = runsView.runs().items[0];
+  if (newest) showRun(newest.reportFile);
+
+  const profileUnderLoad = async (): Promise<void> => {
+    if (!vscode.workspace.isTrusted) {
+      const choice = await vscode.window.showWarningMessage(
+        'Hotline starts your app with node, which runs its code. This workspace is in Restricted Mode, so Hotline will not start it. Trust the workspace to profile it; reports and .cpuprofile files can still be viewed.',
+        'Manage Workspace Trust',
+      );
+      if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
+      return;
+    }
+    const folder = await pickFolder();
+    if (!folder) return;
+    const settings = readSettings(folder.uri);
+    const app = await pickApp(folder, settings, state);
+    if (!app) return;
+    const load = await pickLoad(settings, state);
+    if (!load) return;
+    const outcome = await runs!.run({ ...app, env: app.env }, { ...load }, async (runDir, root) => {
+      await lc.sendRequest<AnalyseRunResult>(AnalyseRunRequest, { runDir, root });
+    });
+    if (!outcome) return;
+    if (!appDirs().includes(outcome.appDir)) await state.update(APP_DIRS, [...state.get<string[]>(APP_DIRS, []), outcome.appDir]);
+    runsView.refresh();
+    openReport(path.join(outcome.runDir, REPORT_FILE));
+  };
+
+  const analyseProfile = async (profileFile: string, root: string): Promise<void> => {
+    await lc.sendRequest<AnalyseProfileResult>(AnalyseProfileRequest, { profileFile, root });
+  };
+
+  context.subscriptions.push(
+    vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.viewType, new CpuProfileEditorProvider(context.extensionUri, analyseProfile), {
+      supportsMultipleEditorsPerDocument: true,
+      webviewOptions: { retainContextWhenHidden: true },
+    }),
+    vscode.commands.registerCommand('hotline.profileUnderLoad', profileUnderLoad),
+    vscode.commands.registerCommand('hotline.cancelRun', () => runs?.cancel()),
+    vscode.commands.registerCommand('hotline.showOutput', () => output.show(true)),
+    vscode.commands.registerCommand('hotline.refreshRuns', () => runsView.refresh()),
+    vscode.commands.registerCommand('hotline.openShownReport', () => shownReport && openReport(shownReport)),
+    vscode.commands.registerCommand('hotline.openReport', (item?: RunItem) => {
+      const file = item?.reportFile ?? runsView.runs().items[0]?.reportFile;
+      if (!file) return void vscode.window.showInformationMessage('Hotline: no runs yet. Run "Hotline: Profile Under Load" first.');
+      showRun(file);
+      openReport(file);
+    }),
+    vscode.commands.registerCommand('hotline.openFlameGraph', (item?: RunItem) => {
+      const file = item?.reportFile ?? shownReport;
+      if (file) openFlame(file);
+    }),
+    vscode.commands.registerCommand('hotline.openReportAt', (args: OpenReportAtArgs) => {
+      if (args && typeof args.reportFile === 'string') openReport(args.reportFile, { file: args.file, line: args.line, functionName: args.functionName });
+    }),
+    vscode.commands.registerCommand('hotline.explainHint', (args: ExplainHintArgs) => explainHint(args)),
+    vscode.commands.registerCommand('hotline.setBaseline', async (item?: RunItem) => {
+      if (!item) return;
+      await state.update(BASELINE, item.reportFile);
+      runsView.refresh();
+      void vscode.window.showInformationMessage(`Hotline: run ${item.report.id} is the baseline; later reports show their changes against it.`);
+    }),
+    vscode.commands.registerCommand('hotline.clearBaseline', async () => {
+      await state.update(BASELINE, undefined);
+      runsView.refresh();
+    }),
+    vscode.commands.registerCommand('hotline.compareWithBaseline', (item?: RunItem) => {
+      const base = baseline();
+      if (!item) return;
+      if (!base) return void vscode.window.showInformationMessage('Hotline: set a baseline first (right-click a run → Set as Baseline).');
+      openReport(item.reportFile);
+    }),
+    vscode.commands.registerCommand('hotline.deleteRun', async (item?: RunItem) => {
+      if (!item) return;
+      const ok = await vscode.window.showWarningMessage(`Delete run ${item.report.id} and its profile?`, { modal: true }, 'Delete');
+      if (ok !== 'Delete') return;
+      await fs.promises.rm(path.dirname(item.reportFile), { recursive: true, force: true });
+      if (baseline() === item.reportFile) await state.update(BASELINE, undefined);
+      if (shownReport === item.reportFile) {
+        void lc.sendNotification(ClearRunNotification);
+        decorations.clearAll();
+        const next = runsView.runs().items[0];
+        if (next) showRun(next.reportFile);
+      }
+      runsView.refresh();
+    }),
+    vscode.commands.registerCommand('hotline.clearAnnotations', () => {
+      void lc.sendNotification(ClearRunNotification);
+      decorations.clearAll();
+    }),
+  );
+}
+
+export async function deactivate(): Promise<void> {
+  // A run in progress: stop its app and load before the extension host goes away.
+  await runs?.stop();
+  FlamePanel.disposeAll();
+  ReportPanel.disposeCurrent();
+  await client?.stop();
+}
+
+async function pickFolder(): Promise<vscode.WorkspaceFolder | undefined> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length === 0) {
+    void vscode.window.showWarningMessage('Hotline: open the folder of your Node app first.');
+    return undefined;
+  }
+  if (folders.length === 1) return folders[0];
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const fromEditor = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+  return fromEditor ?? vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which app folder to profile?' });
+}
+
+function explainHint(args: ExplainHintArgs): void {
+  if (!args || typeof args.api !== 'string') return;
+  const doc = [
+    `# ${args.api} blocks the event loop`,
+    '',
+    `Hotline found \`${args.api}\` on a hot path of your app while it was under load (rule \`${args.rule}\`).`,
+    '',
+    'While a synchronous call runs, the event loop serves nobody else: every other request waits, so latency grows with the number of connections and throughput stays at what one thread can do.',
+    '',
+    `**Fix:** ${args.fix}.`,
+    '',
+    'Then run *Hotline: Profile Under Load* again and compare it with the first run (set the first run as the baseline in the Runs view) to verify the fix.',
+  ].join('\n');
+  void vscode.workspace.openTextDocument({ language: 'markdown', content: doc }).then((d) => vscode.commands.executeCommand('markdown.showPreview', d.uri));
+}

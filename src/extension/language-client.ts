@@ -1,0 +1,44 @@
+// Starts the language server (dist/server.js, its own process) that holds the analysis and
+// serves the lenses, hovers and diagnostics; forwards its decoration and status messages.
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  DecorationsNotification,
+  ShownRunNotification,
+  type DecorationsParams,
+  type ShownRunParams,
+} from '../protocol.ts';
+import { readSettings } from './settings.ts';
+
+export interface ClientEvents {
+  onDecorations(p: DecorationsParams): void;
+  onShownRun(p: ShownRunParams): void;
+}
+
+export async function startLanguageClient(context: vscode.ExtensionContext, output: vscode.OutputChannel, events: ClientEvents): Promise<LanguageClient> {
+  const module = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'javascript' },
+      { scheme: 'file', language: 'javascriptreact' },
+      { scheme: 'file', language: 'typescript' },
+      { scheme: 'file', language: 'typescriptreact' },
+    ],
+    outputChannel: output,
+    middleware: {
+      // The lenses can be switched off without restarting the server.
+      provideCodeLenses: (document, token, next) => (readSettings(document.uri).codeLens ? next(document, token) : []),
+    },
+  };
+  const client = new LanguageClient('hotline', 'Hotline', serverOptions, clientOptions);
+  await client.start();
+  context.subscriptions.push(
+    client.onNotification(DecorationsNotification, (p: DecorationsParams) => events.onDecorations(p)),
+    client.onNotification(ShownRunNotification, (p: ShownRunParams) => events.onShownRun(p)),
+  );
+  return client;
+}

@@ -1,0 +1,101 @@
+// The run report: one panel, reused, that shows a report.json (with the baseline's deltas when
+// one is set). The data is posted after the page says `ready`, never inlined; messages from
+// the page are validated, and it may only open files inside the workspace.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { reportHtml } from '../../webview/report/html.ts';
+import { readRun } from '../core/store.ts';
+import type { ReportV1 } from '../core/report.ts';
+import { parseFromReportView, type ToReportView } from '../protocol.ts';
+import { nonce } from './webview-html.ts';
+import { openInWorkspace } from './open-source.ts';
+
+export interface ReportFocus {
+  file: string;
+  line: number;
+  functionName?: string;
+}
+
+export class ReportPanel implements vscode.Disposable {
+  private static current: ReportPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready = false;
+  private message: ToReportView | undefined;
+
+  private constructor(private readonly panel: vscode.WebviewPanel, private readonly extensionUri: vscode.Uri, private readonly onFlameGraph: (reportFile: string) => void, private reportFile: string) {
+    const dist = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
+    panel.webview.html = reportHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: nonce(),
+      script: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'report.js')).toString(),
+      title: 'Hotline report',
+    });
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((raw) => this.receive(raw)),
+    );
+  }
+
+  /** Shows a report (and focuses a line or function in it), creating the panel if needed. */
+  static show(extensionUri: vscode.Uri, reportFile: string, opts: { baselineFile?: string; focus?: ReportFocus; onFlameGraph: (reportFile: string) => void }): void {
+    const { report } = readRun(reportFile);
+    const baseline = opts.baselineFile && path.resolve(opts.baselineFile) !== path.resolve(reportFile) ? tryRead(opts.baselineFile) : undefined;
+    let current = ReportPanel.current;
+    if (!current) {
+      const panel = vscode.window.createWebviewPanel('hotline.report', title(report), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, { enableScripts: true, localResourceRoots: [] });
+      panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'hotline.svg');
+      current = new ReportPanel(panel, extensionUri, opts.onFlameGraph, reportFile);
+      ReportPanel.current = current;
+    } else {
+      current.panel.reveal(undefined, false);
+    }
+    current.reportFile = reportFile;
+    current.panel.title = title(report);
+    current.post({ type: 'report', report, baseline, focus: opts.focus });
+  }
+
+  static disposeCurrent(): void {
+    ReportPanel.current?.dispose();
+  }
+
+  private post(message: ToReportView): void {
+    this.message = message;
+    if (this.ready) void this.panel.webview.postMessage(message);
+  }
+
+  private receive(raw: unknown): void {
+    const msg = parseFromReportView(raw);
+    if (!msg) return; // not one of ours: dropped
+    switch (msg.type) {
+      case 'ready':
+        this.ready = true;
+        if (this.message) void this.panel.webview.postMessage(this.message);
+        return;
+      case 'openSource':
+        void openInWorkspace(msg.file, msg.line);
+        return;
+      case 'openFlameGraph':
+        this.onFlameGraph(this.reportFile);
+        return;
+    }
+  }
+
+  dispose(): void {
+    if (ReportPanel.current === this) ReportPanel.current = undefined;
+    this.panel.dispose();
+    this.disposables.splice(0).forEach((d) => d.dispose());
+  }
+}
+
+function tryRead(reportFile: string): ReportV1 | undefined {
+  try {
+    return readRun(reportFile).report;
+  } catch {
+    return undefined; // a baseline that was deleted: the report shows without deltas
+  }
+}
+
+function title(report: ReportV1): string {
+  return `Hotline ${report.id.slice(0, 15).replace(/^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})$/, '$1-$2-$3 $4:$5:$6')}`;
+}

@@ -1,0 +1,87 @@
+// The Runs view: every run kept under .hotline/runs of the workspace (and of app folders that
+// were profiled), newest first, with req/s and the top hot line. A run folder that cannot be
+// read is listed as such, never breaks the view.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { listRuns, runsDirOf, REPORT_FILE } from '../core/store.ts';
+import type { ReportV1 } from '../core/report.ts';
+
+export class RunItem extends vscode.TreeItem {
+  constructor(readonly reportFile: string, readonly report: ReportV1, isBaseline: boolean, cwd: string) {
+    super(label(report), vscode.TreeItemCollapsibleState.None);
+    const top = report.lines[0];
+    const rps = report.load ? `${report.load.requests.perSecond.toFixed(1)} req/s` : 'profile only';
+    this.description = `${rps}${top ? ` · ${path.basename(top.file)}:${top.line} ${Math.round(top.ownPct)}%` : ''}${isBaseline ? ' · baseline' : ''}`;
+    this.tooltip = new vscode.MarkdownString([
+      `**${report.settings.method} ${report.app.url}**`,
+      report.load ? `${rps}, p99 ${Math.round(report.load.latencyMs.p99)} ms, ${report.load.errors} errors` : '',
+      top ? `Hottest line: \`${path.relative(cwd, top.file)}:${top.line}\` (${top.function}), ${top.ownPct}% own time` : '',
+      report.partial ? `Partial: ${report.partial.reason}` : '',
+    ].filter(Boolean).join('\n\n'));
+    this.iconPath = new vscode.ThemeIcon(isBaseline ? 'pinned' : report.partial ? 'warning' : 'flame');
+    this.contextValue = isBaseline ? 'hotline.run.baseline' : 'hotline.run';
+    this.command = { command: 'hotline.openReport', title: 'Open Report', arguments: [this] };
+  }
+}
+
+class NoteItem extends vscode.TreeItem {
+  constructor(text: string, tooltip: string) {
+    super(text, vscode.TreeItemCollapsibleState.None);
+    this.tooltip = tooltip;
+    this.iconPath = new vscode.ThemeIcon('warning');
+  }
+}
+
+function label(report: ReportV1): string {
+  const d = new Date(report.startedAt);
+  return Number.isNaN(d.getTime()) ? report.id : d.toLocaleString();
+}
+
+export class RunsView implements vscode.TreeDataProvider<vscode.TreeItem>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly watcher: vscode.FileSystemWatcher;
+
+  constructor(private readonly appDirs: () => string[], private readonly baseline: () => string | undefined) {
+    this.watcher = vscode.workspace.createFileSystemWatcher('**/.hotline/runs/*/report.json');
+    this.watcher.onDidCreate(() => this.refresh());
+    this.watcher.onDidDelete(() => this.refresh());
+    this.watcher.onDidChange(() => this.refresh());
+  }
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  /** Runs of every known app folder, newest first. */
+  runs(): { items: RunItem[]; notes: NoteItem[] } {
+    const items: RunItem[] = [];
+    const notes: NoteItem[] = [];
+    const baseline = this.baseline();
+    for (const dir of new Set(this.appDirs())) {
+      const listing = listRuns(runsDirOf(dir));
+      for (const run of listing.runs) {
+        const file = path.join(run.dir, REPORT_FILE);
+        items.push(new RunItem(file, run.report, baseline !== undefined && path.resolve(baseline) === path.resolve(file), dir));
+      }
+      for (const s of listing.skipped) notes.push(new NoteItem(`${path.basename(s.dir)}: unreadable`, s.reason));
+    }
+    items.sort((a, b) => b.report.startedAt.localeCompare(a.report.startedAt));
+    return { items, notes };
+  }
+
+  getTreeItem(element: vscode.TreeItem): vscode.TreeItem {
+    return element;
+  }
+
+  getChildren(element?: vscode.TreeItem): vscode.TreeItem[] {
+    if (element) return [];
+    const { items, notes } = this.runs();
+    return [...items, ...notes];
+  }
+
+  dispose(): void {
+    this.watcher.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,48 @@
+// The `hotline.*` settings, read in one place with their defaults (package.json declares them).
+import * as vscode from 'vscode';
+import { RUN_DEFAULTS } from '../core/run.ts';
+
+export interface HotlineSettings {
+  entry: string;
+  args: string[];
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+  connections: number;
+  pipelining: number;
+  duration: number;
+  warmup: number;
+  samplingInterval: number;
+  timeout: number;
+  listenTimeout: number;
+  nodePath: string;
+  env: Record<string, string>;
+  decorations: boolean;
+  decorationAfterText: boolean;
+  codeLens: boolean;
+}
+
+export function readSettings(scope?: vscode.ConfigurationScope): HotlineSettings {
+  const c = vscode.workspace.getConfiguration('hotline', scope);
+  return {
+    entry: c.get<string>('entry', ''),
+    args: c.get<string[]>('args', []),
+    url: c.get<string>('url', ''),
+    method: c.get<string>('method', RUN_DEFAULTS.method),
+    headers: c.get<Record<string, string>>('headers', {}),
+    body: c.get<string>('body', ''),
+    connections: c.get<number>('connections', RUN_DEFAULTS.connections),
+    pipelining: c.get<number>('pipelining', RUN_DEFAULTS.pipelining),
+    duration: c.get<number>('duration', RUN_DEFAULTS.durationS),
+    warmup: c.get<number>('warmup', RUN_DEFAULTS.warmupS),
+    samplingInterval: c.get<number>('samplingInterval', RUN_DEFAULTS.samplingIntervalUs),
+    timeout: c.get<number>('timeout', RUN_DEFAULTS.timeoutS),
+    listenTimeout: c.get<number>('listenTimeout', RUN_DEFAULTS.listenTimeoutS),
+    nodePath: c.get<string>('nodePath', ''),
+    env: c.get<Record<string, string>>('env', {}),
+    decorations: c.get<boolean>('decorations.enabled', true),
+    decorationAfterText: c.get<boolean>('decorations.afterText', true),
+    codeLens: c.get<boolean>('codeLens.enabled', true),
+  };
+}
