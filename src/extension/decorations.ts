@@ -5,7 +5,7 @@ import type { DecorationsParams, LineHeat } from '../protocol.ts';
 import { readSettings } from './settings.ts';
 
 /** Own-time share (of non-idle time) from which a line gets each heat level. */
-const LEVELS = [1, 5, 15, 35, 60];
+const LEVELS = [0.5, 3, 10, 30, 60];
 
 export class HeatDecorations implements vscode.Disposable {
   private readonly types: vscode.TextEditorDecorationType[];

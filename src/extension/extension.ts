@@ -115,8 +115,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     openReport(path.join(outcome.runDir, REPORT_FILE));
   };
 
+  // Reports of profiles opened from disk are kept in the extension's storage, not beside them.
   const analyseProfile = async (profileFile: string, root: string): Promise<void> => {
-    await lc.sendRequest<AnalyseProfileResult>(AnalyseProfileRequest, { profileFile, root });
+    const outDir = vscode.Uri.joinPath(context.globalStorageUri, 'profiles', path.basename(profileFile).replace(/[^\w.-]/g, '_')).fsPath;
+    await fs.promises.mkdir(outDir, { recursive: true });
+    await lc.sendRequest<AnalyseProfileResult>(AnalyseProfileRequest, { profileFile, root, outDir });
   };
 
   context.subscriptions.push(

@@ -29,6 +29,8 @@ export async function startLanguageClient(context: vscode.ExtensionContext, outp
       { scheme: 'file', language: 'typescriptreact' },
     ],
     outputChannel: output,
+    // Saved changes to files that are not open re-check their costs and diagnostics.
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{js,cjs,mjs,jsx,ts,cts,mts,tsx}') },
     middleware: {
       // The lenses can be switched off without restarting the server.
       provideCodeLenses: (document, token, next) => (readSettings(document.uri).codeLens ? next(document, token) : []),

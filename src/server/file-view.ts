@@ -1,0 +1,137 @@
+// One report seen through one document: which costs a file has (ReportIndex, built once per
+// shown run) and where they land in the document as it is now (through a LineMapping). Pure: the
+// server turns these items into LSP lenses, hovers, diagnostics and decoration messages.
+import * as path from 'node:path';
+import type { FunctionCost, Hint, LineCost } from '../core/analysis/model.ts';
+import type { ReportV1 } from '../core/report.ts';
+import type { LineHeat, OpenReportAtArgs } from '../protocol.ts';
+import {
+  decorationLabel, functionHoverMarkdown, functionLensText, isBlockingHint, isDecoratedLine, isHoverLine, isLensFunction, isLensLine,
+  lineHoverMarkdown, lineLensText, type TextContext,
+} from './lens-text.ts';
+import type { LineMapping } from './staleness.ts';
+
+/**
+ * The key files are matched by: report paths and document paths meet here. VS Code spells a
+ * Windows drive in lower case (c:\app), Node in upper case (C:\app).
+ */
+export function fileKey(file: string): string {
+  const normal = path.normalize(file);
+  return process.platform === 'win32' ? normal.replace(/^[A-Z]:/, (drive) => drive.toLowerCase()) : normal;
+}
+
+export interface FileCosts {
+  /** As the report spells it. */
+  file: string;
+  lines: LineCost[];
+  /** Every function of the report in this file (callers of a hot line's function come from here). */
+  functions: FunctionCost[];
+  /** Blocking hints on a line of this file. */
+  hints: Hint[];
+}
+
+export class ReportIndex {
+  readonly files = new Map<string, FileCosts>();
+  readonly context: TextContext;
+
+  constructor(readonly report: ReportV1, readonly reportFile: string) {
+    this.context = { nonIdleMs: report.nonIdleMs, underLoad: report.load !== undefined, root: report.app.cwd };
+    const of = (file: string): FileCosts => {
+      const key = fileKey(file);
+      let fc = this.files.get(key);
+      if (!fc) this.files.set(key, (fc = { file, lines: [], functions: [], hints: [] }));
+      return fc;
+    };
+    const onDisk = (file: string): boolean => path.isAbsolute(file);
+    for (const l of report.lines) if (onDisk(l.file)) of(l.file).lines.push(l);
+    for (const f of report.functions) if (f.category === 'user' && onDisk(f.file)) of(f.file).functions.push(f);
+    for (const h of report.hints) if (isBlockingHint(h) && onDisk(h.file)) of(h.file).hints.push(h);
+    // Files whose costs are all below every threshold show nothing: leave them out.
+    for (const [key, fc] of this.files) if (linesOfInterest(fc).length === 0) this.files.delete(key);
+  }
+
+  costsOf(file: string): FileCosts | undefined {
+    return this.files.get(fileKey(file));
+  }
+}
+
+/** The report lines (1-based) that show something: their share dropped by an edit makes the file stale. */
+export function linesOfInterest(fc: FileCosts): number[] {
+  const lines = new Set<number>();
+  for (const l of fc.lines) if (isLensLine(l) || isDecoratedLine(l)) lines.add(l.line);
+  for (const f of fc.functions) if (isLensFunction(f)) lines.add(f.line);
+  for (const h of fc.hints) lines.add(h.line);
+  return [...lines].sort((a, b) => a - b);
+}
+
+export interface LensItem {
+  /** 0-based line in the current document. */
+  line0: number;
+  title: string;
+  args: OpenReportAtArgs;
+}
+
+export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping): LensItem[] {
+  if (mapping.changedBeyondMapping) return [];
+  const items: LensItem[] = [];
+  for (const f of fc.functions) {
+    if (!isLensFunction(f)) continue;
+    const line0 = mapping.toCurrent(f.line);
+    if (line0 === undefined) continue;
+    items.push({ line0, title: functionLensText(f), args: { reportFile: index.reportFile, file: fc.file, line: f.line, functionName: f.name } });
+  }
+  const byLine = new Map(fc.lines.map((l) => [l.line, l]));
+  const lensLines = new Set([...fc.lines.filter(isLensLine).map((l) => l.line), ...fc.hints.map((h) => h.line)]);
+  for (const line of [...lensLines].sort((a, b) => a - b)) {
+    const line0 = mapping.toCurrent(line);
+    if (line0 === undefined) continue;
+    const l = byLine.get(line);
+    const hint = fc.hints.find((h) => h.line === line);
+    const cost = l ?? (hint ? { ownMs: hint.totalMs, ownPct: hint.totalPct } : undefined);
+    if (!cost) continue;
+    const functionName = l?.function ?? hint?.function;
+    items.push({ line0, title: lineLensText(cost, hint, index.context), args: { reportFile: index.reportFile, file: fc.file, line, functionName } });
+  }
+  return items.sort((a, b) => a.line0 - b.line0);
+}
+
+export function heatOf(fc: FileCosts, mapping: LineMapping): LineHeat[] {
+  if (mapping.changedBeyondMapping) return [];
+  const heat: LineHeat[] = [];
+  for (const l of fc.lines) {
+    if (!isDecoratedLine(l)) continue;
+    const line0 = mapping.toCurrent(l.line);
+    if (line0 !== undefined) heat.push({ line: line0, ownMs: l.ownMs, ownPct: l.ownPct, label: decorationLabel(l) });
+  }
+  return heat.sort((a, b) => a.line - b.line);
+}
+
+export interface HintItem {
+  line0: number;
+  hint: Hint;
+}
+
+export function hintsOf(fc: FileCosts, mapping: LineMapping): HintItem[] {
+  if (mapping.changedBeyondMapping) return [];
+  const items: HintItem[] = [];
+  for (const hint of fc.hints) {
+    const line0 = mapping.toCurrent(hint.line);
+    if (line0 !== undefined) items.push({ line0, hint });
+  }
+  return items;
+}
+
+/** Hover markdown for a current 0-based line, when the line it came from is hot (or opens a hot function). */
+export function hoverOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping, line0: number): string | undefined {
+  if (mapping.changedBeyondMapping) return undefined;
+  const line = mapping.toSnapshot(line0);
+  if (line === undefined) return undefined;
+  const hints = fc.hints.filter((h) => h.line === line);
+  const l = fc.lines.find((x) => x.line === line);
+  if (l && (isHoverLine(l) || hints.length > 0)) {
+    const fn = fc.functions.find((f) => f.name === l.function && f.line <= line && (f.endLine ?? f.line) >= line);
+    return lineHoverMarkdown({ line: l, fn, hints }, index.context);
+  }
+  const f = fc.functions.find((x) => x.line === line && isLensFunction(x));
+  return f ? functionHoverMarkdown(f, index.context) : undefined;
+}

@@ -1,0 +1,168 @@
+// What the editor says about a cost: CodeLens titles, decoration after-texts and hover markdown.
+// Pure: every figure comes from the report (percentages are of non-idle time, design.md "How
+// time is counted"); no I/O, no LSP types.
+import * as path from 'node:path';
+import type { CallLink, FunctionCost, Hint, LineCost } from '../core/analysis/model.ts';
+
+/** A line gets a lens when its own time is at least this share of non-idle time. */
+export const LENS_MIN_OWN_PCT = 1;
+/** A function of your code gets a lens when its total time is at least this share. */
+export const LENS_MIN_FUNCTION_TOTAL_PCT = 1;
+/** A line gets a heat decoration from this share of own time (a gradient below the lenses). */
+export const DECORATION_MIN_OWN_PCT = 0.5;
+/** A call-site line (little own time, its calls cost) gets a hover from this share of total time. */
+export const HOVER_MIN_TOTAL_PCT = 1;
+
+export const isLensLine = (l: LineCost): boolean => l.ownPct >= LENS_MIN_OWN_PCT;
+export const isDecoratedLine = (l: LineCost): boolean => l.ownPct >= DECORATION_MIN_OWN_PCT;
+export const isHoverLine = (l: LineCost): boolean => l.ownPct >= LENS_MIN_OWN_PCT || l.totalPct >= HOVER_MIN_TOTAL_PCT;
+/** Functions that can carry a lens: your code, with a known source range, costly enough. */
+export const isLensFunction = (f: FunctionCost): boolean =>
+  f.category === 'user' && f.line >= 1 && f.endLine !== undefined && f.totalPct >= LENS_MIN_FUNCTION_TOTAL_PCT;
+
+/** 0 ms, <0.1 ms, 4.2 ms, 812 ms, 1.9 s, 123 s. */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms) || ms <= 0) return '0 ms';
+  if (ms < 0.05) return '<0.1 ms';
+  if (ms < 9.95) return `${ms.toFixed(1)} ms`;
+  if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  return s < 99.95 ? `${s.toFixed(1)} s` : `${Math.round(s)} s`;
+}
+
+/** 0%, <0.1%, 2.1%, 93% (no decimals from 10%). */
+export function formatPct(pct: number): string {
+  if (!Number.isFinite(pct) || pct <= 0) return '0%';
+  if (pct < 0.05) return '<0.1%';
+  if (pct < 9.95) return `${pct.toFixed(1)}%`;
+  return `${Math.round(pct)}%`;
+}
+
+/** What the lens and hover need to know about the run besides the one cost. */
+export interface TextContext {
+  /** Non-idle time of the run: the 100% of every percentage. */
+  nonIdleMs: number;
+  /** The run measured a load test (a bare .cpuprofile did not). */
+  underLoad: boolean;
+  /** Paths under this folder are shown relative to it (the app's folder). */
+  root: string;
+}
+
+/** `total 1.9 s (93%) · self 12 ms` */
+export function functionLensText(f: FunctionCost): string {
+  return `total ${formatMs(f.totalMs)} (${formatPct(f.totalPct)}) · self ${formatMs(f.selfMs)}`;
+}
+
+/** `93% of CPU under load · blocks the event loop` with a blocking-API hint, else `own 812 ms (41%)`. */
+export function lineLensText(l: Pick<LineCost, 'ownMs' | 'ownPct'>, hint: Hint | undefined, ctx: Pick<TextContext, 'underLoad'>): string {
+  if (hint) return `${formatPct(l.ownPct)} of CPU ${ctx.underLoad ? 'under load' : 'in this profile'} · blocks the event loop`;
+  return `own ${formatMs(l.ownMs)} (${formatPct(l.ownPct)})`;
+}
+
+/** After-text of a heat decoration: `■ 812 ms`. */
+export function decorationLabel(l: LineCost): string {
+  return `■ ${formatMs(l.ownMs)}`;
+}
+
+/** Hints that blame a line for blocking (the gc-pressure hint has no line and never gets here). */
+export const isBlockingHint = (h: Hint): boolean => h.rule !== 'gc-pressure' && h.line >= 1;
+
+/** A code span that survives backticks in names (`a`b` → `` a`b ``). */
+export function code(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** Where a file is, for people: relative to the app folder, `node:…` as is, "" is native code. */
+export function where(file: string, line: number, root: string): string {
+  if (file === '') return '(native)';
+  let shown = file;
+  if (path.isAbsolute(file) && root) {
+    const rel = path.relative(root, file);
+    if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) shown = rel.split(path.sep).join('/');
+  }
+  return line >= 1 ? `${shown}:${line}` : shown;
+}
+
+const ofCpu = (ms: number, ctx: TextContext): string => `${formatMs(ms)} (${formatPct(ctx.nonIdleMs > 0 ? (ms / ctx.nonIdleMs) * 100 : 0)})`;
+
+/** Markdown for the callee list of a line: name, where, time, and whether the call site was inferred. */
+function calleeItems(callees: readonly CallLink[], ctx: TextContext): string[] {
+  return callees.map((c) => `- ${code(c.name || '(anonymous)')} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}${c.inferred ? ' · *inferred call site*' : ''}`);
+}
+
+export interface LineHoverInput {
+  line: LineCost;
+  /** The function the line belongs to, when the report has it (for its callers). */
+  fn?: FunctionCost;
+  hints: readonly Hint[];
+}
+
+/** Hover for a hot line: its times, what it calls, who calls its function, where a map moved it, the hint. */
+export function lineHoverMarkdown(input: LineHoverInput, ctx: TextContext): string {
+  const { line: l, fn } = input;
+  const out: string[] = [];
+  out.push(`**Hotline** · line ${l.line} in ${code(l.function || '(anonymous)')}`);
+  out.push('');
+  out.push('| | time | of CPU |');
+  out.push('|---|---:|---:|');
+  out.push(`| own | ${formatMs(l.ownMs)} | ${formatPct(l.ownPct)} |`);
+  out.push(`| self | ${formatMs(l.selfMs)} | ${formatPct(l.selfPct)} |`);
+  out.push(`| total | ${formatMs(l.totalMs)} | ${formatPct(l.totalPct)} |`);
+  out.push('');
+  if (l.callees.length > 0) {
+    out.push('Calls from this line:');
+    out.push('');
+    out.push(...calleeItems(l.callees, ctx));
+    out.push('');
+  }
+  if (fn && fn.callers.length > 0) {
+    out.push(`Callers of ${code(fn.name || '(anonymous)')}:`);
+    out.push('');
+    out.push(...fn.callers.map((c) => `- ${code(c.name || '(anonymous)')} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}`));
+    out.push('');
+  }
+  if (l.generated) {
+    out.push(`Generated code: ${code(where(l.generated.file, l.generated.line, ctx.root))} (the source map moved the cost to this line)`);
+    out.push('');
+  }
+  for (const h of input.hints) out.push(...hintMarkdown(h), '');
+  out.push(footnote(ctx, l.callees.some((c) => c.inferred === true)));
+  return out.join('\n');
+}
+
+/** Hover for the first line of a costly function without a hot line of its own there. */
+export function functionHoverMarkdown(f: FunctionCost, ctx: TextContext): string {
+  const out: string[] = [];
+  out.push(`**Hotline** · function ${code(f.name || '(anonymous)')}`);
+  out.push('');
+  out.push(`total ${ofCpu(f.totalMs, ctx)} · self ${ofCpu(f.selfMs, ctx)}`);
+  out.push('');
+  if (f.callees.length > 0) {
+    out.push('Calls:');
+    out.push('');
+    out.push(...calleeItems(f.callees, ctx));
+    out.push('');
+  }
+  if (f.callers.length > 0) {
+    out.push('Callers:');
+    out.push('');
+    out.push(...f.callers.map((c) => `- ${code(c.name || '(anonymous)')} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}`));
+    out.push('');
+  }
+  out.push(footnote(ctx, false));
+  return out.join('\n');
+}
+
+function hintMarkdown(h: Hint): string[] {
+  return [`**⚠ ${h.message}**`, '', `Fix: ${h.fix}`];
+}
+
+function footnote(ctx: TextContext, inferred: boolean): string {
+  const parts = [`Percentages are of non-idle CPU time (${formatMs(ctx.nonIdleMs)}${ctx.underLoad ? ' under load' : ''}).`,
+    'Own: samples whose deepest line of your code is this one; self: executing the line itself; total: the line and the calls it makes.'];
+  if (inferred) parts.push('Inferred call site: V8 names only the called function, so the line was found by matching the call in the source.');
+  return `*${parts.join(' ')}*`;
+}

@@ -1,0 +1,135 @@
+// The server's file work: analyse a run folder or a bare .cpuprofile (core/analyse-run.ts), and
+// read a saved run with its source snapshot. Errors are RunLoadErrors with a sentence a person
+// can act on; the server turns them into a ResponseError or a warning.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { analyseFile, analyseRunDir } from '../core/analyse-run.ts';
+import { buildReport, type ReportV1, type RunSettings } from '../core/report.ts';
+import { PROFILE_FILE, REPORT_FILE, SOURCES_FILE, newRunId, readRun, writeFileAtomic, writeReport } from '../core/store.ts';
+import { fileKey } from './file-view.ts';
+
+export class RunLoadError extends Error {
+  constructor(message: string, readonly file: string) {
+    super(message);
+    this.name = 'RunLoadError';
+  }
+}
+
+export interface LoadedRun {
+  reportFile: string;
+  report: ReportV1;
+  /** sources.json: file key → the text the run analysed. */
+  snapshot: Map<string, string>;
+  /** What went wrong short of failing (a missing or damaged sources.json), for a warning. */
+  warnings: string[];
+}
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** Reads report.json and the sources.json beside it. A bad report throws; a bad snapshot is a warning. */
+export function loadRun(reportFile: string): LoadedRun {
+  let run: { dir: string; report: ReportV1 };
+  try {
+    run = readRun(reportFile);
+  } catch (err) {
+    throw new RunLoadError(message(err), reportFile);
+  }
+  const file = reportFile.endsWith('.json') ? path.resolve(reportFile) : path.join(run.dir, REPORT_FILE);
+  const { snapshot, warning } = readSnapshot(path.join(run.dir, SOURCES_FILE));
+  return { reportFile: file, report: run.report, snapshot, warnings: warning ? [warning] : [] };
+}
+
+function readSnapshot(file: string): { snapshot: Map<string, string>; warning?: string } {
+  const snapshot = new Map<string, string>();
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { snapshot, warning: `${file} is missing (a run saved by an older Hotline?): costs are hidden, since the lines cannot be checked against the text the run analysed.` };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { snapshot, warning: `${file} is not valid JSON (${message(err)}): costs are hidden, since the lines cannot be checked against the text the run analysed.` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { snapshot, warning: `${file} is not a Hotline source snapshot: costs are hidden.` };
+  }
+  for (const [name, content] of Object.entries(value)) if (typeof content === 'string') snapshot.set(fileKey(name), content);
+  return { snapshot };
+}
+
+/** AnalyseRunRequest: analyse a captured run folder (writes report.json and sources.json). */
+export function analyseRun(runDir: string, root: string): LoadedRun {
+  const dir = path.resolve(runDir);
+  try {
+    analyseRunDir(dir, path.resolve(root));
+  } catch (err) {
+    throw new RunLoadError(`Could not analyse the run in ${dir}: ${message(err)}`, dir);
+  }
+  return loadRun(path.join(dir, REPORT_FILE));
+}
+
+/** Temporary folders made for profiles analysed without an outDir; deleted when the server exits. */
+const tempDirs: string[] = [];
+
+export function removeTempDirs(): void {
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * AnalyseProfileRequest: analyse a .cpuprofile with the sources under `root`, and write a report
+ * without load figures, the source snapshot and a copy of the profile into `outDir` (or a
+ * temporary folder), so the report and flame graph webviews can open it like a run.
+ */
+export function analyseProfile(profileFile: string, root: string, outDir?: string): LoadedRun {
+  const source = path.resolve(profileFile);
+  const appRoot = path.resolve(root);
+  let analysed: ReturnType<typeof analyseFile>;
+  let startedAt: string;
+  try {
+    startedAt = fs.statSync(source).mtime.toISOString();
+    analysed = analyseFile(source, appRoot);
+  } catch (err) {
+    throw new RunLoadError(`Could not analyse ${source}: ${message(err)}`, source);
+  }
+  const dir = outDir ? path.resolve(outDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-profile-'));
+  if (!outDir) tempDirs.push(dir);
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    const copy = path.join(dir, PROFILE_FILE);
+    if (path.resolve(copy) !== source) fs.copyFileSync(source, copy);
+    const { analysis, sources } = analysed;
+    const settings: RunSettings = {
+      url: '', method: '', headers: {}, connections: 0, pipelining: 0, durationS: analysis.durationMs / 1000, warmupS: 0,
+      samplingIntervalUs: analysis.intervalUs, timeoutS: 0,
+    };
+    const report = buildReport({
+      id: newRunId(),
+      startedAt,
+      app: { command: [], cwd: appRoot, pid: 0, url: '' },
+      settings,
+      profileFile: PROFILE_FILE,
+      analysis,
+      notes: [`Analysed from ${source}: a profile without a load test, so there are no load or event-loop figures.`],
+    });
+    writeSnapshot(dir, report, sources);
+    writeReport(dir, report);
+  } catch (err) {
+    throw new RunLoadError(`Could not write the analysis of ${source} into ${dir}: ${message(err)}`, dir);
+  }
+  return loadRun(path.join(dir, REPORT_FILE));
+}
+
+/** sources.json as a run writes it: the analysed text of every file the report puts a cost in. */
+function writeSnapshot(dir: string, report: ReportV1, sources: Map<string, string>): void {
+  const files = new Set([...report.lines.map((l) => l.file), ...report.functions.filter((f) => f.category === 'user').map((f) => f.file)]);
+  const snapshot: Record<string, string> = {};
+  for (const file of files) {
+    const text = sources.get(file);
+    if (text !== undefined) snapshot[file] = text;
+  }
+  writeFileAtomic(path.join(dir, SOURCES_FILE), JSON.stringify(snapshot));
+}

@@ -1,0 +1,60 @@
+// The main path, end to end: a real `hotline profile` run of examples/login-api (real app, real
+// load, real inspector) captured by the CLI, then analysed by the language server through
+// AnalyseRunRequest over a real LSP connection, and shown on server.js.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { CodeLens, PublishDiagnosticsParams } from 'vscode-languageserver/node';
+import type { ReportV1 } from '../../src/core/report.ts';
+import type { AnalyseRunResult, DecorationsParams, ShownRunParams } from '../../src/protocol.ts';
+import { LOGIN_API, LOGIN_BODY, assertBuilt, ensureLoginApiDeps, removeTempDirs, runCli, tempDir } from '../helpers/integration.ts';
+import { LspClient, assertServerBuilt } from './lsp-client.ts';
+
+let client: LspClient | undefined;
+
+before(() => {
+  assertBuilt();
+  assertServerBuilt();
+  ensureLoginApiDeps();
+});
+
+after(async () => {
+  await client?.stop();
+  removeTempDirs();
+});
+
+test('a real login-api run, analysed by the server, puts pbkdf2Sync on line 35', { timeout: 120_000 }, async () => {
+  const out = tempDir('hotline-lsp-run-');
+  const cli = await runCli(['profile', 'examples/login-api', '--entry', 'server.js', '--url', '/login', '--method', 'POST',
+    '--header', 'content-type:application/json', '--body', LOGIN_BODY, '--connections', '20', '--duration', '2', '--warmup', '1', '--out', out]);
+  assert.equal(cli.code, 0, `the CLI failed:\n${cli.stderr.slice(-3000)}`);
+  const [id] = fs.readdirSync(out).filter((name) => fs.statSync(path.join(out, name)).isDirectory());
+  assert.ok(id, `a run folder in ${out}`);
+  const runDir = path.join(out, id);
+
+  client = await LspClient.start();
+  const from = client.mark();
+  const result = await client.request<AnalyseRunResult>('hotline/analyseRun', { runDir, root: LOGIN_API });
+  assert.deepEqual(result, { reportFile: path.join(runDir, 'report.json'), runId: id });
+  const report = JSON.parse(fs.readFileSync(result.reportFile, 'utf8')) as ReportV1;
+  assert.ok(report.load, 'the run has load figures');
+  const shownRun = await client.waitFor<ShownRunParams>('hotline/shownRun', (p) => p.runId === id, from);
+  assert.deepEqual(shownRun.staleFiles, []);
+
+  const serverJs = path.join(LOGIN_API, 'server.js');
+  const uri = await client.open(serverJs);
+  const deco = await client.waitFor<DecorationsParams>('hotline/decorations', (p) => p.uri === uri, from);
+  assert.ok(deco.lines.some((l) => l.line === 34), JSON.stringify(deco.lines));
+
+  const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+  const shown = lenses.map((l) => `${l.range.start.line + 1}: ${l.command?.title}`).join('\n');
+  const hot = lenses.find((l) => l.range.start.line === 34);
+  const m = /^(\d+)% of CPU under load · blocks the event loop$/.exec(hot?.command?.title ?? '');
+  assert.ok(m, shown);
+  assert.ok(Number(m[1]) >= 80, `pbkdf2Sync dominates the run:\n${shown}`);
+  assert.ok(lenses.some((l) => l.range.start.line === 33 && /^total .* · self /.test(l.command?.title ?? '')), `checkPassword:\n${shown}`);
+
+  const diagnostics = await client.waitFor<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.diagnostics.length > 0, from);
+  assert.ok(diagnostics.diagnostics.some((d) => d.code === 'crypto-sync' && d.range.start.line === 34), JSON.stringify(diagnostics));
+});
