@@ -2,10 +2,9 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { Category } from './model.ts';
+import { CATEGORIES, type Category } from './model.ts';
 
-export type { Category };
-export const CATEGORIES: readonly Category[] = ['user', 'dependencies', 'nodeInternals', 'native', 'gc', 'idle', 'program'];
+export { CATEGORIES, type Category };
 
 /** The folder whose code is "yours": everything below it except node_modules. */
 export class Workspace {

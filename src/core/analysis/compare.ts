@@ -2,7 +2,7 @@
 // and per line what got cheaper or costlier, in ms per request so runs of different length and
 // throughput compare fairly. Pure: two reports in, one comparison out.
 import type { ReportV1 } from '../report.ts';
-import { CATEGORIES, type Category } from './categories.ts';
+import { CATEGORIES, type Category } from './model.ts';
 
 export interface Delta {
   base: number;

@@ -1,0 +1,3 @@
+// Run vs baseline for the page: the engine's own pure comparison, bundled for the browser.
+export { compareReports } from '../../src/core/analysis/compare.ts';
+export type { Comparison, CostChange, Delta } from '../../src/core/analysis/compare.ts';

@@ -1,0 +1,48 @@
+// What every view of the page gets: the report, the comparison with the baseline when there is
+// one, and the one way out of the page (a validated FromReportView message to the extension).
+import type { ReportV1 } from '../../src/core/report.ts';
+import type { Category } from '../../src/core/analysis/model.ts';
+import type { FromReportView } from '../../src/protocol.ts';
+import type { Comparison, Delta } from './compare.ts';
+import { h } from './dom.ts';
+import { signed } from './format.ts';
+
+export interface ViewContext {
+  report: ReportV1;
+  baseline?: ReportV1;
+  cmp?: Comparison;
+  post(msg: FromReportView): void;
+  openSource(file: string, line: number): void;
+}
+
+/** The buckets of the CPU bar in the order they stack; idle is shown apart (render.ts wording). */
+export const CPU_CATEGORIES: readonly Exclude<Category, 'idle'>[] = ['user', 'dependencies', 'nodeInternals', 'native', 'gc', 'program'];
+
+export const CATEGORY_LABELS: Record<Category, string> = {
+  user: 'your code',
+  dependencies: 'dependencies',
+  nodeInternals: 'node internals',
+  native: 'native',
+  gc: 'GC',
+  program: 'program',
+  idle: 'idle',
+};
+
+/**
+ * "↑ 48% · was 25.4": the change against the baseline, green when it is better. `better` says
+ * which direction is good (req/s: higher; latency, errors: lower).
+ */
+export function deltaView(d: Delta | undefined, better: 'higher' | 'lower', show: (v: number) => string, unit = ''): HTMLElement | null {
+  if (!d) return null;
+  if (d.change === 0) return h('span', { class: 'delta same', title: `same as the baseline: ${show(d.base)}${unit}` }, 'same as base');
+  const good = better === 'higher' ? d.change > 0 : d.change < 0;
+  const arrow = d.change > 0 ? '\u2191' : '\u2193';
+  const amount = d.changePct !== undefined ? `${signed(d.changePct, Math.abs(d.changePct) >= 10 ? 0 : 1)}%` : `${signed(d.change)}${unit}`;
+  const word = good ? 'better' : 'worse';
+  return h(
+    'span',
+    { class: `delta ${good ? 'good' : 'bad'}`, title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit} (${word})`, data: { delta: word } },
+    `${arrow} ${amount}`,
+    h('span', { class: 'was' }, `was ${show(d.base)}${unit}`),
+  );
+}

@@ -1,0 +1,125 @@
+// The report page: says `ready`, then draws whatever valid report the extension posts, and posts
+// back only the FromReportView messages (protocol.ts). Report data never arrives in the HTML.
+import type { FromReportView, ToReportView } from '../../src/protocol.ts';
+import { compareReports } from './compare.ts';
+import type { ViewContext } from './context.ts';
+import { clear, h } from './dom.ts';
+import { canOpen, where } from './format.ts';
+import { header, overview } from './overview.ts';
+import { MAX_ROWS, comparison, functions, hints, hotLines } from './tables.ts';
+import { panels, registerToolkit, selectTab, type Tab } from './toolkit.ts';
+import { parseToReportView } from './validate.ts';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+type TabId = 'overview' | 'lines' | 'functions' | 'hints' | 'compare';
+const TAB_IDS: readonly TabId[] = ['overview', 'lines', 'functions', 'hints', 'compare'];
+type Focus = { file: string; line: number; functionName?: string };
+
+registerToolkit();
+const vscode = acquireVsCodeApi();
+const app = document.getElementById('app') ?? document.body.appendChild(h('main', { attrs: { id: 'app' } }));
+let tabs: HTMLElement | undefined;
+let cwd = '';
+/** A focus that came before any report: applied to the next one. */
+let pendingFocus: Focus | undefined;
+let activeTab: TabId = savedTab();
+let dropped = 0;
+
+function post(msg: FromReportView): void {
+  vscode.postMessage(msg);
+}
+
+function savedTab(): TabId {
+  const s = vscode.getState() as { tab?: unknown } | undefined;
+  return TAB_IDS.includes(s?.tab as TabId) ? (s!.tab as TabId) : 'overview';
+}
+
+function show(msg: Extract<ToReportView, { type: 'report' }>): void {
+  const { report, baseline } = msg;
+  const ctx: ViewContext = {
+    report,
+    baseline,
+    cmp: baseline ? compareReports(baseline, report) : undefined,
+    post,
+    openSource: (file, line) => {
+      if (canOpen(file, line)) post({ type: 'openSource', file, line });
+    },
+  };
+  const list: Tab[] = [
+    { id: 'overview', label: 'Overview', content: overview(ctx) },
+    { id: 'lines', label: 'Hot lines', count: Math.min(report.lines.filter((l) => l.ownMs > 0 || l.totalMs > 0).length, MAX_ROWS), content: hotLines(ctx) },
+    { id: 'functions', label: 'Functions', content: functions(ctx) },
+    { id: 'hints', label: 'Hints', count: report.hints.length, content: hints(ctx) },
+  ];
+  if (ctx.cmp) list.push({ id: 'compare', label: 'Cheaper / costlier', content: comparison(ctx) });
+  if (!list.some((t) => t.id === activeTab)) activeTab = 'overview';
+  tabs = panels(list, activeTab, (id) => {
+    activeTab = id as TabId;
+    vscode.setState({ tab: activeTab });
+  });
+  clear(app);
+  app.append(header(ctx), h('div', { class: 'focus-status', attrs: { id: 'focus-status', role: 'status' } }), tabs);
+  cwd = report.app.cwd;
+  document.body.dataset.reportId = report.id;
+  const f = msg.focus ?? pendingFocus;
+  pendingFocus = undefined;
+  if (f) focus(f);
+}
+
+/** Scrolls to the row of a line (or else a function) and highlights it: where a CodeLens click lands. */
+function focus(f: Focus): void {
+  if (!tabs) {
+    pendingFocus = f;
+    return;
+  }
+  const rows = [...app.querySelectorAll<HTMLElement>('vscode-data-grid-row[data-kind]')];
+  const row =
+    rows.find((r) => r.dataset.kind === 'line' && r.dataset.file === f.file && r.dataset.line === String(f.line)) ??
+    (f.functionName !== undefined ? rows.find((r) => r.dataset.kind === 'function' && r.dataset.file === f.file && r.dataset.fn === f.functionName) : undefined) ??
+    rows.find((r) => r.dataset.kind === 'function' && r.dataset.file === f.file && r.dataset.line === String(f.line));
+  for (const r of app.querySelectorAll('.focused')) r.classList.remove('focused');
+  const status = document.getElementById('focus-status');
+  if (status) clear(status);
+  if (!row) {
+    const name = f.functionName ? ` (${f.functionName})` : '';
+    status?.append(h('div', { class: 'callout info' }, `${where(f.file, f.line, cwd)}${name} has no samples in this run.`));
+    return;
+  }
+  const tab: TabId = row.dataset.kind === 'line' ? 'lines' : 'functions';
+  activeTab = tab;
+  selectTab(tabs, tab);
+  vscode.setState({ tab });
+  row.classList.add('focused');
+  document.body.dataset.focused = `${row.dataset.kind}:${row.dataset.line}`;
+  requestAnimationFrame(() => row.scrollIntoView({ block: 'center' }));
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const msg = parseToReportView(event.data);
+  if (!msg) {
+    dropped += 1;
+    document.body.dataset.dropped = String(dropped);
+    console.warn('hotline report: dropped a message that is not a ToReportView');
+    return;
+  }
+  switch (msg.type) {
+    case 'report':
+      show(msg);
+      return;
+    case 'focus':
+      focus({ file: msg.file, line: msg.line, functionName: msg.functionName });
+      return;
+    default: {
+      const never: never = msg;
+      return never;
+    }
+  }
+});
+
+post({ type: 'ready' });

@@ -1,0 +1,179 @@
+// The head of the page and the Overview tab: what was run, the load and event-loop figures (from
+// the window without the profiler), where the CPU went, and the one line and hint to look at first.
+// Figures and wording follow the terminal report (src/cli/render.ts).
+import { CATEGORY_LABELS, CPU_CATEGORIES, deltaView, type ViewContext } from './context.ts';
+import { codeText, h, meter, type Child } from './dom.ts';
+import { dateTime, fmt, ms, num, pct, pctOf, seconds, where } from './format.ts';
+import { badge, button, divider, link } from './toolkit.ts';
+
+export function header(ctx: ViewContext): HTMLElement {
+  const r = ctx.report;
+  const s = r.settings;
+  const warmup = s.warmupS ? `, ${seconds(s.warmupS)} warm-up` : '';
+  const title = h('div', { class: 'title-row' },
+    h('h1', null, 'Hotline run ', h('span', { class: 'mono', data: { field: 'run-id' } }, r.id)),
+    r.partial ? badge('PARTIAL', { class: 'partial-badge' }) : null,
+    ctx.cmp ? h('span', { class: 'muted vs' }, 'compared with ', h('span', { class: 'mono' }, ctx.cmp.baseId)) : null,
+    h('span', { class: 'spacer' }),
+    button('Open flame graph', () => ctx.post({ type: 'openFlameGraph' }), { attrs: { id: 'open-flame' } }),
+  );
+  const sub = h('div', { class: 'subtitle' },
+    h('span', { class: 'mono request' }, `${s.method} ${r.app.url || s.url}`),
+    h('span', null, `${s.connections} connections`),
+    h('span', null, `${seconds(s.durationS)} measured + ${seconds(s.durationS)} profiled${warmup}`),
+    h('span', { title: r.startedAt }, dateTime(r.startedAt)),
+  );
+  const out = h('header', { class: 'head' }, title, sub);
+  if (r.partial) {
+    out.appendChild(h('div', { class: 'callout error', attrs: { role: 'alert' }, data: { field: 'partial' } },
+      h('strong', null, 'Partial run: '), r.partial.reason.replace(/\.\s*$/, ''), '. The figures cover what was measured before it ended.'));
+  }
+  if (r.notes.length > 0) {
+    const list = h('ul', null, ...r.notes.map((n) => h('li', null, n)));
+    out.appendChild(h('details', { class: 'notes' }, h('summary', null, `Notes (${r.notes.length})`), list));
+  }
+  return out;
+}
+
+export function overview(ctx: ViewContext): HTMLElement {
+  const first = firstLook(ctx);
+  return h('div', { class: 'overview' }, first, first ? divider() : null, loadSection(ctx), eventLoopSection(ctx), cpuSection(ctx));
+}
+
+/** The hottest line and the first hint: what a person should read before anything else. */
+function firstLook(ctx: ViewContext): HTMLElement | null {
+  const r = ctx.report;
+  const top = r.lines.find((l) => l.ownMs > 0);
+  const hint = r.hints[0];
+  if (!top && !hint) return null;
+  const box = h('section', { class: 'first-look' });
+  if (top) {
+    const callee = top.callees[0];
+    box.appendChild(h('div', { class: 'top-line', data: { field: 'top-line' } },
+      h('div', { class: 'label' }, 'Hottest line of your code'),
+      h('div', { class: 'top-line-main' },
+        h('span', { class: 'big-pct' }, pct(top.ownPct)),
+        h('span', { class: 'top-line-what' },
+          link([h('span', { class: 'mono' }, where(top.file, top.line, r.app.cwd))], () => ctx.openSource(top.file, top.line), { title: 'Open in the editor' }),
+          ' in ', h('span', { class: 'mono fn' }, top.function),
+          callee ? h('span', { class: 'muted' }, ' \u2192 calls ', h('span', { class: 'mono' }, callee.name)) : null),
+      ),
+      h('div', { class: 'muted' }, `${ms(top.ownMs)} of ${ms(r.nonIdleMs)} non-idle CPU (own time)`),
+    ));
+  }
+  if (hint) {
+    box.appendChild(h('div', { class: 'top-hint', data: { field: 'top-hint' } },
+      h('div', { class: 'label' }, 'Hint'),
+      h('div', { class: 'hint-message' }, codeText(hint.message)),
+      h('div', { class: 'hint-fix' }, h('strong', null, 'Fix: '), codeText(hint.fix)),
+    ));
+  }
+  return box;
+}
+
+function stat(label: string, value: string, unit: string, ...extra: Child[]): HTMLElement {
+  return h('div', { class: 'stat', data: { stat: label } },
+    h('div', { class: 'stat-label' }, label),
+    h('div', { class: 'stat-value' }, value, unit ? h('span', { class: 'unit' }, unit) : null),
+    ...extra.filter((x) => x !== null && x !== undefined).map((x) => h('div', { class: 'stat-sub' }, x)));
+}
+
+/** A count that should be 0: shown in the warning colour when it is not. */
+function count(label: string, n: number, ...extra: Child[]): HTMLElement {
+  const el = stat(label, String(n), '', ...extra);
+  if (n !== 0) el.classList.add('warn');
+  return el;
+}
+
+function section(title: string, note: string, ...children: Child[]): HTMLElement {
+  return h('section', { class: 'block' }, h('h2', null, title, note ? h('span', { class: 'muted note' }, note) : null), ...children);
+}
+
+function loadSection(ctx: ViewContext): HTMLElement {
+  const r = ctx.report;
+  const l = r.load;
+  if (!l) return section('Load', '', h('p', { class: 'muted' }, 'No load figures: this report comes from a profile without a load test.'));
+  const c = ctx.cmp?.load;
+  const lat = l.latencyMs;
+  const timeoutsNote = l.timeouts > 0;
+  const lb = timeoutsNote ? '\u2265 ' : '';
+  const tiles = h('div', { class: 'stats' },
+    stat('req/s', fmt(l.requests.perSecond), '', `${l.requests.total} requests`, deltaView(c?.requestsPerSecond, 'higher', fmt)),
+    stat('p50', lb + fmt(lat.p50), 'ms', deltaView(c?.latencyMs.p50, 'lower', fmt, ' ms')),
+    stat('p90', lb + fmt(lat.p90), 'ms', deltaView(c?.latencyMs.p90, 'lower', fmt, ' ms')),
+    stat('p99', lb + fmt(lat.p99), 'ms', deltaView(c?.latencyMs.p99, 'lower', fmt, ' ms')),
+    stat('max', lb + fmt(lat.max), 'ms', deltaView(c?.latencyMs.max, 'lower', fmt, ' ms')),
+    count('errors', l.errors, deltaView(c?.errors, 'lower', String)),
+    count('timeouts', l.timeouts, deltaView(c?.timeouts, 'lower', String)),
+    count('non-2xx', l.non2xx, deltaView(c?.non2xx, 'lower', String)),
+  );
+  const codes = Object.entries(l.statusCodes);
+  const out = section('Load', `profiler off \u00b7 ${l.durationS.toFixed(1)} s \u00b7 ${l.connections} connections`, tiles);
+  const facts = h('div', { class: 'facts' });
+  if (codes.length > 0) facts.appendChild(h('span', null, 'status ', ...codes.flatMap(([k, v], i) => [i ? ' ' : '', h('span', { class: 'mono' }, `${k}\u00d7${v}`)])));
+  const cost = l.requests.perSecond > 0 ? ((l.profiled.requests.perSecond - l.requests.perSecond) / l.requests.perSecond) * 100 : 0;
+  facts.appendChild(h('span', { data: { field: 'profiled' } }, `profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${ms(l.profiled.latencyMs.p99)} (profiler cost ${cost >= 0 ? '+' : ''}${cost.toFixed(1)}% req/s)`));
+  out.appendChild(facts);
+  if (timeoutsNote) out.appendChild(h('p', { class: 'muted', data: { field: 'lower-bounds' } }, `${l.timeouts} timed-out requests are counted at the ${r.settings.timeoutS ?? '?'} s timeout: the percentiles are lower bounds.`));
+  const warn = (text: string, field: string): void => void out.appendChild(h('div', { class: 'callout warning', data: { field } }, text));
+  if (l.non2xx > 0) warn(`${l.non2xx} of ${l.requests.total} responses were not 2xx: the profile shows that path; check the URL, method, headers and body.`, 'non2xx');
+  if (l.timeouts > 0) warn(`${l.timeouts} requests timed out: the app could not keep up with ${l.connections} connections (requests queue behind each other).`, 'timeouts');
+  const socketErrors = l.errors - l.timeouts;
+  if (socketErrors > 0) warn(`${socketErrors} connection errors: the app closed or refused connections.`, 'socket-errors');
+  if (l.loadLimited) warn(`The load generator was the limit (it used ${Math.round((l.loadCpu ?? 0) * 100)}% of a core): the app could serve more.`, 'load-limited');
+  return out;
+}
+
+function eventLoopSection(ctx: ViewContext): HTMLElement | null {
+  const e = ctx.report.eventLoop;
+  if (!e) return null;
+  const c = ctx.cmp?.eventLoop;
+  const lb = e.blockedThroughout ? '\u2265 ' : '';
+  const tiles = h('div', { class: 'stats' },
+    stat('delay p50', lb + fmt(e.delayMs.p50), 'ms', deltaView(c?.p50, 'lower', fmt, ' ms')),
+    stat('delay p99', lb + fmt(e.delayMs.p99), 'ms', deltaView(c?.p99, 'lower', fmt, ' ms')),
+    stat('delay max', lb + fmt(e.delayMs.max), 'ms', deltaView(c?.max, 'lower', fmt, ' ms')),
+    stat('busy', String(Math.round(e.utilization * 100)), '%', deltaView(c?.utilization, 'lower', (v) => `${Math.round(v * 100)}%`)),
+    e.cpu !== undefined ? stat('app CPU', String(Math.round(e.cpu * 100)), '%', 'of one core') : null,
+  );
+  const out = section('Event loop', 'how late a 10 ms timer ran; busy = utilization', tiles);
+  if (e.blockedThroughout) {
+    out.appendChild(h('div', { class: 'callout error', data: { field: 'blocked' } },
+      h('strong', null, 'Blocked for the whole window: '), `no 10 ms timer ran in ${ms(e.delayMs.max)}. The delays are the window's length, a lower bound.`));
+  }
+  return out;
+}
+
+function cpuSection(ctx: ViewContext): HTMLElement {
+  const r = ctx.report;
+  const total = r.nonIdleMs;
+  const cats = CPU_CATEGORIES.map((k) => ({ k, v: r.categories[k] ?? 0 }));
+  const bar = h('div', { class: 'stack', attrs: { role: 'img', 'aria-label': cats.filter((x) => x.v > 0).map((x) => `${CATEGORY_LABELS[x.k]} ${pct(pctOf(x.v, total))}`).join(', ') } });
+  for (const { k, v } of cats) {
+    if (v <= 0) continue;
+    const seg = h('span', { class: `seg cat-${k}`, title: `${CATEGORY_LABELS[k]}: ${pct(pctOf(v, total))}, ${ms(v)}` });
+    seg.style.width = `${pctOf(v, total)}%`;
+    bar.appendChild(seg);
+  }
+  const unit = ctx.cmp?.unit === 'ms/request' ? ' ms/req' : ' ms';
+  const legend = h('div', { class: 'legend' },
+    ctx.cmp ? h('div', { class: 'legend-row legend-head muted' }, h('span'), h('span'), h('span', { class: 'num' }, 'share'), h('span', { class: 'num' }, 'CPU'), h('span', null, `vs base,${unit}`)) : null,
+    ...cats.map(({ k, v }) => {
+      const d = ctx.cmp?.categories[k];
+      return h('div', { class: `legend-row${v > 0 ? '' : ' zero'}`, data: { category: k } },
+        h('span', { class: `swatch cat-${k}` }),
+        h('span', { class: 'legend-label' }, CATEGORY_LABELS[k]),
+        h('span', { class: 'num legend-pct' }, pct(pctOf(v, total))),
+        h('span', { class: 'num muted' }, ms(v)),
+        d && d.change !== 0 ? h('span', { class: `num delta ${d.change < 0 ? 'good' : 'bad'}`, title: `per request: ${num(d.base)} \u2192 ${num(d.current)}${unit}` }, `${num(d.base)} \u2192 ${num(d.current)}${unit}`) : h('span'));
+    }));
+  const p = r.profile;
+  const out = section('Where the CPU went', `of ${fmt(total)} ms non-idle`, bar, legend);
+  out.appendChild(h('p', { class: 'muted' }, `idle ${ms(r.categories.idle)} (not in the bar) \u00b7 profile ${(p.durationMs / 1000).toFixed(1)} s, ${p.samples} samples every ${p.intervalUs} \u00b5s`));
+  return out;
+}
+
+/** For a function row or a hot line: the share as a number and a bar. */
+export function share(p: number, cls = ''): HTMLElement {
+  return h('span', { class: 'share' }, h('span', { class: 'num share-pct' }, pct(p)), meter(p, cls));
+}

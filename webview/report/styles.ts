@@ -1,0 +1,179 @@
+// The page's own CSS (the toolkit components style themselves). Colours come only from VS Code's
+// theme variables, so the page follows dark, light and high-contrast themes.
+export const REPORT_CSS = `
+:root { color-scheme: light dark; }
+body {
+  margin: 0; padding: 0 20px 32px;
+  color: var(--vscode-foreground);
+  background: var(--vscode-editor-background);
+  font-family: var(--vscode-font-family);
+  font-size: var(--vscode-font-size);
+  line-height: 1.45;
+}
+.loading { color: var(--vscode-descriptionForeground); padding: 16px 0; }
+.mono, code { font-family: var(--vscode-editor-font-family); font-size: 0.95em; }
+code {
+  padding: 0 4px; border-radius: 3px;
+  background: var(--vscode-textCodeBlock-background);
+  color: var(--vscode-textPreformat-foreground);
+}
+.muted { color: var(--vscode-descriptionForeground); }
+.num { font-variant-numeric: tabular-nums; text-align: right; }
+.spacer { flex: 1; }
+h1 { font-size: 1.35em; font-weight: 600; margin: 0; }
+h2 { font-size: 1.05em; font-weight: 600; margin: 0 0 8px; display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
+h2 .note { font-weight: normal; font-size: 0.92em; }
+
+/* ---- head ---------------------------------------------------------------------------------- */
+.head { padding: 16px 0 8px; }
+.title-row { display: flex; align-items: center; gap: 12px; flex-wrap: wrap; }
+.title-row .vs { font-size: 0.92em; }
+.subtitle { display: flex; flex-wrap: wrap; gap: 4px 0; margin-top: 6px; color: var(--vscode-descriptionForeground); }
+.subtitle > span + span::before { content: "\\00b7"; padding: 0 8px; }
+.subtitle .request { color: var(--vscode-foreground); }
+.notes { margin-top: 8px; color: var(--vscode-descriptionForeground); }
+.notes summary { cursor: pointer; }
+.notes ul { margin: 4px 0 0; padding-left: 20px; }
+.badge {
+  display: inline-block; box-sizing: border-box; min-width: 18px; padding: 1px 6px; border-radius: 11px;
+  font-size: 11px; line-height: 16px; text-align: center; font-weight: normal;
+  background: var(--vscode-badge-background); color: var(--vscode-badge-foreground);
+  border: 1px solid var(--vscode-contrastBorder, transparent);
+}
+vscode-panel-tab .badge { margin-inline-start: 8px; }
+.badge.partial-badge { background: var(--vscode-errorForeground); color: var(--vscode-editor-background); font-weight: 600; }
+
+.callout {
+  margin: 10px 0 0; padding: 8px 12px; border-radius: 2px;
+  border-left: 3px solid var(--vscode-textBlockQuote-border);
+  background: var(--vscode-textBlockQuote-background);
+}
+.callout.warning {
+  border-left-color: var(--vscode-editorWarning-foreground);
+  background: var(--vscode-inputValidation-warningBackground, var(--vscode-textBlockQuote-background));
+}
+.callout.error {
+  border-left-color: var(--vscode-errorForeground);
+  background: var(--vscode-inputValidation-errorBackground, var(--vscode-textBlockQuote-background));
+}
+.callout.info { border-left-color: var(--vscode-focusBorder); }
+.focus-status:empty { display: none; }
+
+/* ---- tabs ---------------------------------------------------------------------------------- */
+vscode-panels.tabs { margin-top: 8px; }
+vscode-panel-view.view { padding: 14px 0 0; flex-direction: column; }
+vscode-panel-view.view > * { width: 100%; }
+.intro { margin: 0 0 10px; }
+.empty { color: var(--vscode-descriptionForeground); font-style: italic; }
+
+/* ---- overview ------------------------------------------------------------------------------ */
+.block { margin: 0 0 22px; }
+.first-look {
+  display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 12px;
+  margin: 0 0 14px;
+}
+.first-look > div {
+  padding: 10px 14px; border-radius: 4px;
+  background: var(--vscode-editorWidget-background);
+  border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border));
+}
+.first-look .top-line { border-left: 3px solid var(--vscode-charts-orange); }
+.first-look .top-hint { border-left: 3px solid var(--vscode-editorWarning-foreground); }
+.label {
+  font-size: 0.85em; text-transform: uppercase; letter-spacing: 0.04em;
+  color: var(--vscode-descriptionForeground); margin-bottom: 4px;
+}
+.top-line-main { display: flex; align-items: baseline; gap: 12px; flex-wrap: wrap; margin-bottom: 2px; }
+.big-pct { font-size: 1.9em; font-weight: 600; line-height: 1.1; color: var(--vscode-charts-orange); }
+.top-line-what { font-size: 1.1em; }
+.hint-message { margin: 2px 0 6px; }
+.hint-fix { color: var(--vscode-foreground); }
+.hint-fix strong { font-weight: 600; }
+
+.stats { display: grid; grid-template-columns: repeat(auto-fill, minmax(120px, 1fr)); gap: 8px; }
+.stat {
+  padding: 8px 10px; border-radius: 4px;
+  background: var(--vscode-editorWidget-background);
+  border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border));
+}
+.stat-label { font-size: 0.85em; color: var(--vscode-descriptionForeground); }
+.stat-value { font-size: 1.55em; font-weight: 600; font-variant-numeric: tabular-nums; line-height: 1.25; white-space: nowrap; }
+.stat-value .unit { font-size: 0.6em; font-weight: normal; margin-left: 3px; color: var(--vscode-descriptionForeground); }
+.stat-sub { font-size: 0.85em; color: var(--vscode-descriptionForeground); }
+.stat.warn { border-color: var(--vscode-editorWarning-foreground); }
+.stat.warn .stat-value { color: var(--vscode-editorWarning-foreground); }
+.facts { display: flex; flex-wrap: wrap; gap: 4px 18px; margin-top: 8px; color: var(--vscode-descriptionForeground); }
+.block > p { margin: 8px 0 0; }
+
+.delta { font-size: 0.95em; white-space: nowrap; }
+.delta .was::before { content: " \\00b7  "; }
+.stat .delta .was { display: block; }
+.stat .delta .was::before { content: none; }
+.delta .was { color: var(--vscode-descriptionForeground); }
+.good { color: var(--vscode-charts-green); }
+.bad { color: var(--vscode-charts-red); }
+.delta.same { color: var(--vscode-descriptionForeground); }
+
+.stack {
+  display: flex; height: 18px; border-radius: 3px; overflow: hidden;
+  background: var(--vscode-editorWidget-background);
+  border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border));
+}
+.seg { height: 100%; min-width: 1px; }
+.seg + .seg { box-shadow: -1px 0 0 var(--vscode-editor-background); }
+.legend { display: grid; grid-template-columns: 14px max-content 56px 80px max-content; gap: 3px 10px; margin-top: 10px; align-items: center; }
+.legend-row { display: contents; }
+.legend-row.zero > * { opacity: 0.55; }
+.legend-head > * { font-size: 0.85em; }
+.legend-pct { font-weight: 600; }
+.swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; vertical-align: -1px; }
+.cat-user { background: var(--vscode-charts-orange); }
+.cat-dependencies { background: var(--vscode-charts-blue); }
+.cat-nodeInternals { background: var(--vscode-charts-green); }
+.cat-native { background: var(--vscode-charts-purple); }
+.cat-gc { background: var(--vscode-charts-red); }
+.cat-program, .cat-idle { background: var(--vscode-charts-lines); }
+
+/* ---- tables -------------------------------------------------------------------------------- */
+vscode-data-grid.grid { box-sizing: border-box; border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); border-radius: 4px; }
+vscode-data-grid-row[row-type="sticky-header"] { border-bottom: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); }
+vscode-data-grid-cell.num { text-align: right; font-variant-numeric: tabular-nums; }
+vscode-data-grid-cell[cell-type="columnheader"] { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+vscode-divider { margin: 4px 0 18px; }
+vscode-data-grid-row.openable { cursor: pointer; }
+vscode-data-grid-row.focused {
+  background: var(--vscode-list-inactiveSelectionBackground, var(--vscode-list-hoverBackground));
+  outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px;
+}
+.share { display: flex; align-items: center; gap: 8px; }
+.share-pct { min-width: 44px; }
+.meter {
+  display: inline-block; flex: 1; max-width: 90px; height: 8px; border-radius: 2px; overflow: hidden;
+  background: var(--vscode-editorWidget-background);
+  border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border));
+}
+.meter-fill { display: block; height: 100%; background: var(--vscode-charts-blue); }
+.meter.hot .meter-fill { background: var(--vscode-charts-orange); }
+.loc { color: var(--vscode-textLink-foreground); }
+.callees { display: flex; flex-direction: column; gap: 1px; }
+.inferred {
+  margin-left: 6px; padding: 0 4px; border-radius: 2px; font-size: 0.82em;
+  border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border));
+  color: var(--vscode-descriptionForeground);
+}
+.category { white-space: nowrap; }
+.category .swatch { margin-right: 6px; }
+.tag { font-size: 0.85em; font-weight: 600; text-transform: uppercase; letter-spacing: 0.03em; }
+
+/* ---- hints --------------------------------------------------------------------------------- */
+.hints { display: flex; flex-direction: column; gap: 10px; }
+.hint {
+  padding: 10px 14px; border-radius: 4px;
+  background: var(--vscode-editorWidget-background);
+  border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border));
+  border-left: 3px solid var(--vscode-editorWarning-foreground);
+}
+.hint-head { display: flex; align-items: center; gap: 10px; margin-bottom: 6px; flex-wrap: wrap; }
+.hint-head > code { font-size: 1.05em; font-weight: 600; }
+.hint.focused { outline: 1px solid var(--vscode-focusBorder); }
+`;

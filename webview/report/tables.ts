@@ -1,0 +1,157 @@
+// The Hot lines, Functions, Hints and Compare tabs. Rows that point at a file on disk open it at
+// the line (click or Enter); every name and path is a text node.
+import type { CallLink, FunctionCost, LineCost } from '../../src/core/analysis/model.ts';
+import type { CostChange } from './compare.ts';
+import { CATEGORY_LABELS, type ViewContext } from './context.ts';
+import { codeText, h, type Child } from './dom.ts';
+import { canOpen, fmt, num, pct, signed, where } from './format.ts';
+import { share } from './overview.ts';
+import { badge, dataGrid, divider, link, type Column, type GridRow } from './toolkit.ts';
+
+/** Enough rows for any real hunt; report.json keeps the rest. */
+export const MAX_ROWS = 200;
+const MAX_CALLEES = 3;
+
+function rowData(kind: string, file: string, line: number, fn: string): Record<string, string> {
+  return { kind, file, line: String(line), fn };
+}
+
+function more(total: number, shown: number, what: string): HTMLElement | null {
+  return total > shown ? h('p', { class: 'muted' }, `${total - shown} more ${what} in report.json.`) : null;
+}
+
+export function hotLines(ctx: ViewContext): HTMLElement {
+  const r = ctx.report;
+  const lines = r.lines.filter((l) => l.ownMs > 0 || l.totalMs > 0);
+  const intro = h('p', { class: 'muted intro' }, 'Own time: each sample counted once, on the deepest line of your code. Self: the line itself at the top of the stack. Total: the line and the calls made from it.');
+  if (lines.length === 0) return h('div', null, intro, h('p', { class: 'empty' }, 'No samples in your code: see the Functions tab.'));
+  const columns: Column[] = [
+    { title: 'Own', width: '140px', help: 'Share of non-idle CPU whose deepest line of your code is this one' },
+    { title: 'Line', width: 'minmax(100px, 1fr)' },
+    { title: 'Function', width: 'minmax(140px, 1.4fr)' },
+    { title: 'Own ms', width: '88px', numeric: true },
+    { title: 'Self ms', width: '88px', numeric: true },
+    { title: 'Total ms', width: '88px', numeric: true },
+    { title: 'Calls from this line', width: 'minmax(180px, 1.6fr)', help: 'Total time of the calls made from the line' },
+  ];
+  const shown = lines.slice(0, MAX_ROWS);
+  const rows: GridRow[] = shown.map((l) => ({
+    cells: [
+      [share(l.ownPct, 'hot')],
+      [location(l.file, l.line, r.app.cwd)],
+      [h('span', { class: 'mono fn' }, l.function)],
+      [fmt(l.ownMs)],
+      [fmt(l.selfMs)],
+      [fmt(l.totalMs)],
+      [callees(l, r.app.cwd)],
+    ],
+    props: { data: rowData('line', l.file, l.line, l.function), title: canOpen(l.file, l.line) ? `Open ${where(l.file, l.line, r.app.cwd)}` : '' },
+    onOpen: canOpen(l.file, l.line) ? () => ctx.openSource(l.file, l.line) : undefined,
+  }));
+  return h('div', null, intro, dataGrid(columns, rows, { class: 'grid hot-lines', title: 'Hot lines of your code' }), more(lines.length, shown.length, 'lines'));
+}
+
+/** file:line, in link colour when a click opens it. */
+function location(file: string, line: number, cwd: string): HTMLElement {
+  return h('span', { class: `mono ${canOpen(file, line) ? 'loc' : 'muted'}` }, where(file, line, cwd));
+}
+
+function callees(l: LineCost, cwd: string): Child {
+  if (l.callees.length === 0) return null;
+  const list = h('span', { class: 'callees' });
+  for (const c of l.callees.slice(0, MAX_CALLEES)) list.appendChild(callee(c, cwd));
+  if (l.callees.length > MAX_CALLEES) list.appendChild(h('span', { class: 'muted' }, `+${l.callees.length - MAX_CALLEES} more`));
+  return list;
+}
+
+function callee(c: CallLink, cwd: string): HTMLElement {
+  return h('span', { class: 'callee', title: where(c.file, c.line, cwd) },
+    h('span', { class: 'mono' }, c.name || '(anonymous)'),
+    h('span', { class: 'muted' }, ` ${fmt(c.totalMs)} ms`),
+    c.inferred ? h('span', { class: 'inferred', title: 'Call site found by reading the source: V8 gives line numbers only for the top frame' }, 'inferred') : null);
+}
+
+export function functions(ctx: ViewContext): HTMLElement {
+  const r = ctx.report;
+  const list = r.functions.filter((f) => f.category !== 'idle' && (f.selfMs > 0 || f.totalMs > 0));
+  if (list.length === 0) return h('p', { class: 'empty' }, 'No functions were sampled.');
+  const columns: Column[] = [
+    { title: 'Self', width: '140px', help: 'Share of non-idle CPU spent in the function itself' },
+    { title: 'Self ms', width: '88px', numeric: true },
+    { title: 'Total', width: '72px', numeric: true, help: 'The function and everything it called (each sample once)' },
+    { title: 'Total ms', width: '88px', numeric: true },
+    { title: 'Function', width: 'minmax(120px, 1.5fr)' },
+    { title: 'Where', width: 'minmax(140px, 2fr)' },
+    { title: 'Category', width: '150px' },
+  ];
+  const shown = list.slice(0, MAX_ROWS);
+  const rows: GridRow[] = shown.map((f: FunctionCost) => ({
+    cells: [
+      [share(f.selfPct)],
+      [fmt(f.selfMs)],
+      [pct(f.totalPct)],
+      [fmt(f.totalMs)],
+      [h('span', { class: 'mono fn' }, f.name || '(anonymous)')],
+      [location(f.file, f.line, r.app.cwd)],
+      [h('span', { class: 'category' }, h('span', { class: `swatch cat-${f.category}` }), CATEGORY_LABELS[f.category])],
+    ],
+    props: { data: rowData('function', f.file, f.line, f.name), title: canOpen(f.file, f.line) ? `Open ${where(f.file, f.line, r.app.cwd)}` : '' },
+    onOpen: canOpen(f.file, f.line) ? () => ctx.openSource(f.file, f.line) : undefined,
+  }));
+  return h('div', null,
+    h('p', { class: 'muted intro' }, 'Every function by self time, your code and everything else (dependencies, Node internals, native code).'),
+    dataGrid(columns, rows, { class: 'grid functions', title: 'Functions' }),
+    more(list.length, shown.length, 'functions'));
+}
+
+export function hints(ctx: ViewContext): HTMLElement {
+  const r = ctx.report;
+  if (r.hints.length === 0) return h('p', { class: 'empty' }, 'No hints: no rule matched a hot path in this run.');
+  return h('div', { class: 'hints' }, ...r.hints.map((hint) => {
+    const loc = hint.file ? where(hint.file, hint.line, r.app.cwd) : '';
+    return h('article', { class: 'hint', data: rowData('hint', hint.file, hint.line, hint.function ?? '') },
+      h('div', { class: 'hint-head' },
+        h('code', null, hint.api),
+        badge(`${pct(hint.totalPct)} of CPU`, { title: `${fmt(hint.totalMs ?? 0)} ms, ${pct(hint.totalPct)} of non-idle samples` }),
+        h('span', { class: 'spacer' }),
+        loc && canOpen(hint.file, hint.line)
+          ? link([h('span', { class: 'mono' }, loc)], () => ctx.openSource(hint.file, hint.line), { title: 'Open in the editor' })
+          : h('span', { class: 'mono muted' }, loc)),
+      h('div', { class: 'hint-message' }, codeText(hint.message)),
+      h('div', { class: 'hint-fix' }, h('strong', null, 'Fix: '), codeText(hint.fix)));
+  }));
+}
+
+export function comparison(ctx: ViewContext): HTMLElement {
+  const c = ctx.cmp!;
+  const r = ctx.report;
+  const table = (title: string, note: string, list: CostChange[], kind: string): HTMLElement => {
+    const columns: Column[] = [
+      { title: '', width: '90px' },
+      { title: 'Change', width: '96px', numeric: true },
+      { title: 'Base \u2192 now', width: '150px', numeric: true },
+      { title: 'Name', width: 'minmax(120px, 1.5fr)' },
+      { title: 'Where', width: 'minmax(140px, 2fr)' },
+    ];
+    const rows: GridRow[] = list.map((x) => ({
+      cells: [
+        [h('span', { class: `tag ${x.change < 0 ? 'good' : 'bad'}` }, x.change < 0 ? 'cheaper' : 'costlier')],
+        [h('span', { class: x.change < 0 ? 'good' : 'bad' }, signed(x.change))],
+        [`${num(x.base)} \u2192 ${num(x.current)}`],
+        [h('span', { class: 'mono fn' }, x.name || '(anonymous)')],
+        [location(x.file, x.line, r.app.cwd)],
+      ],
+      props: { data: rowData(kind, x.file, x.line, x.name) },
+      onOpen: canOpen(x.file, x.line) ? () => ctx.openSource(x.file, x.line) : undefined,
+    }));
+    return h('section', { class: 'block' },
+      h('h2', null, title, h('span', { class: 'muted note' }, note)),
+      list.length > 0 ? dataGrid(columns, rows, { class: 'grid compare', title }) : h('p', { class: 'empty' }, 'No change.'));
+  };
+  const unit = `${c.unit}, base \u2192 now`;
+  return h('div', { class: 'compare-view' },
+    h('p', { class: 'muted intro' }, `This run against the baseline ${c.baseId}. Costs are ${c.unit === 'ms/request' ? 'CPU ms per request served while profiling, so runs of different length and throughput compare fairly' : 'CPU ms (the runs have no load figures)'}.`),
+    table('Lines of your code', `own time, ${unit}`, c.lines, 'compare-line'),
+    divider(),
+    table('Functions of your code', `total time, ${unit}`, c.functions, 'compare-function'));
+}
