@@ -14,6 +14,8 @@ const nodeBundle = {
   logLevel: 'warning',
   // ws tries these optional native speed-ups inside try/catch; they are not installed.
   external: ['bufferutil', 'utf-8-validate', 'vscode'],
+  // Prefer ES module builds: jsonc-parser's UMD "main" hides its requires from the bundler.
+  mainFields: ['module', 'main'],
 };
 
 const webBundle = {

@@ -27,6 +27,7 @@ import { ReportPanel } from './report-panel.ts';
 import { FlamePanel } from './flame-view.ts';
 import { CpuProfileEditorProvider } from './cpuprofile-editor.ts';
 import { RunItem, RunsView } from './runs-view.ts';
+import { flameTitle } from './flame-title.ts';
 
 const BASELINE = 'hotline.baseline';
 const APP_DIRS = 'hotline.appDirs';
@@ -80,7 +81,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   const openFlame = (reportFile: string): void => {
     const profile = path.join(path.dirname(reportFile), PROFILE_FILE);
-    FlamePanel.show(context.extensionUri, profile, `Flame graph ${path.basename(path.dirname(reportFile)).slice(0, 15)}`);
+    FlamePanel.show(context.extensionUri, profile, flameTitle(path.basename(path.dirname(reportFile))));
   };
   const showRun = (reportFile: string): void => {
     void lc.sendNotification(ShowRunNotification, { reportFile });

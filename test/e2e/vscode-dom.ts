@@ -1,0 +1,410 @@
+// Every VS Code DOM selector and UI gesture the e2e suite uses lives in this file.
+// VS Code's DOM is not a public API: when a VS Code/code-server update breaks a test, fix it here.
+// Checked against VS Code 1.139 (code-server 4.139.1).
+//
+// Everything waits through Playwright's auto-waiting locators (or polls a condition); nothing
+// sleeps for a fixed time.
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+
+export const SEL = {
+  workbench: '.monaco-workbench',
+  activityBar: '.part.activitybar',
+  sideBar: '.part.sidebar',
+  sideBarTitle: '.part.sidebar .composite.title .title-label',
+  statusBar: '.part.statusbar',
+  explorerRows: '.part.sidebar .explorer-folders-view .monaco-list-row',
+  quickInput: '.quick-input-widget',
+  quickInputBox: '.quick-input-widget input',
+  quickInputRow: '.quick-input-widget .quick-input-list .monaco-list-row',
+  rowLabel: '.label-name',
+  rowDescription: '.label-description',
+  tab: '.tabs-container .tab',
+  activeGroup: '.editor-group-container.active',
+  activeEditorLines: '.editor-group-container.active .editor-instance .monaco-editor .view-lines',
+  editorLines: '.editor-instance .monaco-editor .view-lines',
+  codeLens: '.monaco-editor .codelens-decoration',
+  codeLensItem: '.monaco-editor .codelens-decoration > a, .monaco-editor .codelens-decoration > span',
+  webviewOuter: 'iframe.webview.ready',
+  webviewInner: 'iframe#active-frame',
+  toast: '.notifications-toasts .notification-toast',
+  toastMessage: '.notification-list-item-message',
+  viewPane: '.part.sidebar .pane',
+  paneHeader: '.pane-header',
+  paneRow: '.pane-body .monaco-list-row',
+} as const;
+
+// Browser globals, used only inside page.evaluate() callbacks (the project compiles without the
+// DOM lib; these declarations are local to this module).
+declare const document: any;
+declare function getComputedStyle(el: any): { visibility: string; display: string };
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const exactly = (s: string) => new RegExp(`^\\s*${escapeRe(s)}\\s*$`);
+
+/** Polls `fn` until it returns a value other than undefined/false, or throws after `timeout` ms. */
+export async function waitUntil<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  timeout = 30_000,
+  interval = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeout;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v as T;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? `: ${last}` : ''}`);
+    await new Promise((r) => setTimeout(r, interval));
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// Workbench
+
+/** Waits for the workbench: the main parts and the explorer of the opened folder. */
+export async function waitForWorkbench(page: Page, timeout = 90_000): Promise<void> {
+  await page.locator(SEL.workbench).waitFor({ state: 'visible', timeout });
+  await page.locator(SEL.activityBar).waitFor({ state: 'visible', timeout });
+  await page.locator(SEL.statusBar).waitFor({ state: 'visible', timeout });
+}
+
+/** Moves keyboard focus back to the workbench (out of a webview iframe or an input). */
+export async function focusWorkbench(page: Page): Promise<void> {
+  if (await page.locator(SEL.quickInput).isVisible()) await page.keyboard.press('Escape');
+  await page.evaluate(() => {
+    const active = document.activeElement;
+    if (active && active.tagName === 'IFRAME') active.blur();
+  });
+}
+
+// ------------------------------------------------------------------------------------------
+// Quick input: command palette and quick open
+
+async function openQuickInput(page: Page, key: string, text: string): Promise<void> {
+  await focusWorkbench(page);
+  await page.keyboard.press(key);
+  const box = page.locator(SEL.quickInputBox);
+  await box.waitFor({ state: 'visible' });
+  await box.fill(text);
+}
+
+async function closeQuickInput(page: Page): Promise<void> {
+  if (await page.locator(SEL.quickInput).isVisible()) {
+    await page.keyboard.press('Escape');
+    await page.locator(SEL.quickInput).waitFor({ state: 'hidden' });
+  }
+}
+
+/** Accepts `row`: Enter when it is the focused row, else a click on it. */
+async function acceptRow(page: Page, row: Locator): Promise<void> {
+  if (((await row.getAttribute('class')) ?? '').split(/\s+/).includes('focused')) await page.keyboard.press('Enter');
+  else await row.click();
+  await page.locator(SEL.quickInput).waitFor({ state: 'hidden' });
+}
+
+/**
+ * Runs a command by its palette title ("Category: Title", e.g. "Smoke: Hello"): F1, `>title`,
+ * then the row whose label is exactly that title. Commands contributed by an extension appear in
+ * the palette only once the extension host has registered them, and an open palette never
+ * refreshes, so the palette is reopened until the row shows up (or `timeout`).
+ */
+export async function runCommand(page: Page, title: string, opts: { timeout?: number } = {}): Promise<void> {
+  const timeout = opts.timeout ?? 60_000;
+  await waitUntil(
+    `command "${title}" in the palette`,
+    async () => {
+      await openQuickInput(page, 'F1', `>${title}`);
+      const row = page
+        .locator(SEL.quickInputRow)
+        .filter({ has: page.locator(SEL.rowLabel, { hasText: exactly(title) }) })
+        .first();
+      try {
+        await row.waitFor({ state: 'visible', timeout: 3000 });
+      } catch {
+        await closeQuickInput(page);
+        return false;
+      }
+      await acceptRow(page, row);
+      return true;
+    },
+    timeout,
+    0,
+  );
+}
+
+/**
+ * Opens a workspace file with Ctrl+P quick open and waits until it is the active editor.
+ * `relPath` is relative to the workspace folder ("src/app.js").
+ */
+export async function openFile(page: Page, relPath: string, opts: { timeout?: number } = {}): Promise<void> {
+  const timeout = opts.timeout ?? 60_000;
+  const parts = relPath.split(/[\\/]/).filter(Boolean);
+  const base = parts[parts.length - 1]!;
+  const dir = parts.slice(0, -1).join('/');
+  await waitUntil(
+    `"${relPath}" in quick open`,
+    async () => {
+      await openQuickInput(page, 'Control+P', relPath);
+      let row = page.locator(SEL.quickInputRow).filter({ has: page.locator(SEL.rowLabel, { hasText: exactly(base) }) });
+      if (dir) row = row.filter({ has: page.locator(SEL.rowDescription, { hasText: dir }) });
+      try {
+        await row.first().waitFor({ state: 'visible', timeout: 3000 });
+      } catch {
+        await closeQuickInput(page);
+        return false;
+      }
+      await acceptRow(page, row.first());
+      return true;
+    },
+    timeout,
+    0,
+  );
+  await tabByTitle(page, base, `${SEL.activeGroup} ${SEL.tab}.active`).waitFor({ state: 'visible', timeout });
+  await page.locator(SEL.activeEditorLines).waitFor({ state: 'visible', timeout });
+}
+
+// ------------------------------------------------------------------------------------------
+// Editors
+
+export function activeTab(page: Page): Locator {
+  return page.locator(`${SEL.activeGroup} ${SEL.tab}.active`);
+}
+
+/**
+ * The editor tab titled `title` ("a.js", "Smoke Webview"). A tab's accessible name (aria-label)
+ * is its title, followed by ", ..." for states such as modified.
+ */
+export function tabByTitle(page: Page, title: string, scope: string = SEL.tab): Locator {
+  return page
+    .locator(scope)
+    .and(page.getByRole('tab', { name: new RegExp(`^${escapeRe(title)}(,|$)`) }))
+    .first();
+}
+
+/** Title of the active editor tab ("app.js", "Smoke Webview"). */
+export async function activeEditorTitle(page: Page): Promise<string> {
+  return ((await activeTab(page).getAttribute('aria-label')) ?? '').split(',')[0]!.trim();
+}
+
+/** Editor tabs (all groups), by title. */
+export async function editorTabTitles(page: Page): Promise<string[]> {
+  return page.locator(SEL.tab).evaluateAll((tabs) => tabs.map((t) => (t.getAttribute('aria-label') ?? '').split(',')[0]!.trim()));
+}
+
+/** Activates the editor tab whose title is `title`. */
+export async function activateTab(page: Page, title: string): Promise<void> {
+  await tabByTitle(page, title).click();
+  await tabByTitle(page, title, `${SEL.tab}.active`).waitFor();
+}
+
+/**
+ * Text of the active text editor as rendered (only the lines in view: Monaco renders the
+ * viewport). Lines are ordered by their position, non-breaking spaces turned into spaces.
+ */
+export async function editorText(page: Page): Promise<string> {
+  const lines = page.locator(SEL.activeEditorLines);
+  await lines.waitFor({ state: 'visible' });
+  return lines.evaluate((el) =>
+    [...el.querySelectorAll('.view-line')]
+      .map((l: any) => ({ top: parseFloat(l.style.top || '0'), text: (l.textContent ?? '').replace(/\u00a0/g, ' ') }))
+      .sort((a, b) => a.top - b.top)
+      .map((l) => l.text)
+      .join('\n'),
+  );
+}
+
+/** Waits until the active editor's rendered text matches `re`; returns the text. */
+export async function waitForEditorText(page: Page, re: RegExp, timeout = 30_000): Promise<string> {
+  return waitUntil(`editor text ${re}`, async () => {
+    const t = await editorText(page);
+    return re.test(t) ? t : undefined;
+  }, timeout);
+}
+
+/** Closes every editor (View: Close All Editors via the palette). */
+export async function closeAllEditors(page: Page): Promise<void> {
+  await runCommand(page, 'View: Close All Editors');
+  await page.locator(SEL.tab).first().waitFor({ state: 'detached' });
+}
+
+// ------------------------------------------------------------------------------------------
+// CodeLens
+
+/** Every CodeLens item (one per command; several lenses on a line are separate items). */
+export function codeLenses(page: Page): Locator {
+  return page.locator(SEL.codeLensItem);
+}
+
+/** Texts of the CodeLens items currently rendered, top to bottom. */
+export async function codeLensTexts(page: Page): Promise<string[]> {
+  return (await codeLenses(page).allTextContents()).map((s) => s.replace(/\u00a0/g, ' ').trim());
+}
+
+/** Waits for a CodeLens item whose text matches (`string`: exact text; RegExp: a match). */
+export async function waitForCodeLens(page: Page, text: string | RegExp, timeout = 30_000): Promise<Locator> {
+  const lens = codeLenses(page).filter({ hasText: typeof text === 'string' ? exactly(text) : text }).first();
+  await lens.waitFor({ state: 'visible', timeout });
+  return lens;
+}
+
+/** Clicks the CodeLens item whose text matches (which runs its command). */
+export async function clickCodeLens(page: Page, text: string | RegExp, timeout = 30_000): Promise<void> {
+  const lens = await waitForCodeLens(page, text, timeout);
+  await lens.click();
+}
+
+// ------------------------------------------------------------------------------------------
+// Webviews
+//
+// A webview is an `iframe.webview.ready` (VS Code's host page) holding `iframe#active-frame`
+// (the extension's HTML). The outer iframes all live in one overlay layer, positioned over the
+// editor or view they belong to, so a webview is picked by where it is on screen.
+
+/**
+ * The content frame of a webview.
+ * - no `title`: the only visible webview (Playwright throws on use if several are visible).
+ * - `title` of an editor tab (a WebviewPanel): activates that tab, returns the webview over the
+ *   active editor.
+ * - `title` of a view (a WebviewView in the side bar): expands that view, returns the webview
+ *   over its body.
+ */
+export async function webviewFrame(page: Page, opts: { title?: string; timeout?: number } = {}): Promise<FrameLocator> {
+  const timeout = opts.timeout ?? 30_000;
+  const outer = page.locator(SEL.webviewOuter);
+  if (!opts.title) {
+    const visible = outer.filter({ visible: true });
+    await visible.first().waitFor({ state: 'visible', timeout });
+    return visible.contentFrame().locator(SEL.webviewInner).contentFrame();
+  }
+  const title = opts.title;
+  let container: Locator;
+  // The panel or view may still be opening: wait for either a tab or a view with that title.
+  await tabByTitle(page, title).or(viewPane(page, title)).first().waitFor({ state: 'visible', timeout });
+  if ((await tabByTitle(page, title).count()) > 0) {
+    await activateTab(page, title);
+    container = page.locator(`${SEL.activeGroup} .editor-container`);
+  } else {
+    const pane = viewPane(page, title);
+    await expandView(page, title);
+    container = pane.locator('.pane-body');
+  }
+  const index = await waitUntil(
+    `webview "${title}"`,
+    async () => {
+      const box = await container.boundingBox();
+      if (!box) return undefined;
+      const i = await outer.evaluateAll((frames, b) => {
+        return frames.findIndex((f) => {
+          const r = f.getBoundingClientRect();
+          const style = getComputedStyle(f.parentElement ?? f);
+          if (r.width === 0 || r.height === 0 || style.visibility === 'hidden' || style.display === 'none') return false;
+          const cx = r.x + r.width / 2;
+          const cy = r.y + r.height / 2;
+          return cx >= b.x && cx <= b.x + b.width && cy >= b.y && cy <= b.y + b.height;
+        });
+      }, box);
+      return i >= 0 ? i : undefined;
+    },
+    timeout,
+  );
+  return outer.nth(index).contentFrame().locator(SEL.webviewInner).contentFrame();
+}
+
+// ------------------------------------------------------------------------------------------
+// Notifications
+
+export function notifications(page: Page): Locator {
+  return page.locator(SEL.toast);
+}
+
+/** Messages of the notification toasts on screen. */
+export async function notificationTexts(page: Page): Promise<string[]> {
+  return (await page.locator(`${SEL.toast} ${SEL.toastMessage}`).allTextContents()).map((s) => s.trim());
+}
+
+/** Waits for a toast whose message matches `re`; returns its message. */
+export async function waitForNotification(page: Page, re: RegExp, timeout = 30_000): Promise<string> {
+  const msg = page.locator(`${SEL.toast} ${SEL.toastMessage}`).filter({ hasText: re }).first();
+  await msg.waitFor({ state: 'visible', timeout });
+  return ((await msg.textContent()) ?? '').trim();
+}
+
+/** Clicks the button `label` of the toast whose message matches `re`. */
+export async function clickNotificationButton(page: Page, re: RegExp, label: string): Promise<void> {
+  const toast = notifications(page).filter({ has: page.locator(SEL.toastMessage, { hasText: re }) }).first();
+  await toast.getByRole('button', { name: label, exact: true }).click();
+}
+
+/** Clears every notification and waits until no toast is left. */
+export async function dismissNotifications(page: Page): Promise<void> {
+  if ((await notifications(page).count()) === 0) return;
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await notifications(page).first().waitFor({ state: 'detached' });
+}
+
+// ------------------------------------------------------------------------------------------
+// Activity bar, side bar and views
+
+/** The activity bar entry of a view container, by its title ("Explorer", "Hotline"). */
+export function activityBarItem(page: Page, title: string): Locator {
+  return page
+    .locator(`${SEL.activityBar} .action-item`)
+    .filter({ has: page.locator(`a.action-label[aria-label^="${title.replace(/"/g, '\\"')}"]`) })
+    .first();
+}
+
+/** Opens the view container `title` in the side bar (a click on an active one would close it). */
+export async function openViewContainer(page: Page, title: string, timeout = 30_000): Promise<void> {
+  const item = activityBarItem(page, title);
+  await item.waitFor({ state: 'visible', timeout });
+  const sideBarVisible = await page.locator(SEL.sideBar).isVisible();
+  const checked = ((await item.getAttribute('class')) ?? '').split(/\s+/).includes('checked');
+  if (!(checked && sideBarVisible)) await item.locator('a.action-label').click();
+  await page
+    .locator(SEL.sideBarTitle)
+    .filter({ hasText: new RegExp(escapeRe(title), 'i') })
+    .waitFor({ state: 'visible', timeout });
+}
+
+/** Title shown at the top of the side bar. */
+export async function sideBarTitle(page: Page): Promise<string> {
+  return ((await page.locator(SEL.sideBarTitle).textContent()) ?? '').trim();
+}
+
+/** A view (pane) of the side bar, by the title in its header. */
+export function viewPane(page: Page, title: string): Locator {
+  return page
+    .locator(SEL.viewPane)
+    .filter({ has: page.locator(`${SEL.paneHeader} h3.title`, { hasText: new RegExp(`^\\s*${escapeRe(title)}\\s*$`, 'i') }) })
+    .first();
+}
+
+/** Expands the view `title` if it is collapsed. */
+export async function expandView(page: Page, title: string): Promise<void> {
+  const header = viewPane(page, title).locator(SEL.paneHeader);
+  await header.waitFor({ state: 'visible' });
+  if ((await header.getAttribute('aria-expanded')) === 'false') {
+    await header.click();
+    await viewPane(page, title).locator(`${SEL.paneHeader}[aria-expanded="true"]`).waitFor();
+  }
+}
+
+/** Labels of the rows (tree items) in view `title`, top to bottom. */
+export async function viewItems(page: Page, title: string): Promise<string[]> {
+  const pane = viewPane(page, title);
+  return (await pane.locator(`${SEL.paneRow} ${SEL.rowLabel}`).allTextContents()).map((s) => s.trim());
+}
+
+/** Waits for a row in view `title` whose label matches. */
+export async function waitForViewItem(page: Page, title: string, label: string | RegExp, timeout = 30_000): Promise<Locator> {
+  const row = viewPane(page, title)
+    .locator(SEL.paneRow)
+    .filter({ has: page.locator(SEL.rowLabel, { hasText: typeof label === 'string' ? exactly(label) : label }) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout });
+  return row;
+}
