@@ -40,7 +40,8 @@ const entries = [
 const speedscope = 'node_modules/speedscope/dist/release';
 if (existsSync(speedscope)) {
   mkdirSync('dist/speedscope', { recursive: true });
-  cpSync(speedscope, 'dist/speedscope', { recursive: true });
+  // Not its sample profile or favicons: only what the page loads (and index.html, which names them).
+  cpSync(speedscope, 'dist/speedscope', { recursive: true, filter: (f) => !/(perf-vertx|favicon)/.test(f) });
 }
 
 const contexts = await Promise.all(entries.map((e) => esbuild.context(e)));
