@@ -12,5 +12,6 @@ if (!existsSync(envFile)) execFileSync('bash', ['scripts/e2e-setup.sh'], { stdio
 const { vsce } = JSON.parse(readFileSync(envFile, 'utf8'));
 execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
 const out = process.argv[2] || 'hotline.vsix';
-execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out], { stdio: 'inherit' });
+// The repository README has screenshots by relative path; the extension's page has its own text.
+execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--readme-path', 'docs/extension.md', '-o', out], { stdio: 'inherit' });
 process.stdout.write(`${out}: ${(statSync(out).size / 1024).toFixed(0)} KiB\n`);
