@@ -65,6 +65,7 @@ test('Hotline in a real VS Code: profile under load, CodeLens on the hot line, r
     await dom.runCommand(page, 'Hotline: Profile Under Load');
     // The progress notification names the phase while the run goes on.
     await dom.waitForNotification(page, /Hotline.*(Starting|Warm-up|Measuring)/, 60_000);
+    await dom.waitForNotification(page, /Measuring \(profiler off\) · \d+ req\/s/, 60_000);
     await vs.screenshot('hotline-1-progress');
     lap('run started');
 
@@ -108,6 +109,17 @@ test('Hotline in a real VS Code: profile under load, CodeLens on the hot line, r
     await vs.screenshot('hotline-4-flamegraph');
     lap('flame graph shown');
 
+    // The Runs view lists the run; a .cpuprofile opened from the workspace shows in speedscope.
+    await dom.openViewContainer(page, 'Hotline');
+    await dom.waitForViewItem(page, 'Runs', /./, 30_000);
+    const items = await dom.viewItems(page, 'Runs');
+    assert.equal(items.length, 1, `one run in the Runs view: ${JSON.stringify(items)}`);
+    await dom.openFile(page, `.hotline/runs/${runs[0]}/profile.cpuprofile`, { textEditor: false });
+    const editor = await dom.webviewFrame(page, { title: 'profile.cpuprofile', timeout: 60_000 });
+    await editor.getByText(/profile\.cpuprofile/).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await vs.screenshot('hotline-5-runs-and-cpuprofile-editor');
+    lap('runs view and .cpuprofile editor');
+
     // Cancel during the measured window: the app and the load stop at once.
     await dom.dismissNotifications(page);
     await dom.runCommand(page, 'Hotline: Profile Under Load');
@@ -115,7 +127,7 @@ test('Hotline in a real VS Code: profile under load, CodeLens on the hot line, r
     assert.ok(runProcesses(workspace).length > 0, 'the app and the load run while measuring');
     await dom.clickNotificationButton(page, /Measuring/, 'Cancel');
     await dom.waitForNotification(page, /run cancelled/, 30_000);
-    await vs.screenshot('hotline-5-cancelled');
+    await vs.screenshot('hotline-6-cancelled');
     await dom.waitUntil('the app and the load to be gone after Cancel', async () => runProcesses(workspace).length === 0, 15_000);
     lap('cancelled, nothing left running');
   } catch (err) {

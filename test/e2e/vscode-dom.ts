@@ -138,9 +138,10 @@ export async function runCommand(page: Page, title: string, opts: { timeout?: nu
 
 /**
  * Opens a workspace file with Ctrl+P quick open and waits until it is the active editor.
- * `relPath` is relative to the workspace folder ("src/app.js").
+ * `relPath` is relative to the workspace folder ("src/app.js"); `textEditor: false` for files
+ * that open in a custom editor.
  */
-export async function openFile(page: Page, relPath: string, opts: { timeout?: number } = {}): Promise<void> {
+export async function openFile(page: Page, relPath: string, opts: { timeout?: number; textEditor?: boolean } = {}): Promise<void> {
   const timeout = opts.timeout ?? 60_000;
   const parts = relPath.split(/[\\/]/).filter(Boolean);
   const base = parts[parts.length - 1]!;
@@ -164,7 +165,8 @@ export async function openFile(page: Page, relPath: string, opts: { timeout?: nu
     0,
   );
   await tabByTitle(page, base, `${SEL.activeGroup} ${SEL.tab}.active`).waitFor({ state: 'visible', timeout });
-  await page.locator(SEL.activeEditorLines).waitFor({ state: 'visible', timeout });
+  // A custom editor (a webview) has no text lines to wait for.
+  if (opts.textEditor !== false) await page.locator(SEL.activeEditorLines).waitFor({ state: 'visible', timeout });
 }
 
 // ------------------------------------------------------------------------------------------
