@@ -60,7 +60,7 @@ export function analyseFile(profileFile: string, root: string): { analysis: Anal
  * the report's lines through later edits by diffing against it (design: a cost on the wrong
  * line is worse than none).
  */
-function writeSourceSnapshot(runDir: string, report: ReportV1, sources: Map<string, string>): void {
+export function writeSourceSnapshot(runDir: string, report: ReportV1, sources: Map<string, string>): void {
   const files = new Set([...report.lines.map((l) => l.file), ...report.functions.filter((f) => f.category === 'user').map((f) => f.file)]);
   const snapshot: Record<string, string> = {};
   for (const file of files) {

@@ -4,9 +4,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyseFile, analyseRunDir } from '../core/analyse-run.ts';
+import { analyseFile, analyseRunDir, writeSourceSnapshot } from '../core/analyse-run.ts';
 import { buildReport, type ReportV1, type RunSettings } from '../core/report.ts';
-import { PROFILE_FILE, REPORT_FILE, SOURCES_FILE, newRunId, readRun, writeFileAtomic, writeReport } from '../core/store.ts';
+import { PROFILE_FILE, REPORT_FILE, SOURCES_FILE, newRunId, readRun, writeReport } from '../core/store.ts';
 import { fileKey } from './file-view.ts';
 
 export class RunLoadError extends Error {
@@ -115,21 +115,10 @@ export function analyseProfile(profileFile: string, root: string, outDir?: strin
       analysis,
       notes: [`Analysed from ${source}: a profile without a load test, so there are no load or event-loop figures.`],
     });
-    writeSnapshot(dir, report, sources);
+    writeSourceSnapshot(dir, report, sources);
     writeReport(dir, report);
   } catch (err) {
     throw new RunLoadError(`Could not write the analysis of ${source} into ${dir}: ${message(err)}`, dir);
   }
   return loadRun(path.join(dir, REPORT_FILE));
-}
-
-/** sources.json as a run writes it: the analysed text of every file the report puts a cost in. */
-function writeSnapshot(dir: string, report: ReportV1, sources: Map<string, string>): void {
-  const files = new Set([...report.lines.map((l) => l.file), ...report.functions.filter((f) => f.category === 'user').map((f) => f.file)]);
-  const snapshot: Record<string, string> = {};
-  for (const file of files) {
-    const text = sources.get(file);
-    if (text !== undefined) snapshot[file] = text;
-  }
-  writeFileAtomic(path.join(dir, SOURCES_FILE), JSON.stringify(snapshot));
 }
