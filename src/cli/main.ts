@@ -159,6 +159,11 @@ async function profile(argv: string[]): Promise<number> {
       process.stdout.write(`${renderReport(report, { cwd: process.cwd(), color: process.stdout.isTTY === true })}\n`);
       process.stdout.write(`\nSaved ${path.relative(process.cwd(), runDir) || runDir}/report.json and profile.cpuprofile\n`);
     }
+    if (report.partial) {
+      // A report was written, but the run did not complete: CI must not take it for a pass.
+      process.stderr.write(`hotline: ${report.partial.reason}\n`);
+      return 1;
+    }
     return 0;
   } catch (err) {
     progress.end();

@@ -53,7 +53,11 @@ export class InspectorSession {
       if (mainContext === undefined || p.context.auxData?.isDefault) mainContext ??= p.context.id;
     });
     client.on('Runtime.executionContextDestroyed', (p: { executionContextId: number }) => {
-      if (p.executionContextId === mainContext) void this.close();
+      if (p.executionContextId !== mainContext) return;
+      // The app is exiting (process.exit or an uncaught exception): Node waits for us to
+      // disconnect, so the profile of the time up to here can still be taken.
+      this.salvage = this.profiling ? this.stopProfiler().catch(() => undefined) : Promise.resolve(undefined);
+      void this.salvage.finally(() => this.close());
     });
     client.on('Runtime.bindingCalled', (p: { name: string; payload: string }) => {
       if (p.name !== BINDING) return;
@@ -182,19 +186,31 @@ export class InspectorSession {
    * Starts the CPU profiler. Precise coverage is switched on and off first: that deoptimises
    * code V8 had optimised on-stack (OSR), which the profiler would otherwise not attribute.
    */
-  async startProfiler(intervalUs: number): Promise<void> {
+  async startProfiler(intervalUs: number, opts: { flush?: boolean } = {}): Promise<void> {
     const { Profiler } = this.client;
     await Profiler.enable();
-    await Profiler.startPreciseCoverage({ callCount: false, detailed: false });
-    await Profiler.stopPreciseCoverage();
+    if (opts.flush !== false) {
+      await Profiler.startPreciseCoverage({ callCount: false, detailed: false });
+      await Profiler.stopPreciseCoverage();
+    }
     await Profiler.setSamplingInterval({ interval: intervalUs });
     await Profiler.start();
+    this.profiling = true;
   }
 
   async stopProfiler(): Promise<CpuProfile> {
+    this.profiling = false;
     const { profile } = await this.client.Profiler.stop();
     return profile as unknown as CpuProfile;
   }
+
+  /** The profile taken as the app exited while the profiler ran, if it exited that way. */
+  salvagedProfile(): Promise<CpuProfile | undefined> {
+    return this.salvage ?? Promise.resolve(undefined);
+  }
+
+  private profiling = false;
+  private salvage: Promise<CpuProfile | undefined> | undefined;
 
   async close(): Promise<void> {
     if (this.closedFlag) return;

@@ -7,6 +7,7 @@ import { AppProcess, LaunchError, describeExit, type LaunchSpec } from './launch
 import { InspectorSession, isLoopback, type ListenAddress, type LoopReading } from './inspector.ts';
 import { LoadError, LoadRun, type LoadOptions, type LoadTick, type PhaseResult } from './load.ts';
 import type { CpuProfile } from './analysis/cpuprofile.ts';
+import { mergeProfiles } from './analysis/merge.ts';
 import { Workspace, fileOfUrl } from './analysis/categories.ts';
 import type { LoadFigures, ReportV1, RunSettings } from './report.ts';
 import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, createRunDir, newRunId, runsDirOf, writeFileAtomic } from './store.ts';
@@ -27,6 +28,8 @@ export interface RunOptions extends LoadSettings {
   target: LaunchSpec;
   /** How long the app may take to start listening. */
   listenTimeoutS?: number;
+  /** Seconds between profiler restarts in the profiled window (what a crash can lose at most). */
+  segmentS?: number;
   /** Where runs are kept; default <app dir>/.hotline/runs. */
   runsDir?: string;
   signal?: AbortSignal;
@@ -70,6 +73,9 @@ export interface RunResult {
   /** Present when the run was analysed in this process (profileUnderLoad). */
   report?: ReportV1;
 }
+
+/** Profiler segments: short enough to lose little to a hard crash, long enough to cost nothing. */
+const PROFILE_SEGMENT_S = 5;
 
 const PHASE_NAMES: Record<RunPhase, string> = {
   starting: 'starting the app', warmup: 'warm-up', measuring: 'measuring (profiler off)',
@@ -270,13 +276,45 @@ class Run {
     await this.race(inspector.startLoopProbe());
     this.progress('profiling', PHASE_NAMES.profiling, { second: 0, of: s.durationS, requestsPerSecond: tickRps });
     await this.race(this.load.switchPhase('profiled'));
-    await this.wait(s.durationS);
-    this.loadFinished = true;
-    const profiled = await this.race(this.load.finish());
-    const profiledLoop = await this.race(inspector.readLoop());
-    const profile = await this.race(inspector.stopProfiler());
-    await inspector.stopLoopProbe().catch(() => undefined);
-    return { measured, profiled, loop, profiledLoop, profile, coverage };
+    return { measured, loop, coverage, ...(await this.profiledWindow()) };
+  }
+
+  /**
+   * The profiled window, taken in segments: the profiler is restarted every few seconds, so an
+   * app killed in the window still leaves the segments before. An app that exits or throws
+   * leaves the rest too (Node waits for the inspector to let go). Either way the run goes on
+   * as a partial one, with the time up to the crash.
+   */
+  private async profiledWindow(): Promise<Pick<Measured, 'profiled' | 'profiledLoop' | 'profile' | 'partial'>> {
+    const s = this.s;
+    const inspector = this.inspector!;
+    const load = this.load!;
+    const segmentS = this.opts.segmentS ?? PROFILE_SEGMENT_S;
+    const segments: CpuProfile[] = [];
+    const started = Date.now();
+    const elapsedS = (): number => (Date.now() - started) / 1000;
+    try {
+      while (elapsedS() < s.durationS) {
+        await this.wait(Math.min(segmentS, s.durationS - elapsedS()));
+        if (elapsedS() >= s.durationS) break;
+        segments.push(await this.race(inspector.stopProfiler()));
+        await this.race(inspector.startProfiler(s.samplingIntervalUs, { flush: false }));
+      }
+      this.loadFinished = true;
+      const profiled = await this.race(load.finish());
+      const profiledLoop = await this.race(inspector.readLoop());
+      segments.push(await this.race(inspector.stopProfiler()));
+      await inspector.stopLoopProbe().catch(() => undefined);
+      return { profiled, profiledLoop, profile: mergeProfiles(segments) };
+    } catch (err) {
+      if (!(err instanceof RunError && err.kind === 'app-exited')) throw err;
+      const salvaged = await inspector.salvagedProfile();
+      if (salvaged) segments.push(salvaged);
+      if (segments.length === 0) throw err;
+      this.loadFinished = true;
+      const profiled = await load.finish();
+      return { profiled, profile: mergeProfiles(segments), partial: { reason: `${err.message} The report covers the ${elapsedS().toFixed(1)} s of the profiled window before it.` } };
+    }
   }
 
   /** Writes the run's data (profile, coverage, app output, run.json) before anything reads it. */
@@ -296,6 +334,7 @@ class Run {
       settings: this.recordedSettings(),
       load: loadFigures(this.s, m),
       eventLoop: { ...m.loop, profiled: m.profiledLoop },
+      partial: m.partial,
     });
     return runDir;
   }
@@ -384,9 +423,11 @@ interface Measured {
   measured: PhaseResult;
   profiled: PhaseResult;
   loop: LoopReading;
-  profiledLoop: LoopReading;
+  /** Absent when the app died in the profiled window. */
+  profiledLoop?: LoopReading;
   profile: CpuProfile;
   coverage: unknown[];
+  partial?: { reason: string };
 }
 
 /** The figures come from the window without the profiler; the profiled window sits beside them. */

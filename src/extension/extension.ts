@@ -16,7 +16,7 @@ import {
   type OpenReportAtArgs,
   type ShownRunParams,
 } from '../protocol.ts';
-import { PROFILE_FILE, REPORT_FILE } from '../core/store.ts';
+import { PROFILE_FILE, REPORT_FILE, readRun } from '../core/store.ts';
 import { startLanguageClient } from './language-client.ts';
 import { HeatDecorations } from './decorations.ts';
 import { RunController } from './run-controller.ts';
@@ -113,7 +113,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (!outcome) return;
     if (!appDirs().includes(outcome.appDir)) await state.update(APP_DIRS, [...state.get<string[]>(APP_DIRS, []), outcome.appDir]);
     runsView.refresh();
-    openReport(path.join(outcome.runDir, REPORT_FILE));
+    const reportFile = path.join(outcome.runDir, REPORT_FILE);
+    openReport(reportFile);
+    const partial = readPartial(reportFile);
+    if (partial) void vscode.window.showWarningMessage(`Hotline: ${partial}`, 'Show App Output').then((c) => c && output.show(true));
   };
 
   // Reports of profiles opened from disk are kept in the extension's storage, not beside them.
@@ -190,6 +193,15 @@ export async function deactivate(): Promise<void> {
   FlamePanel.disposeAll();
   ReportPanel.disposeCurrent();
   await client?.stop();
+}
+
+/** Why a run's report covers only part of the run, if it does. */
+function readPartial(reportFile: string): string | undefined {
+  try {
+    return readRun(reportFile).report.partial?.reason;
+  } catch {
+    return undefined;
+  }
 }
 
 async function pickFolder(): Promise<vscode.WorkspaceFolder | undefined> {

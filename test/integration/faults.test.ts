@@ -149,14 +149,40 @@ test('cancelled before it starts: cancelled, nothing launched', RUN_TEST_TIMEOUT
   assert.equal(err.kind, 'cancelled', describeErr(err));
 });
 
-test('an app that crashes mid-run: app-exited, with its last words', RUN_TEST_TIMEOUT, async () => {
-  const err = await failingRun({ target: { cwd: bad('crash-mid-run'), entry: 'server.js' }, url: '/' });
-  // Current behaviour; once partial reports exist this becomes a report with `partial` set.
+test('an app that crashes in the measured window: app-exited, with its last words', RUN_TEST_TIMEOUT, async () => {
+  // SHORT_RUN: warm-up 0–1 s, measured 1–3 s, profiled 3–5 s after the first request.
+  const err = await failingRun({ target: { cwd: bad('exits-later'), entry: 'server.js', env: { EXIT_AFTER_MS: '2000' } }, url: '/' });
   assert.equal(err.kind, 'app-exited', describeErr(err));
   assert.match(err.message, /exit code 1/);
-  assert.match(err.message, /during (warm-up|measuring|profiling)/, 'it crashed under load, not at start');
-  assert.match(err.output, /crashing after \d+ requests/);
+  assert.match(err.message, /during measuring/, 'it crashed in the measured window');
+  assert.match(err.output, /dying \(exit\)/);
 });
+
+/** A run whose app dies in the profiled window (4–7 s after its first request, profiler segments of 1 s). */
+async function partialRun(how: 'exit' | 'throw' | 'kill') {
+  const app = bad('exits-later');
+  guard = new LeakGuard(app);
+  const { report, runDir } = await profileUnderLoad({
+    target: { cwd: app, entry: 'server.js', env: { EXIT_AFTER_MS: '5600', EXIT_HOW: how } },
+    url: '/', runsDir: tempDir(), warmupS: 1, durationS: 3, connections: 10, segmentS: 1,
+  });
+  seen = [report.app.pid];
+  return { report, runDir };
+}
+
+for (const how of ['exit', 'throw', 'kill'] as const) {
+  test(`an app that dies in the profiled window (${how}): a partial report of the time up to it`, RUN_TEST_TIMEOUT, async (t) => {
+    const { report, runDir } = await partialRun(how);
+    t.diagnostic(`partial: ${report.partial?.reason}; ${report.profile.samples} samples, ${report.profile.durationMs} ms`);
+    assert.ok(report.partial, 'the report says it is partial');
+    assert.match(report.partial.reason, /exited during profiling/);
+    assert.ok(report.profile.samples > 0, 'the profile up to the crash is kept');
+    assert.ok(report.profile.durationMs < 3000, 'it covers less than the whole window');
+    assert.equal(report.lines[0]?.function, 'hash', 'and still names the hot function');
+    assert.ok(report.load && report.load.requests.total > 0, 'the measured window is kept');
+    for (const f of ['report.json', 'profile.cpuprofile', 'run.json', 'app.log']) assert.ok(fs.existsSync(path.join(runDir, f)), f);
+  });
+}
 
 test('options out of range: bad-options before anything starts', async () => {
   guard = new LeakGuard(HELPER_MODULE);
