@@ -34,12 +34,17 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
     if (l.timeouts > 0) out.push(`  ! ${l.timeouts} requests timed out: the app could not keep up with ${l.connections} connections (requests queue behind each other).`);
     const socketErrors = l.errors - l.timeouts;
     if (socketErrors > 0) out.push(`  ! ${socketErrors} connection errors: the app closed or refused connections.`);
+    if (l.requests.total === 0) out.push('  ! No response in this window: the app did not answer at all (its event loop is blocked, or the URL never responds).');
     if (l.loadLimited) out.push(`  ! The load generator was the limit (it used ${Math.round((l.loadCpu ?? 0) * 100)}% of a core): the app could serve more.`);
     const cost = l.requests.perSecond > 0 ? ((l.profiled.requests.perSecond - l.requests.perSecond) / l.requests.perSecond) * 100 : 0;
     out.push(`  profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${ms(l.profiled.latencyMs.p99)} (profiler cost ${cost >= 0 ? '+' : ''}${cost.toFixed(1)}% req/s)`);
   }
   if (r.eventLoop) {
     const e = r.eventLoop;
+    if (e.blockedAt && e.blockedAt.length > 0) {
+      const [top, ...callers] = e.blockedAt;
+      out.push(`  ! The event loop never yielded. It is stuck in ${top.function} (${rel(top.file, o.cwd)}:${top.line})${callers.length > 0 ? `, called from ${callers.slice(0, 3).map((f) => `${f.function} (${rel(f.file, o.cwd)}:${f.line})`).join(' ← ')}` : ''}.`);
+    }
     out.push(e.blockedThroughout
       ? `${bold('Event loop')}  blocked for the whole window: no 10 ms timer ran in ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`
       : `${bold('Event loop')}  delay p50 ${ms(e.delayMs.p50)}  p99 ${ms(e.delayMs.p99)}  max ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`);

@@ -48,11 +48,24 @@ export function analyseRunDir(runDir: string, root: string): ReportV1 {
 export function analyseFile(profileFile: string, root: string): { analysis: Analysis; sources: Map<string, string> } {
   const profile = parseCpuProfileText(fs.readFileSync(profileFile, 'utf8'));
   const loaded = loadSources(profile, root);
-  const coverageFile = path.join(path.dirname(profileFile), COVERAGE_FILE);
-  const coverage = fs.existsSync(coverageFile) ? readCoverage(safeJson(fs.readFileSync(coverageFile, 'utf8'))) : undefined;
+  const coverage = readCoverageBeside(profileFile);
   const analysis = analyzeProfile({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, coverage });
-  analysis.notes.unshift(...loaded.notes);
+  // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
+  analysis.notes = loaded.notes.concat(analysis.notes);
   return { analysis, sources: loaded.sources };
+}
+
+/** The coverage.json beside a profile, if any; one that cannot be read (a folder, a broken link) only costs precision. */
+function readCoverageBeside(profileFile: string): ReturnType<typeof readCoverage> | undefined {
+  const coverageFile = path.join(path.dirname(profileFile), COVERAGE_FILE);
+  if (!fs.existsSync(coverageFile)) return undefined;
+  let text: string;
+  try {
+    text = fs.readFileSync(coverageFile, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return readCoverage(safeJson(text));
 }
 
 /**

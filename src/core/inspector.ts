@@ -20,6 +20,15 @@ export interface LoopReading {
   blockedThroughout?: boolean;
 }
 
+export interface StackFrame {
+  functionName: string;
+  /** The script's URL as V8 gives it (file://…, node:…). */
+  url: string;
+  /** 1-based */
+  line: number;
+  column: number;
+}
+
 export class InspectorError extends Error {
   constructor(message: string) {
     super(message);
@@ -169,6 +178,39 @@ export class InspectorSession {
     await this.evaluate(`(() => { const p = ${PROBE}; if (p) { p.histogram.disable(); delete ${PROBE}; } })()`);
   }
 
+  /**
+   * Where the main thread is right now: the debugger pauses it (between two JS instructions,
+   * even in an endless loop), reads the stack and lets it go. For a loop that never yields the
+   * profiler can only show the caller (its code was optimised on the stack), this names it.
+   */
+  async stackNow(timeoutMs = 3000): Promise<StackFrame[]> {
+    const { Debugger } = this.client;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new InspectorError('the app did not pause')), timeoutMs);
+    });
+    const paused = Debugger.paused();
+    // Call frames name their script by id; enabling the debugger replays every script's URL.
+    const urls = new Map<string, string>();
+    const unsubscribe = Debugger.scriptParsed((s) => urls.set(s.scriptId, s.url));
+    await Debugger.enable();
+    try {
+      await Debugger.pause();
+      const p = await Promise.race([paused, timedOut]);
+      return p.callFrames.slice(0, 12).map((f) => ({
+        functionName: f.functionName || '(anonymous)',
+        url: urls.get(f.location.scriptId) ?? f.url ?? '',
+        line: f.location.lineNumber + 1,
+        column: (f.location.columnNumber ?? 0) + 1,
+      }));
+    } finally {
+      clearTimeout(timer);
+      unsubscribe();
+      await Debugger.resume().catch(() => undefined);
+      await Debugger.disable().catch(() => undefined);
+    }
+  }
+
   /** Block coverage with counts (instrumented code: only while nothing is measured). */
   async startBlockCoverage(): Promise<void> {
     await this.client.Profiler.enable();
@@ -212,13 +254,19 @@ export class InspectorSession {
   private profiling = false;
   private salvage: Promise<CpuProfile | undefined> | undefined;
 
+  /**
+   * Closes the session. If the app died first, chrome-remote-interface's close() can wait for a
+   * close event that already happened: the socket's own end (or a second) is enough.
+   */
   async close(): Promise<void> {
     if (this.closedFlag) return;
-    try {
-      await this.client.close();
-    } catch {
-      // the app already went away; the socket is closed either way
-    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.client.close().catch(() => undefined), // the app already went away: closed either way
+      this.closed,
+      new Promise<void>((resolve) => { timer = setTimeout(resolve, 1000); }),
+    ]);
+    clearTimeout(timer);
     this.closedFlag = true;
   }
 

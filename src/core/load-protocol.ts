@@ -66,6 +66,8 @@ export interface RunnerOptions {
   connections: number;
   pipelining: number;
   timeoutS: number;
+  /** The load stops by itself after this many seconds, whatever happens to its parent. */
+  maxDurationS?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -117,7 +119,8 @@ function isRunnerOptions(x: unknown): x is RunnerOptions {
     (x.body === undefined || typeof x.body === 'string') &&
     isCount(x.connections) &&
     isCount(x.pipelining) &&
-    isNum(x.timeoutS)
+    isNum(x.timeoutS) &&
+    (x.maxDurationS === undefined || (isNum(x.maxDurationS) && x.maxDurationS > 0))
   );
 }
 

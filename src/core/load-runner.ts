@@ -226,7 +226,7 @@ class Runner {
       connections: o.connections,
       pipelining: o.pipelining,
       timeout: o.timeoutS,
-      duration: UNTIL_TOLD_S,
+      duration: Math.min(o.maxDurationS ?? UNTIL_TOLD_S, UNTIL_TOLD_S),
       setupClient: (client) => this.attach(client as unknown as AutocannonClient),
     };
     try {

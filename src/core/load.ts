@@ -32,6 +32,8 @@ export interface LoadOptions {
   pipelining?: number;
   /** Per-request timeout in seconds, default 10; autocannon requires >= 1. */
   timeoutS?: number;
+  /** A bound on the whole load: the generator stops by itself after it (default: when told). */
+  maxDurationS?: number;
 }
 
 export type LoadErrorCode =
@@ -116,6 +118,7 @@ export function normalizeLoadOptions(opts: LoadOptions): RunnerOptions {
     connections: positiveInt('connections', opts.connections, 10),
     pipelining: positiveInt('pipelining', opts.pipelining, 1),
     timeoutS,
+    ...(opts.maxDurationS !== undefined ? { maxDurationS: opts.maxDurationS } : {}),
   };
 }
 

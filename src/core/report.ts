@@ -41,6 +41,8 @@ export interface EventLoopFigures {
   cpu?: number;
   /** Not one 10 ms timer ran in the window: the delays are the window's length (a lower bound). */
   blockedThroughout?: boolean;
+  /** Where the main thread was stuck then (the debugger paused it once), innermost first. */
+  blockedAt?: Array<{ function: string; file: string; line: number }>;
   profiled?: { delayMs: { mean: number; p50: number; p99: number; max: number }; utilization: number; cpu?: number };
 }
 

@@ -4,18 +4,18 @@
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { AppProcess, LaunchError, describeExit, type LaunchSpec } from './launch.ts';
-import { InspectorSession, isLoopback, type ListenAddress, type LoopReading } from './inspector.ts';
+import { InspectorSession, isLoopback, type ListenAddress, type LoopReading, type StackFrame } from './inspector.ts';
 import { LoadError, LoadRun, type LoadOptions, type LoadTick, type PhaseResult } from './load.ts';
 import type { CpuProfile } from './analysis/cpuprofile.ts';
 import { mergeProfiles } from './analysis/merge.ts';
 import { Workspace, fileOfUrl } from './analysis/categories.ts';
 import type { LoadFigures, ReportV1, RunSettings } from './report.ts';
-import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, createRunDir, newRunId, runsDirOf, writeFileAtomic } from './store.ts';
+import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, acquireRunLock, createRunDir, newRunId, runsDirOf, writeFileAtomic } from './store.ts';
 import { analyseRunDir, writeRunRecord } from './analyse-run.ts';
 import { redactBody, redactEnv, redactHeaders, redactUrl } from './redact.ts';
 
 /** The load of a run: the load generator's options, with a URL that may be a bare path. */
-export interface LoadSettings extends Omit<LoadOptions, 'url'> {
+export interface LoadSettings extends Omit<LoadOptions, 'url' | 'maxDurationS'> {
   /** A path (`/login`, joined to the port the app opened) or a full loopback URL. */
   url: string;
   /** Seconds of each window: measured, then profiled. */
@@ -59,7 +59,7 @@ export const RUN_DEFAULTS = {
   listenTimeoutS: 30,
 } as const;
 
-export type RunErrorKind = 'cancelled' | 'app-exited' | 'never-listened' | 'port-in-use' | 'bad-options' | 'load-failed' | 'inspector' | 'analysis-failed';
+export type RunErrorKind = 'cancelled' | 'app-exited' | 'never-listened' | 'port-in-use' | 'bad-options' | 'load-failed' | 'inspector' | 'analysis-failed' | 'busy';
 
 export class RunError extends Error {
   constructor(readonly kind: RunErrorKind, message: string, readonly output = '') {
@@ -125,7 +125,7 @@ function validate(s: Settings): void {
   if (!Number.isFinite(s.samplingIntervalUs) || s.samplingIntervalUs < 50 || s.samplingIntervalUs > 100_000) {
     throw new RunError('bad-options', `the sampling interval must be 50–100000 µs (got ${s.samplingIntervalUs}).`);
   }
-  if (!s.url.startsWith('/') && !/^https?:\/\//.test(s.url)) throw new RunError('bad-options', `--url must be a path (/login) or a full http:// URL (got ${s.url}).`);
+  if (!s.url.startsWith('/') && !/^https?:\/\//.test(s.url)) throw new RunError('bad-options', `--url must be a path (/login) or a full http:// URL (got ${redactUrl(s.url)}).`);
   if (/^https?:\/\//.test(s.url) && !isLoopback(new URL(s.url).hostname)) {
     throw new RunError('bad-options', `Load tests only target this machine: ${new URL(s.url).hostname} is not a loopback address (use 127.0.0.1 or localhost).`);
   }
@@ -140,6 +140,7 @@ class Run {
   /** Set once we stop the app ourselves: its exit is then no failure. */
   private stoppedByUs = false;
   private readonly disposers: Array<() => void> = [];
+  private releaseLock: (() => void) | undefined;
   private readonly output: string[] = [];
   /** Rejects when the run can't go on: the app exited, the user cancelled, the load died. */
   private stopReason: Promise<never> | undefined;
@@ -148,8 +149,13 @@ class Run {
 
   async execute(): Promise<RunResult> {
     const startedAt = new Date();
+    this.throwIfCancelled();
+    const lock = acquireRunLock(this.opts.target.cwd);
+    if ('heldBy' in lock) {
+      throw new RunError('busy', `Another Hotline run of this app is in progress${lock.heldBy > 0 ? ` (process ${lock.heldBy})` : ''}: wait for it to end or cancel it.`);
+    }
+    this.releaseLock = lock.release;
     try {
-      this.throwIfCancelled();
       const fixedPort = explicitPort(this.s.url);
       if (fixedPort !== undefined && (await accepts(fixedPort))) {
         throw new RunError('port-in-use', `Port ${fixedPort} of --url is already in use by another process: stop it, or pass a path (--url /…) and let Hotline pick a free port.`);
@@ -192,7 +198,9 @@ class Run {
     this.app = app;
     this.stopReason = this.watch(app);
     this.stopReason.catch(() => undefined); // observed by every wait below
-    this.inspector = await this.race(InspectorSession.connect(inspectorUrl));
+    const connecting = InspectorSession.connect(inspectorUrl);
+    this.disposers.push(() => void connecting.then((i) => i.close(), () => undefined));
+    this.inspector = await this.race(connecting);
     const listening = this.nextListening(port);
     let address: ListenAddress;
     try {
@@ -246,8 +254,13 @@ class Run {
       const of = phase === 'warmup' ? s.warmupS : s.durationS;
       this.progress(phase, `${PHASE_NAMES[phase]}: ${t.requests} req/s`, { second: Math.min(t.second, of), of, requestsPerSecond: t.requests });
     };
+    // Bounded in time whatever happens here: the load stops by itself a while after the run's end.
+    const maxDurationS = s.warmupS + 2 * s.durationS + 120;
+    const starting = LoadRun.start({ url, method: s.method, headers: s.headers, body: s.body, connections: s.connections, pipelining: s.pipelining, timeoutS: s.timeoutS, maxDurationS }, onTick);
+    // Cancelled while it starts: it must still be stopped once it is up.
+    this.disposers.push(() => void starting.then((l) => l.kill(), () => undefined));
+    this.load = await this.race(starting);
     this.progress('warmup', `warm-up: ${s.connections} connections`, { second: 0, of: s.warmupS });
-    this.load = await this.race(LoadRun.start({ url, method: s.method, headers: s.headers, body: s.body, connections: s.connections, pipelining: s.pipelining, timeoutS: s.timeoutS }, onTick));
     const load = this.load;
     const loadDied = new Promise<never>((_, reject) => {
       void load.exited.then(() => {
@@ -272,11 +285,13 @@ class Run {
     // The gap between the windows runs as warm-up: nothing measured while the profiler starts.
     const measured = await this.race(this.load.switchPhase('warmup'));
     const loop = await this.race(inspector.readLoop());
+    // A loop that never yielded in the whole window: say where it is stuck.
+    const blockedAt = loop.blockedThroughout ? await this.race(inspector.stackNow()).catch(() => undefined) : undefined;
     await this.race(inspector.startProfiler(s.samplingIntervalUs));
     await this.race(inspector.startLoopProbe());
     this.progress('profiling', PHASE_NAMES.profiling, { second: 0, of: s.durationS, requestsPerSecond: tickRps });
     await this.race(this.load.switchPhase('profiled'));
-    return { measured, loop, coverage, ...(await this.profiledWindow()) };
+    return { measured, loop, coverage, blockedAt, ...(await this.profiledWindow()) };
   }
 
   /**
@@ -333,7 +348,11 @@ class Run {
       app: { command: this.app?.command ?? [], cwd: target.cwd, pid: this.app?.pid ?? -1, url: redactUrl(url) },
       settings: this.recordedSettings(),
       load: loadFigures(this.s, m),
-      eventLoop: { ...m.loop, profiled: m.profiledLoop },
+      eventLoop: {
+        ...m.loop,
+        profiled: m.profiledLoop,
+        ...(m.blockedAt ? { blockedAt: m.blockedAt.map((f) => ({ function: f.functionName, file: fileOfUrl(f.url), line: f.line })) } : {}),
+      },
       partial: m.partial,
     });
     return runDir;
@@ -399,6 +418,9 @@ class Run {
     const closing = this.inspector?.close();
     const cancelled = this.opts.signal?.aborted ?? false;
     await this.app?.stop(cancelled ? 1000 : 3000);
+    // Only once the app is gone may another run of it start.
+    this.releaseLock?.();
+    this.releaseLock = undefined;
     await closing;
     await this.load?.exited;
   }
@@ -428,6 +450,7 @@ interface Measured {
   profile: CpuProfile;
   coverage: unknown[];
   partial?: { reason: string };
+  blockedAt?: StackFrame[];
 }
 
 /** The figures come from the window without the profiler; the profiled window sits beside them. */

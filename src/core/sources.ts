@@ -25,33 +25,57 @@ export function loadSources(profile: CpuProfile, root: string): LoadedSources {
     const file = fileOfUrl(node.callFrame.url);
     if (workspace.contains(file)) files.add(file);
   }
+  const realRoot = realPathOf(workspace.root);
   for (const file of files) {
-    const text = readText(file, out.notes);
+    const text = readText(file, realRoot, out.notes);
     if (text === undefined) continue;
     out.sources.set(file, text);
-    const map = readSourceMap(file, text, workspace.root, out.notes);
+    const map = readSourceMap(file, text, workspace.root, realRoot, out.notes);
     if (!map) continue;
     out.sourceMaps.push(map);
-    addOriginals(map, workspace.root, out);
+    addOriginals(map, workspace.root, realRoot, out);
   }
   return out;
 }
 
-function readText(file: string, notes: string[]): string | undefined {
+function realPathOf(p: string): string {
   try {
-    const size = fs.statSync(file).size;
+    return fs.realpathSync.native(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/**
+ * The callers check the path as written; this checks where it really leads. A symlink in the
+ * workspace can point outside it (to /etc/passwd), and only a regular file is read: a named
+ * pipe would block forever and a device (/dev/zero) never ends.
+ */
+function readText(file: string, realRoot: string, notes: string[]): string | undefined {
+  try {
+    const real = fs.realpathSync.native(file);
+    if (!isUnder(realRoot, real)) {
+      notes.push(`Skipped ${file}: it is a link to outside the workspace.`);
+      return undefined;
+    }
+    const stat = fs.statSync(real);
+    if (!stat.isFile()) {
+      notes.push(`Skipped ${file}: not a regular file.`);
+      return undefined;
+    }
+    const size = stat.size;
     if (size > MAX_SOURCE_BYTES) {
       notes.push(`Skipped ${file} (${Math.round(size / 1048576)} MB): too large to read for call sites.`);
       return undefined;
     }
-    return fs.readFileSync(file, 'utf8');
+    return fs.readFileSync(real, 'utf8');
   } catch {
     notes.push(`Could not read ${file} (deleted or moved since the run?): its lines are shown without source.`);
     return undefined;
   }
 }
 
-function readSourceMap(file: string, text: string, root: string, notes: string[]): SourceMapInput | undefined {
+function readSourceMap(file: string, text: string, root: string, realRoot: string, notes: string[]): SourceMapInput | undefined {
   const trimmed = text.trimEnd();
   const lastLine = trimmed.slice(trimmed.lastIndexOf('\n') + 1);
   const m = MAPPING_URL.exec(lastLine);
@@ -80,19 +104,20 @@ function readSourceMap(file: string, text: string, root: string, notes: string[]
     notes.push(`Ignored the source map of ${file}: ${mapFile} is outside the workspace.`);
     return undefined;
   }
-  const mapText = readText(mapFile, notes);
+  const mapText = readText(mapFile, realRoot, notes);
   return mapText === undefined ? undefined : { generatedFile: file, map: mapText, mapFile };
 }
 
 /** The original files a map points at: from its sourcesContent, else from disk. */
-function addOriginals(map: SourceMapInput, root: string, out: LoadedSources): void {
-  let raw: { sources?: unknown; sourcesContent?: unknown; sourceRoot?: unknown };
+function addOriginals(map: SourceMapInput, root: string, realRoot: string, out: LoadedSources): void {
+  let raw: { sources?: unknown; sourcesContent?: unknown; sourceRoot?: unknown } | null;
   try {
     raw = JSON.parse(String(map.map)) as typeof raw;
   } catch {
     return; // the analysis notes the broken map when it reads it
   }
-  if (!Array.isArray(raw.sources)) return;
+  // A map file holding `null` (or a number) is JSON too.
+  if (typeof raw !== 'object' || raw === null || !Array.isArray(raw.sources)) return;
   const sourceRoot = typeof raw.sourceRoot === 'string' ? raw.sourceRoot : '';
   raw.sources.forEach((source, i) => {
     if (typeof source !== 'string') return;
@@ -101,7 +126,7 @@ function addOriginals(map: SourceMapInput, root: string, out: LoadedSources): vo
     const content = Array.isArray(raw.sourcesContent) ? raw.sourcesContent[i] : undefined;
     if (typeof content === 'string') out.sources.set(file, content);
     else if (fs.existsSync(file)) {
-      const text = readText(file, out.notes);
+      const text = readText(file, realRoot, out.notes);
       if (text !== undefined) out.sources.set(file, text);
     }
   });

@@ -48,6 +48,53 @@ export function writeReport(runDir: string, report: ReportV1): string {
   return file;
 }
 
+/**
+ * One run per app at a time (the CLI and the editor included): two runs would share the CPU
+ * and both measure nonsense. The lock holds the owner's pid; a lock whose owner died is taken
+ * over. Returns the release function, or the pid of the run in progress.
+ */
+export function acquireRunLock(appDir: string): { release: () => void } | { heldBy: number } {
+  const key = path.resolve(appDir);
+  // Runs of this process (the editor starts every run in one extension host).
+  if (locksHere.has(key)) return { heldBy: process.pid };
+  const dir = path.join(appDir, '.hotline');
+  fs.mkdirSync(dir, { recursive: true });
+  const ignore = path.join(dir, '.gitignore');
+  if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, '*\n');
+  const lock = path.join(dir, 'run.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = fs.openSync(lock, 'wx');
+      fs.writeSync(fd, `${process.pid}\n`);
+      fs.closeSync(fd);
+      locksHere.add(key);
+      return {
+        release: () => {
+          locksHere.delete(key);
+          fs.rmSync(lock, { force: true });
+        },
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const owner = Number(fs.readFileSync(lock, 'utf8').trim());
+    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && pidAlive(owner)) return { heldBy: owner };
+    fs.rmSync(lock, { force: true }); // its owner is gone: a crashed run
+  }
+  return { heldBy: -1 };
+}
+
+const locksHere = new Set<string>();
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export class StoreError extends Error {
   constructor(message: string, readonly file: string) {
     super(message);

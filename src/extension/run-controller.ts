@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { RunError, captureUnderLoad, type RunProgress } from '../core/run.ts';
 import type { LaunchSpec } from '../core/launch.ts';
 import type { LoadSettings } from '../core/run.ts';
+import { redactUrl } from '../core/redact.ts';
 
 export interface RunOutcome {
   runDir: string;
@@ -61,7 +62,7 @@ export class RunController implements vscode.Disposable {
           this.status.tooltip = 'Click to cancel the run';
           this.status.show();
         };
-        this.output.appendLine(`── ${new Date().toLocaleTimeString()} profiling ${app.entry} in ${app.cwd}: ${load.method ?? 'GET'} ${load.url}, ${load.connections} connections`);
+        this.output.appendLine(`── ${new Date().toLocaleTimeString()} profiling ${app.entry} in ${app.cwd}: ${load.method ?? 'GET'} ${redactUrl(load.url)}, ${load.connections} connections`);
         const { runDir } = await captureUnderLoad({
           ...load,
           target: app,

@@ -112,7 +112,26 @@ export interface CodeServerOptions {
   port?: number;
   /** ms to wait for code-server to serve (default 60 s). */
   startTimeoutMs?: number;
+  /**
+   * Workspace Trust on (default off): code-server starts without --disable-workspace-trust and
+   * the folder, never trusted before in the fresh user data, opens in Restricted Mode without the
+   * modal startup prompt (WORKSPACE_TRUST_SETTINGS; userSettings may still override them).
+   */
+  workspaceTrust?: boolean;
 }
+
+/**
+ * With `workspaceTrust: true`: trust is enabled, and an untrusted folder opens in Restricted
+ * Mode straight away (no "Do you trust the authors?" dialog blocking the window); the banner
+ * says so, and files opened from outside open without a prompt.
+ */
+export const WORKSPACE_TRUST_SETTINGS: Record<string, unknown> = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.banner': 'always',
+  'security.workspace.trust.untrustedFiles': 'open',
+  'security.workspace.trust.emptyWindow': false,
+};
 
 export interface CodeServer {
   url: string;
@@ -354,7 +373,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const childEnv = runEnv(runDir, env, opts.env);
   fs.writeFileSync(
     path.join(runDir, 'ud/User/settings.json'),
-    JSON.stringify({ ...DEFAULT_USER_SETTINGS, ...opts.userSettings }, null, 2),
+    JSON.stringify({ ...DEFAULT_USER_SETTINGS, ...(opts.workspaceTrust ? WORKSPACE_TRUST_SETTINGS : {}), ...opts.userSettings }, null, 2),
   );
 
   if (opts.extensionVsix) installVsix(env, runDir, opts.extensionVsix, childEnv);
@@ -378,7 +397,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
         '--auth', 'none',
         '--disable-telemetry',
         '--disable-update-check',
-        '--disable-workspace-trust',
+        ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
         '--disable-getting-started-override',
         '--ignore-last-opened',
         workspace,

@@ -118,28 +118,86 @@ test('an app whose own fixed port is taken (EADDRINUSE at listen): port-in-use',
   }
 });
 
-test('cancelled while measuring: cancelled, and the app and the load runner are gone', RUN_TEST_TIMEOUT, async () => {
-  const controller = new AbortController();
-  // tsx keeps an esbuild service as a child of this process: only what the run adds counts.
+/** Processes this run added below the test process (tsx keeps an esbuild service of its own). */
+function runChildren(already: Set<number>): ProcInfo[] {
+  return descendantsOf(process.pid).filter((d) => !already.has(d.pid));
+}
+
+for (const phase of ['starting', 'warmup', 'measuring', 'profiling'] as const) {
+  test(`cancelled while ${phase}: cancelled, and the app and the load runner are gone`, RUN_TEST_TIMEOUT, async () => {
+    const controller = new AbortController();
+    const already = new Set(descendantsOf(process.pid).map((p) => p.pid));
+    let during: ProcInfo[] = [];
+    const err = await failingRun({
+      target: { cwd: HELPER_MODULE, entry: 'server.js' },
+      url: '/compress',
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.phase !== phase || controller.signal.aborted) return;
+        during = runChildren(already);
+        controller.abort();
+      },
+    });
+    seen = during.map((p) => p.pid);
+    assert.equal(err.kind, 'cancelled', describeErr(err));
+    if (phase !== 'starting') {
+      // The snapshot must hold both processes, or the check below proves nothing.
+      assert.ok(during.some((p) => p.argv.some((a) => a.endsWith(path.join('dist', 'load-runner.js')))), `the load runner was running:\n${during.map((p) => p.argv.join(' ')).join('\n')}`);
+      assert.ok(during.some((p) => p.argv.some((a) => a.startsWith(HELPER_MODULE))), 'the app was running');
+    }
+    for (const p of during) assert.equal(isRunning(p.pid), false, `${p.pid} (${p.argv.join(' ')}) still runs`);
+  });
+}
+
+test('the load generator dies mid-run: load-failed, and the app is stopped', RUN_TEST_TIMEOUT, async () => {
   const already = new Set(descendantsOf(process.pid).map((p) => p.pid));
   let during: ProcInfo[] = [];
   const err = await failingRun({
     target: { cwd: HELPER_MODULE, entry: 'server.js' },
     url: '/compress',
-    signal: controller.signal,
     onProgress: (p) => {
-      if (p.phase !== 'measuring' || controller.signal.aborted) return;
-      during = descendantsOf(process.pid).filter((d) => !already.has(d.pid));
-      controller.abort();
+      if (p.phase !== 'measuring' || during.length > 0) return;
+      during = runChildren(already);
+      const runner = during.find((d) => d.argv.some((a) => a.endsWith(path.join('dist', 'load-runner.js'))));
+      assert.ok(runner, 'the load runner runs while measuring');
+      process.kill(runner.pid, 'SIGKILL');
     },
   });
   seen = during.map((p) => p.pid);
-  assert.equal(err.kind, 'cancelled', describeErr(err));
-  assert.match(err.message, /measuring/);
-  // The snapshot must hold both processes, or the check below proves nothing.
-  assert.ok(during.some((p) => p.argv.some((a) => a.endsWith(path.join('dist', 'load-runner.js')))), `the load runner was running:\n${during.map((p) => p.argv.join(' ')).join('\n')}`);
-  assert.ok(during.some((p) => p.argv.some((a) => a.startsWith(HELPER_MODULE))), 'the app was running');
+  assert.equal(err.kind, 'load-failed', describeErr(err));
   for (const p of during) assert.equal(isRunning(p.pid), false, `${p.pid} (${p.argv.join(' ')}) still runs`);
+});
+
+test('an app whose event loop hangs forever: the run ends on time and names the endless loop', RUN_TEST_TIMEOUT, async (t) => {
+  const app = bad('hangs');
+  guard = new LeakGuard(app);
+  const { report } = await profileUnderLoad({ target: { cwd: app, entry: 'server.js' }, url: '/', runsDir: tempDir(), ...SHORT_RUN });
+  seen = [report.app.pid];
+  t.diagnostic(`blocked at: ${JSON.stringify(report.eventLoop?.blockedAt?.slice(0, 2))}`);
+  assert.equal(report.eventLoop?.blockedThroughout, true);
+  assert.equal(report.load?.requests.total, 0, 'no response while the loop spins');
+  const top = report.eventLoop?.blockedAt?.[0];
+  assert.equal(top?.function, 'spinForever');
+  assert.equal(top?.file, path.join(app, 'server.js'));
+  assert.equal(top?.line, 11);
+});
+
+test('two runs of one app at once: the second is refused while the first goes on', RUN_TEST_TIMEOUT, async () => {
+  guard = new LeakGuard(HELPER_MODULE);
+  let second: unknown;
+  const { report } = await profileUnderLoad({
+    target: { cwd: HELPER_MODULE, entry: 'server.js' }, url: '/compress', runsDir: tempDir(), ...SHORT_RUN,
+    onProgress: (p) => {
+      if (p.phase !== 'measuring' || second !== undefined) return;
+      second = 'pending';
+      void rejectionOf(() => profileUnderLoad({ target: { cwd: HELPER_MODULE, entry: 'server.js' }, url: '/compress', runsDir: tempDir(), ...SHORT_RUN })).then((e) => { second = e; });
+    },
+  });
+  seen = [report.app.pid];
+  assert.ok(second instanceof RunError, `the second run was refused: ${String(second)}`);
+  assert.equal(second.kind, 'busy');
+  assert.match(second.message, /in progress \(process \d+\)/);
+  assert.ok(report.lines.length > 0, 'the first run completed');
 });
 
 test('cancelled before it starts: cancelled, nothing launched', RUN_TEST_TIMEOUT, async () => {

@@ -117,7 +117,7 @@ class Analyzer {
     for (const c of CATEGORIES) categories[c] = ms(categories[c]);
     return {
       durationMs: ms(t.durationUs),
-      samples: t.sampleNode.length,
+      samples: t.sampleCount,
       intervalUs: Math.round(t.intervalUs),
       nonIdleMs: ms(nonIdleUs),
       categories,
@@ -173,7 +173,10 @@ class Analyzer {
   // ---- lines ----------------------------------------------------------------------------
 
   /** The line record for a generated position of a workspace function, mapped when a map exists. */
-  private lineKey(fn: FunctionInfo, generatedLine: number, generatedColumn?: number, fnName = fn.name): string {
+  private lineKey(fn: FunctionInfo, rawLine: number, generatedColumn?: number, fnName = fn.name): string {
+    // A workspace frame without a valid position (V8's -1, or a corrupt -5) has line 0, "unknown",
+    // as native code does: never a negative line for the editor.
+    const generatedLine = rawLine >= 0 ? rawLine : 0;
     let file = fn.generatedFile;
     let line = generatedLine;
     let generated: LineAcc['generated'];

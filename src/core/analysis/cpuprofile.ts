@@ -48,7 +48,8 @@ export class ProfileFormatError extends Error {
 export function parseCpuProfileText(text: string): CpuProfile {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A UTF-8 byte order mark (editors on Windows save one) is not part of the JSON.
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
     throw new ProfileFormatError(`not JSON: ${(err as Error).message}`, 'file');
   }
@@ -60,18 +61,27 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSaf
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**
+ * The longest time span accepted, in µs (2^53 µs is 285 years). Longer spans are corrupt, and
+ * sums of them would overflow to Infinity in the analysis (then NaN shares).
+ */
+const MAX_SPAN_US = Number.MAX_SAFE_INTEGER;
+
+/**
  * Checks the shape and the invariants the analysis relies on: unique ids, children that exist,
  * one parent per node, a single root, no cycles, samples that name real nodes. Returns a profile
  * built from fresh objects (the input is never mutated) with negative time deltas clamped to 0.
  */
-export function readCpuProfile(value: unknown): CpuProfile {
-  if (!isObject(value)) throw new ProfileFormatError('a CPU profile is a JSON object', '$');
-  // Chrome DevTools' "Save profile" and some tools wrap the profile: {profile: {...}}.
-  if (!Array.isArray(value.nodes) && isObject(value.profile)) return readCpuProfile(value.profile);
+export function readCpuProfile(input: unknown): CpuProfile {
+  if (!isObject(input)) throw new ProfileFormatError('a CPU profile is a JSON object', '$');
+  let value = input;
+  // Chrome DevTools' "Save profile" and some tools wrap the profile: {profile: {...}}. A loop,
+  // not a recursive call: a file can nest wrappers deeper than the stack.
+  while (!Array.isArray(value.nodes) && isObject(value.profile)) value = value.profile;
   if (!Array.isArray(value.nodes)) throw new ProfileFormatError('"nodes" must be an array', '$.nodes');
   if (value.nodes.length === 0) throw new ProfileFormatError('the profile has no nodes', '$.nodes');
   if (!isFiniteNumber(value.startTime)) throw new ProfileFormatError('"startTime" must be a number', '$.startTime');
   if (!isFiniteNumber(value.endTime)) throw new ProfileFormatError('"endTime" must be a number', '$.endTime');
+  if (value.endTime - value.startTime > MAX_SPAN_US) throw new ProfileFormatError('"endTime" is implausibly far after "startTime"', '$.endTime');
 
   const nodes: CpuProfileNode[] = new Array(value.nodes.length);
   const indexById = new Map<number, number>();
@@ -93,11 +103,14 @@ export function readCpuProfile(value: unknown): CpuProfile {
         throw new ProfileFormatError(`"timeDeltas" has ${deltas.length} entries for ${out.samples.length} samples`, '$.timeDeltas');
       }
       const clamped = new Array<number>(deltas.length);
+      let total = 0;
       for (let i = 0; i < deltas.length; i++) {
         const d = deltas[i];
         if (!isFiniteNumber(d)) throw new ProfileFormatError('a time delta is not a number', `$.timeDeltas[${i}]`);
         // V8 occasionally reports a slightly negative delta; time never runs backwards.
         clamped[i] = d < 0 ? 0 : d;
+        total += clamped[i];
+        if (total > MAX_SPAN_US) throw new ProfileFormatError('the time deltas add up to an implausibly long profile', `$.timeDeltas[${i}]`);
       }
       out.timeDeltas = clamped;
     }
@@ -119,7 +132,8 @@ function readNode(raw: unknown, i: number): CpuProfileNode {
     id: raw.id,
     callFrame: {
       functionName: cf.functionName,
-      scriptId: typeof cf.scriptId === 'string' ? cf.scriptId : String(cf.scriptId ?? '0'),
+      // Not String(x) for any x: an object from JSON such as {"toString": 1} throws a TypeError there.
+      scriptId: typeof cf.scriptId === 'string' ? cf.scriptId : typeof cf.scriptId === 'number' ? String(cf.scriptId) : '0',
       url: cf.url,
       lineNumber: cf.lineNumber,
       columnNumber: cf.columnNumber,

@@ -27,10 +27,15 @@ export interface ProfileTree {
   /** Per node: µs of samples in its subtree. */
   readonly subtreeUs: Float64Array;
   readonly root: number;
-  /** Per sample: node index, start (µs since profile start) and duration (µs). */
+  /**
+   * Per sample: node index, start (µs since profile start) and duration (µs). A profile with
+   * hit counts only and more than MAX_EXPANDED_HITS of them has one entry per node instead.
+   */
   readonly sampleNode: Int32Array;
   readonly sampleStartUs: Float64Array;
   readonly sampleDurationUs: Float64Array;
+  /** How many samples the profile holds (its hit counts when it has no sample array). */
+  readonly sampleCount: number;
   readonly durationUs: number;
   /** Median distance between samples: the interval V8 actually achieved. */
   readonly intervalUs: number;
@@ -93,6 +98,7 @@ interface Timeline {
   sampleNode: Int32Array;
   sampleStartUs: Float64Array;
   sampleDurationUs: Float64Array;
+  sampleCount: number;
   durationUs: number;
   intervalUs: number;
 }
@@ -125,22 +131,37 @@ function sampleTimeline(profile: CpuProfile, indexById: Map<number, number>): Ti
   // The gap before the first sample belongs to no sample: the sampled time starts at it.
   let durationUs = 0;
   for (let s = 0; s < count; s++) durationUs += sampleDurationUs[s];
-  return { sampleNode, sampleStartUs, sampleDurationUs, durationUs, intervalUs };
+  return { sampleNode, sampleStartUs, sampleDurationUs, sampleCount: count, durationUs, intervalUs };
 }
 
+/**
+ * Hit counts are expanded into one sample each up to this many. Beyond it (a corrupt or
+ * hand-made count: 2^53 is a valid integer) expanding would allocate without bound, so each
+ * node with hits gets one entry that lasts all of them: the same times per node.
+ */
+const MAX_EXPANDED_HITS = 1_000_000;
+
 function hitCountTimeline(profile: CpuProfile, wall: number): Timeline {
-  const hits: number[] = [];
   let total = 0;
+  for (const node of profile.nodes) total += node.hitCount ?? 0;
+  const each = total > 0 ? wall / total : 0;
+  const entries: number[] = [];
+  const hitsOf: number[] = [];
   profile.nodes.forEach((node, i) => {
     const h = node.hitCount ?? 0;
-    for (let k = 0; k < h; k++) hits.push(i);
-    total += h;
+    if (h === 0) return;
+    if (total <= MAX_EXPANDED_HITS) {
+      for (let k = 0; k < h; k++) entries.push(i);
+    } else {
+      entries.push(i);
+      hitsOf.push(h);
+    }
   });
-  const each = total > 0 ? wall / total : 0;
-  const sampleNode = Int32Array.from(hits);
-  const sampleDurationUs = new Float64Array(total).fill(each);
-  const sampleStartUs = Float64Array.from(hits, (_, s) => s * each);
-  return { sampleNode, sampleStartUs, sampleDurationUs, durationUs: wall, intervalUs: each };
+  const sampleNode = Int32Array.from(entries);
+  const sampleDurationUs = total <= MAX_EXPANDED_HITS ? new Float64Array(entries.length).fill(each) : Float64Array.from(hitsOf, (h) => h * each);
+  const sampleStartUs = new Float64Array(entries.length);
+  for (let s = 1; s < entries.length; s++) sampleStartUs[s] = sampleStartUs[s - 1] + sampleDurationUs[s - 1];
+  return { sampleNode, sampleStartUs, sampleDurationUs, sampleCount: total, durationUs: wall, intervalUs: each };
 }
 
 function median(values: Float64Array): number {

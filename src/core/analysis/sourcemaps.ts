@@ -52,7 +52,8 @@ export class SourceMapper {
   /** The original position of an exact generated position (1-based line, 0-based column). */
   at(generatedFile: string, line: number, column: number): OriginalPosition | undefined {
     const map = this.maps.get(generatedFile);
-    if (!map) return undefined;
+    // trace-mapping throws on a line below 1 or a negative column (a profile can say line -5).
+    if (!map || !validPosition(line, column)) return undefined;
     return toOriginal(originalPositionFor(map, { line, column, bias: GREATEST_LOWER_BOUND })) ??
       toOriginal(originalPositionFor(map, { line, column, bias: LEAST_UPPER_BOUND }));
   }
@@ -64,7 +65,7 @@ export class SourceMapper {
    */
   line(generatedFile: string, line: number): OriginalPosition | undefined {
     const map = this.maps.get(generatedFile);
-    if (!map) return undefined;
+    if (!map || !validPosition(line, 0)) return undefined;
     const segments = decodedMappings(map)[line - 1] ?? [];
     const votes = new Map<string, { count: number; column: number; source: number; line: number }>();
     for (const seg of segments) {
@@ -78,12 +79,21 @@ export class SourceMapper {
     let best: { count: number; column: number; source: number; line: number } | undefined;
     for (const v of votes.values()) if (!best || v.count > best.count) best = v;
     if (!best) return undefined;
-    return { file: fileOfUrl(map.resolvedSources[best.source]), line: best.line + 1, column: best.column };
+    return toOriginal({ source: map.resolvedSources[best.source], line: best.line + 1, column: best.column });
   }
 }
 
-function toOriginal(m: { source: string | null; line: number | null; column: number | null }): OriginalPosition | undefined {
-  if (m.source === null || m.line === null || m.column === null) return undefined;
+function validPosition(line: number, column: number): boolean {
+  return Number.isSafeInteger(line) && line >= 1 && Number.isSafeInteger(column) && column >= 0;
+}
+
+/**
+ * A corrupt `mappings` string decodes to negative lines and columns or to source indices the map
+ * does not have (`source` undefined): such a segment maps nowhere.
+ */
+function toOriginal(m: { source: string | null | undefined; line: number | null; column: number | null }): OriginalPosition | undefined {
+  if (typeof m.source !== 'string' || m.line === null || m.column === null) return undefined;
+  if (!validPosition(m.line, m.column)) return undefined;
   return { file: fileOfUrl(m.source), line: m.line, column: m.column };
 }
 
