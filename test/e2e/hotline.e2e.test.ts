@@ -130,6 +130,17 @@ test('Hotline in a real VS Code: profile under load, CodeLens on the hot line, r
     await vs.screenshot('hotline-6-cancelled');
     await dom.waitUntil('the app and the load to be gone after Cancel', async () => runProcesses(workspace).length === 0, 15_000);
     lap('cancelled, nothing left running');
+
+    // The window reloads (the extension host goes away) in the middle of a run: the extension's
+    // deactivation stops the app and the load; nothing is left.
+    await dom.dismissNotifications(page);
+    await dom.runCommand(page, 'Hotline: Profile Under Load');
+    await dom.waitForNotification(page, /Measuring/, 60_000);
+    assert.ok(runProcesses(workspace).length > 0, 'the app and the load run while measuring');
+    await dom.runCommand(page, 'Developer: Reload Window');
+    await dom.waitUntil('the app and the load to be gone after the extension host went away', async () => runProcesses(workspace).length === 0, 20_000);
+    await dom.waitForWorkbench(page);
+    lap('reloaded during a run, nothing left running');
   } catch (err) {
     // What the screen and the extension host said, for whoever reads the failure.
     await vs.screenshot('hotline-failure').catch(() => undefined);

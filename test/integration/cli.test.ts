@@ -223,3 +223,24 @@ test('Ctrl-C in a terminal (SIGINT to the whole process group) while measuring: 
   assertStopped(during);
   guard.assertClean();
 });
+
+test('the CLI killed hard (SIGKILL) while measuring: the app and the load runner end by themselves', RUN_TEST_TIMEOUT, async () => {
+  const guard = new LeakGuard(HELPER_MODULE);
+  const { cli, during } = await profileUntilMeasuring(false);
+  cli.child.kill('SIGKILL');
+  await cli.done;
+  // Nothing can clean up after SIGKILL: the app watches its parent, the load runner its IPC channel.
+  const children = during.filter((p) => p.pid !== cli.child.pid);
+  await waitUntilGone(children.map((p) => p.pid), 10_000);
+  assertStopped(during);
+  guard.assertClean();
+});
+
+/** Polls the process table until every pid has ended (or fails after `ms`). */
+async function waitUntilGone(pids: number[], ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (pids.some(isRunning)) {
+    if (Date.now() > deadline) return; // assertStopped names what is left
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
