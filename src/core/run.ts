@@ -1,11 +1,10 @@
 // One run, in order: launch → inspector → listening → warm-up → measured window (profiler off)
 // → profiled window (same load) → stop → save profile → analyse → save report. Only this module
 // knows that order. Whatever happens, the app, its children and the load generator are stopped.
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { AppProcess, LaunchError, describeExit, type LaunchSpec } from './launch.ts';
-import { InspectorSession, isLoopback, type ListenAddress, type LoopReading, type StackFrame } from './inspector.ts';
-import { LoadError, LoadRun, type LoadOptions, type LoadTick, type PhaseResult } from './load.ts';
+import { InspectorSession, type ListenAddress, type LoopReading, type StackFrame } from './inspector.ts';
+import { LoadError, LoadRun, type LoadTick, type PhaseResult } from './load.ts';
 import type { CpuProfile } from './analysis/cpuprofile.ts';
 import { mergeProfiles } from './analysis/merge.ts';
 import { Workspace, fileOfUrl } from './analysis/categories.ts';
@@ -13,16 +12,13 @@ import type { LoadFigures, ReportV1, RunSettings } from './report.ts';
 import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, acquireRunLock, createRunDir, newRunId, runsDirOf, writeFileAtomic } from './store.ts';
 import { analyseRunDir, writeRunRecord } from './analyse-run.ts';
 import { redactBody, redactEnv, redactHeaders, redactUrl } from './redact.ts';
+import { RunError } from './run-errors.ts';
+import { RUN_DEFAULTS, validate, withDefaults, type LoadSettings, type Settings } from './run-settings.ts';
+import { accepts, explicitPort, freePort, joinUrl, loopbackHostOf } from './ports.ts';
 
-/** The load of a run: the load generator's options, with a URL that may be a bare path. */
-export interface LoadSettings extends Omit<LoadOptions, 'url' | 'maxDurationS'> {
-  /** A path (`/login`, joined to the port the app opened) or a full loopback URL. */
-  url: string;
-  /** Seconds of each window: measured, then profiled. */
-  durationS?: number;
-  warmupS?: number;
-  samplingIntervalUs?: number;
-}
+export { RunError, type RunErrorKind } from './run-errors.ts';
+export { RUN_DEFAULTS, type LoadSettings } from './run-settings.ts';
+export { accepts, freePort } from './ports.ts';
 
 export interface RunOptions extends LoadSettings {
   target: LaunchSpec;
@@ -46,26 +42,6 @@ export interface RunProgress {
   second?: number;
   of?: number;
   requestsPerSecond?: number;
-}
-
-export const RUN_DEFAULTS = {
-  method: 'GET',
-  connections: 10,
-  pipelining: 1,
-  durationS: 10,
-  warmupS: 2,
-  samplingIntervalUs: 1000,
-  timeoutS: 10,
-  listenTimeoutS: 30,
-} as const;
-
-export type RunErrorKind = 'cancelled' | 'app-exited' | 'never-listened' | 'port-in-use' | 'bad-options' | 'load-failed' | 'inspector' | 'analysis-failed' | 'busy';
-
-export class RunError extends Error {
-  constructor(readonly kind: RunErrorKind, message: string, readonly output = '') {
-    super(message);
-    this.name = 'RunError';
-  }
 }
 
 export interface RunResult {
@@ -94,41 +70,6 @@ export async function captureUnderLoad(opts: RunOptions): Promise<RunResult> {
   const settings = withDefaults(opts);
   validate(settings);
   return new Run(opts, settings, false).execute();
-}
-
-type Settings = Required<Omit<LoadSettings, 'body' | 'headers'>> & { body?: string; headers: Record<string, string> };
-
-function withDefaults(o: LoadSettings): Settings {
-  return {
-    url: o.url,
-    method: (o.method ?? RUN_DEFAULTS.method).toUpperCase(),
-    headers: o.headers ?? {},
-    body: o.body,
-    connections: o.connections ?? RUN_DEFAULTS.connections,
-    pipelining: o.pipelining ?? RUN_DEFAULTS.pipelining,
-    durationS: o.durationS ?? RUN_DEFAULTS.durationS,
-    warmupS: o.warmupS ?? RUN_DEFAULTS.warmupS,
-    samplingIntervalUs: o.samplingIntervalUs ?? RUN_DEFAULTS.samplingIntervalUs,
-    timeoutS: o.timeoutS ?? RUN_DEFAULTS.timeoutS,
-  };
-}
-
-function validate(s: Settings): void {
-  const positive = (v: number, what: string, max: number): void => {
-    if (!Number.isFinite(v) || v <= 0 || v > max) throw new RunError('bad-options', `${what} must be a number above 0 and at most ${max} (got ${v}).`);
-  };
-  positive(s.connections, 'connections', 10_000);
-  positive(s.pipelining, 'pipelining', 100);
-  positive(s.durationS, 'duration', 3600);
-  positive(s.timeoutS, 'timeout', 600);
-  if (!Number.isFinite(s.warmupS) || s.warmupS < 0 || s.warmupS > 600) throw new RunError('bad-options', `warm-up must be 0–600 s (got ${s.warmupS}).`);
-  if (!Number.isFinite(s.samplingIntervalUs) || s.samplingIntervalUs < 50 || s.samplingIntervalUs > 100_000) {
-    throw new RunError('bad-options', `the sampling interval must be 50–100000 µs (got ${s.samplingIntervalUs}).`);
-  }
-  if (!s.url.startsWith('/') && !/^https?:\/\//.test(s.url)) throw new RunError('bad-options', `--url must be a path (/login) or a full http:// URL (got ${redactUrl(s.url)}).`);
-  if (/^https?:\/\//.test(s.url) && !isLoopback(new URL(s.url).hostname)) {
-    throw new RunError('bad-options', `Load tests only target this machine: ${new URL(s.url).hostname} is not a loopback address (use 127.0.0.1 or localhost).`);
-  }
 }
 
 class Run {
@@ -477,52 +418,5 @@ function loadFigures(s: Settings, m: Measured): LoadFigures {
       non2xx: m.profiled.non2xx,
     },
   };
-}
-
-function explicitPort(url: string): number | undefined {
-  if (!/^https?:\/\//.test(url)) return undefined;
-  const u = new URL(url);
-  return u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
-}
-
-/** Where to reach a server on this machine: all interfaces or loopback; undefined for another address. */
-function loopbackHostOf(address: ListenAddress): string | undefined {
-  const a = address.address;
-  if (a === '::' || a === '0.0.0.0' || a === '::ffff:0.0.0.0' || /^(::ffff:)?127\./.test(a)) return '127.0.0.1';
-  if (a === '::1') return '::1';
-  return undefined;
-}
-
-/** A path is joined to the port the app opened; a full URL is used as it is. */
-function joinUrl(url: string, address: ListenAddress): string {
-  if (/^https?:\/\//.test(url)) return url;
-  const host = loopbackHostOf(address) === '::1' ? '[::1]' : '127.0.0.1';
-  return `http://${host}:${address.port}${url}`;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** One connection attempt: is something accepting on 127.0.0.1:port? */
-export function accepts(port: number, host = '127.0.0.1'): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host });
-    socket.setTimeout(2000);
-    const done = (ok: boolean): void => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-    socket.once('timeout', () => done(false));
-  });
 }
 

@@ -96,7 +96,7 @@ test('login-api, sync hashing: the pbkdf2Sync line is first, named by a hint, an
   syncReport = report;
 });
 
-test('login-api, async hashing vs sync: more req/s and a shorter event-loop p99', RUN_TEST_TIMEOUT, async (t) => {
+test('login-api, async hashing vs sync: the hash leaves the main thread, the event loop is free', RUN_TEST_TIMEOUT, async (t) => {
   if (!syncReport) {
     t.skip('needs the sync run of the previous test');
     return;
@@ -108,8 +108,14 @@ test('login-api, async hashing vs sync: more req/s and a shorter event-loop p99'
   const c = compareReports(syncReport, report);
   assert.ok(c.load, 'both runs carry load figures');
   assert.ok(c.eventLoop, 'both runs carry event-loop figures');
-  assert.ok(c.load.requestsPerSecond.change > 0, `req/s: ${c.load.requestsPerSecond.base} sync → ${c.load.requestsPerSecond.current} async`);
-  assert.ok(c.eventLoop.p99.change < 0, `event-loop p99: ${c.eventLoop.p99.base} ms sync → ${c.eventLoop.p99.current} ms async`);
+  // req/s roughly doubles on a quiet 2-core machine (the hash moves to the threadpool), but that
+  // is a figure of the machine's load: the README and bench/ report it; here it is only shown.
+  t.diagnostic(`req/s: ${c.load.requestsPerSecond.base} sync → ${c.load.requestsPerSecond.current} async`);
+  // What the fix changes whatever else runs: the event loop stops waiting on the hash...
+  assert.ok(c.eventLoop.p99.current * 5 < c.eventLoop.p99.base, `event-loop p99: ${c.eventLoop.p99.base} ms sync → ${c.eventLoop.p99.current} ms async`);
+  // ...and checkPassword's main-thread time per request falls to almost nothing.
+  const check = c.functions.find((f) => f.name === 'checkPassword');
+  assert.ok(check && check.change < 0 && check.current < check.base / 10, `checkPassword ms/request: ${JSON.stringify(check)}`);
 });
 
 test('helper-module: the random port is found, and the hot line is in lib/compress.js', RUN_TEST_TIMEOUT, async () => {
