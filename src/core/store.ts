@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isAlive } from './processes.ts';
 import { isReportV1, type ReportV1 } from './report.ts';
 
 export const PROFILE_FILE = 'profile.cpuprofile';
@@ -78,7 +79,7 @@ export function acquireRunLock(appDir: string): { release: () => void } | { held
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const owner = Number(fs.readFileSync(lock, 'utf8').trim());
-    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && pidAlive(owner)) return { heldBy: owner };
+    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) return { heldBy: owner };
     fs.rmSync(lock, { force: true }); // its owner is gone: a crashed run
   }
   return { heldBy: -1 };
@@ -86,14 +87,6 @@ export function acquireRunLock(appDir: string): { release: () => void } | { held
 
 const locksHere = new Set<string>();
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export class StoreError extends Error {
   constructor(message: string, readonly file: string) {

@@ -5,31 +5,16 @@
 //
 //   node --import tsx --test --test-concurrency=1 --test-reporter=spec test/e2e/hotline.e2e.test.ts
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { REPO_ROOT, ensureSetup, processesMentioning, startVSCode, type VSCode } from './harness.ts';
+import { ensureSetup, processesMentioning, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
+import { loginApiCopy, packExtension } from './hotline-setup.ts';
 import { flameTitle } from '../../src/extension/flame-title.ts';
 
-const LOGIN_API = path.join(REPO_ROOT, 'examples/login-api');
 
-function packExtension(outDir: string): string {
-  const vsix = path.join(outDir, 'hotline.vsix');
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/package-vsix.mjs'), vsix], { cwd: REPO_ROOT, stdio: 'pipe' });
-  return vsix;
-}
 
-/** A copy of the login example (with its node_modules) that runs may write into. */
-function workspaceCopy(dir: string): string {
-  if (!fs.existsSync(path.join(LOGIN_API, 'node_modules', 'express'))) {
-    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefix', LOGIN_API], { stdio: 'pipe' });
-  }
-  const ws = path.join(dir, 'login-api');
-  fs.cpSync(LOGIN_API, ws, { recursive: true, filter: (src) => !src.includes(`${path.sep}.hotline`) });
-  return ws;
-}
 
 /** The app (its entry on the command line) and the load generator: none may outlive a run. */
 function runProcesses(workspace: string): number[] {
@@ -40,7 +25,7 @@ test('Hotline in a real VS Code: profile under load, CodeLens on the hot line, r
   ensureSetup();
   const tmp = fs.mkdtempSync('/tmp/hle2e-');
   const vsix = packExtension(tmp);
-  const workspace = workspaceCopy(tmp);
+  const workspace = loginApiCopy(tmp);
   const vs: VSCode = await startVSCode({
     workspace,
     extensionVsix: vsix,

@@ -7,19 +7,18 @@
 //
 //   node --import tsx --test --test-concurrency=1 --test-force-exit test/e2e/trust.e2e.test.ts
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { REPO_ROOT, ensureSetup, processesMentioning, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
+import { loginApiCopy, packExtension } from './hotline-setup.ts';
 import { analyseRunDir, writeRunRecord } from '../../src/core/analyse-run.ts';
 import type { LineCost } from '../../src/core/analysis/model.ts';
 import type { ReportV1 } from '../../src/core/report.ts';
 import { COVERAGE_FILE, PROFILE_FILE, REPORT_FILE, createRunDir, newRunId, runsDirOf, writeReport } from '../../src/core/store.ts';
 
-const LOGIN_API = path.join(REPO_ROOT, 'examples/login-api');
 const FIXTURE = path.join(REPO_ROOT, 'test/fixtures/login-api');
 
 // The report page's own DOM (webview/report), not VS Code's: its tabs and its grid rows, which
@@ -28,21 +27,7 @@ const HOT_LINES_TAB = '#tab-lines';
 const rowOf = (file: string, line: number): string => `vscode-data-grid-row[data-file="${file}"][data-line="${line}"]`;
 const REFUSED = /is not a file of this workspace, so it is not opened/;
 
-function packExtension(outDir: string): string {
-  const vsix = path.join(outDir, 'hotline.vsix');
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/package-vsix.mjs'), vsix], { cwd: REPO_ROOT, stdio: 'pipe' });
-  return vsix;
-}
 
-/** A copy of the login example with its node_modules: what a run would start, were it allowed. */
-function workspaceCopy(dir: string): string {
-  if (!fs.existsSync(path.join(LOGIN_API, 'node_modules', 'express'))) {
-    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefix', LOGIN_API], { stdio: 'pipe' });
-  }
-  const ws = path.join(dir, 'login-api');
-  fs.cpSync(LOGIN_API, ws, { recursive: true, filter: (src) => !src.includes(`${path.sep}.hotline`) });
-  return ws;
-}
 
 /**
  * A finished run in the workspace, made from the captured login-api fixture (its profile and
@@ -79,7 +64,7 @@ test('Restricted Mode: Profile Under Load refuses to start the app and says why;
   ensureSetup();
   const tmp = fs.mkdtempSync('/tmp/hle2e-trust-');
   const vsix = packExtension(tmp);
-  const workspace = workspaceCopy(tmp);
+  const workspace = loginApiCopy(tmp);
   const outsideDir = path.join(tmp, 'outside');
   const outsideFile = path.join(outsideDir, 'secret.js');
   fs.mkdirSync(outsideDir);

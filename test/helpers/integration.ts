@@ -57,17 +57,8 @@ export function removeTempDirs(): void {
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** A port nothing listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A port nothing listens on right now (the OS picks it): the engine's own. */
+export { freePort } from '../../src/core/ports.ts';
 
 /** A TCP server holding a port, for the port-in-use cases. */
 export async function occupyPort(): Promise<{ port: number; close(): Promise<void> }> {
