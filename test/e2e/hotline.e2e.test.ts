@@ -77,7 +77,8 @@ test('Hotline in a real VS Code: profile under load, CodeLens on the hot line, r
     assert.ok(pct >= 50, `lens "${lensText}" gives the pbkdf2Sync line most of the CPU`);
     const texts = await dom.codeLensTexts(page);
     assert.ok(texts.some((x) => /^total .* · self /.test(x)), `a function lens among ${JSON.stringify(texts)}`);
-    await page.locator(dom.SEL.activeEditorLines).getByText('crypto.pbkdf2Sync').first().scrollIntoViewIfNeeded();
+    // For the screenshot only: Monaco re-renders its lines, so a detached line is not a failure.
+    await page.locator(dom.SEL.activeEditorLines).getByText('crypto.pbkdf2Sync').first().scrollIntoViewIfNeeded({ timeout: 5_000 }).catch(() => undefined);
     await vs.screenshot('hotline-3-codelens');
     lap(`lens: ${lensText}`);
 
