@@ -8,7 +8,10 @@ import { TargetError, resolveTarget } from '../core/target.ts';
 import { ProfileFormatError } from '../core/analysis/cpuprofile.ts';
 import { compareReports } from '../core/analysis/compare.ts';
 import { StoreError, readRun } from '../core/store.ts';
+import { runsDirOf } from '../core/store.ts';
 import { renderAnalysis, renderComparison, renderReport } from './render.ts';
+import { BaselineError, attachBaseline, gateOutcome, readBaseline, threshold } from './baseline.ts';
+import type { Comparison } from '../core/analysis/compare.ts';
 
 const USAGE = `Usage:
   hotline profile [DIR] --url PATH|URL [--entry FILE | --script NAME] [options] [-- APP ARGS]
@@ -30,10 +33,17 @@ const USAGE = `Usage:
       --listen-timeout S      how long the app may take to listen (default ${RUN_DEFAULTS.listenTimeoutS})
       --out DIR               where runs are kept (default DIR/.hotline/runs)
       --json                  print report.json on stdout
+      --baseline RUN          compare with an earlier run (folder, report.json or run id); the
+                              comparison is printed and kept in report.json
+      --fail-if-slower N%     with --baseline: exit 3 when req/s fell or p99 latency rose by more
+                              than N% (both from the window without the profiler)
   hotline analyze FILE.cpuprofile [--root DIR] [--json]
       Analyse a saved profile; DIR is the app folder whose code is "yours" (default: current folder).
-  hotline compare RUN_A RUN_B [--json]
-      Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline.`;
+  hotline compare RUN_A RUN_B [--json] [--fail-if-slower N%]
+      Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline.
+
+Exit codes: 0 done, 1 the run or the comparison failed (or a partial run), 2 bad usage,
+3 slower than --fail-if-slower allows, 130 cancelled.`;
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -62,12 +72,20 @@ export async function main(argv: string[]): Promise<number> {
 
 class UsageError extends Error {}
 
+/** The verdict goes to stderr so `--json` stdout stays one JSON document. */
+function gate(c: Comparison, thresholdPct: number): number {
+  const { lines, exitCode } = gateOutcome(c, thresholdPct);
+  process.stderr.write(`${lines.map((l) => `hotline: ${l}`).join('\n')}\n`);
+  return exitCode;
+}
+
 /** Lines node prints about the inspector Hotline attached: not the app's own words. */
 const INSPECTOR_NOISE = /^(Debugger listening on |For help, see: https:\/\/nodejs\.org|Debugger attached\.|Waiting for the debugger to disconnect)/;
 
 function fail(err: unknown): number {
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`hotline: ${message}\n`);
+  if (err instanceof BaselineError) return 2;
   if (err instanceof UsageError) process.stderr.write('Run `hotline help` for the options.\n');
   if (err instanceof RunError && err.output.trim() && (err.kind === 'app-exited' || err.kind === 'never-listened' || err.kind === 'port-in-use')) {
     // Stack frames last: the error's own line and the source it points at matter more.
@@ -112,6 +130,7 @@ async function profile(argv: string[]): Promise<number> {
     pipelining: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' },
     'sampling-interval': { type: 'string' }, timeout: { type: 'string' }, env: { type: 'string', multiple: true },
     node: { type: 'string' }, 'listen-timeout': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
+    baseline: { type: 'string' }, 'fail-if-slower': { type: 'string' },
   });
   if (positionals.length > 1) throw new UsageError(`profile takes one app folder (got ${positionals.join(', ')})`);
   if (typeof values.url !== 'string') throw new UsageError('profile needs --url (a path such as /login, or a full http://127.0.0.1:PORT/… URL)');
@@ -121,6 +140,10 @@ async function profile(argv: string[]): Promise<number> {
     args: appArgs, env: pairs(values.env, '=', 'env'), nodePath: values.node as string | undefined,
   });
   const json = values.json === true;
+  const runsDir = values.out ? path.resolve(values.out as string) : runsDirOf(dir);
+  const failIfSlower = threshold(values['fail-if-slower']);
+  if (failIfSlower !== undefined && values.baseline === undefined) throw new UsageError('--fail-if-slower needs --baseline RUN (the run to compare with)');
+  const base = typeof values.baseline === 'string' ? readBaseline(values.baseline, runsDir) : undefined;
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (): void => {
@@ -136,7 +159,7 @@ async function profile(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   const progress = progressPrinter();
   try {
-    const { runDir, report } = await profileUnderLoad({
+    const run = await profileUnderLoad({
       target,
       url: values.url,
       method: values.method as string | undefined,
@@ -149,14 +172,18 @@ async function profile(argv: string[]): Promise<number> {
       samplingIntervalUs: num(values['sampling-interval'], 'sampling-interval'),
       timeoutS: num(values.timeout, 'timeout'),
       listenTimeoutS: num(values['listen-timeout'], 'listen-timeout'),
-      runsDir: values.out ? path.resolve(values.out as string) : undefined,
+      runsDir,
       signal: controller.signal,
       onProgress: progress,
     });
     progress.end();
+    const { runDir } = run;
+    const compared = base ? attachBaseline(runDir, run.report, base) : undefined;
+    const report = compared?.report ?? run.report;
     if (json) process.stdout.write(`${JSON.stringify(report, null, 1)}\n`);
     else {
       process.stdout.write(`${renderReport(report, { cwd: process.cwd(), color: process.stdout.isTTY === true })}\n`);
+      if (compared) process.stdout.write(`\n${renderComparison(compared.comparison, { cwd: process.cwd(), color: false })}\n`);
       process.stdout.write(`\nSaved ${path.relative(process.cwd(), runDir) || runDir}/report.json and profile.cpuprofile\n`);
     }
     if (report.partial) {
@@ -164,7 +191,7 @@ async function profile(argv: string[]): Promise<number> {
       process.stderr.write(`hotline: ${report.partial.reason}\n`);
       return 1;
     }
-    return 0;
+    return compared && failIfSlower !== undefined ? gate(compared.comparison, failIfSlower) : 0;
   } catch (err) {
     progress.end();
     if (err instanceof RunError && err.kind === 'cancelled') {
@@ -222,8 +249,9 @@ function analyze(argv: string[]): number {
 }
 
 function compare(argv: string[]): number {
-  const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, 'fail-if-slower': { type: 'string' } });
   if (positionals.length !== 2) throw new UsageError('compare takes two runs: the baseline, then the new run');
+  const failIfSlower = threshold(values['fail-if-slower']);
   const runsDir = path.resolve('.hotline', 'runs');
   try {
     const base = readRun(positionals[0], runsDir);
@@ -231,7 +259,7 @@ function compare(argv: string[]): number {
     const comparison = compareReports(base.report, current.report);
     if (values.json) process.stdout.write(`${JSON.stringify(comparison, null, 1)}\n`);
     else process.stdout.write(`${renderComparison(comparison, { cwd: process.cwd(), color: false })}\n`);
-    return 0;
+    return failIfSlower !== undefined ? gate(comparison, failIfSlower) : 0;
   } catch (err) {
     if (err instanceof StoreError) throw new Error(err.message);
     throw err;

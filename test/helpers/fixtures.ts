@@ -11,6 +11,7 @@ import { readCoverage, type CoverageRange } from '../../src/core/analysis/covera
 import type { SourceMapInput } from '../../src/core/analysis/sourcemaps.ts';
 import { analyzeProfile, type AnalyzeInput } from '../../src/core/analysis/analyze.ts';
 import type { Analysis } from '../../src/core/analysis/model.ts';
+import { buildReport, type EventLoopFigures, type LoadFigures, type ReportV1 } from '../../src/core/report.ts';
 import { loadSources } from '../../src/core/sources.ts';
 
 export const FIXTURES_DIR = path.resolve(__dirname, '..', 'fixtures');
@@ -115,4 +116,25 @@ export function analyzeFixture(name: FixtureName, options: { coverage?: boolean;
 /** The text of a fixture file's 1-based line. */
 export function lineOf(file: string, line: number): string {
   return fs.readFileSync(file, 'utf8').split('\n')[line - 1] ?? '';
+}
+
+/** The login run's settings, for reports built from fixtures. */
+export const FIXTURE_SETTINGS = { url: '/login', method: 'POST', headers: {}, connections: 20, pipelining: 1, durationS: 3, warmupS: 1, samplingIntervalUs: 1000, timeoutS: 10 };
+
+/**
+ * A report of a captured fixture with its captured load figures (load.json), analysed in the
+ * login-api folder so runs of both login fixtures name the same files.
+ */
+export function fixtureReport(name: FixtureName, id: string): ReportV1 {
+  const { load, eventLoop } = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, name, 'load.json'), 'utf8')) as { load: LoadFigures; eventLoop: EventLoopFigures };
+  return buildReport({
+    id,
+    startedAt: '2026-11-21T12:00:00.000Z',
+    app: { command: ['node', 'server.js'], cwd: path.join(FIXTURES_DIR, 'login-api'), pid: 1, url: 'http://127.0.0.1:3000/login' },
+    settings: FIXTURE_SETTINGS,
+    load,
+    eventLoop,
+    profileFile: 'profile.cpuprofile',
+    analysis: analyzeFixture(name, { as: 'login-api' }),
+  });
 }

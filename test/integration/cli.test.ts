@@ -97,6 +97,59 @@ test('compare of the two runs: exit 0, req/s side by side', RUN_TEST_TIMEOUT, as
   assert.ok(comparison.load, 'load deltas present');
 });
 
+/** The async run made against the sync baseline, for the reverse gate below. */
+let asyncRunDir: string | undefined;
+
+test('profile --baseline SYNC --fail-if-slower 5% of the async fix: gate passes, comparison printed and kept', RUN_TEST_TIMEOUT, async (t) => {
+  if (runDirs.length < 1) {
+    t.skip('needs a sync profile run above');
+    return;
+  }
+  const guard = new LeakGuard(LOGIN_API);
+  const out = tempDir();
+  const r = await runCli([...LOGIN_ARGS, '--env', 'HASH_MODE=async', '--out', out, '--baseline', runDirs[0], '--fail-if-slower', '5%']);
+  assert.equal(r.code, 0, show(r));
+  assert.match(r.stdout, /Hotline compare {2}base \S+ {2}→ {2}\S+/, show(r));
+  assert.match(r.stdout, /req\/s .* better/, 'throughput went up');
+  assert.match(r.stdout, /cheaper .* checkPassword/, 'checkPassword got cheaper per request');
+  assert.match(r.stderr, /^hotline: gate: pass/m, show(r));
+  const [id] = fs.readdirSync(out);
+  const report = JSON.parse(fs.readFileSync(path.join(out, id, 'report.json'), 'utf8')) as ReportV1;
+  assert.equal(report.baseline?.runId, path.basename(runDirs[0]), 'report.json names its baseline');
+  const deltas = report.baseline.deltas as { load?: { requestsPerSecond: { change: number } } };
+  assert.ok(deltas.load && deltas.load.requestsPerSecond.change > 0, JSON.stringify(deltas.load));
+  asyncRunDir = path.join(out, id);
+  guard.assertClean();
+});
+
+test('compare ASYNC SYNC --fail-if-slower 5%: the sync code is slower, exit 3 with the figures', async (t) => {
+  if (!asyncRunDir) {
+    t.skip('needs the async run above');
+    return;
+  }
+  const r = await runCli(['compare', asyncRunDir, runDirs[0], '--fail-if-slower', '5%']);
+  assert.equal(r.code, 3, show(r));
+  assert.match(r.stderr, /^hotline: gate: req\/s .* REGRESSED$/m, show(r));
+  assert.match(r.stderr, /^hotline: gate: FAIL/m);
+  assert.match(r.stdout, /req\/s .* worse/);
+});
+
+test('--fail-if-slower without --baseline, a bad threshold, a missing baseline: exit 2 before the app starts', async () => {
+  const guard = new LeakGuard(LOGIN_API);
+  const noBase = await runCli([...LOGIN_ARGS, '--out', tempDir(), '--fail-if-slower', '5%']);
+  assert.equal(noBase.code, 2, show(noBase));
+  assert.match(noBase.stderr, /--fail-if-slower needs --baseline/);
+  const bad = await runCli([...LOGIN_ARGS, '--out', tempDir(), '--baseline', runDirs[0] ?? 'x', '--fail-if-slower', 'lots']);
+  assert.equal(bad.code, 2, show(bad));
+  assert.match(bad.stderr, /percentage from 0 to 99/);
+  const missing = await runCli([...LOGIN_ARGS, '--out', tempDir(), '--baseline', 'no-such-run']);
+  assert.equal(missing.code, 2, show(missing));
+  assertOneErrorLine(missing);
+  assert.match(missing.stderr, /--baseline: No run at no-such-run/);
+  assert.doesNotMatch(missing.stderr, /starting/, 'no app was started');
+  guard.assertClean();
+});
+
 test('compare with a run that does not exist: exit 1, one line', async () => {
   const r = await runCli(['compare', path.join(tempDir(), 'nope'), path.join(tempDir(), 'nope2')]);
   assert.equal(r.code, 1, show(r));

@@ -2,31 +2,12 @@
 // HASH_MODE=async) built into reports the way a run builds them, and small hand-made reports for
 // the arithmetic.
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { compareReports, delta } from '../../src/core/analysis/compare.ts';
 import type { Analysis } from '../../src/core/analysis/model.ts';
-import { buildReport, type EventLoopFigures, type LoadFigures, type ReportV1 } from '../../src/core/report.ts';
-import { FIXTURES_DIR, analyzeFixture, type FixtureName } from '../helpers/fixtures.ts';
-
-const SETTINGS = { url: '/login', method: 'POST', headers: {}, connections: 20, pipelining: 1, durationS: 3, warmupS: 1, samplingIntervalUs: 1000, timeoutS: 10 };
-
-/** A report of a captured fixture, analysed in the login-api folder so both runs name the same files. */
-function fixtureReport(name: FixtureName, id: string): ReportV1 {
-  const { load, eventLoop } = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, name, 'load.json'), 'utf8')) as { load: LoadFigures; eventLoop: EventLoopFigures };
-  const analysis = analyzeFixture(name, { as: 'login-api' });
-  return buildReport({
-    id,
-    startedAt: '2026-11-21T12:00:00.000Z',
-    app: { command: ['node', 'server.js'], cwd: path.join(FIXTURES_DIR, 'login-api'), pid: 1, url: 'http://127.0.0.1:3000/login' },
-    settings: SETTINGS,
-    load,
-    eventLoop,
-    profileFile: 'profile.cpuprofile',
-    analysis,
-  });
-}
+import { buildReport, type ReportV1 } from '../../src/core/report.ts';
+import { FIXTURES_DIR, FIXTURE_SETTINGS as SETTINGS, fixtureReport } from '../helpers/fixtures.ts';
 
 describe('sync vs async login-api (captured)', () => {
   const base = fixtureReport('login-api', 'sync');

@@ -1,0 +1,55 @@
+// `--baseline RUN` and `--fail-if-slower N%`: a run compared with an earlier one, the comparison
+// kept in its report.json, and a verdict CI can act on (exit 3 = slower than allowed).
+import type { ReportV1 } from '../core/report.ts';
+import { StoreError, readRun, writeReport } from '../core/store.ts';
+import { compareReports, type Comparison } from '../core/analysis/compare.ts';
+import { ThresholdError, parseThreshold, regressionGate, type GateVerdict } from '../core/analysis/gate.ts';
+
+/** Exit code of a run or comparison that regressed past --fail-if-slower. */
+export const EXIT_REGRESSED = 3;
+
+export class BaselineError extends Error {}
+
+/** Reads the baseline before the run starts, so a wrong id fails in a second, not after the load. */
+export function readBaseline(ref: string, runsDir: string): ReportV1 {
+  try {
+    return readRun(ref, runsDir).report;
+  } catch (err) {
+    if (err instanceof StoreError) throw new BaselineError(`--baseline: ${err.message}`);
+    throw err;
+  }
+}
+
+export function threshold(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseThreshold(String(value));
+  } catch (err) {
+    if (err instanceof ThresholdError) throw new BaselineError(err.message);
+    throw err;
+  }
+}
+
+/** Compares, and keeps the comparison in the run's report.json (written before it is shown). */
+export function attachBaseline(runDir: string, report: ReportV1, base: ReportV1): { report: ReportV1; comparison: Comparison } {
+  const comparison = compareReports(base, report);
+  const withBaseline: ReportV1 = { ...report, baseline: { runId: base.id, deltas: { ...comparison } } };
+  writeReport(runDir, withBaseline);
+  return { report: withBaseline, comparison };
+}
+
+/** The gate's lines for the terminal, and the exit code it asks for. */
+export function gateOutcome(c: Comparison, thresholdPct: number): { lines: string[]; exitCode: number; verdict: GateVerdict } {
+  const verdict = regressionGate(c, thresholdPct);
+  if (!verdict.decided) {
+    return { verdict, exitCode: 1, lines: [`gate: cannot decide --fail-if-slower ${thresholdPct}%: ${verdict.reason}.`] };
+  }
+  const lines = verdict.checks.map((x) => {
+    const limit = x.figure === 'req/s' ? `limit -${thresholdPct}%` : `limit +${thresholdPct}%`;
+    return `gate: ${x.figure.padEnd(11)} ${x.base} → ${x.current} (${x.changePct > 0 ? '+' : ''}${x.changePct}%, ${limit})  ${x.failed ? 'REGRESSED' : 'ok'}`;
+  });
+  lines.push(verdict.failed
+    ? `gate: FAIL — slower than the baseline ${c.baseId} by more than ${thresholdPct}%`
+    : `gate: pass — not slower than the baseline ${c.baseId} by more than ${thresholdPct}%`);
+  return { verdict, exitCode: verdict.failed ? EXIT_REGRESSED : 0, lines };
+}
