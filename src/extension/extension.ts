@@ -26,7 +26,7 @@ import { readSettings } from './settings.ts';
 import { ReportPanel } from './report-panel.ts';
 import { FlamePanel } from './flame-view.ts';
 import { CpuProfileEditorProvider } from './cpuprofile-editor.ts';
-import { RunItem, RunsView } from './runs-view.ts';
+import { RunItem, pickRun, RunsView } from './runs-view.ts';
 import { flameTitle } from './flame-title.ts';
 
 const BASELINE = 'hotline.baseline';
@@ -150,7 +150,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (args && typeof args.reportFile === 'string') openReport(args.reportFile, { file: args.file, line: args.line, functionName: args.functionName });
     }),
     vscode.commands.registerCommand('hotline.explainHint', (args: ExplainHintArgs) => explainHint(args)),
-    vscode.commands.registerCommand('hotline.setBaseline', async (item?: RunItem) => {
+    vscode.commands.registerCommand('hotline.setBaseline', async (from?: RunItem) => {
+      const item = from ?? (await pickRun(runsView.runs().items, 'The run later runs are compared with (the baseline)'));
       if (!item) return;
       await state.update(BASELINE, item.reportFile);
       runsView.refresh();
@@ -160,11 +161,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await state.update(BASELINE, undefined);
       runsView.refresh();
     }),
-    vscode.commands.registerCommand('hotline.compareWithBaseline', (item?: RunItem) => {
+    vscode.commands.registerCommand('hotline.compareWithBaseline', async (from?: RunItem) => {
       const base = baseline();
-      if (!item) return;
       if (!base) return void vscode.window.showInformationMessage('Hotline: set a baseline first (right-click a run → Set as Baseline).');
-      openReport(item.reportFile);
+      const item = from ?? (await pickRun(runsView.runs().items.filter((i) => path.resolve(i.reportFile) !== path.resolve(base)), 'The run to compare with the baseline'));
+      if (item) openReport(item.reportFile);
     }),
     vscode.commands.registerCommand('hotline.deleteRun', async (item?: RunItem) => {
       if (!item) return;

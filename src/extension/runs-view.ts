@@ -24,6 +24,19 @@ export class RunItem extends vscode.TreeItem {
   }
 }
 
+/** A run chosen from a quick pick, for commands run from the palette rather than the view. */
+export async function pickRun(items: readonly RunItem[], placeHolder: string): Promise<RunItem | undefined> {
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('Hotline: no runs yet. Run "Hotline: Profile Under Load" first.');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    items.map((item) => ({ label: `${item.report.id}`, description: String(item.description ?? ''), detail: String(item.label ?? ''), item })),
+    { placeHolder, matchOnDescription: true },
+  );
+  return picked?.item;
+}
+
 class NoteItem extends vscode.TreeItem {
   constructor(text: string, tooltip: string) {
     super(text, vscode.TreeItemCollapsibleState.None);

@@ -21,3 +21,15 @@ export function loginApiCopy(dir: string): string {
   fs.cpSync(LOGIN_API, ws, { recursive: true, filter: (src) => !src.includes(`${path.sep}.hotline`) });
   return ws;
 }
+
+/** User settings that make "Profile Under Load" run the login example without asking, briefly. */
+export const LOGIN_SETTINGS = {
+  'hotline.entry': 'server.js',
+  'hotline.url': '/login',
+  'hotline.method': 'POST',
+  'hotline.headers': { 'content-type': 'application/json' },
+  'hotline.body': JSON.stringify({ email: 'alice@example.com', password: 'correct horse battery staple' }),
+  'hotline.connections': 20,
+  'hotline.duration': 4,
+  'hotline.warmup': 1,
+};

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { ensureSetup, processesMentioning, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
-import { loginApiCopy, packExtension } from './hotline-setup.ts';
+import { LOGIN_SETTINGS, loginApiCopy, packExtension } from './hotline-setup.ts';
 import { flameTitle } from '../../src/extension/flame-title.ts';
 
 
@@ -29,16 +29,7 @@ test('Hotline in a real VS Code: profile under load, CodeLens on the hot line, r
   const vs: VSCode = await startVSCode({
     workspace,
     extensionVsix: vsix,
-    userSettings: {
-      'hotline.entry': 'server.js',
-      'hotline.url': '/login',
-      'hotline.method': 'POST',
-      'hotline.headers': { 'content-type': 'application/json' },
-      'hotline.body': JSON.stringify({ email: 'alice@example.com', password: 'correct horse battery staple' }),
-      'hotline.connections': 20,
-      'hotline.duration': 4,
-      'hotline.warmup': 1,
-    },
+    userSettings: LOGIN_SETTINGS,
   });
   const { page } = vs;
   const lap = (() => {

@@ -136,6 +136,13 @@ export async function runCommand(page: Page, title: string, opts: { timeout?: nu
   );
 }
 
+/** In a quick pick an extension opened (showQuickPick), accepts the row whose label matches. */
+export async function pickQuickItem(page: Page, label: string | RegExp, timeout = 30_000): Promise<void> {
+  const row = page.locator(SEL.quickInputRow).filter({ has: page.locator(SEL.rowLabel, { hasText: label }) }).first();
+  await row.waitFor({ state: 'visible', timeout });
+  await acceptRow(page, row);
+}
+
 /**
  * Opens a workspace file with Ctrl+P quick open and waits until it is the active editor.
  * `relPath` is relative to the workspace folder ("src/app.js"); `textEditor: false` for files
