@@ -9,6 +9,7 @@ import { ScriptIndex, callNamesFor, fileIsModule, type CallSite, type FunctionSc
 import { FRAME_RULES, GC_FIX, GC_HINT_MIN_PCT, HINT_MIN_PCT, LINE_RULES, gcHintMessage, hintMessage } from './hints.ts';
 import { executionCount, type CoverageByFile } from './coverage.ts';
 import type { Analysis, CallLink, CategoryTimes, FunctionCost, Hint, LineCost } from './model.ts';
+import { buildTimeline, type TimelineV1 } from './timeline.ts';
 
 export interface AnalyzeInput {
   profile: CpuProfile;
@@ -64,6 +65,13 @@ export function analyzeProfile(input: AnalyzeInput): Analysis {
   return new Analyzer(input).run();
 }
 
+/** The analysis and its samples in time, attributed the same way (for the heat map; see timeline.ts). */
+export function analyzeProfileWithTimeline(input: AnalyzeInput): { analysis: Analysis; timeline?: TimelineV1 } {
+  const analyzer = new Analyzer(input);
+  const analysis = analyzer.run();
+  return { analysis, timeline: analyzer.timeline() };
+}
+
 class Analyzer {
   private readonly tree: ProfileTree;
   private readonly workspace: Workspace;
@@ -77,6 +85,8 @@ class Analyzer {
   private readonly lines = new Map<string, LineAcc>();
   private readonly execCache = new Map<number, LineShare[]>();
   private readonly callSiteCache = new Map<number, CallSiteResolution>();
+  /** Per node: the lines its self time is own time of (see ownTime). */
+  private owners: LineShare[][] = [];
 
   constructor(private readonly input: AnalyzeInput) {
     this.tree = buildProfileTree(input.profile);
@@ -404,22 +414,28 @@ class Analyzer {
     // edge[i]: for a node below workspace code, the child of its nearest workspace ancestor on
     // the path to it (the call that ancestor made); -1 for workspace nodes and unowned nodes.
     const edge = new Int32Array(n).fill(-1);
-    const underEdge = new Float64Array(n);
+    this.owners = new Array<LineShare[]>(n);
     for (let k = 0; k < n; k++) {
       const i = t.preorder[k];
-      if (this.isWorkspaceNode(i)) {
-        if (t.selfUs[i] > 0) for (const s of this.execLines(i)) this.lines.get(s.key)!.ownUs += t.selfUs[i] * s.frac;
-        continue;
-      }
       const p = t.parent[i];
-      if (p < 0) continue;
-      edge[i] = this.isWorkspaceNode(p) ? i : edge[p];
-      if (edge[i] >= 0) underEdge[edge[i]] += t.selfUs[i];
+      const workspace = this.isWorkspaceNode(i);
+      if (!workspace && p >= 0) edge[i] = this.isWorkspaceNode(p) ? i : edge[p];
+      // Only nodes with samples need their lines resolved (and resolving costs source look-ups).
+      this.owners[i] = t.selfUs[i] <= 0 ? [] : workspace ? this.execLines(i) : edge[i] >= 0 ? this.callSite(edge[i]).shares : [];
+      for (const s of this.owners[i]) this.lines.get(s.key)!.ownUs += t.selfUs[i] * s.frac;
     }
-    for (let c = 0; c < n; c++) {
-      if (underEdge[c] <= 0) continue;
-      for (const s of this.callSite(c).shares) this.lines.get(s.key)!.ownUs += underEdge[c] * s.frac;
-    }
+  }
+
+  /** The samples in time with the categories and own lines used above; call after run(). */
+  timeline(): TimelineV1 | undefined {
+    const hasSamples = (this.input.profile.samples?.length ?? 0) > 0;
+    return buildTimeline(this.tree, hasSamples, (node) => ({
+      category: this.fnOfNode(node).category,
+      owners: (this.owners[node] ?? []).map((s) => {
+        const l = this.lines.get(s.key)!;
+        return { line: { file: l.file, line: l.line, function: l.fn }, frac: s.frac };
+      }),
+    }));
   }
 
   private hints(nonIdleUs: number, categories: CategoryTimes): Hint[] {
