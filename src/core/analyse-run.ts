@@ -7,7 +7,7 @@ import { parseCpuProfileText } from './analysis/cpuprofile.ts';
 import { analyzeProfileWithTimeline } from './analysis/analyze.ts';
 import { readCoverage } from './analysis/coverage.ts';
 import type { Analysis } from './analysis/model.ts';
-import type { TimelineV1 } from './analysis/timeline.ts';
+import { TIMELINE_FILE, type TimelineV1 } from './analysis/timeline.ts';
 import { loadSources } from './sources.ts';
 import { buildReport, type ReportParts, type ReportV1 } from './report.ts';
 import { COVERAGE_FILE, PROFILE_FILE, RUN_FILE, SOURCES_FILE, StoreError, writeFileAtomic, writeReport } from './store.ts';
@@ -32,8 +32,7 @@ function readRunRecord(runDir: string): RunRecord {
   return r as RunRecord;
 }
 
-/** The samples in time (timeline.ts), beside report.json: the report webview's heat map. */
-export const TIMELINE_FILE = 'timeline.json';
+export { TIMELINE_FILE };
 
 /** Analyses a run folder and writes its report.json (and sources.json, timeline.json); returns the report. */
 export function analyseRunDir(runDir: string, root: string): ReportV1 {

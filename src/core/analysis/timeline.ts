@@ -6,6 +6,9 @@
 import type { CpuProfile, CpuProfileNode } from './cpuprofile.ts';
 import { CATEGORIES, type Category } from './model.ts';
 
+/** The file name of a run's timeline, beside its report.json. */
+export const TIMELINE_FILE = 'timeline.json';
+
 /** timeline.json, written beside report.json. Arrays, not objects per sample: 60 s at 1 kHz is 60 000 samples. */
 export interface TimelineV1 {
   version: 1;
