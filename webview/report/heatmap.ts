@@ -88,25 +88,38 @@ export function heatMapView(map: HeatMap, opts: { onSelect(sel: Selection, done:
     g.fillStyle = empty;
     g.fillRect(LEFT, TOP, map.columns * cellW, map.rows * CELL_H);
     const gap = cellW >= 8 ? 1 : 0;
+    const selected = (cell: number): boolean => selection !== undefined && cell >= selection.from && cell <= selection.to;
     g.fillStyle = hot;
     for (let c = 0; c < map.columns; c++) {
       for (let r = 0; r < map.rows; r++) {
-        const busy = map.nonIdle[c * map.rows + r];
+        const cell = c * map.rows + r;
+        const busy = map.nonIdle[cell];
         if (busy === 0) continue;
         // A floor so that one sample still shows; the top of the scale is the busiest cell.
-        g.globalAlpha = 0.12 + 0.88 * (busy / Math.max(1, map.maxNonIdle));
+        // With a selection, the cells outside it fade.
+        const alpha = 0.12 + 0.88 * (busy / Math.max(1, map.maxNonIdle));
+        g.globalAlpha = selection && !selected(cell) ? alpha * 0.3 : alpha;
         g.fillRect(LEFT + c * cellW, TOP + r * CELL_H, cellW - gap, CELL_H);
       }
     }
     g.globalAlpha = 1;
     if (selection) {
-      g.fillStyle = mark;
-      g.globalAlpha = 0.45;
+      // The selection's outline: the edges of its cells that border a cell outside it.
+      g.strokeStyle = mark;
+      g.lineWidth = 1.5;
+      g.beginPath();
       for (let cell = selection.from; cell <= selection.to; cell++) {
-        const { x, y } = cellAt(Math.floor(cell / map.rows), cell % map.rows);
-        g.fillRect(x, y, cellW - gap, CELL_H);
+        const c = Math.floor(cell / map.rows);
+        const r = cell % map.rows;
+        const { x, y } = cellAt(c, r);
+        const x2 = x + cellW;
+        const y2 = y + CELL_H;
+        if (r === 0 || !selected(cell - 1)) edge(g, x, y, x2, y);
+        if (r === map.rows - 1 || !selected(cell + 1)) edge(g, x, y2, x2, y2);
+        if (!selected(cell - map.rows)) edge(g, x, y, x, y2);
+        if (!selected(cell + map.rows)) edge(g, x2, y, x2, y2);
       }
-      g.globalAlpha = 1;
+      g.stroke();
     }
     if (cursor >= 0 && document.activeElement === canvas) {
       const { x, y } = cellAt(Math.floor(cursor / map.rows), cursor % map.rows);
@@ -120,10 +133,13 @@ export function heatMapView(map: HeatMap, opts: { onSelect(sel: Selection, done:
     g.textAlign = 'right';
     g.textBaseline = 'middle';
     const rowStep = Math.max(1, Math.round(200 / map.rowMs));
-    for (let r = 0; r <= map.rows; r += rowStep) g.fillText(`${Math.round(r * map.rowMs)} ms`, LEFT - 6, TOP + Math.min(r * CELL_H, map.rows * CELL_H - 4) + (r === 0 ? 4 : 0));
+    for (let r = 0; r <= map.rows; r += rowStep) {
+      const label = r === map.rows ? '1 s' : `${Math.round(r * map.rowMs)} ms`;
+      g.fillText(label, LEFT - 6, TOP + Math.min(Math.max(r * CELL_H, 4), map.rows * CELL_H - 4));
+    }
     g.textAlign = 'center';
     g.textBaseline = 'top';
-    const colStep = Math.max(1, Math.ceil(28 / cellW));
+    const colStep = Math.max(1, Math.ceil(24 / cellW));
     for (let c = 0; c < map.columns; c += colStep) g.fillText(`${c}s`, LEFT + c * cellW + cellW / 2, TOP + map.rows * CELL_H + 5);
   }
 
@@ -170,4 +186,9 @@ export function heatMapView(map: HeatMap, opts: { onSelect(sel: Selection, done:
   const scroller = h('div', { class: 'heatmap-scroll' }, canvas);
   draw();
   return { element: scroller, canvas, cellAt, redraw: draw };
+}
+
+function edge(g: CanvasRenderingContext2D, x1: number, y1: number, x2: number, y2: number): void {
+  g.moveTo(x1, y1);
+  g.lineTo(x2, y2);
 }

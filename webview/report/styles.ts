@@ -183,7 +183,7 @@ vscode-data-grid-row.focused {
 .timeline-side { flex: 1 1 380px; min-width: 320px; }
 .heatmap-scroll { overflow-x: auto; max-width: 100%; }
 .heatmap-canvas { display: block; cursor: crosshair; border-radius: 2px; }
-.heatmap-canvas:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+.heatmap-canvas:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
 .heat-legend { display: flex; align-items: center; gap: 8px; margin: 6px 0 0 48px; font-size: 0.85em; }
 .heat-scale {
   display: inline-block; width: 90px; height: 8px; border-radius: 2px;

@@ -72,7 +72,7 @@ function rangeLines(ctx: ViewContext, r: RangeRanking, cwd: string): HTMLElement
     { title: 'Own', width: '130px', help: 'Share of the non-idle CPU in the range whose deepest line of your code is this one' },
     { title: 'Line', width: 'minmax(110px, 1fr)' },
     { title: 'Function', width: 'minmax(110px, 1fr)' },
-    { title: 'Own ms', width: '76px', numeric: true },
+    { title: 'Own ms', width: '92px', numeric: true },
   ];
   const rows: GridRow[] = r.lines.map((l) => ({
     cells: [[share(l.ownPct, 'hot')], [h('span', { class: `mono ${canOpen(l.file, l.line) ? 'loc' : 'muted'}` }, where(l.file, l.line, cwd))], [h('span', { class: 'mono fn' }, l.function)], [fmt(l.ownMs)]],
