@@ -146,8 +146,8 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
       await page.waitForFunction((want) => document.body.dataset.rangeDone === want, `${startMs}-${endMs}`);
       const status = await page.locator('[data-field="range"]').innerText();
       assert.match(status, new RegExp(`${(startMs / 1000).toFixed(2)}\u2013${(endMs / 1000).toFixed(2)} s`));
-      const first = page.locator('vscode-data-grid.range-grid vscode-data-grid-row[data-kind="range-line"]').first();
-      assert.equal(await first.getAttribute('data-line'), String(STALL_LINE), `ranked: ${await page.locator('vscode-data-grid.range-grid').innerText()}`);
+      const first = page.locator('table.range-table tr[data-kind="range-line"]').first();
+      assert.equal(await first.getAttribute('data-line'), String(STALL_LINE), `ranked: ${await page.locator('table.range-table').innerText()}`);
       assert.match(await first.innerText(), /stallEverySecond/);
       await screenshot(page, `timeline-${theme}`);
 
@@ -162,7 +162,7 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
         await page.mouse.down();
         await page.mouse.move(qb.x, qb.y, { steps: 3 });
         await page.mouse.up();
-        const top = await page.locator('vscode-data-grid.range-grid vscode-data-grid-row[data-kind="range-line"]').first().getAttribute('data-line').catch(() => null);
+        const top = await page.locator('table.range-table tr[data-kind="range-line"]').first().getAttribute('data-line').catch(() => null);
         assert.notEqual(top, String(STALL_LINE), 'between stalls another line (or none) leads');
       }
       await check();

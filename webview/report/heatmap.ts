@@ -73,8 +73,9 @@ export function heatMapView(map: HeatMap, opts: { onSelect(sel: Selection, done:
 
   function draw(): void {
     const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
+    // Resizing the canvas reallocates it: only when the pixel ratio changed (a zoom).
+    if (canvas.width !== Math.round(width * dpr)) canvas.width = Math.round(width * dpr);
+    if (canvas.height !== Math.round(height * dpr)) canvas.height = Math.round(height * dpr);
     const g = canvas.getContext('2d');
     if (!g) return;
     g.setTransform(dpr, 0, 0, dpr, 0, 0);

@@ -192,4 +192,15 @@ vscode-data-grid-row.focused {
 }
 .range-bar { display: flex; align-items: center; gap: 12px; flex-wrap: wrap; margin-bottom: 10px; }
 .range-status { flex: 1; min-width: 200px; }
+.range-table {
+  width: 100%; border-collapse: collapse; box-sizing: border-box;
+  border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); border-radius: 4px;
+}
+.range-table th { text-align: left; font-weight: 600; padding: 6px 10px; white-space: nowrap; border-bottom: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); }
+.range-table td { padding: 4px 10px; }
+.range-table th.num, .range-table td.num { text-align: right; }
+.range-table td:first-child { width: 130px; }
+.range-table tr.openable { cursor: pointer; }
+.range-table tbody tr:hover { background: var(--vscode-list-hoverBackground); }
+.range-table tbody tr:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
 `;

@@ -7,7 +7,7 @@ import { clear, h } from './dom.ts';
 import { canOpen, fmt, where } from './format.ts';
 import { heatMapView, type Selection } from './heatmap.ts';
 import { share } from './overview.ts';
-import { button, dataGrid, type Column, type GridRow } from './toolkit.ts';
+import { button } from './toolkit.ts';
 
 const ROWS_PER_SECOND = 50;
 let themeObserver: MutationObserver | undefined;
@@ -66,18 +66,31 @@ function legend(max: number, rowMs: number): HTMLElement {
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(2);
 
+/**
+ * The ranked lines as a plain table, not the toolkit's data grid: it is rebuilt on every drag
+ * step, and the grid's components cost tens of ms to build (bench/heatmap.ts).
+ */
 function rangeLines(ctx: ViewContext, r: RangeRanking, cwd: string): HTMLElement {
   if (r.lines.length === 0) return h('p', { class: 'empty' }, r.samples === 0 ? 'No samples in this range.' : 'No samples in your code in this range.');
-  const columns: Column[] = [
-    { title: 'Own', width: '130px', help: 'Share of the non-idle CPU in the range whose deepest line of your code is this one' },
-    { title: 'Line', width: 'minmax(110px, 1fr)' },
-    { title: 'Function', width: 'minmax(110px, 1fr)' },
-    { title: 'Own ms', width: '92px', numeric: true },
-  ];
-  const rows: GridRow[] = r.lines.map((l) => ({
-    cells: [[share(l.ownPct, 'hot')], [h('span', { class: `mono ${canOpen(l.file, l.line) ? 'loc' : 'muted'}` }, where(l.file, l.line, cwd))], [h('span', { class: 'mono fn' }, l.function)], [fmt(l.ownMs)]],
-    props: { data: { kind: 'range-line', file: l.file, line: String(l.line), fn: l.function }, title: canOpen(l.file, l.line) ? `Open ${where(l.file, l.line, cwd)}` : '' },
-    onOpen: canOpen(l.file, l.line) ? () => ctx.openSource(l.file, l.line) : undefined,
-  }));
-  return dataGrid(columns, rows, { class: 'grid range-grid', title: 'Hot lines of the range' });
+  const head = h('tr', null,
+    h('th', { title: 'Share of the non-idle CPU in the range whose deepest line of your code is this one' }, 'Own'),
+    h('th', null, 'Line'), h('th', null, 'Function'), h('th', { class: 'num' }, 'Own ms'));
+  const rows = r.lines.map((l) => {
+    const openable = canOpen(l.file, l.line);
+    const row = h('tr', { data: { kind: 'range-line', file: l.file, line: String(l.line), fn: l.function }, title: openable ? `Open ${where(l.file, l.line, cwd)}` : '' },
+      h('td', null, share(l.ownPct, 'hot')),
+      h('td', null, h('span', { class: `mono ${openable ? 'loc' : 'muted'}` }, where(l.file, l.line, cwd))),
+      h('td', null, h('span', { class: 'mono fn' }, l.function)),
+      h('td', { class: 'num' }, fmt(l.ownMs)));
+    if (openable) {
+      row.classList.add('openable');
+      row.tabIndex = 0;
+      row.addEventListener('click', () => ctx.openSource(l.file, l.line));
+      row.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') ctx.openSource(l.file, l.line);
+      });
+    }
+    return row;
+  });
+  return h('table', { class: 'range-table', attrs: { 'aria-label': 'Hot lines of the range' } }, h('thead', null, head), h('tbody', null, ...rows));
 }
