@@ -12,7 +12,7 @@ import { profileUnderLoad } from '../../src/core/run.ts';
 import { TIMELINE_FILE } from '../../src/core/analyse-run.ts';
 import { parseCpuProfileText, readCpuProfile } from '../../src/core/analysis/cpuprofile.ts';
 import { cutProfile, heatMap, rankRange, sampleStarts, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
-import { LeakGuard, REPO_ROOT, assertBuilt, removeTempDirs, tempDir } from '../helpers/integration.ts';
+import { LeakGuard, REPO_ROOT, assertBuilt, removeTempDirs, runCli, tempDir } from '../helpers/integration.ts';
 
 const STALL_APP = path.join(REPO_ROOT, 'test', 'apps', 'stall');
 const SERVER_JS = path.join(STALL_APP, 'server.js');
@@ -103,6 +103,14 @@ test('stall app: the heat map shows the 300 ms stall in the same sub-second rows
   const cut = readCpuProfile(cutProfile(profile, stallStart, stallStart + 300));
   assert.equal(cut.samples?.length, inStall.samples, 'the cut holds the samples of the range');
   assert.ok(cut.endTime - cut.startTime <= 300_000 && cut.endTime - cut.startTime >= 290_000, `the cut lasts ${(cut.endTime - cut.startTime) / 1000} ms`);
+
+  // `hotline analyze --timeline` writes the same timeline from the saved profile.
+  const out = path.join(tempDir(), 'timeline.json');
+  const cli = await runCli(['analyze', path.join(runDir, 'profile.cpuprofile'), '--root', STALL_APP, '--json', '--timeline', out]);
+  assert.equal(cli.code, 0, cli.stderr);
+  const fromCli = JSON.parse(fs.readFileSync(out, 'utf8')) as TimelineV1;
+  assert.deepEqual(fromCli.sampleKind.length, timeline.sampleKind.length);
+  assert.deepEqual(fromCli.lines, timeline.lines, 'the same lines, in the same order');
 });
 
 /** The one circular run of `true` rows (wrapping from the last row to the first), if there is exactly one. */
