@@ -2,6 +2,7 @@
 // says which way it travels. Webview messages are validated on arrival: a message that is not
 // one of these is dropped, so a webview can never make the extension do something else.
 import type { ReportV1 } from './core/report.ts';
+import type { TimelineV1 } from './core/analysis/timeline.ts';
 
 // ---- extension ⇄ language server (custom LSP methods) ------------------------------------------
 
@@ -101,14 +102,16 @@ export interface ExplainHintArgs {
 
 /** extension → report webview: what to show (sent after `ready`). */
 export type ToReportView =
-  | { type: 'report'; report: ReportV1; baseline?: ReportV1; focus?: { file: string; line: number; functionName?: string } }
+  | { type: 'report'; report: ReportV1; baseline?: ReportV1; focus?: { file: string; line: number; functionName?: string }; timeline?: TimelineV1 }
   | { type: 'focus'; file: string; line: number; functionName?: string };
 
 /** report webview → extension. */
 export type FromReportView =
   | { type: 'ready' }
   | { type: 'openSource'; file: string; line: number }
-  | { type: 'openFlameGraph' };
+  | { type: 'openFlameGraph' }
+  /** The flame graph of the profile cut to [startMs, endMs), ms from the profile's start (the heat map's selection). */
+  | { type: 'openFlameRange'; startMs: number; endMs: number };
 
 // ---- extension ⇄ flame graph webview ------------------------------------------------------------
 
@@ -117,6 +120,9 @@ export type ToFlameView = { type: 'profile'; name: string; base64: string };
 
 /** flame graph webview → extension. */
 export type FromFlameView = { type: 'ready' } | { type: 'loaded' } | { type: 'error'; message: string };
+
+/** A day: no profile is longer; a larger range end is not a real selection. */
+const MAX_RANGE_END_MS = 86_400_000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -131,6 +137,11 @@ export function parseFromReportView(v: unknown): FromReportView | undefined {
       return typeof v.file === 'string' && Number.isInteger(v.line) && (v.line as number) >= 1
         ? { type: 'openSource', file: v.file, line: v.line as number }
         : undefined;
+    case 'openFlameRange': {
+      const { startMs, endMs } = v;
+      const ok = typeof startMs === 'number' && typeof endMs === 'number' && Number.isFinite(startMs) && Number.isFinite(endMs) && startMs >= 0 && endMs > startMs && endMs <= MAX_RANGE_END_MS;
+      return ok ? { type: 'openFlameRange', startMs, endMs } : undefined;
+    }
     default:
       return undefined;
   }

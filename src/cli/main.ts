@@ -1,5 +1,6 @@
 // `hotline profile | analyze | compare`: the engine for terminals and CI. Errors are one clear
 // line on stderr and a non-zero exit; `--json` prints the report (or comparison) on stdout.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { RUN_DEFAULTS, RunError, profileUnderLoad, type RunProgress } from '../core/run.ts';
@@ -37,8 +38,9 @@ const USAGE = `Usage:
                               comparison is printed and kept in report.json
       --fail-if-slower N%     with --baseline: exit 3 when req/s fell or p99 latency rose by more
                               than N% (both from the window without the profiler)
-  hotline analyze FILE.cpuprofile [--root DIR] [--json]
+  hotline analyze FILE.cpuprofile [--root DIR] [--json] [--timeline OUT.json]
       Analyse a saved profile; DIR is the app folder whose code is "yours" (default: current folder).
+      --timeline writes its samples in time (the report's sub-second heat map) to OUT.json.
   hotline compare RUN_A RUN_B [--json] [--fail-if-slower N%]
       Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline.
 
@@ -231,17 +233,23 @@ function progressPrinter(): ((p: RunProgress) => void) & { end(): void } {
 }
 
 function analyze(argv: string[]): number {
-  const { values, positionals } = parse(argv, { root: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, positionals } = parse(argv, { root: { type: 'string' }, json: { type: 'boolean' }, timeline: { type: 'string' } });
   if (positionals.length !== 1) throw new UsageError('analyze takes one .cpuprofile file');
   const file = path.resolve(positionals[0]);
   const root = path.resolve((values.root as string | undefined) ?? '.');
   let analysis;
+  let timeline;
   try {
-    analysis = analyseFile(file, root).analysis;
+    ({ analysis, timeline } = analyseFile(file, root));
   } catch (err) {
     if (err instanceof ProfileFormatError) throw new Error(`${positionals[0]} is not a usable CPU profile: ${err.message}`);
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${positionals[0]} does not exist`);
     throw err;
+  }
+  // The samples in time, for the report's heat map (timeline.ts); written before anything is printed.
+  if (values.timeline !== undefined) {
+    if (!timeline) throw new Error(`${positionals[0]} has no sample order (hit counts only): no timeline to write`);
+    fs.writeFileSync(path.resolve(values.timeline as string), JSON.stringify(timeline));
   }
   if (values.json) process.stdout.write(`${JSON.stringify(analysis, null, 1)}\n`);
   else process.stdout.write(`${renderAnalysis(analysis, { cwd: process.cwd(), color: process.stdout.isTTY === true }).join('\n')}\n`);

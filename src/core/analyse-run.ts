@@ -4,9 +4,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseCpuProfileText } from './analysis/cpuprofile.ts';
-import { analyzeProfile } from './analysis/analyze.ts';
+import { analyzeProfileWithTimeline } from './analysis/analyze.ts';
 import { readCoverage } from './analysis/coverage.ts';
 import type { Analysis } from './analysis/model.ts';
+import { TIMELINE_FILE, type TimelineV1 } from './analysis/timeline.ts';
 import { loadSources } from './sources.ts';
 import { buildReport, type ReportParts, type ReportV1 } from './report.ts';
 import { COVERAGE_FILE, PROFILE_FILE, RUN_FILE, SOURCES_FILE, StoreError, writeFileAtomic, writeReport } from './store.ts';
@@ -31,28 +32,38 @@ function readRunRecord(runDir: string): RunRecord {
   return r as RunRecord;
 }
 
-/** Analyses a run folder and writes its report.json (and sources.json); returns the report. */
+export { TIMELINE_FILE };
+
+/** Analyses a run folder and writes its report.json (and sources.json, timeline.json); returns the report. */
 export function analyseRunDir(runDir: string, root: string): ReportV1 {
   const record = readRunRecord(runDir);
-  const { analysis, sources } = analyseFile(path.join(runDir, PROFILE_FILE), root);
+  const { analysis, sources, timeline } = analyseFile(path.join(runDir, PROFILE_FILE), root);
   const report = buildReport({ ...record, profileFile: PROFILE_FILE, analysis });
   writeSourceSnapshot(runDir, report, sources);
+  writeTimeline(runDir, timeline);
   writeReport(runDir, report);
   return report;
+}
+
+/** Writes timeline.json (compact: one line of arrays), or removes a stale one when the profile has no sample order. */
+export function writeTimeline(dir: string, timeline: TimelineV1 | undefined): void {
+  const file = path.join(dir, TIMELINE_FILE);
+  if (timeline) writeFileAtomic(file, JSON.stringify(timeline));
+  else fs.rmSync(file, { force: true });
 }
 
 /**
  * Analyses a .cpuprofile file with the sources under `root`; a coverage.json beside it (a run
  * folder keeps the warm-up's block coverage there) sharpens the call-site lines.
  */
-export function analyseFile(profileFile: string, root: string): { analysis: Analysis; sources: Map<string, string> } {
+export function analyseFile(profileFile: string, root: string): { analysis: Analysis; sources: Map<string, string>; timeline?: TimelineV1 } {
   const profile = parseCpuProfileText(fs.readFileSync(profileFile, 'utf8'));
   const loaded = loadSources(profile, root);
   const coverage = readCoverageBeside(profileFile);
-  const analysis = analyzeProfile({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, coverage });
+  const { analysis, timeline } = analyzeProfileWithTimeline({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, coverage });
   // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
   analysis.notes = loaded.notes.concat(analysis.notes);
-  return { analysis, sources: loaded.sources };
+  return { analysis, sources: loaded.sources, timeline };
 }
 
 /** The coverage.json beside a profile, if any; one that cannot be read (a folder, a broken link) only costs precision. */

@@ -6,6 +6,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { flameHtml } from '../../webview/flame/html.ts';
 import { parseFromFlameView, type ToFlameView } from '../protocol.ts';
+import { parseCpuProfileText } from '../core/analysis/cpuprofile.ts';
+import { cutProfile } from '../core/analysis/timeline.ts';
+import { PROFILE_FILE, writeFileAtomic } from '../core/store.ts';
 import { nonce } from './webview-html.ts';
 
 /** Wires a webview (panel or custom editor) to show one profile file. */
@@ -67,4 +70,24 @@ export class FlamePanel {
   static disposeAll(): void {
     for (const p of FlamePanel.open.values()) p.dispose();
   }
+}
+
+/**
+ * The flame graph of a run's profile cut to [startMs, endMs) (the report's heat map selection).
+ * The cut is written into the run folder first (range-<start>-<end>ms.cpuprofile), then shown.
+ */
+export function showProfileRange(extensionUri: vscode.Uri, runDir: string, startMs: number, endMs: number, title: string): void {
+  const from = Math.round(startMs);
+  const to = Math.round(endMs);
+  const file = path.join(runDir, `range-${from}-${to}ms.cpuprofile`);
+  try {
+    if (!fs.existsSync(file)) {
+      const profile = parseCpuProfileText(fs.readFileSync(path.join(runDir, PROFILE_FILE), 'utf8'));
+      writeFileAtomic(file, JSON.stringify(cutProfile(profile, from, to)));
+    }
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Hotline: cannot cut the profile of ${runDir} to ${from}–${to} ms: ${(err as Error).message}`);
+    return;
+  }
+  FlamePanel.show(extensionUri, file, `${title} \u00b7 ${(from / 1000).toFixed(2)}\u2013${(to / 1000).toFixed(2)} s`);
 }

@@ -1,14 +1,18 @@
 // The run report: one panel, reused, that shows a report.json (with the baseline's deltas when
 // one is set). The data is posted after the page says `ready`, never inlined; messages from
 // the page are validated, and it may only open files inside the workspace.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { reportHtml } from '../../webview/report/html.ts';
 import { readRun } from '../core/store.ts';
 import type { ReportV1 } from '../core/report.ts';
+import { TIMELINE_FILE, type TimelineV1 } from '../core/analysis/timeline.ts';
 import { parseFromReportView, type ToReportView } from '../protocol.ts';
 import { nonce } from './webview-html.ts';
 import { openInWorkspace } from './open-source.ts';
+import { showProfileRange } from './flame-view.ts';
+import { flameTitle } from './flame-title.ts';
 
 export interface ReportFocus {
   file: string;
@@ -52,7 +56,7 @@ export class ReportPanel implements vscode.Disposable {
     }
     current.reportFile = reportFile;
     current.panel.title = title(report);
-    current.post({ type: 'report', report, baseline, focus: opts.focus });
+    current.post({ type: 'report', report, baseline, focus: opts.focus, timeline: readTimeline(reportFile) });
   }
 
   static disposeCurrent(): void {
@@ -78,6 +82,11 @@ export class ReportPanel implements vscode.Disposable {
       case 'openFlameGraph':
         this.onFlameGraph(this.reportFile);
         return;
+      case 'openFlameRange': {
+        const runDir = path.dirname(this.reportFile);
+        showProfileRange(this.extensionUri, runDir, msg.startMs, msg.endMs, flameTitle(path.basename(runDir)));
+        return;
+      }
     }
   }
 
@@ -93,6 +102,16 @@ function tryRead(reportFile: string): ReportV1 | undefined {
     return readRun(reportFile).report;
   } catch {
     return undefined; // a baseline that was deleted: the report shows without deltas
+  }
+}
+
+/** timeline.json beside the report (the page validates it); none for runs analysed before it existed. */
+function readTimeline(reportFile: string): TimelineV1 | undefined {
+  const file = path.join(path.dirname(reportFile), TIMELINE_FILE);
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as TimelineV1;
+  } catch {
+    return undefined; // missing or damaged: the report shows without the Timeline tab
   }
 }
 

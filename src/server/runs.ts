@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyseFile, analyseRunDir, writeSourceSnapshot } from '../core/analyse-run.ts';
+import { analyseFile, analyseRunDir, writeSourceSnapshot, writeTimeline } from '../core/analyse-run.ts';
 import { buildReport, type ReportV1, type RunSettings } from '../core/report.ts';
 import { PROFILE_FILE, REPORT_FILE, SOURCES_FILE, newRunId, readRun, writeReport } from '../core/store.ts';
 import { fileKey } from './file-view.ts';
@@ -101,7 +101,7 @@ export function analyseProfile(profileFile: string, root: string, outDir?: strin
     fs.mkdirSync(dir, { recursive: true });
     const copy = path.join(dir, PROFILE_FILE);
     if (path.resolve(copy) !== source) fs.copyFileSync(source, copy);
-    const { analysis, sources } = analysed;
+    const { analysis, sources, timeline } = analysed;
     const settings: RunSettings = {
       url: '', method: '', headers: {}, connections: 0, pipelining: 0, durationS: analysis.durationMs / 1000, warmupS: 0,
       samplingIntervalUs: analysis.intervalUs, timeoutS: 0,
@@ -116,6 +116,7 @@ export function analyseProfile(profileFile: string, root: string, outDir?: strin
       notes: [`Analysed from ${source}: a profile without a load test, so there are no load or event-loop figures.`],
     });
     writeSourceSnapshot(dir, report, sources);
+    writeTimeline(dir, timeline);
     writeReport(dir, report);
   } catch (err) {
     throw new RunLoadError(`Could not write the analysis of ${source} into ${dir}: ${message(err)}`, dir);

@@ -8,6 +8,7 @@ import { canOpen, where } from './format.ts';
 import { header, overview } from './overview.ts';
 import { MAX_ROWS, comparison, functions, hints, hotLines } from './tables.ts';
 import { panels, registerToolkit, selectTab, type Tab } from './toolkit.ts';
+import { timelineTab } from './timeline-tab.ts';
 import { parseToReportView } from './validate.ts';
 
 interface VsCodeApi {
@@ -17,8 +18,8 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-type TabId = 'overview' | 'lines' | 'functions' | 'hints' | 'compare';
-const TAB_IDS: readonly TabId[] = ['overview', 'lines', 'functions', 'hints', 'compare'];
+type TabId = 'overview' | 'lines' | 'timeline' | 'functions' | 'hints' | 'compare';
+const TAB_IDS: readonly TabId[] = ['overview', 'lines', 'timeline', 'functions', 'hints', 'compare'];
 type Focus = { file: string; line: number; functionName?: string };
 
 registerToolkit();
@@ -54,6 +55,7 @@ function show(msg: Extract<ToReportView, { type: 'report' }>): void {
   const list: Tab[] = [
     { id: 'overview', label: 'Overview', content: overview(ctx) },
     { id: 'lines', label: 'Hot lines', count: Math.min(report.lines.filter((l) => l.ownMs > 0 || l.totalMs > 0).length, MAX_ROWS), content: hotLines(ctx) },
+    ...(msg.timeline ? [{ id: 'timeline', label: 'Timeline', content: timelineTab(ctx, msg.timeline) }] : []),
     { id: 'functions', label: 'Functions', content: functions(ctx) },
     { id: 'hints', label: 'Hints', count: report.hints.length, content: hints(ctx) },
   ];

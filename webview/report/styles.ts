@@ -176,4 +176,31 @@ vscode-data-grid-row.focused {
 .hint-head { display: flex; align-items: center; gap: 10px; margin-bottom: 6px; flex-wrap: wrap; }
 .hint-head > code { font-size: 1.05em; font-weight: 600; }
 .hint.focused { outline: 1px solid var(--vscode-focusBorder); }
+
+/* ---- timeline ------------------------------------------------------------------------------ */
+.timeline-body { display: flex; flex-wrap: wrap; gap: 16px 24px; align-items: flex-start; }
+.timeline-map { flex: 0 1 auto; max-width: 100%; }
+.timeline-side { flex: 1 1 380px; min-width: 320px; }
+.heatmap-scroll { overflow-x: auto; max-width: 100%; }
+.heatmap-canvas { display: block; cursor: crosshair; border-radius: 2px; }
+.heatmap-canvas:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
+.heat-legend { display: flex; align-items: center; gap: 8px; margin: 6px 0 0 48px; font-size: 0.85em; }
+.heat-scale {
+  display: inline-block; width: 90px; height: 8px; border-radius: 2px;
+  background: linear-gradient(to right, var(--vscode-editorWidget-background), var(--vscode-charts-orange));
+  border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border));
+}
+.range-bar { display: flex; align-items: center; gap: 12px; flex-wrap: wrap; margin-bottom: 10px; }
+.range-status { flex: 1; min-width: 200px; }
+.range-table {
+  width: 100%; border-collapse: collapse; box-sizing: border-box;
+  border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); border-radius: 4px;
+}
+.range-table th { text-align: left; font-weight: 600; padding: 6px 10px; white-space: nowrap; border-bottom: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); }
+.range-table td { padding: 4px 10px; }
+.range-table th.num, .range-table td.num { text-align: right; }
+.range-table td:first-child { width: 130px; }
+.range-table tr.openable { cursor: pointer; }
+.range-table tbody tr:hover { background: var(--vscode-list-hoverBackground); }
+.range-table tbody tr:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
 `;

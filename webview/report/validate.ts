@@ -3,6 +3,7 @@
 // cover every field the page uses, so a damaged report.json cannot throw half-way through a render.
 import type { ToReportView } from '../../src/protocol.ts';
 import type { ReportV1 } from '../../src/core/report.ts';
+import type { TimelineV1 } from '../../src/core/analysis/timeline.ts';
 
 type Check = (v: unknown) => boolean;
 
@@ -79,6 +80,27 @@ export function isReport(v: unknown): v is ReportV1 {
   return report(v);
 }
 
+const timelineHead = shape({
+  version: (v) => v === 1, firstUs: num, endUs: num, intervalUs: num,
+  lines: arr(shape({ file: str, line, function: str })),
+  kinds: arr(shape({ category, owners: arr((o) => Array.isArray(o) && o.length === 2 && Number.isInteger(o[0]) && num(o[1])) })),
+  sampleUs: Array.isArray, sampleKind: Array.isArray,
+});
+
+/** timeline.json as the heat map reads it: every index in range, every duration a number ≥ 0. Loops, not closures: 60 000+ samples. */
+export function isTimeline(v: unknown): v is TimelineV1 {
+  if (!timelineHead(v)) return false;
+  const t = v as unknown as TimelineV1;
+  if (t.sampleUs.length !== t.sampleKind.length) return false;
+  for (const k of t.kinds) for (const [l] of k.owners) if (l < 0 || l >= t.lines.length) return false;
+  for (let s = 0; s < t.sampleUs.length; s++) {
+    const us = t.sampleUs[s];
+    const kind = t.sampleKind[s];
+    if (typeof us !== 'number' || !(us >= 0) || us === Infinity || !Number.isInteger(kind) || kind < 0 || kind >= t.kinds.length) return false;
+  }
+  return true;
+}
+
 /** The message as the page may use it, or undefined (dropped). */
 export function parseToReportView(v: unknown): ToReportView | undefined {
   if (!isObject(v)) return undefined;
@@ -88,9 +110,12 @@ export function parseToReportView(v: unknown): ToReportView | undefined {
       if (v.baseline !== undefined && !isReport(v.baseline)) return undefined;
       if (v.focus !== undefined && !focus(v.focus)) return undefined;
       const f = v.focus as { file: string; line: number; functionName?: string } | undefined;
+      // A damaged timeline costs the heat map only, not the report.
+      const timeline = v.timeline !== undefined && isTimeline(v.timeline) ? { timeline: v.timeline } : {};
       return {
         type: 'report',
         report: v.report,
+        ...timeline,
         ...(v.baseline !== undefined ? { baseline: v.baseline as ReportV1 } : {}),
         ...(f ? { focus: { file: f.file, line: f.line, ...(f.functionName !== undefined ? { functionName: f.functionName } : {}) } } : {}),
       };

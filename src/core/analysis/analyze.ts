@@ -3,12 +3,14 @@
 // How time is counted is in design.md ("How time is counted"); the comments below say where.
 import type { CpuProfile } from './cpuprofile.ts';
 import { buildProfileTree, type ProfileTree } from './profile.ts';
-import { CATEGORIES, Workspace, categoryOf, fileOfUrl, type Category } from './categories.ts';
+import { CATEGORIES, Workspace, categoryOf, fileOfUrl } from './categories.ts';
 import { SourceMapper, type SourceMapInput } from './sourcemaps.ts';
-import { ScriptIndex, callNamesFor, fileIsModule, type CallSite, type FunctionScope } from './callsites.ts';
+import { ScriptIndex, callNamesFor, fileIsModule, type CallSite } from './callsites.ts';
 import { FRAME_RULES, GC_FIX, GC_HINT_MIN_PCT, HINT_MIN_PCT, LINE_RULES, gcHintMessage, hintMessage } from './hints.ts';
 import { executionCount, type CoverageByFile } from './coverage.ts';
-import type { Analysis, CallLink, CategoryTimes, FunctionCost, Hint, LineCost } from './model.ts';
+import type { Analysis, CategoryTimes, Hint } from './model.ts';
+import { buildTimeline, type TimelineV1 } from './timeline.ts';
+import { functionCosts, lineCosts, ms, pct, type FunctionInfo, type LineAcc } from './costs.ts';
 
 export interface AnalyzeInput {
   profile: CpuProfile;
@@ -20,17 +22,6 @@ export interface AnalyzeInput {
   /** Block coverage of the same code under the same load, to choose among same-named calls. */
   coverage?: CoverageByFile;
   limits?: { functions?: number; lines?: number };
-}
-
-interface FunctionInfo {
-  name: string;
-  file: string;
-  line: number;
-  column: number;
-  category: Category;
-  generatedFile: string;
-  scope?: FunctionScope;
-  index?: ScriptIndex;
 }
 
 /** A share of some time that goes to one line. */
@@ -46,22 +37,15 @@ interface CallSiteResolution {
   inferred: boolean;
 }
 
-interface LineAcc {
-  file: string;
-  line: number;
-  fn: string;
-  ownUs: number;
-  selfUs: number;
-  totalUs: number;
-  callees: Map<number, { us: number; inferred: boolean }>;
-  generated?: { file: string; line: number };
-}
-
-const ms = (us: number): number => Math.round(us / 10) / 100;
-const pct = (part: number, whole: number): number => (whole > 0 ? Math.round((part / whole) * 10000) / 100 : 0);
-
 export function analyzeProfile(input: AnalyzeInput): Analysis {
   return new Analyzer(input).run();
+}
+
+/** The analysis and its samples in time, attributed the same way (for the heat map; see timeline.ts). */
+export function analyzeProfileWithTimeline(input: AnalyzeInput): { analysis: Analysis; timeline?: TimelineV1 } {
+  const analyzer = new Analyzer(input);
+  const analysis = analyzer.run();
+  return { analysis, timeline: analyzer.timeline() };
 }
 
 class Analyzer {
@@ -77,6 +61,8 @@ class Analyzer {
   private readonly lines = new Map<string, LineAcc>();
   private readonly execCache = new Map<number, LineShare[]>();
   private readonly callSiteCache = new Map<number, CallSiteResolution>();
+  /** Per node: the lines its self time is own time of (see ownTime). */
+  private owners: LineShare[][] = [];
 
   constructor(private readonly input: AnalyzeInput) {
     this.tree = buildProfileTree(input.profile);
@@ -112,8 +98,8 @@ class Analyzer {
     const hints = this.hints(nonIdleUs, categories);
 
     const limits = this.input.limits ?? {};
-    const functions = this.functionCosts(fnSelf, fnTotal, edges, nonIdleUs, limits.functions ?? 300);
-    const lines = this.lineCosts(nonIdleUs, limits.lines ?? 2000);
+    const functions = functionCosts(this.fns, { fnSelf, fnTotal, edges }, nonIdleUs, limits.functions ?? 300, (file) => this.mapper.has(file));
+    const lines = lineCosts(this.lines.values(), this.fns, nonIdleUs, limits.lines ?? 2000);
     for (const c of CATEGORIES) categories[c] = ms(categories[c]);
     return {
       durationMs: ms(t.durationUs),
@@ -404,22 +390,28 @@ class Analyzer {
     // edge[i]: for a node below workspace code, the child of its nearest workspace ancestor on
     // the path to it (the call that ancestor made); -1 for workspace nodes and unowned nodes.
     const edge = new Int32Array(n).fill(-1);
-    const underEdge = new Float64Array(n);
+    this.owners = new Array<LineShare[]>(n);
     for (let k = 0; k < n; k++) {
       const i = t.preorder[k];
-      if (this.isWorkspaceNode(i)) {
-        if (t.selfUs[i] > 0) for (const s of this.execLines(i)) this.lines.get(s.key)!.ownUs += t.selfUs[i] * s.frac;
-        continue;
-      }
       const p = t.parent[i];
-      if (p < 0) continue;
-      edge[i] = this.isWorkspaceNode(p) ? i : edge[p];
-      if (edge[i] >= 0) underEdge[edge[i]] += t.selfUs[i];
+      const workspace = this.isWorkspaceNode(i);
+      if (!workspace && p >= 0) edge[i] = this.isWorkspaceNode(p) ? i : edge[p];
+      // Only nodes with samples need their lines resolved (and resolving costs source look-ups).
+      this.owners[i] = t.selfUs[i] <= 0 ? [] : workspace ? this.execLines(i) : edge[i] >= 0 ? this.callSite(edge[i]).shares : [];
+      for (const s of this.owners[i]) this.lines.get(s.key)!.ownUs += t.selfUs[i] * s.frac;
     }
-    for (let c = 0; c < n; c++) {
-      if (underEdge[c] <= 0) continue;
-      for (const s of this.callSite(c).shares) this.lines.get(s.key)!.ownUs += underEdge[c] * s.frac;
-    }
+  }
+
+  /** The samples in time with the categories and own lines used above; call after run(). */
+  timeline(): TimelineV1 | undefined {
+    const hasSamples = (this.input.profile.samples?.length ?? 0) > 0;
+    return buildTimeline(this.tree, hasSamples, (node) => ({
+      category: this.fnOfNode(node).category,
+      owners: (this.owners[node] ?? []).map((s) => {
+        const l = this.lines.get(s.key)!;
+        return { line: { file: l.file, line: l.line, function: l.fn }, frac: s.frac };
+      }),
+    }));
   }
 
   private hints(nonIdleUs: number, categories: CategoryTimes): Hint[] {
@@ -484,61 +476,4 @@ class Analyzer {
     }
     return hints.sort((a, b) => b.totalMs - a.totalMs);
   }
-
-  // ---- output ---------------------------------------------------------------------------
-
-  private functionCosts(fnSelf: Float64Array, fnTotal: Float64Array, edges: Map<number, Map<number, number>>, nonIdleUs: number, limit: number): FunctionCost[] {
-    const callers = new Map<number, Map<number, number>>();
-    for (const [from, out] of edges) {
-      for (const [to, us] of out) {
-        const into = callers.get(to) ?? new Map<number, number>();
-        into.set(from, (into.get(from) ?? 0) + us);
-        callers.set(to, into);
-      }
-    }
-    const links = (m: Map<number, number> | undefined): CallLink[] => [...(m ?? new Map<number, number>())]
-      .filter(([fi]) => !isSynthetic(this.fns[fi]))
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 8)
-      .map(([fi, us]) => ({ name: this.fns[fi].name, file: this.fns[fi].file, line: this.fns[fi].line, totalMs: ms(us) }));
-    const order = this.fns.map((_, i) => i).filter((i) => (fnTotal[i] > 0 || fnSelf[i] > 0) && !isRoot(this.fns[i]))
-      .sort((a, b) => fnSelf[b] - fnSelf[a] || fnTotal[b] - fnTotal[a]);
-    // Every function of the user's code is kept (the editor puts a lens on each); others to a limit.
-    const kept = order.filter((i, rank) => rank < limit || this.fns[i].category === 'user');
-    return kept.map((i) => {
-      const f = this.fns[i];
-      return {
-        name: f.name, file: f.file, line: f.line, column: f.column,
-        endLine: f.scope && !f.scope.isProgram && !this.mapper.has(f.generatedFile) ? f.scope.endLine : undefined,
-        category: f.category,
-        selfMs: ms(fnSelf[i]), totalMs: ms(fnTotal[i]), selfPct: pct(fnSelf[i], nonIdleUs), totalPct: pct(fnTotal[i], nonIdleUs),
-        callers: links(callers.get(i)), callees: links(edges.get(i)),
-      };
-    });
-  }
-
-  private lineCosts(nonIdleUs: number, limit: number): LineCost[] {
-    return [...this.lines.values()]
-      .filter((l) => l.ownUs > 0 || l.totalUs > 0)
-      .sort((a, b) => b.ownUs - a.ownUs || b.totalUs - a.totalUs)
-      .slice(0, limit)
-      .map((l) => ({
-        file: l.file, line: l.line, function: l.fn,
-        ownMs: ms(l.ownUs), ownPct: pct(l.ownUs, nonIdleUs),
-        selfMs: ms(l.selfUs), totalMs: ms(l.totalUs), selfPct: pct(l.selfUs, nonIdleUs), totalPct: pct(l.totalUs, nonIdleUs),
-        callees: [...l.callees].sort((a, b) => b[1].us - a[1].us).slice(0, 8).map(([fi, c]) => ({
-          name: this.fns[fi].name, file: this.fns[fi].file, line: this.fns[fi].line, totalMs: ms(c.us), inferred: c.inferred,
-        })),
-        ...(l.generated ? { generated: l.generated } : {}),
-      }));
-  }
-}
-
-/** (root) holds every sample: listing it as a function says nothing. */
-function isRoot(f: FunctionInfo): boolean {
-  return f.file === '' && f.name === '(root)';
-}
-
-function isSynthetic(f: FunctionInfo): boolean {
-  return f.file === '' && f.name.startsWith('(');
 }

@@ -1,0 +1,253 @@
+// The profile in time, for the sub-second heat map (FlameScope's view): every sample with its
+// start, its length, whether it was idle and which line of the user's code owns it (the same
+// own-time attribution the report ranks lines by). From it: the heat map grid, the hot lines of
+// any time range, and the profile cut to that range. Pure, and free of Node imports: the report
+// webview bundles it to re-rank a range without a round trip.
+import type { CpuProfile, CpuProfileNode } from './cpuprofile.ts';
+import { CATEGORIES, type Category } from './model.ts';
+
+/** The file name of a run's timeline, beside its report.json. */
+export const TIMELINE_FILE = 'timeline.json';
+
+/** timeline.json, written beside report.json. Arrays, not objects per sample: 60 s at 1 kHz is 60 000 samples. */
+export interface TimelineV1 {
+  version: 1;
+  /** µs from the profile's startTime to its first sample. */
+  firstUs: number;
+  /** µs the samples cover (the last one's end, from startTime). */
+  endUs: number;
+  intervalUs: number;
+  /** Lines of the user's code that own samples. */
+  lines: TimelineLine[];
+  /** The distinct (category, owner lines) pairs the samples fall into. */
+  kinds: TimelineKind[];
+  /** Per sample: how long it lasts, µs (until the next sample starts). */
+  sampleUs: number[];
+  /** Per sample: index into `kinds`. */
+  sampleKind: number[];
+}
+
+export interface TimelineLine {
+  file: string;
+  line: number;
+  function: string;
+}
+
+export interface TimelineKind {
+  category: Category;
+  /** [index into `lines`, share of the sample]; the shares add up to 1, or the list is empty. */
+  owners: Array<[number, number]>;
+}
+
+/** What the analysis knows of a profile node, for the timeline (see analyze.ts). */
+export interface NodeAttribution {
+  category: Category;
+  owners: ReadonlyArray<{ line: TimelineLine; frac: number }>;
+}
+
+/**
+ * The timeline of a profile's samples. `sampleNode`/`sampleStartUs`/`sampleDurationUs` come from
+ * the profile tree (profile.ts); `attribution(node)` from the analysis. Undefined for profiles
+ * without a sample array (hit counts only): they have no order in time.
+ */
+export function buildTimeline(
+  tree: { sampleNode: Int32Array; sampleStartUs: Float64Array; sampleDurationUs: Float64Array; intervalUs: number },
+  hasSamples: boolean,
+  attribution: (node: number) => NodeAttribution,
+): TimelineV1 | undefined {
+  const count = tree.sampleNode.length;
+  if (!hasSamples || count === 0) return undefined;
+  const lines: TimelineLine[] = [];
+  const lineIndex = new Map<string, number>();
+  const kinds: TimelineKind[] = [];
+  const kindIndex = new Map<string, number>();
+  const kindOfNode = new Map<number, number>();
+  const sampleKind = new Array<number>(count);
+  const sampleUs = new Array<number>(count);
+  for (let s = 0; s < count; s++) {
+    const node = tree.sampleNode[s];
+    let k = kindOfNode.get(node);
+    if (k === undefined) {
+      const a = attribution(node);
+      const owners: Array<[number, number]> = a.owners.filter((o) => o.frac > 0).map((o) => {
+        const key = `${o.line.file}\u0000${o.line.line}\u0000${o.line.function}`;
+        let li = lineIndex.get(key);
+        if (li === undefined) {
+          li = lines.length;
+          lineIndex.set(key, li);
+          lines.push({ file: o.line.file, line: o.line.line, function: o.line.function });
+        }
+        return [li, o.frac];
+      });
+      const key = `${a.category}|${owners.map(([l, f]) => `${l}:${f}`).join(',')}`;
+      k = kindIndex.get(key);
+      if (k === undefined) {
+        k = kinds.length;
+        kindIndex.set(key, k);
+        kinds.push({ category: a.category, owners });
+      }
+      kindOfNode.set(node, k);
+    }
+    sampleKind[s] = k;
+    sampleUs[s] = Math.round(tree.sampleDurationUs[s]);
+  }
+  const firstUs = Math.round(tree.sampleStartUs[0]);
+  const endUs = firstUs + sampleUs.reduce((a, b) => a + b, 0);
+  return { version: 1, firstUs, endUs, intervalUs: Math.round(tree.intervalUs), lines, kinds, sampleUs, sampleKind };
+}
+
+// ---- reading a timeline -------------------------------------------------------------------------
+
+/** Sample start times, µs from the profile's startTime. */
+export function sampleStarts(t: TimelineV1): Float64Array {
+  const starts = new Float64Array(t.sampleUs.length);
+  let at = t.firstUs;
+  for (let s = 0; s < starts.length; s++) {
+    starts[s] = at;
+    at += t.sampleUs[s];
+  }
+  return starts;
+}
+
+export interface HeatMap {
+  /** Whole or partial seconds of the profile, left to right. */
+  columns: number;
+  /** Sub-second buckets per second, top (0 ms) to bottom. */
+  rows: number;
+  rowMs: number;
+  /** Per cell (column-major: column × rows + row): samples, and the non-idle ones among them. */
+  samples: Int32Array;
+  nonIdle: Int32Array;
+  /** The largest non-idle count of a cell: the colour scale's top. */
+  maxNonIdle: number;
+}
+
+const IDLE = CATEGORIES.indexOf('idle');
+
+/** Samples per (second, sub-second bucket) by their start time. `rowsPerSecond` must divide 1000 ms into whole µs. */
+export function heatMap(t: TimelineV1, rowsPerSecond = 50, starts = sampleStarts(t)): HeatMap {
+  if (!Number.isInteger(rowsPerSecond) || rowsPerSecond < 1 || rowsPerSecond > 1000) throw new RangeError(`rowsPerSecond must be an integer 1–1000 (got ${rowsPerSecond})`);
+  const rowUs = 1e6 / rowsPerSecond;
+  const columns = Math.max(1, Math.ceil(t.endUs / 1e6));
+  const samples = new Int32Array(columns * rowsPerSecond);
+  const nonIdle = new Int32Array(columns * rowsPerSecond);
+  const idleKind = t.kinds.map((k) => CATEGORIES.indexOf(k.category) === IDLE);
+  for (let s = 0; s < starts.length; s++) {
+    const col = Math.min(columns - 1, Math.floor(starts[s] / 1e6));
+    const row = Math.min(rowsPerSecond - 1, Math.floor((starts[s] - col * 1e6) / rowUs));
+    const cell = col * rowsPerSecond + row;
+    samples[cell]++;
+    if (!idleKind[t.sampleKind[s]]) nonIdle[cell]++;
+  }
+  let maxNonIdle = 0;
+  for (let i = 0; i < nonIdle.length; i++) if (nonIdle[i] > maxNonIdle) maxNonIdle = nonIdle[i];
+  return { columns, rows: rowsPerSecond, rowMs: 1000 / rowsPerSecond, samples, nonIdle, maxNonIdle };
+}
+
+/** A cell's time range in ms from the profile's start. */
+export function cellRangeMs(map: Pick<HeatMap, 'rows' | 'rowMs'>, column: number, row: number): { startMs: number; endMs: number } {
+  const startMs = column * 1000 + row * map.rowMs;
+  return { startMs, endMs: startMs + map.rowMs };
+}
+
+export interface RangeLine extends TimelineLine {
+  ownMs: number;
+  /** Of the non-idle time in the range. */
+  ownPct: number;
+}
+
+export interface RangeRanking {
+  startMs: number;
+  endMs: number;
+  samples: number;
+  nonIdleMs: number;
+  /** By own time, highest first. */
+  lines: RangeLine[];
+}
+
+const round2 = (v: number): number => Math.round(v * 100) / 100;
+
+/** The hot lines of the samples that start in [startMs, endMs): own time, as report.json ranks lines. */
+export function rankRange(t: TimelineV1, startMs: number, endMs: number, opts: { limit?: number; starts?: Float64Array } = {}): RangeRanking {
+  const starts = opts.starts ?? sampleStarts(t);
+  const from = startMs * 1000;
+  const to = endMs * 1000;
+  const own = new Float64Array(t.lines.length);
+  const idleKind = t.kinds.map((k) => k.category === 'idle');
+  let nonIdleUs = 0;
+  let samples = 0;
+  for (let s = lowerBound(starts, from); s < starts.length && starts[s] < to; s++) {
+    samples++;
+    const kind = t.sampleKind[s];
+    if (idleKind[kind]) continue;
+    const us = t.sampleUs[s];
+    nonIdleUs += us;
+    for (const [line, frac] of t.kinds[kind].owners) own[line] += us * frac;
+  }
+  const order: number[] = [];
+  for (let i = 0; i < own.length; i++) if (own[i] > 0) order.push(i);
+  order.sort((a, b) => own[b] - own[a]);
+  const lines = order.slice(0, opts.limit ?? 50).map((i) => ({
+    ...t.lines[i],
+    ownMs: round2(own[i] / 1000),
+    ownPct: nonIdleUs > 0 ? round2((own[i] / nonIdleUs) * 100) : 0,
+  }));
+  return { startMs, endMs, samples, nonIdleMs: round2(nonIdleUs / 1000), lines };
+}
+
+function lowerBound(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// ---- cutting the profile -----------------------------------------------------------------------
+
+/**
+ * The profile of the samples that start in [startMs, endMs) (ms from its startTime), for the
+ * flame graph of a range. Only the nodes on those samples' stacks are kept, with their hit
+ * counts in the range. Position ticks are left out: V8 counts them over the whole profile, and a
+ * share of them would put time on lines it cannot vouch for. The input is not changed.
+ */
+export function cutProfile(profile: CpuProfile, startMs: number, endMs: number): CpuProfile {
+  const from = Math.round(startMs * 1000);
+  const to = Math.round(endMs * 1000);
+  const samples: number[] = [];
+  const timeDeltas: number[] = [];
+  const hits = new Map<number, number>();
+  let at = 0;
+  let last = from;
+  const all = profile.samples ?? [];
+  for (let s = 0; s < all.length; s++) {
+    at += Math.max(0, profile.timeDeltas?.[s] ?? 0);
+    if (at < from) continue;
+    if (at >= to) break;
+    samples.push(all[s]);
+    timeDeltas.push(at - last);
+    last = at;
+    hits.set(all[s], (hits.get(all[s]) ?? 0) + 1);
+  }
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+  const keep = new Set<number>();
+  const root = profile.nodes.find((n) => !parentOf.has(n.id));
+  if (root) keep.add(root.id);
+  for (const id of hits.keys()) {
+    for (let n: number | undefined = id; n !== undefined && !keep.has(n); n = parentOf.get(n)) keep.add(n);
+  }
+  const nodes: CpuProfileNode[] = [];
+  for (const n of profile.nodes) {
+    if (!keep.has(n.id)) continue;
+    const children = (n.children ?? []).filter((c) => keep.has(c) && byId.has(c));
+    nodes.push({ id: n.id, callFrame: { ...n.callFrame }, hitCount: hits.get(n.id) ?? 0, ...(children.length > 0 ? { children } : {}) });
+  }
+  const startTime = profile.startTime + from;
+  const endTime = Math.max(startTime, Math.min(profile.startTime + to, profile.endTime));
+  return { nodes, startTime, endTime, samples, timeDeltas };
+}

@@ -1,0 +1,196 @@
+// The report's Timeline tab in a real browser, fed a real run of test/apps/stall (300 ms stall
+// once a second) made by the real CLI: the heat map draws the stall's band in the theme's colour,
+// dragging across it re-ranks the hot lines (the stall line first), the open-range button posts
+// the dragged range, the keyboard selects too, and a damaged timeline costs only the tab.
+// Run after `node esbuild.mjs`: node --import tsx --test test/webview/timeline.test.ts
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { ReportV1 } from '../../src/core/report.ts';
+import { TIMELINE_FILE, heatMap, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
+import { REPO_ROOT, assertBundleFresh, hostRecord, launchChromium, openReportPage, screenshot, servePage, tempDir, waitForReport, type PageServer, type ThemeName } from './report-helpers.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const document: any;
+
+const STALL_APP = path.join(REPO_ROOT, 'test', 'apps', 'stall');
+const SERVER_JS = path.join(STALL_APP, 'server.js');
+const STALL_LINE = fs.readFileSync(SERVER_JS, 'utf8').split('\n').findIndex((l) => l.includes('// STALL LINE')) + 1;
+
+/** `hotline profile` of the stall app; its report.json and timeline.json. */
+function profileStall(outDir: string): Promise<{ report: ReportV1; timeline: TimelineV1 }> {
+  const args = ['profile', STALL_APP, '--entry', 'server.js', '--url', '/', '--connections', '10', '--duration', '4', '--warmup', '1', '--out', outDir, '--json'];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'hotline.js'), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`hotline profile exited ${code}:\n${err}`));
+      try {
+        const report = JSON.parse(out) as ReportV1;
+        const timeline = JSON.parse(fs.readFileSync(path.join(outDir, report.id, TIMELINE_FILE), 'utf8')) as TimelineV1;
+        resolve({ report, timeline });
+      } catch (e) {
+        reject(e as Error);
+      }
+    });
+  });
+}
+
+/** The stall's rows: the run of rows (wrapping round the second) busier than half the busiest. */
+function stallRows(t: TimelineV1): { start: number; length: number } {
+  const map = heatMap(t, 50);
+  const rowSum = Array.from({ length: 50 }, (_, r) => {
+    let s = 0;
+    for (let c = 0; c < map.columns; c++) s += map.nonIdle[c * 50 + r];
+    return s;
+  });
+  const max = Math.max(...rowSum);
+  const hot = rowSum.map((sum) => sum > max / 2);
+  const start = hot.findIndex((h, r) => h && !hot[(r + 49) % 50]);
+  let length = 0;
+  while (length < 50 && hot[(start + length) % 50]) length++;
+  return { start, length };
+}
+
+describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
+  let browser: Browser;
+  let server: PageServer;
+  let report: ReportV1;
+  let timeline: TimelineV1;
+  let runs: string;
+
+  before(async () => {
+    assertBundleFresh();
+    runs = tempDir('hotline-webview-timeline-');
+    ({ report, timeline } = await profileStall(runs));
+    server = await servePage();
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    if (runs) fs.rmSync(runs, { recursive: true, force: true });
+  });
+
+  async function open(theme: ThemeName, message: unknown): Promise<{ page: Page; check(): Promise<void> }> {
+    const o = await openReportPage(browser, server, { theme, onReady: [message] });
+    await waitForReport(o.page, report.id);
+    return {
+      page: o.page,
+      async check() {
+        const rec = await hostRecord(o.page);
+        assert.deepEqual(rec.violations, [], 'no CSP violation');
+        assert.deepEqual(o.offHost, [], 'no request off 127.0.0.1');
+        assert.deepEqual(o.errors, [], 'no error in the page');
+        await o.page.close();
+      },
+    };
+  }
+
+  /** The canvas pixel colour at a cell's centre, as [r, g, b]. */
+  const pixel = (page: Page, col: number, row: number): Promise<number[]> =>
+    page.evaluate(([c, r]) => {
+      const canvas = document.querySelector('canvas.heatmap-canvas');
+      const w = Number(canvas.dataset.cellWidth);
+      const h = Number(canvas.dataset.cellHeight);
+      const dpr = canvas.width / canvas.getBoundingClientRect().width;
+      const x = Math.floor((48 + c * w + w / 2 - 1) * dpr);
+      const y = Math.floor((6 + r * h + h / 2) * dpr);
+      return Array.from(canvas.getContext('2d').getImageData(x, y, 1, 1).data as number[]).slice(0, 3);
+    }, [col, row]);
+
+  /** Page coordinates of a cell's centre. */
+  async function cellPoint(page: Page, col: number, row: number): Promise<{ x: number; y: number }> {
+    const box = (await page.locator('canvas.heatmap-canvas').boundingBox())!;
+    const w = Number(await page.locator('canvas.heatmap-canvas').getAttribute('data-cell-width'));
+    return { x: box.x + 48 + col * w + w / 2, y: box.y + 6 + row * 6 + 3 };
+  }
+
+  for (const theme of ['dark', 'light'] as const) {
+    test(`the heat map shows the stall; dragging across it ranks the stall line first and opens the range (${theme})`, async () => {
+      const band = stallRows(timeline);
+      assert.ok(band.length >= 12 && band.length <= 19, `the run has a stall band of ~15 rows (got ${band.length} from row ${band.start})`);
+      const { page, check } = await open(theme, { type: 'report', report, timeline });
+      await page.locator('vscode-panel-tab#tab-timeline').click();
+      const canvas = page.locator('canvas.heatmap-canvas');
+      await canvas.waitFor();
+      assert.equal(await canvas.getAttribute('data-columns'), String(heatMap(timeline, 50).columns));
+
+      // The stall's cells are painted in the theme's chart orange, a quiet cell is not.
+      const inStall = await pixel(page, 1, (band.start + Math.floor(band.length / 2)) % 50);
+      const quiet = await pixel(page, 1, (band.start + band.length + 15) % 50);
+      const orange = [0xd1, 0x86, 0x16];
+      const dist = (a: number[], b: number[]): number => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+      assert.ok(dist(inStall, orange) < 60, `a stall cell is orange: ${inStall}`);
+      assert.ok(dist(quiet, orange) > 120, `a quiet cell is not: ${quiet}`);
+
+      // Drag from the band's first row to its last, in the second column (second 1).
+      const from = await cellPoint(page, 1, band.start);
+      const endRow = (band.start + band.length - 1) % 50;
+      const to = await cellPoint(page, endRow < band.start ? 2 : 1, endRow);
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+      await page.mouse.move(to.x, to.y, { steps: 4 });
+      await page.mouse.up();
+      const startMs = 1000 + band.start * 20;
+      const endMs = startMs + band.length * 20;
+      await page.waitForFunction((want) => document.body.dataset.rangeDone === want, `${startMs}-${endMs}`);
+      const status = await page.locator('[data-field="range"]').innerText();
+      assert.match(status, new RegExp(`${(startMs / 1000).toFixed(2)}\u2013${(endMs / 1000).toFixed(2)} s`));
+      const first = page.locator('table.range-table tr[data-kind="range-line"]').first();
+      assert.equal(await first.getAttribute('data-line'), String(STALL_LINE), `ranked: ${await page.locator('table.range-table').innerText()}`);
+      assert.match(await first.innerText(), /stallEverySecond/);
+      await screenshot(page, `timeline-${theme}`);
+
+      await page.locator('#open-range').click();
+      assert.deepEqual((await hostRecord(page)).posted.at(-1), { type: 'openFlameRange', startMs, endMs });
+
+      // A range between stalls does not rank the stall line first.
+      const qa = await cellPoint(page, 2, (band.start + band.length + 5) % 50);
+      const qb = await cellPoint(page, 2, (band.start + band.length + 25) % 50);
+      if (qb.y > qa.y) {
+        await page.mouse.move(qa.x, qa.y);
+        await page.mouse.down();
+        await page.mouse.move(qb.x, qb.y, { steps: 3 });
+        await page.mouse.up();
+        const top = await page.locator('table.range-table tr[data-kind="range-line"]').first().getAttribute('data-line').catch(() => null);
+        assert.notEqual(top, String(STALL_LINE), 'between stalls another line (or none) leads');
+      }
+      await check();
+    });
+  }
+
+  test('the keyboard selects a range and Enter opens it', async () => {
+    const { page, check } = await open('dark', { type: 'report', report, timeline });
+    await page.locator('vscode-panel-tab#tab-timeline').click();
+    const canvas = page.locator('canvas.heatmap-canvas');
+    await canvas.focus();
+    await page.keyboard.press('ArrowDown'); // first cell: 0–20 ms
+    await page.keyboard.press('ArrowRight'); // second 1, 0–20 ms
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.waitForFunction(() => document.body.dataset.rangeDone === '1000-1060');
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await hostRecord(page)).posted.at(-1), { type: 'openFlameRange', startMs: 1000, endMs: 1060 });
+    await check();
+  });
+
+  test('a damaged timeline costs the tab, not the report; no timeline, no tab', async () => {
+    const damaged = { ...timeline, sampleKind: timeline.sampleKind.map((k, i) => (i === 10 ? timeline.kinds.length + 5 : k)) };
+    for (const message of [{ type: 'report', report, timeline: damaged }, { type: 'report', report }]) {
+      const { page, check } = await open('dark', message);
+      assert.equal(await page.locator('vscode-panel-tab#tab-timeline').count(), 0);
+      assert.equal(await page.locator('vscode-panel-tab#tab-lines').count(), 1);
+      await check();
+    }
+  });
+});
