@@ -1,0 +1,99 @@
+// Worker threads and allocation sampling end to end: real apps under real load through the real
+// inspector. worker-app spends its CPU in a pool of worker_threads (hash-worker.js); heap-app
+// allocates in one known function. Needs `npm run build` (the load runner is forked from dist/).
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, afterEach, before, test } from 'node:test';
+import { profileUnderLoad, type RunResult } from '../../src/core/run.ts';
+import { parseCpuProfileText } from '../../src/core/analysis/cpuprofile.ts';
+import { parseHeapProfileText } from '../../src/core/analysis/heap.ts';
+import { HEAP_FILE, PROFILE_FILE } from '../../src/core/store.ts';
+import { LeakGuard, REPO_ROOT, RUN_TEST_TIMEOUT, assertBuilt, removeTempDirs, tempDir } from '../helpers/integration.ts';
+
+const WORKER_APP = path.join(REPO_ROOT, 'test', 'apps', 'worker-app');
+const HEAP_APP = path.join(REPO_ROOT, 'test', 'apps', 'heap-app');
+
+let guard: LeakGuard | undefined;
+let appPid = -1;
+
+before(assertBuilt);
+after(removeTempDirs);
+afterEach(() => {
+  const g = guard;
+  const pid = appPid;
+  guard = undefined;
+  appPid = -1;
+  g?.assertClean([pid]);
+});
+
+async function run(opts: Parameters<typeof profileUnderLoad>[0]): Promise<Required<RunResult>> {
+  guard = new LeakGuard(opts.target.cwd);
+  const result = await profileUnderLoad(opts);
+  appPid = result.report.app.pid;
+  return result;
+}
+
+test('worker threads: each worker is profiled, and the hot line in the worker file is found', RUN_TEST_TIMEOUT, async () => {
+  const { runDir, report } = await run({
+    target: { cwd: WORKER_APP, entry: 'server.js' },
+    url: '/hash?text=hotline',
+    warmupS: 1, durationS: 3, connections: 8,
+    runsDir: tempDir(),
+  });
+  const workerFile = path.join(WORKER_APP, 'hash-worker.js');
+  const hotLine = fs.readFileSync(workerFile, 'utf8').split('\n').findIndex((l) => l.includes('// the hot line')) + 1;
+
+  // Threads: the main thread first, then the pool's two workers, each with its own profile file.
+  const threads = report.threads ?? [];
+  assert.equal(threads[0]?.id, 0);
+  assert.equal(threads[0]?.file, PROFILE_FILE);
+  const workers = threads.slice(1);
+  assert.deepEqual(workers.map((t) => t.title.replace(/^\[worker \d+\] /, '')).sort(), ['hasher-1', 'hasher-2'], JSON.stringify(threads));
+  for (const w of workers) {
+    assert.equal(w.script, workerFile);
+    const profile = parseCpuProfileText(fs.readFileSync(path.join(runDir, w.file), 'utf8'));
+    assert.ok((profile.samples?.length ?? 0) > 100, `${w.file}: ${profile.samples?.length} samples`);
+    assert.ok(w.nonIdleMs > 500, `${w.title} was busy: ${w.nonIdleMs} ms of ${w.durationMs} ms`);
+    assert.equal(w.topLine?.file, workerFile);
+    assert.equal(w.topLine?.line, hotLine, `${w.title}'s top line`);
+  }
+
+  // The workers' hot line is in report.lines, tagged, with a share of the workers' CPU.
+  const line = report.lines.find((l) => l.thread === 'worker' && l.file === workerFile && l.line === hotLine);
+  assert.ok(line, `no worker line ${hotLine} in ${JSON.stringify(report.lines.filter((l) => l.thread))}`);
+  assert.ok(line.ownPct > 50, `the hot line owns ${line.ownPct}% of the workers' CPU`);
+  assert.equal(line.function, 'slowHash');
+  assert.ok(report.workers && report.workers.nonIdleMs > 1000, `workers' CPU: ${report.workers?.nonIdleMs} ms`);
+  assert.ok(Math.abs(line.ownMs / report.workers.nonIdleMs * 100 - line.ownPct) < 1, 'ownPct is of the workers\' non-idle time');
+  assert.ok(report.functions.some((f) => f.thread === 'worker' && f.name === 'slowHash' && f.file === workerFile));
+  // The main thread's lines are not the worker's: it only queues jobs.
+  assert.ok(!report.lines.some((l) => l.thread === undefined && l.file === workerFile && l.line === hotLine));
+  // The sources snapshot covers the worker file, so lenses there map through edits.
+  const snapshot = JSON.parse(fs.readFileSync(path.join(runDir, 'sources.json'), 'utf8')) as Record<string, string>;
+  assert.ok(workerFile in snapshot, 'sources.json has the worker file');
+});
+
+test('heap sampling: the allocating function tops the heap lines; heap.heapprofile is saved', RUN_TEST_TIMEOUT, async () => {
+  const { runDir, report } = await run({
+    target: { cwd: HEAP_APP, entry: 'server.js' },
+    url: '/rows',
+    warmupS: 1, durationS: 3, connections: 8,
+    heap: {},
+    runsDir: tempDir(),
+  });
+  const server = path.join(HEAP_APP, 'server.js');
+  const makeRowsLine = fs.readFileSync(server, 'utf8').split('\n').findIndex((l) => l.startsWith('function makeRows')) + 1;
+  const heap = report.heap;
+  assert.ok(heap, 'report.heap');
+  assert.equal(heap.file, HEAP_FILE);
+  assert.ok(parseHeapProfileText(fs.readFileSync(path.join(runDir, HEAP_FILE), 'utf8')).head.children.length > 0);
+  assert.equal(heap.lines[0]?.file, server);
+  assert.equal(heap.lines[0]?.line, makeRowsLine, JSON.stringify(heap.lines.slice(0, 3)));
+  assert.equal(heap.lines[0]?.function, 'makeRows');
+  assert.ok(heap.lines[0].ownPct > 50, `makeRows allocates ${heap.lines[0].ownPct}% of the bytes`);
+  // Each request builds 2000 rows of ~4 objects: well over 100 KB per request.
+  assert.ok((heap.bytesPerRequest ?? 0) > 100_000, `bytes per request: ${heap.bytesPerRequest}`);
+  assert.ok((heap.bytesPerSecond ?? 0) > 0);
+  assert.ok(heap.totalBytes >= heap.lines[0].ownBytes);
+});
