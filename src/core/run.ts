@@ -29,8 +29,6 @@ export interface RunOptions extends LoadSettings {
   segmentS?: number;
   /** Where runs are kept; default <app dir>/.hotline/runs. */
   runsDir?: string;
-  /** Also sample the main thread's allocations in the profiled window (heap.heapprofile). */
-  heap?: { samplingIntervalBytes?: number };
   signal?: AbortSignal;
   onProgress?: (p: RunProgress) => void;
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
