@@ -1,9 +1,15 @@
-// speedscope in a webview: the flame graph of a run's profile (a panel) or of any .cpuprofile
-// opened from the explorer (the custom editor). The page loads speedscope from the extension's
-// own files; the profile is posted after `ready`.
+// speedscope in a webview: the flame graph of a run's profiles (a panel per profile: the main
+// thread, each worker thread, the allocations) or of any profile opened from the explorer or the
+// "Open Profile in Flame Graph…" command (.cpuprofile, .heapprofile, `node --prof` logs, `perf
+// script` text; see core/profile-formats.ts). The page loads speedscope from the extension's own
+// files; the profile is posted after `ready`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { prepareForFlame } from '../core/profile-formats.ts';
+import { isReportV1 } from '../core/report.ts';
+import { PROFILE_FILE } from '../core/store.ts';
+import { readSettings } from './settings.ts';
 import { flameHtml } from '../../webview/flame/html.ts';
 import { parseFromFlameView, type ToFlameView } from '../protocol.ts';
 import { nonce } from './webview-html.ts';
@@ -25,14 +31,15 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
     if (!msg) return;
     switch (msg.type) {
       case 'ready': {
-        let data: Buffer;
+        let input: Awaited<ReturnType<typeof prepareForFlame>>;
         try {
-          data = await fs.promises.readFile(profileFile);
+          // A --prof log is converted with the app's node (hotline.nodePath), else node on PATH.
+          input = await prepareForFlame(profileFile, { nodePath: readSettings(vscode.Uri.file(profileFile)).nodePath || undefined });
         } catch (err) {
-          onError(`Cannot read ${profileFile}: ${(err as Error).message}`);
+          onError((err as Error).message);
           return;
         }
-        const message: ToFlameView = { type: 'profile', name: path.basename(profileFile), base64: data.toString('base64') };
+        const message: ToFlameView = { type: 'profile', name: input.name, base64: input.data.toString('base64') };
         void webview.postMessage(message);
         return;
       }
@@ -64,7 +71,42 @@ export class FlamePanel {
     });
   }
 
+  /**
+   * The flame graph of a run: the main thread's profile, or, when the run has more (worker
+   * threads, allocations), the one picked from a list.
+   */
+  static async showRun(extensionUri: vscode.Uri, reportFile: string, title: string): Promise<void> {
+    const choices = runProfiles(reportFile);
+    let choice = choices[0];
+    if (choices.length > 1) {
+      const picked = await vscode.window.showQuickPick(choices, { title: `${title}: which profile?`, placeHolder: 'Each thread has its own profile; Allocations is the heap sampling of the main thread' });
+      if (!picked) return;
+      choice = picked;
+    }
+    FlamePanel.show(extensionUri, choice.file, choice === choices[0] ? title : `${title} · ${choice.label}`);
+  }
+
   static disposeAll(): void {
     for (const p of FlamePanel.open.values()) p.dispose();
   }
+}
+
+/** The profiles of a run folder, main thread first (what report.json lists in threads and heap). */
+export function runProfiles(reportFile: string): Array<vscode.QuickPickItem & { file: string }> {
+  const dir = path.dirname(reportFile);
+  const main = { label: 'Main thread', description: PROFILE_FILE, file: path.join(dir, PROFILE_FILE) };
+  let report: unknown;
+  try {
+    report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+  } catch {
+    return [main]; // the panel itself says what is wrong with the profile
+  }
+  if (!isReportV1(report)) return [main];
+  const items = [main];
+  for (const t of report.threads ?? []) {
+    if (t.id === 0) continue;
+    items.push({ label: t.title, description: `worker thread · ${t.file}${t.topLine ? ` · hottest: ${path.basename(t.topLine.file)}:${t.topLine.line}` : ''}`, file: path.join(dir, t.file) });
+  }
+  if (report.heap) items.push({ label: 'Allocations', description: `heap sampling · ${report.heap.file}`, file: path.join(dir, report.heap.file) });
+  return items;
 }
