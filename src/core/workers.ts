@@ -37,6 +37,28 @@ export class WorkerProfileError extends Error {
 /** One message to a worker takes at most this long (a worker stuck in native code may not answer). */
 const WORKER_REPLY_TIMEOUT_MS = 10_000;
 
+/**
+ * A worker whose script ends tears down its inspector at once: a Profiler.stop sent when its
+ * context goes away is usually not answered (measured on Node 20). So each worker gets an 'exit'
+ * handler that tells us through a binding and holds the thread (a JS loop, in which the
+ * inspector still answers) until we have its profile, at most EXIT_HOLD_MS. worker.terminate()
+ * runs no handlers: such a worker keeps only its finished segments.
+ */
+const EXIT_BINDING = '__hotlineWorkerExit';
+const EXIT_HOLD = `globalThis[Symbol.for('hotline.exitHold')]`;
+const EXIT_HOLD_MS = 1000;
+const INSTALL_EXIT_HOLD = `(() => {
+  if (${EXIT_HOLD}) return;
+  const state = ${EXIT_HOLD} = { watching: true, released: false };
+  const report = globalThis[${JSON.stringify(EXIT_BINDING)}];
+  process.on('exit', () => {
+    if (!state.watching) return;
+    try { report(''); } catch { return; }
+    const end = Date.now() + ${EXIT_HOLD_MS};
+    while (!state.released && Date.now() < end) { /* the inspector's messages are served here */ }
+  });
+})()`;
+
 interface Pending {
   resolve(result: unknown): void;
   reject(err: Error): void;
@@ -87,11 +109,37 @@ class WorkerSession {
       else p.resolve(m.result);
       return;
     }
-    // The worker is exiting: its inspector still answers until it detaches, so take what it has.
+    // The worker is exiting and waits for us in its 'exit' handler: take its profile, let it go.
+    const params = (m as { params?: { name?: string } }).params;
+    if (m.method === 'Runtime.bindingCalled' && params?.name === EXIT_BINDING) {
+      const profiling = this.profiling;
+      if (profiling) {
+        this.capture.exitedEarly = true;
+        this.salvage = this.stopProfiler().catch(() => undefined);
+      }
+      void (this.salvage ?? Promise.resolve()).finally(() => {
+        this.send('Runtime.evaluate', { expression: `${EXIT_HOLD}.released = true` }).catch(() => undefined);
+      });
+      return;
+    }
+    // Exited without the handler (process.exit in an 'exit' listener of its own, or no binding yet).
     if (m.method === 'Runtime.executionContextDestroyed' && this.profiling) {
       this.salvage = this.stopProfiler().catch(() => undefined);
       this.capture.exitedEarly = true;
     }
+  }
+
+  /** Before the worker's first line (or now, if it runs): the exit handler above. */
+  async installExitHold(): Promise<void> {
+    await this.send('Runtime.addBinding', { name: EXIT_BINDING });
+    const r = (await this.send('Runtime.evaluate', { expression: INSTALL_EXIT_HOLD, returnByValue: true })) as { exceptionDetails?: { text?: string } };
+    if (r.exceptionDetails) throw new WorkerProfileError(`worker ${this.capture.info.threadId}: cannot watch its exit (${r.exceptionDetails.text ?? 'exception'})`);
+  }
+
+  /** We stop watching: the worker exits without waiting for us. */
+  releaseExitHold(): void {
+    if (this.detached) return;
+    void this.send('Runtime.evaluate', { expression: `(() => { const s = ${EXIT_HOLD}; if (s) { s.watching = false; s.released = true; } })()` }).catch(() => undefined);
   }
 
   detach(): void {
@@ -168,6 +216,7 @@ export class WorkerProfilers {
     this.sessions.set(sessionId, session);
     try {
       await session.send('Runtime.enable'); // for its context's end: the moment to salvage its profile
+      await session.installExitHold();
       if (windowOpen) {
         this.captures.push(session.capture);
         await session.startProfiler(this.intervalUs!, !waiting);
@@ -238,6 +287,7 @@ export class WorkerProfilers {
 
   /** Stops watching (the session is closing). Workers waiting for us are let go first. */
   dispose(): void {
+    for (const s of this.sessions.values()) s.releaseExitHold();
     void this.channel.send('NodeWorker.disable').catch(() => undefined);
     for (const off of this.unsubscribe.splice(0)) off();
     for (const s of this.sessions.values()) s.detach();

@@ -3,13 +3,14 @@
 // allocates in one known function. Needs `npm run build` (the load runner is forked from dist/).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { profileUnderLoad, type RunResult } from '../../src/core/run.ts';
 import { parseCpuProfileText } from '../../src/core/analysis/cpuprofile.ts';
 import { parseHeapProfileText } from '../../src/core/analysis/heap.ts';
 import { HEAP_FILE, PROFILE_FILE } from '../../src/core/store.ts';
-import { LeakGuard, REPO_ROOT, RUN_TEST_TIMEOUT, assertBuilt, removeTempDirs, tempDir } from '../helpers/integration.ts';
+import { LeakGuard, REPO_ROOT, RUN_TEST_TIMEOUT, assertBuilt, freePort, removeTempDirs, tempDir } from '../helpers/integration.ts';
 
 const WORKER_APP = path.join(REPO_ROOT, 'test', 'apps', 'worker-app');
 const HEAP_APP = path.join(REPO_ROOT, 'test', 'apps', 'heap-app');
@@ -72,6 +73,40 @@ test('worker threads: each worker is profiled, and the hot line in the worker fi
   // The sources snapshot covers the worker file, so lenses there map through edits.
   const snapshot = JSON.parse(fs.readFileSync(path.join(runDir, 'sources.json'), 'utf8')) as Record<string, string>;
   assert.ok(workerFile in snapshot, 'sources.json has the worker file');
+});
+
+test('a worker that starts during the profiled window joins, and one that exits before its end keeps its profile', RUN_TEST_TIMEOUT, async () => {
+  const port = await freePort();
+  let spawned: Promise<number> | undefined;
+  const { runDir, report } = await run({
+    target: { cwd: WORKER_APP, entry: 'server.js', env: { PORT: String(port) } },
+    url: '/hash?text=hotline',
+    warmupS: 1, durationS: 3, connections: 4,
+    runsDir: tempDir(),
+    // Once the profiled window has begun, ask the app for a worker that hashes for 800 ms and exits.
+    onProgress: (p) => {
+      if (p.phase !== 'profiling' || spawned) return;
+      spawned = new Promise((resolve, reject) => {
+        http.get(`http://127.0.0.1:${port}/spawn?ms=800`, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }).on('error', reject);
+      });
+    },
+  });
+  assert.equal(await spawned, 202, 'the one-off worker was started');
+  const oneOff = report.threads?.find((t) => t.title.endsWith('one-off'));
+  assert.ok(oneOff, `the one-off worker is listed: ${JSON.stringify(report.threads)}\n${report.notes.join('\n')}\n${fs.readFileSync(path.join(runDir, 'app.log'), 'utf8')}`);
+  assert.equal(oneOff.joinedLate, true);
+  assert.equal(oneOff.exitedEarly, true);
+  // Its profile runs to its exit: about the 800 ms it was busy, mostly on the hot line.
+  assert.ok(oneOff.nonIdleMs > 400 && oneOff.durationMs < 2500, `one-off: ${oneOff.nonIdleMs} ms busy of ${oneOff.durationMs} ms`);
+  assert.equal(oneOff.topLine?.line, fs.readFileSync(path.join(WORKER_APP, 'hash-worker.js'), 'utf8').split('\n').findIndex((l) => l.includes('// the hot line')) + 1);
+  assert.ok(fs.existsSync(path.join(runDir, oneOff.file)));
+  assert.ok(report.notes.some((n) => /one-off exited during the profiled window/.test(n)), report.notes.join('\n'));
+  assert.ok(report.notes.some((n) => /one-off started during the profiled window/.test(n)), report.notes.join('\n'));
+  // The pool's workers were there from the start: neither flag.
+  for (const t of report.threads!.filter((t) => /hasher/.test(t.title))) assert.ok(!t.joinedLate && !t.exitedEarly, JSON.stringify(t));
 });
 
 test('heap sampling: the allocating function tops the heap lines; heap.heapprofile is saved', RUN_TEST_TIMEOUT, async () => {

@@ -2,7 +2,7 @@
 
 // One worker of the pool: a deliberately slow, synchronous hash of each job's input.
 
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 
 function slowHash(input, rounds) {
   let h = 2166136261;
@@ -12,6 +12,12 @@ function slowHash(input, rounds) {
   return h.toString(16);
 }
 
-parentPort.on('message', (job) => {
-  parentPort.postMessage({ id: job.id, digest: slowHash(job.input, job.rounds) });
-});
+if (workerData && workerData.busyMs) {
+  // A one-off worker: busy for a while, then its script ends and the thread exits.
+  const end = Date.now() + workerData.busyMs;
+  while (Date.now() < end) slowHash('one-off', 20000);
+} else {
+  parentPort.on('message', (job) => {
+    parentPort.postMessage({ id: job.id, digest: slowHash(job.input, job.rounds) });
+  });
+}

@@ -2,7 +2,8 @@
 
 // An HTTP server that hands each request's hot work to a pool of worker_threads: the main thread
 // only queues jobs and answers, the CPU time is spent in hash-worker.js. Used by the integration
-// tests of worker-thread profiling (test/integration/workers.test.ts).
+// tests of worker-thread profiling (test/integration/workers.test.ts). GET /spawn?ms=N starts one
+// more worker that hashes for N ms and exits (a worker that joins and leaves mid-run).
 
 const http = require('node:http');
 const path = require('node:path');
@@ -48,6 +49,14 @@ const server = http.createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ digest }));
     });
+  }
+  if (pathname === '/spawn') {
+    // A short-lived worker outside the pool: hashes for `ms` milliseconds, then exits.
+    const ms = Number(searchParams.get('ms') || 500);
+    const oneOff = new Worker(path.join(__dirname, 'hash-worker.js'), { name: 'one-off', workerData: { busyMs: ms } });
+    oneOff.on('exit', (code) => console.log(`one-off worker exited (${code})`));
+    res.writeHead(202, { 'content-type': 'text/plain' });
+    return res.end('started\n');
   }
   res.writeHead(404, { 'content-type': 'text/plain' });
   res.end('not found\n');
