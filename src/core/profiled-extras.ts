@@ -9,6 +9,9 @@ import type { SamplingHeapProfile } from './analysis/heap.ts';
 import { WorkerProfilers, type WorkerCapture } from './workers.ts';
 import { HEAP_FILE, workerProfileFile, writeFileAtomic } from './store.ts';
 
+/** Worker profiles kept per run (an app may start a worker per job: thousands of them). */
+export const MAX_WORKER_PROFILES = 64;
+
 /** V8's default: one sample per 32 KiB allocated on average. */
 export const DEFAULT_HEAP_INTERVAL_BYTES = 32 * 1024;
 
@@ -85,7 +88,13 @@ export class ProfiledExtras {
 /** Writes the worker profiles and the heap profile into the run folder. */
 export function saveExtras(runDir: string, c: ExtrasCaptured): ExtrasRecord {
   const record: ExtrasRecord = { workers: [], notes: [...c.notes] };
+  const withProfile = c.workers.filter((w) => w.segments.length > 0);
+  if (withProfile.length > MAX_WORKER_PROFILES) {
+    record.notes.push(`${withProfile.length} worker threads ran in the profiled window: the first ${MAX_WORKER_PROFILES} are kept and analysed, the others are left out.`);
+  }
+  const kept = new Set(withProfile.slice(0, MAX_WORKER_PROFILES));
   for (const w of c.workers) {
+    if (w.segments.length > 0 && !kept.has(w)) continue;
     const name = w.info.title || `worker ${w.info.threadId}`;
     if (w.segments.length === 0) {
       record.notes.push(`Worker thread ${name} gave no profile${w.lost ? ` (${w.lost})` : ''}.`);

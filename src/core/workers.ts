@@ -203,7 +203,10 @@ export class WorkerProfilers {
         w.sessions.get(p.sessionId)?.receive(p.message);
       }),
       channel.on('NodeWorker.detachedFromWorker', (p: { sessionId: string }) => {
-        w.sessions.get(p.sessionId)?.detach();
+        const s = w.sessions.get(p.sessionId);
+        s?.detach();
+        // Outside the window nothing of it is kept: an app that starts a worker per job must not grow this map.
+        if (s && w.intervalUs === undefined && !s.salvage) w.sessions.delete(p.sessionId);
       }),
     );
     await channel.send('NodeWorker.enable', { waitForDebuggerOnStart: true });

@@ -7,8 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { prepareForFlame } from '../core/profile-formats.ts';
-import { isReportV1 } from '../core/report.ts';
-import { PROFILE_FILE } from '../core/store.ts';
+import { runProfiles } from './run-profiles.ts';
 import { readSettings } from './settings.ts';
 import { flameHtml } from '../../webview/flame/html.ts';
 import { parseFromFlameView, type ToFlameView } from '../protocol.ts';
@@ -89,24 +88,4 @@ export class FlamePanel {
   static disposeAll(): void {
     for (const p of FlamePanel.open.values()) p.dispose();
   }
-}
-
-/** The profiles of a run folder, main thread first (what report.json lists in threads and heap). */
-export function runProfiles(reportFile: string): Array<vscode.QuickPickItem & { file: string }> {
-  const dir = path.dirname(reportFile);
-  const main = { label: 'Main thread', description: PROFILE_FILE, file: path.join(dir, PROFILE_FILE) };
-  let report: unknown;
-  try {
-    report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
-  } catch {
-    return [main]; // the panel itself says what is wrong with the profile
-  }
-  if (!isReportV1(report)) return [main];
-  const items = [main];
-  for (const t of report.threads ?? []) {
-    if (t.id === 0) continue;
-    items.push({ label: t.title, description: `worker thread · ${t.file}${t.topLine ? ` · hottest: ${path.basename(t.topLine.file)}:${t.topLine.line}` : ''}`, file: path.join(dir, t.file) });
-  }
-  if (report.heap) items.push({ label: 'Allocations', description: `heap sampling · ${report.heap.file}`, file: path.join(dir, report.heap.file) });
-  return items;
 }
