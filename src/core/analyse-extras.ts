@@ -58,6 +58,7 @@ export function analyseExtras(runDir: string, root: string, record: { extras?: E
   if (extras.heap) {
     try {
       out.heap = heapFigures(runDir, root, extras.heap, report);
+      notes.push("Allocations are counted per function, at the line where it starts: V8's sampling heap profile names no lines, and a function V8 inlined into its caller has its bytes counted on the caller.");
     } catch (err) {
       notes.push(`The allocation profile (${extras.heap.file}) could not be read: ${(err as Error).message}`);
     }

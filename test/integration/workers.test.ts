@@ -109,7 +109,7 @@ test('a worker that starts during the profiled window joins, and one that exits 
   for (const t of report.threads!.filter((t) => /hasher/.test(t.title))) assert.ok(!t.joinedLate && !t.exitedEarly, JSON.stringify(t));
 });
 
-test('heap sampling: the allocating function tops the heap lines; heap.heapprofile is saved', RUN_TEST_TIMEOUT, async () => {
+test('heap sampling: the allocating function (or the caller V8 inlined it into) tops the heap lines; heap.heapprofile is saved', RUN_TEST_TIMEOUT, async () => {
   const { runDir, report } = await run({
     target: { cwd: HEAP_APP, entry: 'server.js' },
     url: '/rows',
@@ -118,17 +118,25 @@ test('heap sampling: the allocating function tops the heap lines; heap.heapprofi
     runsDir: tempDir(),
   });
   const server = path.join(HEAP_APP, 'server.js');
-  const makeRowsLine = fs.readFileSync(server, 'utf8').split('\n').findIndex((l) => l.startsWith('function makeRows')) + 1;
+  const source = fs.readFileSync(server, 'utf8').split('\n');
+  const makeRowsLine = source.findIndex((l) => l.startsWith('function makeRows')) + 1;
+  const handlerLine = source.findIndex((l) => l.includes('http.createServer(')) + 1;
   const heap = report.heap;
   assert.ok(heap, 'report.heap');
   assert.equal(heap.file, HEAP_FILE);
   assert.ok(parseHeapProfileText(fs.readFileSync(path.join(runDir, HEAP_FILE), 'utf8')).head.children.length > 0);
-  assert.equal(heap.lines[0]?.file, server);
-  assert.equal(heap.lines[0]?.line, makeRowsLine, JSON.stringify(heap.lines.slice(0, 3)));
-  assert.equal(heap.lines[0]?.function, 'makeRows');
-  assert.ok(heap.lines[0].ownPct > 50, `makeRows allocates ${heap.lines[0].ownPct}% of the bytes`);
+  // makeRows allocates nearly everything. V8's sampling heap profile does not see inlined frames:
+  // in some runs TurboFan inlines makeRows into the request handler, and then the handler owns
+  // part or all of its bytes (seen: handler 58%, makeRows 41%). Either way those two own it all.
+  const top = heap.lines[0];
+  assert.equal(top?.file, server);
+  assert.ok([makeRowsLine, handlerLine].includes(top.line), JSON.stringify(heap.lines.slice(0, 3)));
+  const share = heap.lines.filter((l) => l.file === server && (l.line === makeRowsLine || l.line === handlerLine)).reduce((sum, l) => sum + l.ownPct, 0);
+  assert.ok(share > 90, `makeRows and the handler own ${share}% of the bytes: ${JSON.stringify(heap.lines.slice(0, 3))}`);
+  if (top.line === makeRowsLine) assert.equal(top.function, 'makeRows');
   // Each request builds 2000 rows of ~4 objects: well over 100 KB per request.
   assert.ok((heap.bytesPerRequest ?? 0) > 100_000, `bytes per request: ${heap.bytesPerRequest}`);
   assert.ok((heap.bytesPerSecond ?? 0) > 0);
-  assert.ok(heap.totalBytes >= heap.lines[0].ownBytes);
+  assert.ok(heap.totalBytes >= top.ownBytes);
+  assert.ok(report.notes.some((n) => /inlined/.test(n)), 'the report says what inlining does to the allocation lines');
 });

@@ -57,19 +57,24 @@ test('a worker-thread run: the hot line of the worker file gets a lens, as a sha
   assert.match(hover?.contents.value ?? '', /worker threads/);
 });
 
-test('a --heap run: the allocating function gets an allocations lens in bytes per second and per request', { timeout: 120_000 }, async () => {
+test('a --heap run: the top allocating function gets an allocations lens in bytes per second and per request', { timeout: 120_000 }, async () => {
   const report = await captureAndAnalyse(HEAP_APP, '/rows', ['--heap']);
   assert.ok(report.heap, 'report.heap');
   const serverJs = path.join(HEAP_APP, 'server.js');
-  const makeRows = fs.readFileSync(serverJs, 'utf8').split('\n').findIndex((l) => l.startsWith('function makeRows')) + 1;
+  const source = fs.readFileSync(serverJs, 'utf8').split('\n');
+  const makeRows = source.findIndex((l) => l.startsWith('function makeRows')) + 1;
+  // makeRows allocates it all, unless V8 inlined it into the handler, which then owns its bytes
+  // (the sampling heap profile sees no inlined frames; test/integration/workers.test.ts).
+  const top = report.heap.lines[0];
+  assert.ok([makeRows, source.findIndex((l) => l.includes('http.createServer(')) + 1].includes(top.line), JSON.stringify(report.heap.lines.slice(0, 2)));
   const uri = await client!.open(serverJs);
   const lenses = await client!.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-  const heap = lenses.filter((l) => (l.command?.arguments?.[0] as OpenReportAtArgs).kind === 'allocations');
-  assert.equal(heap[0]?.range.start.line, makeRows - 1, show(lenses));
+  const heap = lenses.filter((l) => (l.command?.arguments?.[0] as OpenReportAtArgs).kind === 'allocations' && l.range.start.line === top.line - 1);
+  assert.equal(heap.length, 1, show(lenses));
   const m = /^allocates ([\d.]+) (KB|MB|GB)\/s · ([\d.]+) (KB|MB)\/request$/.exec(heap[0].command?.title ?? '');
   assert.ok(m, show(lenses));
-  // The per-request figure agrees with the report: makeRows' share of bytesPerRequest.
-  const l = report.heap.lines[0];
+  // The per-request figure agrees with the report: the function's share of bytesPerRequest.
+  const l = top;
   const perRequest = (l.ownBytes / report.heap.totalBytes) * report.heap.bytesPerRequest!;
   const shown = Number(m[3]) * (m[4] === 'MB' ? 1024 * 1024 : 1024);
   assert.ok(Math.abs(shown - perRequest) / perRequest < 0.06, `${heap[0].command?.title} vs ${perRequest} B/request`);
