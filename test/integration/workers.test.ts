@@ -140,3 +140,15 @@ test('heap sampling: the allocating function (or the caller V8 inlined it into) 
   assert.ok(heap.totalBytes >= top.ownBytes);
   assert.ok(report.notes.some((n) => /inlined/.test(n)), 'the report says what inlining does to the allocation lines');
 });
+
+test('heap sampling in a run whose app exits in the profiled window: the allocations up to the exit are kept', RUN_TEST_TIMEOUT, async () => {
+  const app = path.join(REPO_ROOT, 'test', 'apps', 'bad', 'exits-later');
+  const { runDir, report } = await run({
+    target: { cwd: app, entry: 'server.js', env: { EXIT_AFTER_MS: '5600', EXIT_HOW: 'exit' } },
+    url: '/', runsDir: tempDir(), warmupS: 1, durationS: 3, connections: 10, segmentS: 1, heap: {},
+  });
+  assert.ok(report.partial, 'a partial run');
+  assert.ok(report.heap, `report.heap: ${report.notes.join(' | ')}`);
+  assert.ok(report.heap.totalBytes > 0);
+  assert.ok(fs.existsSync(path.join(runDir, HEAP_FILE)));
+});
