@@ -89,6 +89,8 @@ export interface OpenReportAtArgs {
   /** 1-based, as in report.json: the line in the text the run analysed (not the edited document). */
   line: number;
   functionName?: string;
+  /** The lens shows allocations (report.heap), not CPU time: the client can hide these alone. */
+  kind?: 'allocations';
 }
 
 /** Arguments of the `hotline.explainHint` command (the diagnostics' code action). */

@@ -28,6 +28,7 @@ const USAGE = `Usage:
       --duration S            seconds of each window, measured and profiled (default ${RUN_DEFAULTS.durationS})
       --warmup S              seconds of warm-up before measuring (default ${RUN_DEFAULTS.warmupS})
       --sampling-interval US  profiler sampling interval in µs (default ${RUN_DEFAULTS.samplingIntervalUs})
+      --heap                  also sample allocations (heap.heapprofile; bytes per function in the report)
       --timeout S             per-request timeout (default ${RUN_DEFAULTS.timeoutS})
       --env K=V               environment variable for the app, repeatable
       --node PATH             node binary for the app (default: node on PATH)
@@ -133,6 +134,7 @@ async function profile(argv: string[]): Promise<number> {
     'sampling-interval': { type: 'string' }, timeout: { type: 'string' }, env: { type: 'string', multiple: true },
     node: { type: 'string' }, 'listen-timeout': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
     baseline: { type: 'string' }, 'fail-if-slower': { type: 'string' },
+    heap: { type: 'boolean' },
   });
   if (positionals.length > 1) throw new UsageError(`profile takes one app folder (got ${positionals.join(', ')})`);
   if (typeof values.url !== 'string') throw new UsageError('profile needs --url (a path such as /login, or a full http://127.0.0.1:PORT/… URL)');
@@ -172,6 +174,7 @@ async function profile(argv: string[]): Promise<number> {
       durationS: num(values.duration, 'duration'),
       warmupS: num(values.warmup, 'warmup'),
       samplingIntervalUs: num(values['sampling-interval'], 'sampling-interval'),
+      ...(values.heap === true ? { heap: {} } : {}),
       timeoutS: num(values.timeout, 'timeout'),
       listenTimeoutS: num(values['listen-timeout'], 'listen-timeout'),
       runsDir,

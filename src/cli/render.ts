@@ -49,9 +49,47 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
       ? `${bold('Event loop')}  blocked for the whole window: no 10 ms timer ran in ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`
       : `${bold('Event loop')}  delay p50 ${ms(e.delayMs.p50)}  p99 ${ms(e.delayMs.p99)}  max ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`);
   }
-  out.push(...renderAnalysis({ ...r, durationMs: r.profile.durationMs, samples: r.profile.samples, intervalUs: r.profile.intervalUs }, o));
+  // The main thread's figures; the workers' lines (tagged) have their own section below.
+  const main = { lines: r.lines.filter((l) => l.thread === undefined), functions: r.functions.filter((f) => f.thread === undefined) };
+  out.push(...renderAnalysis({ ...r, ...main, durationMs: r.profile.durationMs, samples: r.profile.samples, intervalUs: r.profile.intervalUs }, o));
+  out.push(...renderThreads(r, o), ...renderHeap(r, o));
   return out.join('\n');
 }
+
+/** Worker threads: one line each, then the hot lines of all workers together. */
+function renderThreads(r: ReportV1, o: RenderOptions): string[] {
+  const workers = (r.threads ?? []).filter((t) => t.id !== 0);
+  if (workers.length === 0 || !r.workers) return [];
+  const bold = (s: string): string => (o.color ? `\x1b[1m${s}\x1b[22m` : s);
+  const out = ['', bold('Worker threads') + ` (${workers.length}; ${fmt(r.workers.nonIdleMs)} ms non-idle together)`];
+  for (const t of workers) {
+    const flags = [t.joinedLate ? 'started in the window' : '', t.exitedEarly ? 'exited in the window' : ''].filter(Boolean).join(', ');
+    const top = t.topLine ? `  hottest ${rel(t.topLine.file, o.cwd)}:${t.topLine.line} ${t.topLine.ownPct.toFixed(1)}%` : '';
+    out.push(`  ${t.title}  ${fmt(t.nonIdleMs)} ms busy of ${fmt(t.durationMs)} ms${top}  (${t.file}${flags ? `; ${flags}` : ''})`);
+  }
+  out.push(bold('Hot lines in worker threads') + " (own time, % of the workers' non-idle time)");
+  const sources = new Map<string, string[]>();
+  for (const l of r.lines.filter((x) => x.thread === 'worker' && x.ownMs > 0).slice(0, o.topLines ?? 10)) {
+    out.push(`  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${l.function.padEnd(18).slice(0, 28)} ${sourceLine(sources, l.file, l.line)}`);
+  }
+  return out;
+}
+
+/** Allocations (--heap): totals, then the functions of your code that allocate most. */
+function renderHeap(r: ReportV1, o: RenderOptions): string[] {
+  const h = r.heap;
+  if (!h) return [];
+  const bold = (s: string): string => (o.color ? `\x1b[1m${s}\x1b[22m` : s);
+  const rate = [h.bytesPerSecond !== undefined ? `${bytes(h.bytesPerSecond)}/s` : '', h.bytesPerRequest !== undefined ? `${bytes(h.bytesPerRequest)}/request` : ''].filter(Boolean).join(', ');
+  const out = ['', bold('Allocations') + ` (main thread, sampled every ${bytes(h.samplingIntervalBytes)}: ${bytes(h.totalBytes)}${rate ? `, ${rate}` : ''}; ${bytes(h.outsideUserBytes)} outside your code)`];
+  out.push("  by function of your code (V8's sampling heap profile names functions, not lines: the line is where the function starts)");
+  for (const l of h.lines.slice(0, o.topLines ?? 10)) {
+    out.push(`  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${l.function}  ${bytes(l.ownBytes)}`);
+  }
+  return out;
+}
+
+const bytes = (b: number): string => (b >= 1 << 30 ? `${(b / (1 << 30)).toFixed(1)} GB` : b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KB` : `${Math.round(b)} B`);
 
 export function renderAnalysis(a: Pick<Analysis, 'categories' | 'lines' | 'hints' | 'functions' | 'notes' | 'nonIdleMs' | 'durationMs' | 'samples' | 'intervalUs'>, o: RenderOptions): string[] {
   const out: string[] = [];

@@ -10,10 +10,12 @@ import type { Analysis } from './analysis/model.ts';
 import { TIMELINE_FILE, type TimelineV1 } from './analysis/timeline.ts';
 import { loadSources } from './sources.ts';
 import { buildReport, type ReportParts, type ReportV1 } from './report.ts';
+import type { ExtrasRecord } from './profiled-extras.ts';
+import { analyseExtras } from './analyse-extras.ts';
 import { COVERAGE_FILE, PROFILE_FILE, RUN_FILE, SOURCES_FILE, StoreError, writeFileAtomic, writeReport } from './store.ts';
 
 /** run.json: what a run measured, written as soon as the app is stopped. */
-export type RunRecord = { version: 1 } & Omit<ReportParts, 'analysis' | 'profileFile' | 'notes'>;
+export type RunRecord = { version: 1 } & Omit<ReportParts, 'analysis' | 'profileFile' | 'notes'> & { extras?: ExtrasRecord };
 
 export function writeRunRecord(runDir: string, record: RunRecord): void {
   writeFileAtomic(path.join(runDir, RUN_FILE), `${JSON.stringify(record, null, 1)}\n`);
@@ -38,7 +40,7 @@ export { TIMELINE_FILE };
 export function analyseRunDir(runDir: string, root: string): ReportV1 {
   const record = readRunRecord(runDir);
   const { analysis, sources, timeline } = analyseFile(path.join(runDir, PROFILE_FILE), root);
-  const report = buildReport({ ...record, profileFile: PROFILE_FILE, analysis });
+  const report = analyseExtras(runDir, root, record, buildReport({ ...record, profileFile: PROFILE_FILE, analysis }), sources);
   writeSourceSnapshot(runDir, report, sources);
   writeTimeline(runDir, timeline);
   writeReport(runDir, report);

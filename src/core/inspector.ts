@@ -2,6 +2,8 @@
 // the app listens, samples the event loop, and drives V8's CPU profiler.
 import CDP from 'chrome-remote-interface';
 import type { CpuProfile } from './analysis/cpuprofile.ts';
+import type { SamplingHeapProfile } from './analysis/heap.ts';
+import { WorkerProfilers } from './workers.ts';
 
 export interface ListenAddress {
   address: string;
@@ -27,6 +29,13 @@ export interface StackFrame {
   /** 1-based */
   line: number;
   column: number;
+}
+
+/** A raw CDP connection: commands and events by name (see InspectorSession.channel). */
+export interface CdpChannel {
+  send(method: string, params?: object): Promise<unknown>;
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on(event: string, handler: (params: never) => void): () => void;
 }
 
 export class InspectorError extends Error {
@@ -66,7 +75,8 @@ export class InspectorSession {
       // The app is exiting (process.exit or an uncaught exception): Node waits for us to
       // disconnect, so the profile of the time up to here can still be taken.
       this.salvage = this.profiling ? this.stopProfiler().catch(() => undefined) : Promise.resolve(undefined);
-      void this.salvage.finally(() => this.close());
+      this.heapSalvage = this.heapSampling ? this.stopHeapSampling().catch(() => undefined) : Promise.resolve(undefined);
+      void Promise.all([this.salvage, this.heapSalvage]).finally(() => this.close());
     });
     client.on('Runtime.bindingCalled', (p: { name: string; payload: string }) => {
       if (p.name !== BINDING) return;
@@ -114,8 +124,20 @@ export class InspectorSession {
         return listen.apply(this, args);
       };
     })()`);
+    try {
+      this.workerProfilers = await WorkerProfilers.watch(this.channel());
+    } catch {
+      // No NodeWorker domain (an old Node): the main thread is profiled alone (profiled-extras notes it).
+    }
     await this.client.Runtime.runIfWaitingForDebugger();
   }
+
+  /** The app's worker threads, watched from its first line (see WorkerProfilers.watch). */
+  get workers(): WorkerProfilers | undefined {
+    return this.workerProfilers;
+  }
+
+  private workerProfilers: WorkerProfilers | undefined;
 
   /**
    * Makes the app exit if its parent (this process) dies without stopping it. Installed once the
@@ -246,6 +268,56 @@ export class InspectorSession {
     return profile as unknown as CpuProfile;
   }
 
+  /**
+   * Raw access to this session's connection for the domains this class does not wrap (NodeWorker
+   * for worker threads, see workers.ts). The session stays the connection's one owner.
+   */
+  channel(): CdpChannel {
+    // At run time the client is an EventEmitter with a promise-returning send (its typings only
+    // know Chrome's domains, not Node's NodeWorker).
+    const client = this.client as unknown as {
+      send(method: string, params: object): Promise<unknown>;
+      on(event: string, handler: (params: never) => void): void;
+      removeListener(event: string, handler: (params: never) => void): void;
+    };
+    return {
+      send: (method, params = {}) => client.send(method, params),
+      on: (event, handler) => {
+        client.on(event, handler);
+        return () => client.removeListener(event, handler);
+      },
+    };
+  }
+
+  /**
+   * Starts V8's allocation sampling on the main thread: one sample about every `intervalBytes`
+   * allocated, kept even once the object is collected (so the profile is what was allocated,
+   * not what is still alive).
+   */
+  async startHeapSampling(intervalBytes: number): Promise<void> {
+    // The include flags are newer than chrome-remote-interface's typings.
+    await this.channel().send('HeapProfiler.startSampling', {
+      samplingInterval: intervalBytes,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+    this.heapSampling = true;
+  }
+
+  async stopHeapSampling(): Promise<SamplingHeapProfile> {
+    this.heapSampling = false;
+    const { profile } = (await this.channel().send('HeapProfiler.stopSampling')) as { profile: SamplingHeapProfile };
+    return profile;
+  }
+
+  /** The allocation profile taken as the app exited while sampling ran, if it exited that way. */
+  salvagedHeapProfile(): Promise<SamplingHeapProfile | undefined> {
+    return this.heapSalvage ?? Promise.resolve(undefined);
+  }
+
+  private heapSampling = false;
+  private heapSalvage: Promise<SamplingHeapProfile | undefined> | undefined;
+
   /** The profile taken as the app exited while the profiler ran, if it exited that way. */
   salvagedProfile(): Promise<CpuProfile | undefined> {
     return this.salvage ?? Promise.resolve(undefined);
@@ -260,6 +332,7 @@ export class InspectorSession {
    */
   async close(): Promise<void> {
     if (this.closedFlag) return;
+    this.workerProfilers?.dispose();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.client.close().catch(() => undefined), // the app already went away: closed either way

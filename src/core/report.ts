@@ -2,6 +2,7 @@
 // that shows a run (CLI text, language server, webviews) reads this shape and nothing else.
 import type { Analysis, CategoryTimes, FunctionCost, Hint, LineCost } from './analysis/model.ts';
 import type { LatencySummary } from './load-protocol.ts';
+import type { HeapFunction, HeapLine } from './analysis/model.ts';
 
 export const REPORT_VERSION = 1;
 
@@ -83,6 +84,57 @@ export interface ReportV1 {
   /** The run ended early (the app crashed, the user cancelled): figures cover what was measured. */
   partial?: { reason: string };
   baseline?: { runId: string; deltas: Record<string, unknown> };
+  /**
+   * Every thread profiled: the main thread first (id 0, the figures above), then each worker
+   * thread (id = its threadId) with its own profile file. Absent in runs from before workers.
+   */
+  threads?: ThreadSummary[];
+  /**
+   * The worker threads analysed together (all workers' samples): their lines and user functions
+   * are also in `lines`/`functions`, tagged `thread: 'worker'`, where their percentages are of
+   * `workers.nonIdleMs` (the workers' CPU), not of the main thread's.
+   */
+  workers?: { nonIdleMs: number; durationMs: number; samples: number; categories: CategoryTimes; hints: Hint[] };
+  /** Allocation sampling (`--heap`): bytes allocated per function of the main thread. */
+  heap?: HeapFigures;
+}
+
+export interface ThreadSummary {
+  /** 0 for the main thread, else the worker's threadId. */
+  id: number;
+  /** "main", or the worker's title ("[worker 1] hasher"). */
+  title: string;
+  /** Its .cpuprofile in the run folder. */
+  file: string;
+  /** The worker's script (absolute path); absent for the main thread. */
+  script?: string;
+  durationMs: number;
+  samples: number;
+  nonIdleMs: number;
+  /** Its line of your code with the most own time; ownPct is of this thread's non-idle time. */
+  topLine?: { file: string; line: number; function: string; ownMs: number; ownPct: number };
+  /** It started after the profiled window began, or exited before it ended. */
+  joinedLate?: boolean;
+  exitedEarly?: boolean;
+}
+
+export interface HeapFigures {
+  /** heap.heapprofile in the run folder (V8's SamplingHeapProfile; speedscope opens it). */
+  file: string;
+  samplingIntervalBytes: number;
+  /** Estimated bytes allocated in the profiled window (V8 scales the samples), all code. */
+  totalBytes: number;
+  /** Bytes allocated with no frame of your code on the stack. */
+  outsideUserBytes: number;
+  /** totalBytes per second / per request of the profiled window, when the run had a load. */
+  bytesPerSecond?: number;
+  bytesPerRequest?: number;
+  /**
+   * Per function of your code (deepest frame of your code owns the bytes). `line` is where the
+   * function starts: V8's sampling heap profile has no line per allocation. ownPct is of totalBytes.
+   */
+  lines: HeapLine[];
+  functions: HeapFunction[];
 }
 
 export interface ReportParts {

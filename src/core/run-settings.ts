@@ -12,6 +12,8 @@ export interface LoadSettings extends Omit<LoadOptions, 'url' | 'maxDurationS'> 
   durationS?: number;
   warmupS?: number;
   samplingIntervalUs?: number;
+  /** Also sample the main thread's allocations in the profiled window (heap.heapprofile). */
+  heap?: { samplingIntervalBytes?: number };
 }
 
 export const RUN_DEFAULTS = {
@@ -25,7 +27,7 @@ export const RUN_DEFAULTS = {
   listenTimeoutS: 30,
 } as const;
 
-export type Settings = Required<Omit<LoadSettings, 'body' | 'headers'>> & { body?: string; headers: Record<string, string> };
+export type Settings = Required<Omit<LoadSettings, 'body' | 'headers' | 'heap'>> & { body?: string; headers: Record<string, string> };
 
 export function withDefaults(o: LoadSettings): Settings {
   return {

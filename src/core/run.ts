@@ -15,6 +15,7 @@ import { redactBody, redactEnv, redactHeaders, redactUrl } from './redact.ts';
 import { RunError } from './run-errors.ts';
 import { RUN_DEFAULTS, validate, withDefaults, type LoadSettings, type Settings } from './run-settings.ts';
 import { accepts, explicitPort, freePort, joinUrl, loopbackHostOf } from './ports.ts';
+import { ProfiledExtras, saveExtras, type ExtrasCaptured } from './profiled-extras.ts';
 
 export { RunError, type RunErrorKind } from './run-errors.ts';
 export { RUN_DEFAULTS, type LoadSettings } from './run-settings.ts';
@@ -241,10 +242,13 @@ class Run {
    * leaves the rest too (Node waits for the inspector to let go). Either way the run goes on
    * as a partial one, with the time up to the crash.
    */
-  private async profiledWindow(): Promise<Pick<Measured, 'profiled' | 'profiledLoop' | 'profile' | 'partial'>> {
+  private async profiledWindow(): Promise<Pick<Measured, 'profiled' | 'profiledLoop' | 'profile' | 'partial' | 'extras'>> {
     const s = this.s;
     const inspector = this.inspector!;
     const load = this.load!;
+    // Worker threads (in step with the segments below) and, with --heap, allocation sampling.
+    const extras = await this.race(ProfiledExtras.start(inspector, { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }));
+    this.disposers.push(() => extras.dispose());
     const segmentS = this.opts.segmentS ?? PROFILE_SEGMENT_S;
     const segments: CpuProfile[] = [];
     const started = Date.now();
@@ -255,13 +259,15 @@ class Run {
         if (elapsedS() >= s.durationS) break;
         segments.push(await this.race(inspector.stopProfiler()));
         await this.race(inspector.startProfiler(s.samplingIntervalUs, { flush: false }));
+        await this.race(extras.nextSegment());
       }
       this.loadFinished = true;
       const profiled = await this.race(load.finish());
       const profiledLoop = await this.race(inspector.readLoop());
       segments.push(await this.race(inspector.stopProfiler()));
+      const captured = await this.race(extras.finish());
       await inspector.stopLoopProbe().catch(() => undefined);
-      return { profiled, profiledLoop, profile: mergeProfiles(segments) };
+      return { profiled, profiledLoop, profile: mergeProfiles(segments), extras: captured };
     } catch (err) {
       if (!(err instanceof RunError && err.kind === 'app-exited')) throw err;
       const salvaged = await inspector.salvagedProfile();
@@ -269,7 +275,7 @@ class Run {
       if (segments.length === 0) throw err;
       this.loadFinished = true;
       const profiled = await load.finish();
-      return { profiled, profile: mergeProfiles(segments), partial: { reason: `${err.message} The report covers the ${elapsedS().toFixed(1)} s of the profiled window before it.` } };
+      return { profiled, profile: mergeProfiles(segments), extras: await extras.salvage(), partial: { reason: `${err.message} The report covers the ${elapsedS().toFixed(1)} s of the profiled window before it.` } };
     }
   }
 
@@ -282,6 +288,7 @@ class Run {
     writeFileAtomic(path.join(runDir, PROFILE_FILE), JSON.stringify(m.profile));
     writeFileAtomic(path.join(runDir, LOG_FILE), this.output.join(''));
     writeFileAtomic(path.join(runDir, COVERAGE_FILE), JSON.stringify(m.coverage));
+    const extras = m.extras ? saveExtras(runDir, m.extras) : undefined;
     writeRunRecord(runDir, {
       version: 1,
       id,
@@ -295,6 +302,7 @@ class Run {
         ...(m.blockedAt ? { blockedAt: m.blockedAt.map((f) => ({ function: f.functionName, file: fileOfUrl(f.url), line: f.line })) } : {}),
       },
       partial: m.partial,
+      ...(extras ? { extras } : {}),
     });
     return runDir;
   }
@@ -392,6 +400,8 @@ interface Measured {
   coverage: unknown[];
   partial?: { reason: string };
   blockedAt?: StackFrame[];
+  /** Worker threads' profiles and the allocation profile. */
+  extras?: ExtrasCaptured;
 }
 
 /** The figures come from the window without the profiler; the profiled window sits beside them. */

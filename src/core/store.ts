@@ -15,6 +15,10 @@ export const COVERAGE_FILE = 'coverage.json';
 export const RUN_FILE = 'run.json';
 /** The analysed sources as they were, to map costs through later edits. */
 export const SOURCES_FILE = 'sources.json';
+/** The allocation sampling profile of the main thread (with --heap). */
+export const HEAP_FILE = 'heap.heapprofile';
+/** A worker thread's CPU profile, by its threadId. */
+export const workerProfileFile = (threadId: number): string => `worker-${threadId}.cpuprofile`;
 
 export function runsDirOf(appDir: string): string {
   return path.join(appDir, '.hotline', 'runs');

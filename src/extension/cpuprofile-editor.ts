@@ -1,11 +1,15 @@
 // Any .cpuprofile opened from the explorer shows in speedscope, and its costs light up the
-// lenses of the workspace files it names. Opening a profile only reads it: nothing is executed.
+// lenses of the workspace files it names. Opening a profile only reads it: nothing of the app is
+// executed (a `node --prof` log is converted by node's own --prof-process). Other formats
+// (.heapprofile; isolate-*.log and *.perf.txt through "Open With…") show as a flame graph only.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { showProfileIn } from './flame-view.ts';
 
 export class CpuProfileEditorProvider implements vscode.CustomReadonlyEditorProvider {
   static readonly viewType = 'hotline.cpuprofile';
+  /** node --prof logs and perf script text: not the default editor of .log/.txt files, offered in "Open With…". */
+  static readonly otherViewType = 'hotline.otherProfile';
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly analyse: (profileFile: string, root: string) => Promise<void>) {}
 
@@ -17,6 +21,8 @@ export class CpuProfileEditorProvider implements vscode.CustomReadonlyEditorProv
     const file = document.uri.fsPath;
     const wiring = showProfileIn(panel.webview, this.extensionUri, file, (m) => void vscode.window.showErrorMessage(`Hotline: ${m}`));
     panel.onDidDispose(() => wiring.dispose());
+    // Only a CPU profile has lines to analyse; the flame graph shows the others.
+    if (!file.endsWith('.cpuprofile')) return;
     const folder = vscode.workspace.getWorkspaceFolder(document.uri);
     const root = folder?.uri.fsPath ?? path.dirname(file);
     this.analyse(file, root).catch((err: Error) => {

@@ -80,8 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }
   };
   const openFlame = (reportFile: string): void => {
-    const profile = path.join(path.dirname(reportFile), PROFILE_FILE);
-    FlamePanel.show(context.extensionUri, profile, flameTitle(path.basename(path.dirname(reportFile))));
+    void FlamePanel.showRun(context.extensionUri, reportFile, flameTitle(path.basename(path.dirname(reportFile))));
   };
   const showRun = (reportFile: string): void => {
     void lc.sendNotification(ShowRunNotification, { reportFile });
@@ -131,6 +130,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       supportsMultipleEditorsPerDocument: true,
       webviewOptions: { retainContextWhenHidden: true },
     }),
+    vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.otherViewType, new CpuProfileEditorProvider(context.extensionUri, analyseProfile), {
+      supportsMultipleEditorsPerDocument: true,
+      webviewOptions: { retainContextWhenHidden: true },
+    }),
     vscode.commands.registerCommand('hotline.profileUnderLoad', profileUnderLoad),
     vscode.commands.registerCommand('hotline.cancelRun', () => runs?.cancel()),
     vscode.commands.registerCommand('hotline.showOutput', () => output.show(true)),
@@ -145,6 +148,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('hotline.openFlameGraph', (item?: RunItem) => {
       const file = item?.reportFile ?? shownReport;
       if (file) openFlame(file);
+    }),
+    vscode.commands.registerCommand('hotline.openProfileFile', async () => {
+      const picked = await vscode.window.showOpenDialog({
+        title: 'Hotline: Open Profile in Flame Graph',
+        canSelectMany: false,
+        filters: { Profiles: ['cpuprofile', 'heapprofile', 'log', 'json', 'txt', 'perf'], 'All files': ['*'] },
+      });
+      const file = picked?.[0]?.fsPath;
+      if (file) FlamePanel.show(context.extensionUri, file, path.basename(file));
     }),
     vscode.commands.registerCommand('hotline.openReportAt', (args: OpenReportAtArgs) => {
       if (args && typeof args.reportFile === 'string') openReport(args.reportFile, { file: args.file, line: args.line, functionName: args.functionName });

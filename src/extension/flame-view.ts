@@ -1,9 +1,14 @@
-// speedscope in a webview: the flame graph of a run's profile (a panel) or of any .cpuprofile
-// opened from the explorer (the custom editor). The page loads speedscope from the extension's
-// own files; the profile is posted after `ready`.
+// speedscope in a webview: the flame graph of a run's profiles (a panel per profile: the main
+// thread, each worker thread, the allocations) or of any profile opened from the explorer or the
+// "Open Profile in Flame Graph…" command (.cpuprofile, .heapprofile, `node --prof` logs, `perf
+// script` text; see core/profile-formats.ts). The page loads speedscope from the extension's own
+// files; the profile is posted after `ready`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { prepareForFlame } from '../core/profile-formats.ts';
+import { runProfiles } from './run-profiles.ts';
+import { readSettings } from './settings.ts';
 import { flameHtml } from '../../webview/flame/html.ts';
 import { parseFromFlameView, type ToFlameView } from '../protocol.ts';
 import { parseCpuProfileText } from '../core/analysis/cpuprofile.ts';
@@ -28,14 +33,15 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
     if (!msg) return;
     switch (msg.type) {
       case 'ready': {
-        let data: Buffer;
+        let input: Awaited<ReturnType<typeof prepareForFlame>>;
         try {
-          data = await fs.promises.readFile(profileFile);
+          // A --prof log is converted with the app's node (hotline.nodePath), else node on PATH.
+          input = await prepareForFlame(profileFile, { nodePath: readSettings(vscode.Uri.file(profileFile)).nodePath || undefined });
         } catch (err) {
-          onError(`Cannot read ${profileFile}: ${(err as Error).message}`);
+          onError((err as Error).message);
           return;
         }
-        const message: ToFlameView = { type: 'profile', name: path.basename(profileFile), base64: data.toString('base64') };
+        const message: ToFlameView = { type: 'profile', name: input.name, base64: input.data.toString('base64') };
         void webview.postMessage(message);
         return;
       }
@@ -65,6 +71,21 @@ export class FlamePanel {
       wiring.dispose();
       FlamePanel.open.delete(profileFile);
     });
+  }
+
+  /**
+   * The flame graph of a run: the main thread's profile, or, when the run has more (worker
+   * threads, allocations), the one picked from a list.
+   */
+  static async showRun(extensionUri: vscode.Uri, reportFile: string, title: string): Promise<void> {
+    const choices = runProfiles(reportFile);
+    let choice = choices[0];
+    if (choices.length > 1) {
+      const picked = await vscode.window.showQuickPick(choices, { title: `${title}: which profile?`, placeHolder: 'Each thread has its own profile; Allocations is the heap sampling of the main thread' });
+      if (!picked) return;
+      choice = picked;
+    }
+    FlamePanel.show(extensionUri, choice.file, choice === choices[0] ? title : `${title} · ${choice.label}`);
   }
 
   static disposeAll(): void {

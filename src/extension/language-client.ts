@@ -6,6 +6,7 @@ import {
   DecorationsNotification,
   ShownRunNotification,
   type DecorationsParams,
+  type OpenReportAtArgs,
   type ShownRunParams,
 } from '../protocol.ts';
 import { readSettings } from './settings.ts';
@@ -33,7 +34,13 @@ export async function startLanguageClient(context: vscode.ExtensionContext, outp
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{js,cjs,mjs,jsx,ts,cts,mts,tsx}') },
     middleware: {
       // The lenses can be switched off without restarting the server.
-      provideCodeLenses: (document, token, next) => (readSettings(document.uri).codeLens ? next(document, token) : []),
+      provideCodeLenses: async (document, token, next) => {
+        const settings = readSettings(document.uri);
+        if (!settings.codeLens) return [];
+        const lenses = await next(document, token);
+        if (settings.heapLens || !lenses) return lenses;
+        return lenses.filter((l) => (l.command?.arguments?.[0] as OpenReportAtArgs | undefined)?.kind !== 'allocations');
+      },
     },
   };
   const client = new LanguageClient('hotline', 'Hotline', serverOptions, clientOptions);

@@ -22,6 +22,7 @@ export async function pickLoad(settings: HotlineSettings, state: vscode.Memento)
     durationS: settings.duration,
     warmupS: settings.warmup,
     samplingIntervalUs: settings.samplingInterval,
+    ...(settings.heapSampling ? { heap: {} } : {}),
     timeoutS: settings.timeout,
   };
   if (settings.url) {

@@ -21,6 +21,10 @@ export interface HotlineSettings {
   decorations: boolean;
   decorationAfterText: boolean;
   codeLens: boolean;
+  /** Allocation sampling in the profiled window (heap.heapprofile, bytes per function). */
+  heapSampling: boolean;
+  /** Lenses with the bytes a function allocates (runs with heap sampling). */
+  heapLens: boolean;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): HotlineSettings {
@@ -44,5 +48,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): HotlineSettings
     decorations: c.get<boolean>('decorations.enabled', true),
     decorationAfterText: c.get<boolean>('decorations.afterText', true),
     codeLens: c.get<boolean>('codeLens.enabled', true),
+    heapSampling: c.get<boolean>('heapSampling', false),
+    heapLens: c.get<boolean>('codeLens.allocations', true),
   };
 }

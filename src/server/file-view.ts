@@ -2,12 +2,12 @@
 // shown run) and where they land in the document as it is now (through a LineMapping). Pure: the
 // server turns these items into LSP lenses, hovers, diagnostics and decoration messages.
 import * as path from 'node:path';
-import type { FunctionCost, Hint, LineCost } from '../core/analysis/model.ts';
+import type { FunctionCost, HeapLine, Hint, LineCost } from '../core/analysis/model.ts';
 import type { ReportV1 } from '../core/report.ts';
 import type { LineHeat, OpenReportAtArgs } from '../protocol.ts';
 import {
-  decorationLabel, functionHoverMarkdown, functionLensText, isBlockingHint, isDecoratedLine, isHoverLine, isLensFunction, isLensLine,
-  lineHoverMarkdown, lineLensText, type TextContext,
+  decorationLabel, functionHoverMarkdown, functionLensText, heapLensText, isBlockingHint, isDecoratedLine, isHeapLensLine, isHoverLine, isLensFunction, isLensLine,
+  lineHoverMarkdown, lineLensText, type HeapContext, type TextContext,
 } from './lens-text.ts';
 import type { LineMapping } from './staleness.ts';
 
@@ -28,24 +28,29 @@ export interface FileCosts {
   functions: FunctionCost[];
   /** Blocking hints on a line of this file. */
   hints: Hint[];
+  /** Bytes allocated per function of this file (report.heap), at each function's first line. */
+  heap: HeapLine[];
 }
 
 export class ReportIndex {
   readonly files = new Map<string, FileCosts>();
   readonly context: TextContext;
+  readonly heap: HeapContext | undefined;
 
   constructor(readonly report: ReportV1, readonly reportFile: string) {
-    this.context = { nonIdleMs: report.nonIdleMs, underLoad: report.load !== undefined, root: report.app.cwd };
+    this.context = { nonIdleMs: report.nonIdleMs, ...(report.workers ? { workersNonIdleMs: report.workers.nonIdleMs } : {}), underLoad: report.load !== undefined, root: report.app.cwd };
+    this.heap = report.heap ? { totalBytes: report.heap.totalBytes, bytesPerSecond: report.heap.bytesPerSecond, bytesPerRequest: report.heap.bytesPerRequest } : undefined;
     const of = (file: string): FileCosts => {
       const key = fileKey(file);
       let fc = this.files.get(key);
-      if (!fc) this.files.set(key, (fc = { file, lines: [], functions: [], hints: [] }));
+      if (!fc) this.files.set(key, (fc = { file, lines: [], functions: [], hints: [], heap: [] }));
       return fc;
     };
     const onDisk = (file: string): boolean => path.isAbsolute(file);
     for (const l of report.lines) if (onDisk(l.file)) of(l.file).lines.push(l);
     for (const f of report.functions) if (f.category === 'user' && onDisk(f.file)) of(f.file).functions.push(f);
     for (const h of report.hints) if (isBlockingHint(h) && onDisk(h.file)) of(h.file).hints.push(h);
+    for (const l of report.heap?.lines ?? []) if (onDisk(l.file)) of(l.file).heap.push(l);
     // Files whose costs are all below every threshold show nothing: leave them out.
     for (const [key, fc] of this.files) if (linesOfInterest(fc).length === 0) this.files.delete(key);
   }
@@ -61,6 +66,7 @@ export function linesOfInterest(fc: FileCosts): number[] {
   for (const l of fc.lines) if (isLensLine(l) || isDecoratedLine(l)) lines.add(l.line);
   for (const f of fc.functions) if (isLensFunction(f)) lines.add(f.line);
   for (const h of fc.hints) lines.add(h.line);
+  for (const l of fc.heap) if (isHeapLensLine(l)) lines.add(l.line);
   return [...lines].sort((a, b) => a - b);
 }
 
@@ -80,7 +86,8 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
     if (line0 === undefined) continue;
     items.push({ line0, title: functionLensText(f), args: { reportFile: index.reportFile, file: fc.file, line: f.line, functionName: f.name } });
   }
-  const byLine = new Map(fc.lines.map((l) => [l.line, l]));
+  // A line run by the main thread and by workers (shared code): the main thread's cost shows.
+  const byLine = new Map([...fc.lines.filter((l) => l.thread === 'worker'), ...fc.lines.filter((l) => l.thread !== 'worker')].map((l) => [l.line, l]));
   const lensLines = new Set([...fc.lines.filter(isLensLine).map((l) => l.line), ...fc.hints.map((h) => h.line)]);
   for (const line of [...lensLines].sort((a, b) => a - b)) {
     const line0 = mapping.toCurrent(line);
@@ -91,6 +98,12 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
     if (!cost) continue;
     const functionName = l?.function ?? hint?.function;
     items.push({ line0, title: lineLensText(cost, hint, index.context), args: { reportFile: index.reportFile, file: fc.file, line, functionName } });
+  }
+  for (const l of fc.heap) {
+    if (!isHeapLensLine(l) || !index.heap) continue;
+    const line0 = mapping.toCurrent(l.line);
+    if (line0 === undefined) continue;
+    items.push({ line0, title: heapLensText(l, index.heap), args: { reportFile: index.reportFile, file: fc.file, line: l.line, functionName: l.function, kind: 'allocations' } });
   }
   return items.sort((a, b) => a.line0 - b.line0);
 }
@@ -127,7 +140,7 @@ export function hoverOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping,
   const line = mapping.toSnapshot(line0);
   if (line === undefined) return undefined;
   const hints = fc.hints.filter((h) => h.line === line);
-  const l = fc.lines.find((x) => x.line === line);
+  const l = fc.lines.find((x) => x.line === line && x.thread !== 'worker') ?? fc.lines.find((x) => x.line === line);
   if (l && (isHoverLine(l) || hints.length > 0)) {
     const fn = fc.functions.find((f) => f.name === l.function && f.line <= line && (f.endLine ?? f.line) >= line);
     return lineHoverMarkdown({ line: l, fn, hints }, index.context);

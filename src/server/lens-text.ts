@@ -2,7 +2,7 @@
 // Pure: every figure comes from the report (percentages are of non-idle time, design.md "How
 // time is counted"); no I/O, no LSP types.
 import * as path from 'node:path';
-import type { CallLink, FunctionCost, Hint, LineCost } from '../core/analysis/model.ts';
+import type { CallLink, FunctionCost, HeapLine, Hint, LineCost } from '../core/analysis/model.ts';
 
 /** A line gets a lens when its own time is at least this share of non-idle time. */
 export const LENS_MIN_OWN_PCT = 1;
@@ -38,10 +38,50 @@ export function formatPct(pct: number): string {
   return `${Math.round(pct)}%`;
 }
 
+/** A function of your code gets an allocations lens from this share of the sampled bytes. */
+export const HEAP_LENS_MIN_PCT = 1;
+export const isHeapLensLine = (l: HeapLine): boolean => l.ownPct >= HEAP_LENS_MIN_PCT && l.line >= 1;
+
+/** 0 B, 812 B, 3.1 KB, 42 KB, 12 MB, 1.2 GB (powers of 1024, as V8 and DevTools count). */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 B';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  if (u === 0) return `${Math.round(v)} B`;
+  return v < 9.95 ? `${v.toFixed(1)} ${units[u]}` : `${Math.round(v)} ${units[u]}`;
+}
+
+/** What a run says about its allocations, for the allocations lens. */
+export interface HeapContext {
+  totalBytes: number;
+  bytesPerSecond?: number;
+  bytesPerRequest?: number;
+}
+
+/**
+ * `allocates 12 MB/s · 3.1 KB/request` under load, else `allocates 12 MB (41% of allocations)`.
+ * The line is the function's first line: V8's sampling heap profile names functions, not lines.
+ */
+export function heapLensText(l: Pick<HeapLine, 'ownBytes' | 'ownPct'>, heap: HeapContext): string {
+  const share = heap.totalBytes > 0 ? l.ownBytes / heap.totalBytes : 0;
+  const parts: string[] = [];
+  if (heap.bytesPerSecond !== undefined) parts.push(`${formatBytes(share * heap.bytesPerSecond)}/s`);
+  if (heap.bytesPerRequest !== undefined) parts.push(`${formatBytes(share * heap.bytesPerRequest)}/request`);
+  if (parts.length === 0) return `allocates ${formatBytes(l.ownBytes)} (${formatPct(l.ownPct)} of allocations)`;
+  return `allocates ${parts.join(' · ')}`;
+}
+
 /** What the lens and hover need to know about the run besides the one cost. */
 export interface TextContext {
   /** Non-idle time of the run: the 100% of every percentage. */
   nonIdleMs: number;
+  /** Non-idle time of the worker threads: the 100% of the costs tagged `thread: 'worker'`. */
+  workersNonIdleMs?: number;
   /** The run measured a load test (a bare .cpuprofile did not). */
   underLoad: boolean;
   /** Paths under this folder are shown relative to it (the app's folder). */
@@ -50,11 +90,13 @@ export interface TextContext {
 
 /** `total 1.9 s (93%) · self 12 ms` */
 export function functionLensText(f: FunctionCost): string {
-  return `total ${formatMs(f.totalMs)} (${formatPct(f.totalPct)}) · self ${formatMs(f.selfMs)}`;
+  return `total ${formatMs(f.totalMs)} (${formatPct(f.totalPct)}${f.thread === 'worker' ? ' of worker threads' : ''}) · self ${formatMs(f.selfMs)}`;
 }
 
 /** `93% of CPU under load · blocks the event loop` with a blocking-API hint, else `own 812 ms (41%)`. */
-export function lineLensText(l: Pick<LineCost, 'ownMs' | 'ownPct'>, hint: Hint | undefined, ctx: Pick<TextContext, 'underLoad'>): string {
+export function lineLensText(l: Pick<LineCost, 'ownMs' | 'ownPct' | 'thread'>, hint: Hint | undefined, ctx: Pick<TextContext, 'underLoad'>): string {
+  // Worker lines: a share of the workers' CPU, and no worker blocks the main event loop.
+  if (l.thread === 'worker') return `own ${formatMs(l.ownMs)} (${formatPct(l.ownPct)} of worker threads)`;
   if (hint) return `${formatPct(l.ownPct)} of CPU ${ctx.underLoad ? 'under load' : 'in this profile'} · blocks the event loop`;
   return `own ${formatMs(l.ownMs)} (${formatPct(l.ownPct)})`;
 }
@@ -101,10 +143,11 @@ export interface LineHoverInput {
 }
 
 /** Hover for a hot line: its times, what it calls, who calls its function, where a map moved it, the hint. */
-export function lineHoverMarkdown(input: LineHoverInput, ctx: TextContext): string {
+export function lineHoverMarkdown(input: LineHoverInput, mainCtx: TextContext): string {
   const { line: l, fn } = input;
+  const ctx = l.thread === 'worker' ? workerContext(mainCtx) : mainCtx;
   const out: string[] = [];
-  out.push(`**Hotline** · line ${l.line} in ${code(l.function || '(anonymous)')}`);
+  out.push(`**Hotline** · line ${l.line} in ${code(l.function || '(anonymous)')}${l.thread === 'worker' ? ' · worker threads' : ''}`);
   out.push('');
   out.push('| | time | of CPU |');
   out.push('|---|---:|---:|');
@@ -134,7 +177,8 @@ export function lineHoverMarkdown(input: LineHoverInput, ctx: TextContext): stri
 }
 
 /** Hover for the first line of a costly function without a hot line of its own there. */
-export function functionHoverMarkdown(f: FunctionCost, ctx: TextContext): string {
+export function functionHoverMarkdown(f: FunctionCost, mainCtx: TextContext): string {
+  const ctx = f.thread === 'worker' ? workerContext(mainCtx) : mainCtx;
   const out: string[] = [];
   out.push(`**Hotline** · function ${code(f.name || '(anonymous)')}`);
   out.push('');
@@ -160,8 +204,14 @@ function hintMarkdown(h: Hint): string[] {
   return [`**⚠ ${h.message}**`, '', `Fix: ${h.fix}`];
 }
 
-function footnote(ctx: TextContext, inferred: boolean): string {
-  const parts = [`Percentages are of non-idle CPU time (${formatMs(ctx.nonIdleMs)}${ctx.underLoad ? ' under load' : ''}).`,
+/** Costs measured in worker threads: their 100% is the workers' non-idle time. */
+function workerContext(ctx: TextContext): TextContext & { worker: true } {
+  return { ...ctx, nonIdleMs: ctx.workersNonIdleMs ?? ctx.nonIdleMs, worker: true };
+}
+
+function footnote(ctx: TextContext & { worker?: true }, inferred: boolean): string {
+  const of = ctx.worker ? 'non-idle CPU time of the worker threads, all workers together' : 'non-idle CPU time';
+  const parts = [`Percentages are of ${of} (${formatMs(ctx.nonIdleMs)}${ctx.underLoad ? ' under load' : ''}).`,
     'Own: samples whose deepest line of your code is this one; self: executing the line itself; total: the line and the calls it makes.'];
   if (inferred) parts.push('Inferred call site: V8 names only the called function, so the line was found by matching the call in the source.');
   return `*${parts.join(' ')}*`;

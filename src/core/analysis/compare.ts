@@ -69,13 +69,13 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
     // The user's own functions by total time: the framework frames above a fix all change by
     // the same amount and would bury it.
     functions: changes(
-      yours(base.functions).map((f) => ({ key: `${f.name}\u0000${f.file}`, name: f.name, file: f.file, line: f.line, ms: scaleBase(f.totalMs) })),
-      yours(current.functions).map((f) => ({ key: `${f.name}\u0000${f.file}`, name: f.name, file: f.file, line: f.line, ms: scaleCur(f.totalMs) })),
+      yours(base.functions).map((f) => ({ key: `${f.name}\u0000${f.file}\u0000${f.thread ?? ''}`, name: f.name, file: f.file, line: f.line, ms: scaleBase(f.totalMs) })),
+      yours(current.functions).map((f) => ({ key: `${f.name}\u0000${f.file}\u0000${f.thread ?? ''}`, name: f.name, file: f.file, line: f.line, ms: scaleCur(f.totalMs) })),
       limit,
     ),
     lines: changes(
-      base.lines.map((l) => ({ key: `${l.file}\u0000${l.function}\u0000${l.line}`, name: l.function, file: l.file, line: l.line, ms: scaleBase(l.ownMs) })),
-      current.lines.map((l) => ({ key: `${l.file}\u0000${l.function}\u0000${l.line}`, name: l.function, file: l.file, line: l.line, ms: scaleCur(l.ownMs) })),
+      base.lines.map((l) => ({ key: `${l.file}\u0000${l.function}\u0000${l.line}\u0000${l.thread ?? ''}`, name: l.function, file: l.file, line: l.line, ms: scaleBase(l.ownMs) })),
+      current.lines.map((l) => ({ key: `${l.file}\u0000${l.function}\u0000${l.line}\u0000${l.thread ?? ''}`, name: l.function, file: l.file, line: l.line, ms: scaleCur(l.ownMs) })),
       limit,
     ),
   };

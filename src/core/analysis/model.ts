@@ -30,6 +30,8 @@ export interface FunctionCost {
   totalPct: number;
   callers: CallLink[];
   callees: CallLink[];
+  /** Run in worker threads: the percentages are of the workers' non-idle time (report.workers). */
+  thread?: 'worker';
 }
 
 export interface LineCost {
@@ -49,6 +51,8 @@ export interface LineCost {
   callees: CallLink[];
   /** Where the line is in the generated JavaScript, when a source map moved it. */
   generated?: { file: string; line: number };
+  /** Run in worker threads: the percentages are of the workers' non-idle time (report.workers). */
+  thread?: 'worker';
 }
 
 export interface Hint {
@@ -75,4 +79,31 @@ export interface Analysis {
   hints: Hint[];
   /** What the analysis had to skip or guess (a source map it ignored, a file it could not parse). */
   notes: string[];
+}
+
+// ---- allocation sampling (heap.ts) ----
+
+export interface HeapLine {
+  file: string;
+  /** 1-based: the first line of the allocating function (see the precision note above). */
+  line: number;
+  function: string;
+  /** Bytes whose deepest frame of your code is this function (each byte counted once). */
+  ownBytes: number;
+  /** Of all bytes sampled in the profile. */
+  ownPct: number;
+}
+
+export interface HeapFunction {
+  name: string;
+  file: string;
+  line: number;
+  column: number;
+  category: Category;
+  /** Allocated with this function on top of the stack (built-ins it calls count here too). */
+  selfBytes: number;
+  /** Allocated while it was on the stack, each byte once even under recursion. */
+  totalBytes: number;
+  selfPct: number;
+  totalPct: number;
 }
