@@ -48,6 +48,8 @@ export interface EventLoopFigures {
 
 export interface RunSettings {
   entry?: string;
+  /** The run attached to a running app (--attach: inspector URL, port or pid) instead of starting it. */
+  attach?: string;
   args?: string[];
   runtimeArgs?: string[];
   url: string;

@@ -2,7 +2,8 @@
 // → profiled window (same load) → stop → save profile → analyse → save report. Only this module
 // knows that order. Whatever happens, the app, its children and the load generator are stopped.
 import * as path from 'node:path';
-import { AppProcess, LaunchError, describeExit, type LaunchSpec } from './launch.ts';
+import { AppProcess, LaunchError, describeExit, type LaunchSpec, type RunApp } from './launch.ts';
+import { AttachedApp, type AttachSpec } from './attach.ts';
 import { InspectorSession, type ListenAddress, type LoopReading, type StackFrame } from './inspector.ts';
 import { LoadError, LoadRun, type LoadTick, type PhaseResult } from './load.ts';
 import type { CpuProfile } from './analysis/cpuprofile.ts';
@@ -21,7 +22,10 @@ export { RUN_DEFAULTS, type LoadSettings } from './run-settings.ts';
 export { accepts, freePort } from './ports.ts';
 
 export interface RunOptions extends LoadSettings {
+  /** With `attach`, only `cwd` counts: the app's folder (its code is "yours", its runs are kept there). */
   target: LaunchSpec;
+  /** Profile an app that already runs instead of starting one; it is left running afterwards. */
+  attach?: AttachSpec;
   /** How long the app may take to start listening. */
   listenTimeoutS?: number;
   /** Seconds between profiler restarts in the profiled window (what a crash can lose at most). */
@@ -73,7 +77,9 @@ export async function captureUnderLoad(opts: RunOptions): Promise<RunResult> {
 }
 
 class Run {
-  private app: AppProcess | undefined;
+  private app: RunApp | undefined;
+  /** Set when the run attached to a running app: it owns the inspector session and is never stopped. */
+  private attached: AttachedApp | undefined;
   private inspector: InspectorSession | undefined;
   private load: LoadRun | undefined;
   private phase: RunPhase = 'starting';
@@ -97,15 +103,10 @@ class Run {
     }
     this.releaseLock = lock.release;
     try {
-      const fixedPort = explicitPort(this.s.url);
-      if (fixedPort !== undefined && (await accepts(fixedPort))) {
-        throw new RunError('port-in-use', `Port ${fixedPort} of --url is already in use by another process: stop it, or pass a path (--url /…) and let Hotline pick a free port.`);
-      }
-      const port = fixedPort ?? (await freePort());
-      const address = await this.start(port);
+      const address = this.opts.attach ? await this.attachTo(this.opts.attach) : await this.start(await this.portToLaunchOn());
       const url = joinUrl(this.s.url, address);
       const figures = await this.measure(url);
-      this.progress('analysing', 'stopping the app');
+      this.progress('analysing', this.attached ? 'letting the app go' : 'stopping the app');
       await this.stopAll();
       const runDir = this.save(startedAt, url, figures);
       if (!this.analyse) return { runDir };
@@ -122,6 +123,28 @@ class Run {
     } finally {
       await this.stopAll();
     }
+  }
+
+  private async portToLaunchOn(): Promise<number> {
+    const fixedPort = explicitPort(this.s.url);
+    if (fixedPort !== undefined && (await accepts(fixedPort))) {
+      throw new RunError('port-in-use', `Port ${fixedPort} of --url is already in use by another process: stop it, or pass a path (--url /…) and let Hotline pick a free port.`);
+    }
+    return fixedPort ?? (await freePort());
+  }
+
+  /** An app that already runs (attach.ts): no listen hook, no parent watchdog, never stopped. */
+  private async attachTo(spec: AttachSpec): Promise<ListenAddress> {
+    this.progress('starting', `attaching to ${spec.target}`);
+    const attaching = AttachedApp.attach(spec, this.opts.signal);
+    // Cancelled while it connects: it must still be let go once connected.
+    this.disposers.push(() => void attaching.then((a) => a.stop(), () => undefined));
+    const app = await attaching;
+    this.app = this.attached = app;
+    this.inspector = app.inspector;
+    this.stopReason = this.watch(app);
+    this.stopReason.catch(() => undefined);
+    return this.race(app.httpAddress(this.s.url));
   }
 
   private async start(port: number): Promise<ListenAddress> {
@@ -303,7 +326,7 @@ class Run {
     const s = this.s;
     const t = this.opts.target;
     return {
-      entry: t.entry, args: t.args, runtimeArgs: t.runtimeArgs,
+      ...(this.opts.attach ? { attach: redactUrl(this.opts.attach.target) } : { entry: t.entry, args: t.args, runtimeArgs: t.runtimeArgs }),
       url: redactUrl(s.url), method: s.method, headers: redactHeaders(s.headers), body: redactBody(s.body),
       connections: s.connections, pipelining: s.pipelining, durationS: s.durationS, warmupS: s.warmupS,
       samplingIntervalUs: s.samplingIntervalUs, timeoutS: s.timeoutS,
@@ -313,7 +336,7 @@ class Run {
 
   // ---- waiting and stopping ------------------------------------------------------------------
 
-  private watch(app: AppProcess): Promise<never> {
+  private watch(app: RunApp): Promise<never> {
     return new Promise<never>((_, reject) => {
       void app.exited.then((exit) => {
         if (this.stoppedByUs) return;
@@ -356,7 +379,8 @@ class Run {
     this.stoppedByUs = true;
     for (const dispose of this.disposers.splice(0)) dispose();
     this.load?.kill();
-    const closing = this.inspector?.close();
+    // An attached app undoes what the run installed before its session closes (in stop()).
+    const closing = this.attached ? undefined : this.inspector?.close();
     const cancelled = this.opts.signal?.aborted ?? false;
     await this.app?.stop(cancelled ? 1000 : 3000);
     // Only once the app is gone may another run of it start.
