@@ -36,6 +36,11 @@ const USAGE = `Usage:
                               inspector). DIR is the app's folder. --url may be a path when the app
                               listens on one port.
       --allow-remote-attach   allow --attach to an inspector on another host (it gives code execution)
+      --load-command CMD      load with your own tool instead of autocannon, e.g.
+                              "wrk -t2 -c50 -d10s {url}" ({url}, {port}, {host} are filled in; no shell).
+                              It runs once per window, which lasts as long as it does (killed after
+                              duration×2+30 s); wrk, ab, autocannon, artillery and k6 output is parsed,
+                              any output is kept in the run's load.log. Targets must be 127.0.0.1/localhost.
       --json                  print report.json on stdout
   hotline analyze FILE.cpuprofile [--root DIR] [--json]
       Analyse a saved profile; DIR is the app folder whose code is "yours" (default: current folder).
@@ -119,12 +124,16 @@ async function profile(argv: string[]): Promise<number> {
     pipelining: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' },
     'sampling-interval': { type: 'string' }, timeout: { type: 'string' }, env: { type: 'string', multiple: true },
     node: { type: 'string' }, 'listen-timeout': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
-    attach: { type: 'string' }, 'allow-remote-attach': { type: 'boolean' },
+    attach: { type: 'string' }, 'allow-remote-attach': { type: 'boolean' }, 'load-command': { type: 'string' },
   });
   if (positionals.length > 1) throw new UsageError(`profile takes one app folder (got ${positionals.join(', ')})`);
   if (typeof values.url !== 'string') throw new UsageError('profile needs --url (a path such as /login, or a full http://127.0.0.1:PORT/… URL)');
   const dir = path.resolve(positionals[0] ?? '.');
   const attach = attachOptions(values, appArgs);
+  const ownLoadOnly = ['method', 'header', 'body', 'connections', 'pipelining', 'timeout'].filter((k) => values[k] !== undefined);
+  if (values['load-command'] !== undefined && ownLoadOnly.length > 0) {
+    throw new UsageError(`${ownLoadOnly.map((k) => `--${k}`).join(', ')} set Hotline's own load: with --load-command, put them in the command`);
+  }
   const target = attach ? { cwd: dir, entry: '' } : resolveTarget(dir, {
     entry: values.entry as string | undefined, script: values.script as string | undefined,
     args: appArgs, env: pairs(values.env, '=', 'env'), nodePath: values.node as string | undefined,
@@ -160,6 +169,7 @@ async function profile(argv: string[]): Promise<number> {
       listenTimeoutS: num(values['listen-timeout'], 'listen-timeout'),
       runsDir: values.out ? path.resolve(values.out as string) : undefined,
       attach,
+      loadCommand: values['load-command'] as string | undefined,
       signal: controller.signal,
       onProgress: progress,
     });

@@ -6,6 +6,7 @@ import { AppProcess, LaunchError, describeExit, type LaunchSpec, type RunApp } f
 import { AttachedApp, type AttachSpec } from './attach.ts';
 import { InspectorSession, type ListenAddress, type LoopReading, type StackFrame } from './inspector.ts';
 import { LoadError, LoadRun, type LoadTick, type PhaseResult } from './load.ts';
+import { ExternalLoad, LOAD_LOG_FILE, checkLoadCommand, isExternalResult } from './external-load.ts';
 import type { CpuProfile } from './analysis/cpuprofile.ts';
 import { mergeProfiles } from './analysis/merge.ts';
 import { Workspace, fileOfUrl } from './analysis/categories.ts';
@@ -26,6 +27,8 @@ export interface RunOptions extends LoadSettings {
   target: LaunchSpec;
   /** Profile an app that already runs instead of starting one; it is left running afterwards. */
   attach?: AttachSpec;
+  /** The user's load tool instead of autocannon (`wrk -d10s {url}`): each window lasts as long as it runs. */
+  loadCommand?: string;
   /** How long the app may take to start listening. */
   listenTimeoutS?: number;
   /** Seconds between profiler restarts in the profiled window (what a crash can lose at most). */
@@ -81,7 +84,7 @@ class Run {
   /** Set when the run attached to a running app: it owns the inspector session and is never stopped. */
   private attached: AttachedApp | undefined;
   private inspector: InspectorSession | undefined;
-  private load: LoadRun | undefined;
+  private load: LoadRun | ExternalLoad | undefined;
   private phase: RunPhase = 'starting';
   private loadFinished = false;
   /** Set once we stop the app ourselves: its exit is then no failure. */
@@ -103,12 +106,14 @@ class Run {
     }
     this.releaseLock = lock.release;
     try {
+      if (this.opts.loadCommand) checkLoadCommand(this.opts.loadCommand, this.opts.target.cwd);
       const address = this.opts.attach ? await this.attachTo(this.opts.attach) : await this.start(await this.portToLaunchOn());
       const url = joinUrl(this.s.url, address);
       const figures = await this.measure(url);
       this.progress('analysing', this.attached ? 'letting the app go' : 'stopping the app');
       await this.stopAll();
       const runDir = this.save(startedAt, url, figures);
+      if (this.load instanceof ExternalLoad) writeFileAtomic(path.join(runDir, LOAD_LOG_FILE), this.load.log());
       if (!this.analyse) return { runDir };
       this.progress('analysing', 'analysing the profile');
       try {
@@ -220,7 +225,9 @@ class Run {
     };
     // Bounded in time whatever happens here: the load stops by itself a while after the run's end.
     const maxDurationS = s.warmupS + 2 * s.durationS + 120;
-    const starting = LoadRun.start({ url, method: s.method, headers: s.headers, body: s.body, connections: s.connections, pipelining: s.pipelining, timeoutS: s.timeoutS, maxDurationS }, onTick);
+    const starting: Promise<LoadRun | ExternalLoad> = this.opts.loadCommand
+      ? ExternalLoad.start({ commandLine: this.opts.loadCommand, url, durationS: s.durationS, warmupS: s.warmupS, cwd: this.opts.target.cwd })
+      : LoadRun.start({ url, method: s.method, headers: s.headers, body: s.body, connections: s.connections, pipelining: s.pipelining, timeoutS: s.timeoutS, maxDurationS }, onTick);
     // Cancelled while it starts: it must still be stopped once it is up.
     this.disposers.push(() => void starting.then((l) => l.kill(), () => undefined));
     this.load = await this.race(starting);
@@ -245,7 +252,7 @@ class Run {
     await this.race(inspector.startLoopProbe());
     this.progress('measuring', `${PHASE_NAMES.measuring}`, { second: 0, of: s.durationS, requestsPerSecond: tickRps });
     await this.race(this.load.switchPhase('measured'));
-    await this.wait(s.durationS);
+    await this.windowClock().next();
     // The gap between the windows runs as warm-up: nothing measured while the profiler starts.
     const measured = await this.race(this.load.switchPhase('warmup'));
     const loop = await this.race(inspector.readLoop());
@@ -273,9 +280,10 @@ class Run {
     const started = Date.now();
     const elapsedS = (): number => (Date.now() - started) / 1000;
     try {
-      while (elapsedS() < s.durationS) {
-        await this.wait(Math.min(segmentS, s.durationS - elapsedS()));
-        if (elapsedS() >= s.durationS) break;
+      const clock = this.windowClock();
+      while (!clock.over()) {
+        await clock.next(segmentS);
+        if (clock.over()) break;
         segments.push(await this.race(inspector.stopProfiler()));
         await this.race(inspector.startProfiler(s.samplingIntervalUs, { flush: false }));
       }
@@ -336,6 +344,29 @@ class Run {
 
   // ---- waiting and stopping ------------------------------------------------------------------
 
+  /**
+   * A load window from now: durationS for autocannon; for an external command, as long as it
+   * runs. `next(maxS)` waits until the window ends or maxS pass, whichever is first.
+   */
+  private windowClock(): { over(): boolean; next(maxS?: number): Promise<void> } {
+    const load = this.load;
+    const started = Date.now();
+    if (load instanceof ExternalLoad) {
+      let ended = false;
+      const end = load.windowEnded.then(() => { ended = true; });
+      return {
+        over: () => ended,
+        next: async (maxS) => {
+          let timer: NodeJS.Timeout | undefined;
+          const tick = maxS === undefined ? new Promise<void>(() => undefined) : new Promise<void>((resolve) => { timer = setTimeout(resolve, maxS * 1000); });
+          await this.race(Promise.race([end, tick])).finally(() => clearTimeout(timer));
+        },
+      };
+    }
+    const leftS = (): number => this.s.durationS - (Date.now() - started) / 1000;
+    return { over: () => leftS() <= 0, next: (maxS) => this.wait(Math.min(maxS ?? Infinity, leftS())) };
+  }
+
   private watch(app: RunApp): Promise<never> {
     return new Promise<never>((_, reject) => {
       void app.exited.then((exit) => {
@@ -393,7 +424,7 @@ class Run {
   private explain(err: unknown): Error {
     if (err instanceof RunError) return err;
     if (err instanceof LaunchError) return new RunError(err.kind === 'missing' ? 'bad-options' : 'app-exited', err.message, err.output);
-    if (err instanceof LoadError) return new RunError('load-failed', `The load test failed: ${err.message}`);
+    if (err instanceof LoadError) return err.code === 'bad-options' ? new RunError('bad-options', err.message) : new RunError('load-failed', `The load test failed: ${err.message}`);
     if (this.app?.exit && !this.stoppedByUs) {
       return new RunError('app-exited', `The app exited during ${PHASE_NAMES[this.phase]} (${describeExit(this.app.exit)}).`, this.app.output());
     }
@@ -434,6 +465,7 @@ function loadFigures(s: Settings, m: Measured): LoadFigures {
     // The generator saturated a core while the app's event loop still had room.
     loadLimited: w.loadCpu >= 0.85 && m.loop.utilization < 0.85,
     loadCpu: w.loadCpu,
+    ...(isExternalResult(m.profiled) && m.profiled.external.summary ? { external: m.profiled.external.summary } : {}),
     profiled: {
       durationS: m.profiled.durationS,
       requests: m.profiled.requests,
