@@ -20,7 +20,10 @@ export interface RenderOptions {
 export function renderReport(r: ReportV1, o: RenderOptions): string {
   const out: string[] = [];
   const bold = (s: string): string => (o.color ? `\x1b[1m${s}\x1b[22m` : s);
-  out.push(bold(`Hotline run ${r.id}`) + `  ${r.settings.method} ${r.app.url}  ${r.settings.connections} connections, ${r.settings.durationS} s measured + ${r.settings.durationS} s profiled`);
+  const loadDescription = r.load?.external
+    ? `load by the command below, ${r.load.durationS.toFixed(1)} s measured + ${r.load.profiled.durationS.toFixed(1)} s profiled`
+    : `${r.settings.connections} connections, ${r.settings.durationS} s measured + ${r.settings.durationS} s profiled`;
+  out.push(bold(`Hotline run ${r.id}`) + `  ${r.load?.external ? '' : `${r.settings.method} `}${r.app.url}  ${loadDescription}${r.settings.attach ? `  (attached to ${r.settings.attach}, pid ${r.app.pid})` : ''}`);
   if (r.partial) out.push(`  PARTIAL: ${r.partial.reason}`);
   if (r.load) {
     const l = r.load;

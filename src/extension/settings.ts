@@ -21,6 +21,10 @@ export interface HotlineSettings {
   decorations: boolean;
   decorationAfterText: boolean;
   codeLens: boolean;
+  /** Attach may connect to an inspector on another host (it gives code execution). */
+  allowRemoteAttach: boolean;
+  /** The user's load tool instead of autocannon (external-load.ts); empty: autocannon. */
+  loadCommand: string;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): HotlineSettings {
@@ -44,5 +48,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): HotlineSettings
     decorations: c.get<boolean>('decorations.enabled', true),
     decorationAfterText: c.get<boolean>('decorations.afterText', true),
     codeLens: c.get<boolean>('codeLens.enabled', true),
+    allowRemoteAttach: c.get<boolean>('allowRemoteAttach', false),
+    loadCommand: c.get<string>('loadCommand', ''),
   };
 }
