@@ -393,7 +393,31 @@ class Run {
 
   /** Waits for `work` unless the run must stop first. */
   private race<T>(work: Promise<T>): Promise<T> {
-    return this.stopReason ? Promise.race([work, this.stopReason]) : work;
+    const stop = this.stopReason;
+    if (!stop) return work;
+    return Promise.race([work.catch((err: unknown) => this.whyFailed(err, stop)), stop]);
+  }
+
+  /**
+   * A command to the app that failed because the app just went away (its socket closed under
+   * it) fails with the run's stop reason, which says so, rather than a WebSocket error. That
+   * reason can come a moment after the socket error.
+   */
+  private async whyFailed(err: unknown, stop: Promise<never>): Promise<never> {
+    const inspector = this.inspector;
+    if (err instanceof RunError || !inspector) throw err;
+    const within = <T>(ms: number, value: T): { promise: Promise<T>; clear(): void } => {
+      let timer: NodeJS.Timeout | undefined;
+      return { promise: new Promise<T>((resolve) => { timer = setTimeout(resolve, ms, value); }), clear: () => clearTimeout(timer) };
+    };
+    const soon = within(500, false);
+    const gone = await Promise.race([inspector.closed.then(() => true), soon.promise]);
+    soon.clear();
+    if (gone) {
+      const grace = within(3000, undefined);
+      await Promise.race([stop, grace.promise]).finally(() => grace.clear());
+    }
+    throw err;
   }
 
   private wait(seconds: number): Promise<void> {

@@ -3,7 +3,7 @@
 // inspector, finds the hot line, and lets the app go: still running, still serving, nothing of
 // the run left inside it, and the inspector closed again when Hotline opened it.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import CDP from 'chrome-remote-interface';
@@ -154,4 +154,18 @@ test('an attached app killed in the profiled window leaves a partial report of t
   assert.ok(report.partial, 'the report says it is partial');
   assert.match(report.partial.reason, /exited during profiling/);
   assertHotLine(report);
+});
+
+test('attach plus an external load command (real wrk): both work together, the app is let go', { ...RUN_TEST_TIMEOUT, skip: spawnSync('wrk', ['--version']).error ? 'wrk is not installed here (apt-get install wrk)' : false }, async () => {
+  const app = await startApp(['--inspect=127.0.0.1:0']);
+  const { report } = await profileUnderLoad({
+    target: { cwd: FIXED_PORT_APP, entry: '' }, attach: { target: `pid:${app.pid}` }, url: '/scrypt', runsDir: tempDir(), warmupS: 1, durationS: 2,
+    loadCommand: 'wrk -t1 -c4 -d2s {url}',
+  });
+  assert.equal(report.load?.external?.tool, 'wrk');
+  assert.equal(report.load?.external?.parsed, true);
+  assert.ok(report.load!.requests.total > 0);
+  assertHotLine(report);
+  assert.ok(isRunning(app.pid));
+  assert.deepEqual(await leftInside(app.inspectorUrl!), { probe: false, listenPatched: false, watchdogTimers: 0 });
 });
