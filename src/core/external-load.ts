@@ -133,6 +133,11 @@ export class ExternalLoad {
     this.logParts.push(`── ${this.phase}: ${redactArgv(this.argv).join(' ')}  (${end.signal ? `killed by ${end.signal}` : `exit code ${end.code}`}, ${end.durationS.toFixed(2)} s)\n${run.output}`);
     if (this.phase === 'warmup') return emptyResult('warmup', end.durationS);
     const parsed = parseLoadOutput(run.output, this.argv);
+    if (!parsed && end.code !== null && end.code !== 0) {
+      // Wrong flags, an unreachable URL…: say so now rather than profile an idle app.
+      const last = run.output.trim().split('\n').slice(-3).join(' | ') || 'no output';
+      throw new LoadError('runner-failed', `the load command exited with code ${end.code} in the ${this.phase} window without figures: ${last}`, { outputTail: run.output.slice(-4000), exitCode: end.code });
+    }
     const result = toPhaseResult(this.phase, end.durationS, end.cpuS, parsed, end.code);
     this.results[this.phase] = result;
     if (this.phase === 'profiled') result.external.summary = this.summary();

@@ -125,6 +125,23 @@ export function nodeProcesses(): NodeProcess[] {
   return out;
 }
 
+/** Node processes of this user running in `folder` (their cwd inside it), except `exclude`. */
+export function nodeProcessesIn(folder: string, exclude: ReadonlySet<number> = new Set()): NodeProcess[] {
+  // /proc gives resolved paths: compare with the folder's real path (it may sit behind a link).
+  let real = folder;
+  try {
+    real = fs.realpathSync(folder);
+  } catch {
+    // a folder that does not exist has no processes in it: none will match
+  }
+  return nodeProcesses().filter((p) => !exclude.has(p.pid) && (isInside(p.cwd, folder) || isInside(p.cwd, real)));
+}
+
+function isInside(dir: string, folder: string): boolean {
+  const rel = path.relative(folder, dir);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
 /** The working directory of `pid`, if this user may read it. */
 export function cwdOf(pid: number): string | undefined {
   try {

@@ -5,14 +5,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { REMOTE_ATTACH_WARNING, parseAttachTarget, remoteHostOf, type AttachSpec } from '../core/attach.ts';
-import { nodeProcesses, type NodeProcess } from '../core/proc-net.ts';
+import { nodeProcessesIn, type NodeProcess } from '../core/proc-net.ts';
 import { descendantsOf } from '../core/processes.ts';
 import type { HotlineSettings } from './settings.ts';
 
 /** Node processes running in `folder`, but none of the editor's own (language server, load runner). */
-export function appsRunningIn(folder: string): NodeProcess[] {
-  const ours = new Set([process.pid, ...descendantsOf(process.pid)]);
-  return nodeProcesses().filter((p) => !ours.has(p.pid) && isInside(p.cwd, folder));
+function appsRunningIn(folder: string): NodeProcess[] {
+  return nodeProcessesIn(folder, new Set([process.pid, ...descendantsOf(process.pid)]));
 }
 
 function isInside(dir: string, folder: string): boolean {

@@ -88,3 +88,14 @@ test('a load command aimed at another host, or using a shell, is refused before 
     assert.match(err.message, pattern);
   }
 });
+
+test('a load command that fails at once: load-failed with its last words, and the app is stopped', RUN_TEST_TIMEOUT, async () => {
+  guard = new LeakGuard(FIXED_PORT_APP);
+  const port = await freePort();
+  const err = await rejectionOf(() => profileUnderLoad({
+    target: { cwd: FIXED_PORT_APP, entry: 'server.js', env: { FIXED_PORT: String(port) } },
+    url: `http://127.0.0.1:${port}/ok`, loadCommand: `${process.execPath} -e "console.error('bad flag --foo'); process.exit(3)" {url}`, warmupS: 0, durationS: 2, runsDir: tempDir(),
+  }));
+  assert.ok(err instanceof RunError && err.kind === 'load-failed', String(err));
+  assert.match(err.message, /exited with code 3 in the measured window without figures: bad flag --foo/);
+});

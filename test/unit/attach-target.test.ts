@@ -1,10 +1,15 @@
 // The pure parts of attaching and of external load commands: what --attach accepts, how /proc's
 // TCP tables read, which load commands are refused and what of them is recorded.
 import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { parseAttachTarget, remoteHostOf } from '../../src/core/attach.ts';
-import { decodeAddress, listeningSockets, parseTcpTable } from '../../src/core/proc-net.ts';
+import { decodeAddress, listeningSockets, nodeProcessesIn, parseTcpTable } from '../../src/core/proc-net.ts';
 import { commandArgv, redactArgv } from '../../src/core/external-load.ts';
 import { LoadError } from '../../src/core/load.ts';
 import { RunError } from '../../src/core/run-errors.ts';
@@ -72,4 +77,24 @@ test('the recorded command keeps its shape but not its secrets', () => {
     redactArgv(['wrk', '-H', 'Authorization: Bearer abc', '-H', 'Accept: json', 'http://127.0.0.1:1/x?token=s3cret&page=2', '-e', 'API_KEY=k', 'PAGE=2']),
     ['wrk', '-H', 'Authorization: «redacted»', '-H', 'Accept: json', 'http://127.0.0.1:1/x?token=%C2%ABredacted%C2%BB&page=2', '-e', 'API_KEY=«redacted»', 'PAGE=2'],
   );
+});
+
+test('the Node processes running in a folder are found (the picker\'s list), others not', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const inside = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-procs-'));
+  const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-procs-'));
+  fs.mkdirSync(path.join(inside, 'sub'));
+  const start = (cwd: string): ChildProcess => spawn(process.execPath, ['-e', 'process.stdout.write("up"); setInterval(() => {}, 1000)'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
+  const children = [start(path.join(inside, 'sub')), start(elsewhere)];
+  try {
+    await Promise.all(children.map((c) => once(c.stdout!, 'data')));
+    const found = nodeProcessesIn(inside).map((p) => p.pid);
+    assert.ok(found.includes(children[0].pid!), 'the app in a subfolder is listed');
+    assert.ok(!found.includes(children[1].pid!), 'the one elsewhere is not');
+    assert.deepEqual(nodeProcessesIn(inside, new Set([children[0].pid!])).map((p) => p.pid).filter((p) => p === children[0].pid), [], 'excluded pids are left out');
+    assert.equal(nodeProcessesIn(inside).find((p) => p.pid === children[0].pid)?.argv[0], process.execPath);
+  } finally {
+    for (const c of children) c.kill('SIGKILL');
+    fs.rmSync(inside, { recursive: true, force: true });
+    fs.rmSync(elsewhere, { recursive: true, force: true });
+  }
 });
