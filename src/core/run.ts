@@ -7,6 +7,7 @@ import { AttachedApp, type AttachSpec } from './attach.ts';
 import { InspectorSession, type ListenAddress, type LoopReading, type StackFrame } from './inspector.ts';
 import { LoadError, LoadRun, type LoadTick, type PhaseResult } from './load.ts';
 import { ExternalLoad, LOAD_LOG_FILE, checkLoadCommand, isExternalResult } from './external-load.ts';
+import { whyFailed, windowClock, type WindowClock } from './run-waits.ts';
 import type { CpuProfile } from './analysis/cpuprofile.ts';
 import { mergeProfiles } from './analysis/merge.ts';
 import { Workspace, fileOfUrl } from './analysis/categories.ts';
@@ -344,27 +345,8 @@ class Run {
 
   // ---- waiting and stopping ------------------------------------------------------------------
 
-  /**
-   * A load window from now: durationS for autocannon; for an external command, as long as it
-   * runs. `next(maxS)` waits until the window ends or maxS pass, whichever is first.
-   */
-  private windowClock(): { over(): boolean; next(maxS?: number): Promise<void> } {
-    const load = this.load;
-    const started = Date.now();
-    if (load instanceof ExternalLoad) {
-      let ended = false;
-      const end = load.windowEnded.then(() => { ended = true; });
-      return {
-        over: () => ended,
-        next: async (maxS) => {
-          let timer: NodeJS.Timeout | undefined;
-          const tick = maxS === undefined ? new Promise<void>(() => undefined) : new Promise<void>((resolve) => { timer = setTimeout(resolve, maxS * 1000); });
-          await this.race(Promise.race([end, tick])).finally(() => clearTimeout(timer));
-        },
-      };
-    }
-    const leftS = (): number => this.s.durationS - (Date.now() - started) / 1000;
-    return { over: () => leftS() <= 0, next: (maxS) => this.wait(Math.min(maxS ?? Infinity, leftS())) };
+  private windowClock(): WindowClock {
+    return windowClock(this.load, this.s.durationS, (sec) => this.wait(sec), (p) => this.race(p));
   }
 
   private watch(app: RunApp): Promise<never> {
@@ -395,29 +377,7 @@ class Run {
   private race<T>(work: Promise<T>): Promise<T> {
     const stop = this.stopReason;
     if (!stop) return work;
-    return Promise.race([work.catch((err: unknown) => this.whyFailed(err, stop)), stop]);
-  }
-
-  /**
-   * A command to the app that failed because the app just went away (its socket closed under
-   * it) fails with the run's stop reason, which says so, rather than a WebSocket error. That
-   * reason can come a moment after the socket error.
-   */
-  private async whyFailed(err: unknown, stop: Promise<never>): Promise<never> {
-    const inspector = this.inspector;
-    if (err instanceof RunError || !inspector) throw err;
-    const within = <T>(ms: number, value: T): { promise: Promise<T>; clear(): void } => {
-      let timer: NodeJS.Timeout | undefined;
-      return { promise: new Promise<T>((resolve) => { timer = setTimeout(resolve, ms, value); }), clear: () => clearTimeout(timer) };
-    };
-    const soon = within(500, false);
-    const gone = await Promise.race([inspector.closed.then(() => true), soon.promise]);
-    soon.clear();
-    if (gone) {
-      const grace = within(3000, undefined);
-      await Promise.race([stop, grace.promise]).finally(() => grace.clear());
-    }
-    throw err;
+    return Promise.race([work.catch((err: unknown) => whyFailed(err, this.inspector, stop)), stop]);
   }
 
   private wait(seconds: number): Promise<void> {
