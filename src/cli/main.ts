@@ -1,5 +1,6 @@
 // `hotline profile | analyze | compare`: the engine for terminals and CI. Errors are one clear
 // line on stderr and a non-zero exit; `--json` prints the report (or comparison) on stdout.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { RUN_DEFAULTS, RunError, profileUnderLoad, type RunProgress } from '../core/run.ts';
@@ -130,6 +131,7 @@ async function profile(argv: string[]): Promise<number> {
   if (typeof values.url !== 'string') throw new UsageError('profile needs --url (a path such as /login, or a full http://127.0.0.1:PORT/… URL)');
   const dir = path.resolve(positionals[0] ?? '.');
   const attach = attachOptions(values, appArgs);
+  if (attach && !fs.existsSync(dir)) throw new UsageError(`the app folder ${dir} does not exist (with --attach, DIR is the folder of the running app's code)`);
   const ownLoadOnly = ['method', 'header', 'body', 'connections', 'pipelining', 'timeout'].filter((k) => values[k] !== undefined);
   if (values['load-command'] !== undefined && ownLoadOnly.length > 0) {
     throw new UsageError(`${ownLoadOnly.map((k) => `--${k}`).join(', ')} set Hotline's own load: with --load-command, put them in the command`);
@@ -208,7 +210,7 @@ function attachOptions(values: ReturnType<typeof parseArgs>['values'], appArgs: 
   }
   const startOnly = ['entry', 'script', 'env', 'node', 'listen-timeout'].filter((k) => values[k] !== undefined);
   if (startOnly.length > 0 || appArgs.length > 0) {
-    throw new UsageError(`--attach profiles an app that already runs: ${startOnly.map((k) => `--${k}`).concat(appArgs.length > 0 ? ['-- APP ARGS'] : []).join(', ')} only apply to an app Hotline starts`);
+    throw new UsageError(`--attach profiles an app that already runs: ${startOnly.map((k) => `--${k}`).concat(appArgs.length > 0 ? ['-- APP ARGS'] : []).join(', ')}: these apply only to an app Hotline starts`);
   }
   let remote: string | undefined;
   try {
