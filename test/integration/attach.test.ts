@@ -23,6 +23,7 @@ interface RunningApp {
   port: number;
   /** The inspector URL the app printed, when it was started with one. */
   inspectorUrl?: string;
+  stdout(): string;
   stderr(): string;
 }
 
@@ -41,7 +42,7 @@ async function startApp(nodeFlags: string[], cwd = FIXED_PORT_APP, entry = SERVE
   let out = '';
   let err = '';
   const wantsInspector = nodeFlags.some((f) => f.startsWith('--inspect='));
-  const app: RunningApp = { child, pid: child.pid!, port, stderr: () => err };
+  const app: RunningApp = { child, pid: child.pid!, port, stdout: () => out, stderr: () => err };
   apps.push(app);
   await new Promise<void>((resolve, reject) => {
     const check = (): void => {
@@ -166,6 +167,18 @@ test('attach plus an external load command (real wrk): both work together, the a
   assert.equal(report.load?.external?.parsed, true);
   assert.ok(report.load!.requests.total > 0);
   assertHotLine(report);
+  assert.ok(isRunning(app.pid));
+  assert.deepEqual(await leftInside(app.inspectorUrl!), { probe: false, listenPatched: false, watchdogTimers: 0 });
+});
+
+test('an app on two ports and a path --url: refused with both ports named, nothing left in the app', RUN_TEST_TIMEOUT, async () => {
+  const dir = path.join(path.dirname(FIXED_PORT_APP), 'two-ports');
+  const app = await startApp(['--inspect=127.0.0.1:0'], dir, path.join(dir, 'server.js'));
+  const ports = [...app.stdout().matchAll(/127\.0\.0\.1:(\d+)/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
+  const err = await rejectionOf(() => profileUnderLoad({ target: { cwd: dir, entry: '' }, attach: { target: app.inspectorUrl! }, url: '/', runsDir: tempDir(), ...LOAD }));
+  assert.ok(err instanceof RunError && err.kind === 'bad-options', String(err));
+  assert.ok(err.message.includes(`listens on ports ${ports.join(', ')}`), err.message);
+  assert.match(err.message, /full --url/);
   assert.ok(isRunning(app.pid));
   assert.deepEqual(await leftInside(app.inspectorUrl!), { probe: false, listenPatched: false, watchdogTimers: 0 });
 });
