@@ -132,7 +132,7 @@ export class ExternalLoad {
     const end = await run.ended;
     this.logParts.push(`── ${this.phase}: ${redactArgv(this.argv).join(' ')}  (${end.signal ? `killed by ${end.signal}` : `exit code ${end.code}`}, ${end.durationS.toFixed(2)} s)\n${run.output}`);
     if (this.phase === 'warmup') return emptyResult('warmup', end.durationS);
-    const parsed = parseLoadOutput(run.output, this.argv);
+    const parsed = parseLoadOutput(run.output, this.argv) ?? this.parseSummaryExport(run.startedAt);
     if (!parsed && end.code !== null && end.code !== 0) {
       // Wrong flags, an unreachable URL…: say so now rather than profile an idle app.
       const last = run.output.trim().split('\n').slice(-3).join(' | ') || 'no output';
@@ -142,6 +142,21 @@ export class ExternalLoad {
     this.results[this.phase] = result;
     if (this.phase === 'profiled') result.external.summary = this.summary();
     return result;
+  }
+
+  /** k6 --summary-export=FILE: the JSON it wrote for the window just ended, when its text was not read. */
+  private parseSummaryExport(since: number): ParsedLoad | undefined {
+    const i = this.argv.findIndex((a) => a === '--summary-export' || a.startsWith('--summary-export='));
+    if (i < 0) return undefined;
+    const file = this.argv[i].includes('=') ? this.argv[i].slice(this.argv[i].indexOf('=') + 1) : this.argv[i + 1];
+    try {
+      const full = path.resolve(this.opts.cwd, file ?? '');
+      // Written by this window's run, not left over from the one before.
+      if (!file || fs.statSync(full).mtimeMs < since) return undefined;
+      return parseLoadOutput(fs.readFileSync(full, 'utf8'), this.argv);
+    } catch {
+      return undefined; // not written (k6 failed early): the output decides
+    }
   }
 
   private spawnRun(boundS: number): CommandRun {

@@ -232,7 +232,7 @@ class Run {
     // Cancelled while it starts: it must still be stopped once it is up.
     this.disposers.push(() => void starting.then((l) => l.kill(), () => undefined));
     this.load = await this.race(starting);
-    this.progress('warmup', `warm-up: ${s.connections} connections`, { second: 0, of: s.warmupS });
+    this.progress('warmup', this.opts.loadCommand ? 'warm-up: the load command' : `warm-up: ${s.connections} connections`, { second: 0, of: s.warmupS });
     const load = this.load;
     const loadDied = new Promise<never>((_, reject) => {
       void load.exited.then(() => {
