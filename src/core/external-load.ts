@@ -152,7 +152,7 @@ export class ExternalLoad {
     try {
       const full = path.resolve(this.opts.cwd, file ?? '');
       // Written by this window's run, not left over from the one before.
-      if (!file || fs.statSync(full).mtimeMs < since) return undefined;
+      if (!file || fs.statSync(full).mtimeMs < since - 1000) return undefined; // (1 s: coarse file times)
       return parseLoadOutput(fs.readFileSync(full, 'utf8'), this.argv);
     } catch {
       return undefined; // not written (k6 failed early): the output decides
