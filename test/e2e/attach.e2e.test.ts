@@ -80,3 +80,37 @@ test('Attach and Profile Under Load: pick the running app, report of its hot lin
   }
   fs.rmSync(tmp, { recursive: true, force: true });
 });
+
+test('Restricted Mode: Attach and Profile Under Load refuses, says why, and never touches the running app', { timeout: 600_000 }, async (t) => {
+  ensureSetup();
+  const tmp = fs.mkdtempSync('/tmp/hle2e-');
+  const vsix = packExtension(tmp);
+  const workspace = loginApiCopy(tmp);
+  const port = await freePort();
+  const app = spawn(process.execPath, ['--inspect-port=0', 'server.js'], { cwd: workspace, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let vs: VSCode | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      app.stdout!.setEncoding('utf8').on('data', (s: string) => { out += s; if (/listening on/.test(out)) resolve(); });
+      app.once('exit', (code) => reject(new Error(`login-api exited (${code}) before listening: ${out}`)));
+    });
+    vs = await startVSCode({ workspace, extensionVsix: vsix, workspaceTrust: true, userSettings: { 'hotline.url': '/login', 'hotline.duration': 2, 'hotline.warmup': 1 } });
+    const { page } = vs;
+    await page.locator(dom.SEL.statusBar).getByText('Restricted Mode').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await dom.runCommand(page, 'Hotline: Attach and Profile Under Load…');
+    const warning = await dom.waitForNotification(page, /Restricted Mode/, 60_000);
+    assert.match(warning, /will not attach/);
+    await vs.screenshot('attach-3-restricted');
+    assert.equal(await page.locator(dom.SEL.quickInputRow).filter({ hasText: String(app.pid) }).count(), 0, 'no process picker');
+    assert.deepEqual(listeningSockets(app.pid!)?.map((s) => s.port), [port], 'no inspector was opened in the app');
+    assert.equal(fs.existsSync(path.join(workspace, '.hotline', 'runs')), false, 'no run');
+  } catch (err) {
+    if (vs) t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(vs.page).catch(() => []))}`);
+    throw err;
+  } finally {
+    await vs?.stop();
+    app.kill('SIGKILL');
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
