@@ -188,7 +188,8 @@ export class AttachedApp implements RunApp {
     try {
       inspector = await InspectorSession.connect(found.wsUrl, { allowRemote: spec.allowRemote });
     } catch (err) {
-      throw new RunError('inspector', `Could not connect to the inspector at ${url.host}: ${(err as Error).message}`);
+      const left = found.openedByUs ? ` The app's inspector, opened by SIGUSR1, stays open on ${url.host} (restart the app to close it).` : '';
+      throw new RunError('inspector', `Could not connect to the inspector at ${url.host}: ${(err as Error).message}.${left}`);
     }
     try {
       const info = await inspector.appProcess();
