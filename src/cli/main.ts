@@ -13,9 +13,10 @@ import { runsDirOf } from '../core/store.ts';
 import { renderAnalysis, renderComparison, renderReport } from './render.ts';
 import { BaselineError, attachBaseline, gateOutcome, readBaseline, threshold } from './baseline.ts';
 import type { Comparison } from '../core/analysis/compare.ts';
+import { REMOTE_ATTACH_WARNING, parseAttachTarget, remoteHostOf, type AttachSpec } from '../core/attach.ts';
 
 const USAGE = `Usage:
-  hotline profile [DIR] --url PATH|URL [--entry FILE | --script NAME] [options] [-- APP ARGS]
+  hotline profile [DIR] --url PATH|URL [--entry FILE | --script NAME | --attach TARGET] [options] [-- APP ARGS]
       Start the app in DIR under the inspector, load it over HTTP, profile it, print the report.
       --entry FILE            script node runs (default: package.json main, else its start script)
       --script NAME           an npm script of the form \`node [flags] FILE [args]\`
@@ -34,6 +35,17 @@ const USAGE = `Usage:
       --node PATH             node binary for the app (default: node on PATH)
       --listen-timeout S      how long the app may take to listen (default ${RUN_DEFAULTS.listenTimeoutS})
       --out DIR               where runs are kept (default DIR/.hotline/runs)
+      --attach TARGET         profile an app that already runs instead of starting one, and leave it
+                              running: its inspector URL (ws://127.0.0.1:9229/…), inspector port
+                              (9229), or process id (pid:1234; Hotline sends SIGUSR1 to open the
+                              inspector). DIR is the app's folder. --url may be a path when the app
+                              listens on one port.
+      --allow-remote-attach   allow --attach to an inspector on another host (it gives code execution)
+      --load-command CMD      load with your own tool instead of autocannon, e.g.
+                              "wrk -t2 -c50 -d10s {url}" ({url}, {port}, {host} are filled in; no shell).
+                              It runs once per window, which lasts as long as it does (killed after
+                              duration×2+30 s); wrk, ab, autocannon, artillery and k6 output is parsed,
+                              any output is kept in the run's load.log. Targets must be 127.0.0.1/localhost.
       --json                  print report.json on stdout
       --baseline RUN          compare with an earlier run (folder, report.json or run id); the
                               comparison is printed and kept in report.json
@@ -135,11 +147,18 @@ async function profile(argv: string[]): Promise<number> {
     node: { type: 'string' }, 'listen-timeout': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
     baseline: { type: 'string' }, 'fail-if-slower': { type: 'string' },
     heap: { type: 'boolean' },
+    attach: { type: 'string' }, 'allow-remote-attach': { type: 'boolean' }, 'load-command': { type: 'string' },
   });
   if (positionals.length > 1) throw new UsageError(`profile takes one app folder (got ${positionals.join(', ')})`);
   if (typeof values.url !== 'string') throw new UsageError('profile needs --url (a path such as /login, or a full http://127.0.0.1:PORT/… URL)');
   const dir = path.resolve(positionals[0] ?? '.');
-  const target = resolveTarget(dir, {
+  const attach = attachOptions(values, appArgs);
+  if (attach && !fs.existsSync(dir)) throw new UsageError(`the app folder ${dir} does not exist (with --attach, DIR is the folder of the running app's code)`);
+  const ownLoadOnly = ['method', 'header', 'body', 'connections', 'pipelining', 'timeout'].filter((k) => values[k] !== undefined);
+  if (values['load-command'] !== undefined && ownLoadOnly.length > 0) {
+    throw new UsageError(`${ownLoadOnly.map((k) => `--${k}`).join(', ')} set Hotline's own load: with --load-command, put them in the command`);
+  }
+  const target = attach ? { cwd: dir, entry: '' } : resolveTarget(dir, {
     entry: values.entry as string | undefined, script: values.script as string | undefined,
     args: appArgs, env: pairs(values.env, '=', 'env'), nodePath: values.node as string | undefined,
   });
@@ -178,6 +197,8 @@ async function profile(argv: string[]): Promise<number> {
       timeoutS: num(values.timeout, 'timeout'),
       listenTimeoutS: num(values['listen-timeout'], 'listen-timeout'),
       runsDir,
+      attach,
+      loadCommand: values['load-command'] as string | undefined,
       signal: controller.signal,
       onProgress: progress,
     });
@@ -200,7 +221,7 @@ async function profile(argv: string[]): Promise<number> {
   } catch (err) {
     progress.end();
     if (err instanceof RunError && err.kind === 'cancelled') {
-      process.stderr.write(`hotline: ${err.message} The app and the load were stopped.\n`);
+      process.stderr.write(`hotline: ${err.message} ${attach ? 'The load was stopped; the app was left running.' : 'The app and the load were stopped.'}\n`);
       return 130;
     }
     if (err instanceof TargetError) throw new UsageError(err.message);
@@ -209,6 +230,27 @@ async function profile(argv: string[]): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/** --attach and what it excludes (the app already runs: how to start it is not ours to say). */
+function attachOptions(values: ReturnType<typeof parseArgs>['values'], appArgs: string[]): AttachSpec | undefined {
+  const allowRemote = values['allow-remote-attach'] === true;
+  if (typeof values.attach !== 'string') {
+    if (allowRemote) throw new UsageError('--allow-remote-attach goes with --attach');
+    return undefined;
+  }
+  const startOnly = ['entry', 'script', 'env', 'node', 'listen-timeout'].filter((k) => values[k] !== undefined);
+  if (startOnly.length > 0 || appArgs.length > 0) {
+    throw new UsageError(`--attach profiles an app that already runs: ${startOnly.map((k) => `--${k}`).concat(appArgs.length > 0 ? ['-- APP ARGS'] : []).join(', ')}: these apply only to an app Hotline starts`);
+  }
+  let remote: string | undefined;
+  try {
+    remote = remoteHostOf(parseAttachTarget(values.attach));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (remote !== undefined && allowRemote) process.stderr.write(`hotline: warning: attaching to an inspector on ${remote}: ${REMOTE_ATTACH_WARNING}\n`);
+  return { target: values.attach, allowRemote };
 }
 
 /** Phase changes as lines on stderr; per-second figures overwrite one line on a terminal. */

@@ -20,24 +20,34 @@ export interface RenderOptions {
 export function renderReport(r: ReportV1, o: RenderOptions): string {
   const out: string[] = [];
   const bold = (s: string): string => (o.color ? `\x1b[1m${s}\x1b[22m` : s);
-  out.push(bold(`Hotline run ${r.id}`) + `  ${r.settings.method} ${r.app.url}  ${r.settings.connections} connections, ${r.settings.durationS} s measured + ${r.settings.durationS} s profiled`);
+  const loadDescription = r.load?.external
+    ? `load by the command below, ${r.load.durationS.toFixed(1)} s measured + ${r.load.profiled.durationS.toFixed(1)} s profiled`
+    : `${r.settings.connections} connections, ${r.settings.durationS} s measured + ${r.settings.durationS} s profiled`;
+  out.push(bold(`Hotline run ${r.id}`) + `  ${r.load?.external ? '' : `${r.settings.method} `}${r.app.url}  ${loadDescription}${r.settings.attach ? `  (attached to ${r.settings.attach}, pid ${r.app.pid})` : ''}`);
   if (r.partial) out.push(`  PARTIAL: ${r.partial.reason}`);
   if (r.load) {
     const l = r.load;
     const lat = l.latencyMs;
     out.push('');
-    out.push(bold('Load') + ` (profiler off, ${l.durationS.toFixed(1)} s)`);
-    out.push(`  ${fmt(l.requests.perSecond)} req/s   ${l.requests.total} requests   latency p50 ${ms(lat.p50)}  p90 ${ms(lat.p90)}  p99 ${ms(lat.p99)}  max ${ms(lat.max)}`);
-    out.push(`  errors ${l.errors}   timeouts ${l.timeouts}   non-2xx ${l.non2xx}${statusList(l.statusCodes)}`);
-    if (l.timeouts > 0) out.push(`  (${l.timeouts} timed-out requests are counted at the ${r.settings.timeoutS} s timeout: the percentiles are lower bounds)`);
-    if (l.non2xx > 0) out.push(`  ! ${l.non2xx} of ${l.requests.total} responses were not 2xx: the profile shows that path; check the URL, method, headers and body.`);
-    if (l.timeouts > 0) out.push(`  ! ${l.timeouts} requests timed out: the app could not keep up with ${l.connections} connections (requests queue behind each other).`);
-    const socketErrors = l.errors - l.timeouts;
-    if (socketErrors > 0) out.push(`  ! ${socketErrors} connection errors: the app closed or refused connections.`);
-    if (l.requests.total === 0) out.push('  ! No response in this window: the app did not answer at all (its event loop is blocked, or the URL never responds).');
-    if (l.loadLimited) out.push(`  ! The load generator was the limit (it used ${Math.round((l.loadCpu ?? 0) * 100)}% of a core): the app could serve more.`);
-    const cost = l.requests.perSecond > 0 ? ((l.profiled.requests.perSecond - l.requests.perSecond) / l.requests.perSecond) * 100 : 0;
-    out.push(`  profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${ms(l.profiled.latencyMs.p99)} (profiler cost ${cost >= 0 ? '+' : ''}${cost.toFixed(1)}% req/s)`);
+    const ext = l.external;
+    out.push(bold('Load') + ` (profiler off, ${l.durationS.toFixed(1)} s${ext ? `, by ${ext.command.join(' ')}` : ''})`);
+    if (ext && !ext.parsed) {
+      out.push(`  load figures: not parsed (${ext.tool ? `${ext.tool} output without the expected figures` : 'unknown output format'}); the command's output is in the run's ${ext.log}`);
+    } else {
+      // An external tool's output may lack a statistic: a dash, not a made-up 0.
+      const stat = (k: 'p50' | 'p90' | 'p99' | 'max'): string => (ext?.missing.includes(`latency ${k}`) ? '–' : ms(lat[k]));
+      out.push(`  ${fmt(l.requests.perSecond)} req/s   ${l.requests.total} requests   latency p50 ${stat('p50')}  p90 ${stat('p90')}  p99 ${stat('p99')}  max ${stat('max')}`);
+      out.push(`  errors ${l.errors}   timeouts ${l.timeouts}   non-2xx ${l.non2xx}${statusList(l.statusCodes)}`);
+      if (l.timeouts > 0 && !ext) out.push(`  (${l.timeouts} timed-out requests are counted at the ${r.settings.timeoutS} s timeout: the percentiles are lower bounds)`);
+      if (l.non2xx > 0) out.push(`  ! ${l.non2xx} of ${l.requests.total} responses were not 2xx: the profile shows that path; check the URL, method, headers and body.`);
+      if (l.timeouts > 0) out.push(`  ! ${l.timeouts} requests timed out: the app could not keep up with ${ext ? 'the load' : `${l.connections} connections`} (requests queue behind each other).`);
+      const socketErrors = l.errors - l.timeouts;
+      if (socketErrors > 0) out.push(`  ! ${socketErrors} connection errors: the app closed or refused connections.`);
+      if (l.requests.total === 0) out.push('  ! No response in this window: the app did not answer at all (its event loop is blocked, or the URL never responds).');
+      if (l.loadLimited) out.push(`  ! The load generator was the limit (it used ${Math.round((l.loadCpu ?? 0) * 100)}% of a core): the app could serve more.`);
+      const cost = l.requests.perSecond > 0 ? ((l.profiled.requests.perSecond - l.requests.perSecond) / l.requests.perSecond) * 100 : 0;
+      out.push(`  profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${ext?.missing.includes('latency p99') ? '–' : ms(l.profiled.latencyMs.p99)} (profiler cost ${cost >= 0 ? '+' : ''}${cost.toFixed(1)}% req/s)`);
+    }
   }
   if (r.eventLoop) {
     const e = r.eventLoop;

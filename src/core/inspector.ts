@@ -87,9 +87,10 @@ export class InspectorSession {
     });
   }
 
-  static async connect(wsUrl: string): Promise<InspectorSession> {
+  /** `allowRemote`: the user opted in to a non-loopback inspector (attach only; it gives code execution). */
+  static async connect(wsUrl: string, opts: { allowRemote?: boolean } = {}): Promise<InspectorSession> {
     const url = new URL(wsUrl);
-    if (!isLoopback(url.hostname)) throw new InspectorError(`Refusing to connect to an inspector on ${url.hostname}: only loopback addresses are allowed.`);
+    if (!isLoopback(url.hostname) && opts.allowRemote !== true) throw new InspectorError(`Refusing to connect to an inspector on ${url.hostname}: only loopback addresses are allowed.`);
     // No `local: true`: the bundled protocol lacks Node's own domains.
     const client = await CDP({ host: url.hostname, port: Number(url.port), target: wsUrl });
     const session = new InspectorSession(client);
@@ -157,6 +158,42 @@ export class InspectorSession {
       .map((h) => h.address()))`);
     const list = typeof json === 'string' ? (JSON.parse(json) as unknown[]) : [];
     return list.map((a) => parseAddress(JSON.stringify(a))).filter((a): a is ListenAddress => a !== undefined);
+  }
+
+  /** Who the app is, asked from inside (for an app Hotline attached to rather than started). */
+  async appProcess(): Promise<{ pid: number; argv: string[]; execArgv: string[]; cwd: string }> {
+    const json = await this.evaluate(`JSON.stringify({ pid: process.pid, argv: process.argv, execArgv: process.execArgv, cwd: process.cwd() })`);
+    return JSON.parse(String(json)) as { pid: number; argv: string[]; execArgv: string[]; cwd: string };
+  }
+
+  /**
+   * Leaves an app that keeps running as it was before the run: the loop probe removed, the
+   * profiler and coverage off. (The listen hook and the parent watchdog are installed only in
+   * apps Hotline launched.) Each step is tried even if one before failed.
+   */
+  async restore(): Promise<string[]> {
+    const failed: string[] = [];
+    const step = async (what: string, work: () => Promise<unknown>): Promise<void> => {
+      try {
+        await work();
+      } catch (err) {
+        failed.push(`${what}: ${(err as Error).message}`);
+      }
+    };
+    await step('loop probe', () => this.stopLoopProbe());
+    if (this.profiling) await step('profiler', () => this.stopProfiler());
+    await step('coverage', () => this.client.Profiler.stopPreciseCoverage());
+    await step('profiler domain', () => this.client.Profiler.disable());
+    return failed;
+  }
+
+  /** Closes the app's inspector port once this session has gone (for a port Hotline opened). */
+  async closeInspectorAfterDetach(): Promise<void> {
+    // The module is taken now: `require` exists only while the evaluation runs.
+    await this.evaluate(`(() => {
+      const inspector = process.getBuiltinModule ? process.getBuiltinModule('inspector') : require('inspector');
+      setTimeout(() => inspector.close(), 200).unref();
+    })()`);
   }
 
   /** Starts (or restarts) the event-loop probe; `readLoop` gives the figures since then. */

@@ -28,6 +28,20 @@ export interface LaunchOptions extends LaunchSpec {
 export interface ExitInfo {
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** How it ended when neither code nor signal is known (an app Hotline attached to). */
+  reason?: string;
+}
+
+/** What a run needs of its app, whether it launched it (AppProcess) or attached to it (attach.ts). */
+export interface RunApp {
+  readonly command: string[];
+  readonly pid: number;
+  readonly exited: Promise<ExitInfo>;
+  readonly exit: ExitInfo | undefined;
+  /** The tail of what the app printed, when the run can see it. */
+  output(): string;
+  /** A launched app is stopped with everything it started; an attached one is only let go. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** The app could not be started or left before it was ready; `output` is the tail of what it printed. */
@@ -47,7 +61,7 @@ export class LaunchError extends Error {
 const INSPECTOR_FLAG = /^--(inspect|inspect-brk|inspect-port|debug-port|inspect-wait|inspect-publish-uid)(=|$)/;
 const OUTPUT_TAIL = 16 * 1024;
 
-export class AppProcess {
+export class AppProcess implements RunApp {
   private tail = '';
   private exitInfo: ExitInfo | undefined;
   readonly exited: Promise<ExitInfo>;
@@ -165,6 +179,7 @@ export class AppProcess {
 }
 
 export function describeExit(exit: ExitInfo): string {
+  if (exit.reason) return exit.reason;
   if (exit.signal) return `killed by ${exit.signal}`;
   if (exit.code === null) return 'could not be started';
   return `exit code ${exit.code}`;

@@ -25,6 +25,8 @@ export interface LoadFigures {
   loadLimited: boolean;
   /** CPU of the load generator per second (1 = one core saturated). */
   loadCpu?: number;
+  /** The load came from the user's own tool (--load-command): its output, parsed where the format is known. */
+  external?: ExternalLoadFigures;
   /** The same load while the profiler ran: its req/s next to the figures above show its cost. */
   profiled: {
     durationS: number;
@@ -33,6 +35,20 @@ export interface LoadFigures {
     errors?: number;
     non2xx?: number;
   };
+}
+
+export interface ExternalLoadFigures {
+  /** argv after the {url}/{port} placeholders, secrets redacted. */
+  command: string[];
+  /** wrk, ab, autocannon, artillery or k6: whose output format was read. */
+  tool?: string;
+  /** Both windows' outputs were parsed; false: the load figures are zeros, the raw output is in `log`. */
+  parsed: boolean;
+  /** Figures the tool's output did not have (reported as 0): e.g. "latency p90". */
+  missing: string[];
+  exitCodes: { measured: number | null; profiled: number | null };
+  /** The raw output of each run, in the run folder. */
+  log: string;
 }
 
 export interface EventLoopFigures {
@@ -49,6 +65,8 @@ export interface EventLoopFigures {
 
 export interface RunSettings {
   entry?: string;
+  /** The run attached to a running app (--attach: inspector URL, port or pid) instead of starting it. */
+  attach?: string;
   args?: string[];
   runtimeArgs?: string[];
   url: string;

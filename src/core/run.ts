@@ -2,9 +2,12 @@
 // → profiled window (same load) → stop → save profile → analyse → save report. Only this module
 // knows that order. Whatever happens, the app, its children and the load generator are stopped.
 import * as path from 'node:path';
-import { AppProcess, LaunchError, describeExit, type LaunchSpec } from './launch.ts';
+import { AppProcess, LaunchError, describeExit, type LaunchSpec, type RunApp } from './launch.ts';
+import { AttachedApp, type AttachSpec } from './attach.ts';
 import { InspectorSession, type ListenAddress, type LoopReading, type StackFrame } from './inspector.ts';
 import { LoadError, LoadRun, type LoadTick, type PhaseResult } from './load.ts';
+import { ExternalLoad, LOAD_LOG_FILE, checkLoadCommand, isExternalResult } from './external-load.ts';
+import { whyFailed, windowClock, type WindowClock } from './run-waits.ts';
 import type { CpuProfile } from './analysis/cpuprofile.ts';
 import { mergeProfiles } from './analysis/merge.ts';
 import { Workspace, fileOfUrl } from './analysis/categories.ts';
@@ -22,7 +25,12 @@ export { RUN_DEFAULTS, type LoadSettings } from './run-settings.ts';
 export { accepts, freePort } from './ports.ts';
 
 export interface RunOptions extends LoadSettings {
+  /** With `attach`, only `cwd` counts: the app's folder (its code is "yours", its runs are kept there). */
   target: LaunchSpec;
+  /** Profile an app that already runs instead of starting one; it is left running afterwards. */
+  attach?: AttachSpec;
+  /** The user's load tool instead of autocannon (`wrk -d10s {url}`): each window lasts as long as it runs. */
+  loadCommand?: string;
   /** How long the app may take to start listening. */
   listenTimeoutS?: number;
   /** Seconds between profiler restarts in the profiled window (what a crash can lose at most). */
@@ -74,9 +82,11 @@ export async function captureUnderLoad(opts: RunOptions): Promise<RunResult> {
 }
 
 class Run {
-  private app: AppProcess | undefined;
+  private app: RunApp | undefined;
+  /** Set when the run attached to a running app: it owns the inspector session and is never stopped. */
+  private attached: AttachedApp | undefined;
   private inspector: InspectorSession | undefined;
-  private load: LoadRun | undefined;
+  private load: LoadRun | ExternalLoad | undefined;
   private phase: RunPhase = 'starting';
   private loadFinished = false;
   /** Set once we stop the app ourselves: its exit is then no failure. */
@@ -98,17 +108,14 @@ class Run {
     }
     this.releaseLock = lock.release;
     try {
-      const fixedPort = explicitPort(this.s.url);
-      if (fixedPort !== undefined && (await accepts(fixedPort))) {
-        throw new RunError('port-in-use', `Port ${fixedPort} of --url is already in use by another process: stop it, or pass a path (--url /…) and let Hotline pick a free port.`);
-      }
-      const port = fixedPort ?? (await freePort());
-      const address = await this.start(port);
+      if (this.opts.loadCommand) checkLoadCommand(this.opts.loadCommand, this.opts.target.cwd);
+      const address = this.opts.attach ? await this.attachTo(this.opts.attach) : await this.start(await this.portToLaunchOn());
       const url = joinUrl(this.s.url, address);
       const figures = await this.measure(url);
-      this.progress('analysing', 'stopping the app');
+      this.progress('analysing', this.attached ? 'letting the app go' : 'stopping the app');
       await this.stopAll();
       const runDir = this.save(startedAt, url, figures);
+      if (this.load instanceof ExternalLoad) writeFileAtomic(path.join(runDir, LOAD_LOG_FILE), this.load.log());
       if (!this.analyse) return { runDir };
       this.progress('analysing', 'analysing the profile');
       try {
@@ -123,6 +130,28 @@ class Run {
     } finally {
       await this.stopAll();
     }
+  }
+
+  private async portToLaunchOn(): Promise<number> {
+    const fixedPort = explicitPort(this.s.url);
+    if (fixedPort !== undefined && (await accepts(fixedPort))) {
+      throw new RunError('port-in-use', `Port ${fixedPort} of --url is already in use by another process: stop it, or pass a path (--url /…) and let Hotline pick a free port.`);
+    }
+    return fixedPort ?? (await freePort());
+  }
+
+  /** An app that already runs (attach.ts): no listen hook, no parent watchdog, never stopped. */
+  private async attachTo(spec: AttachSpec): Promise<ListenAddress> {
+    this.progress('starting', `attaching to ${spec.target}`);
+    const attaching = AttachedApp.attach(spec, this.opts.signal);
+    // Cancelled while it connects: it must still be let go once connected.
+    this.disposers.push(() => void attaching.then((a) => a.stop(), () => undefined));
+    const app = await attaching;
+    this.app = this.attached = app;
+    this.inspector = app.inspector;
+    this.stopReason = this.watch(app);
+    this.stopReason.catch(() => undefined);
+    return this.race(app.httpAddress(this.s.url));
   }
 
   private async start(port: number): Promise<ListenAddress> {
@@ -198,11 +227,13 @@ class Run {
     };
     // Bounded in time whatever happens here: the load stops by itself a while after the run's end.
     const maxDurationS = s.warmupS + 2 * s.durationS + 120;
-    const starting = LoadRun.start({ url, method: s.method, headers: s.headers, body: s.body, connections: s.connections, pipelining: s.pipelining, timeoutS: s.timeoutS, maxDurationS }, onTick);
+    const starting: Promise<LoadRun | ExternalLoad> = this.opts.loadCommand
+      ? ExternalLoad.start({ commandLine: this.opts.loadCommand, url, durationS: s.durationS, warmupS: s.warmupS, cwd: this.opts.target.cwd })
+      : LoadRun.start({ url, method: s.method, headers: s.headers, body: s.body, connections: s.connections, pipelining: s.pipelining, timeoutS: s.timeoutS, maxDurationS }, onTick);
     // Cancelled while it starts: it must still be stopped once it is up.
     this.disposers.push(() => void starting.then((l) => l.kill(), () => undefined));
     this.load = await this.race(starting);
-    this.progress('warmup', `warm-up: ${s.connections} connections`, { second: 0, of: s.warmupS });
+    this.progress('warmup', this.opts.loadCommand ? 'warm-up: the load command' : `warm-up: ${s.connections} connections`, { second: 0, of: s.warmupS });
     const load = this.load;
     const loadDied = new Promise<never>((_, reject) => {
       void load.exited.then(() => {
@@ -223,7 +254,7 @@ class Run {
     await this.race(inspector.startLoopProbe());
     this.progress('measuring', `${PHASE_NAMES.measuring}`, { second: 0, of: s.durationS, requestsPerSecond: tickRps });
     await this.race(this.load.switchPhase('measured'));
-    await this.wait(s.durationS);
+    await this.windowClock().next();
     // The gap between the windows runs as warm-up: nothing measured while the profiler starts.
     const measured = await this.race(this.load.switchPhase('warmup'));
     const loop = await this.race(inspector.readLoop());
@@ -254,9 +285,10 @@ class Run {
     const started = Date.now();
     const elapsedS = (): number => (Date.now() - started) / 1000;
     try {
-      while (elapsedS() < s.durationS) {
-        await this.wait(Math.min(segmentS, s.durationS - elapsedS()));
-        if (elapsedS() >= s.durationS) break;
+      const clock = this.windowClock();
+      while (!clock.over()) {
+        await clock.next(segmentS);
+        if (clock.over()) break;
         segments.push(await this.race(inspector.stopProfiler()));
         await this.race(inspector.startProfiler(s.samplingIntervalUs, { flush: false }));
         await this.race(extras.nextSegment());
@@ -311,7 +343,7 @@ class Run {
     const s = this.s;
     const t = this.opts.target;
     return {
-      entry: t.entry, args: t.args, runtimeArgs: t.runtimeArgs,
+      ...(this.opts.attach ? { attach: redactUrl(this.opts.attach.target) } : { entry: t.entry, args: t.args, runtimeArgs: t.runtimeArgs }),
       url: redactUrl(s.url), method: s.method, headers: redactHeaders(s.headers), body: redactBody(s.body),
       connections: s.connections, pipelining: s.pipelining, durationS: s.durationS, warmupS: s.warmupS,
       samplingIntervalUs: s.samplingIntervalUs, timeoutS: s.timeoutS,
@@ -321,7 +353,11 @@ class Run {
 
   // ---- waiting and stopping ------------------------------------------------------------------
 
-  private watch(app: AppProcess): Promise<never> {
+  private windowClock(): WindowClock {
+    return windowClock(this.load, this.s.durationS, (sec) => this.wait(sec), (p) => this.race(p));
+  }
+
+  private watch(app: RunApp): Promise<never> {
     return new Promise<never>((_, reject) => {
       void app.exited.then((exit) => {
         if (this.stoppedByUs) return;
@@ -347,7 +383,9 @@ class Run {
 
   /** Waits for `work` unless the run must stop first. */
   private race<T>(work: Promise<T>): Promise<T> {
-    return this.stopReason ? Promise.race([work, this.stopReason]) : work;
+    const stop = this.stopReason;
+    if (!stop) return work;
+    return Promise.race([work.catch((err: unknown) => whyFailed(err, this.inspector, stop)), stop]);
   }
 
   private wait(seconds: number): Promise<void> {
@@ -364,7 +402,8 @@ class Run {
     this.stoppedByUs = true;
     for (const dispose of this.disposers.splice(0)) dispose();
     this.load?.kill();
-    const closing = this.inspector?.close();
+    // An attached app undoes what the run installed before its session closes (in stop()).
+    const closing = this.attached ? undefined : this.inspector?.close();
     const cancelled = this.opts.signal?.aborted ?? false;
     await this.app?.stop(cancelled ? 1000 : 3000);
     // Only once the app is gone may another run of it start.
@@ -377,7 +416,7 @@ class Run {
   private explain(err: unknown): Error {
     if (err instanceof RunError) return err;
     if (err instanceof LaunchError) return new RunError(err.kind === 'missing' ? 'bad-options' : 'app-exited', err.message, err.output);
-    if (err instanceof LoadError) return new RunError('load-failed', `The load test failed: ${err.message}`);
+    if (err instanceof LoadError) return err.code === 'bad-options' ? new RunError('bad-options', err.message) : new RunError('load-failed', `The load test failed: ${err.message}`);
     if (this.app?.exit && !this.stoppedByUs) {
       return new RunError('app-exited', `The app exited during ${PHASE_NAMES[this.phase]} (${describeExit(this.app.exit)}).`, this.app.output());
     }
@@ -420,6 +459,7 @@ function loadFigures(s: Settings, m: Measured): LoadFigures {
     // The generator saturated a core while the app's event loop still had room.
     loadLimited: w.loadCpu >= 0.85 && m.loop.utilization < 0.85,
     loadCpu: w.loadCpu,
+    ...(isExternalResult(m.profiled) && m.profiled.external.summary ? { external: m.profiled.external.summary } : {}),
     profiled: {
       durationS: m.profiled.durationS,
       requests: m.profiled.requests,

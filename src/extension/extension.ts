@@ -22,6 +22,7 @@ import { HeatDecorations } from './decorations.ts';
 import { RunController } from './run-controller.ts';
 import { pickApp } from './app-picker.ts';
 import { pickLoad } from './load-picker.ts';
+import { pickAttachTarget } from './attach-picker.ts';
 import { readSettings } from './settings.ts';
 import { ReportPanel } from './report-panel.ts';
 import { FlamePanel } from './flame-view.ts';
@@ -90,10 +91,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const newest = runsView.runs().items[0];
   if (newest) showRun(newest.reportFile);
 
-  const profileUnderLoad = async (): Promise<void> => {
+  /** attach: profile an app that already runs (attach-picker.ts) instead of starting one. */
+  const profileUnderLoad = async (mode: 'launch' | 'attach' = 'launch'): Promise<void> => {
     if (!vscode.workspace.isTrusted) {
       const choice = await vscode.window.showWarningMessage(
-        'Hotline starts your app with node, which runs its code. This workspace is in Restricted Mode, so Hotline will not start it. Trust the workspace to profile it; reports and .cpuprofile files can still be viewed.',
+        mode === 'attach'
+          ? 'Attaching runs code inside your app through its inspector. This workspace is in Restricted Mode, so Hotline will not attach. Trust the workspace to profile it; reports and .cpuprofile files can still be viewed.'
+          : 'Hotline starts your app with node, which runs its code. This workspace is in Restricted Mode, so Hotline will not start it. Trust the workspace to profile it; reports and .cpuprofile files can still be viewed.',
         'Manage Workspace Trust',
       );
       if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
@@ -102,13 +106,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const folder = await pickFolder();
     if (!folder) return;
     const settings = readSettings(folder.uri);
-    const app = await pickApp(folder, settings, state);
+    const attach = mode === 'attach' ? await pickAttachTarget(folder, settings) : undefined;
+    if (mode === 'attach' && !attach) return;
+    const app = attach ? { cwd: folder.uri.fsPath, entry: '' } : await pickApp(folder, settings, state);
     if (!app) return;
     const load = await pickLoad(settings, state);
     if (!load) return;
     const outcome = await runs!.run({ ...app, env: app.env }, { ...load }, async (runDir, root) => {
       await lc.sendRequest<AnalyseRunResult>(AnalyseRunRequest, { runDir, root });
-    });
+    }, { attach, loadCommand: settings.loadCommand || undefined });
     if (!outcome) return;
     if (!appDirs().includes(outcome.appDir)) await state.update(APP_DIRS, [...state.get<string[]>(APP_DIRS, []), outcome.appDir]);
     runsView.refresh();
@@ -134,7 +140,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       supportsMultipleEditorsPerDocument: true,
       webviewOptions: { retainContextWhenHidden: true },
     }),
-    vscode.commands.registerCommand('hotline.profileUnderLoad', profileUnderLoad),
+    vscode.commands.registerCommand('hotline.profileUnderLoad', () => profileUnderLoad('launch')),
+    vscode.commands.registerCommand('hotline.attachAndProfile', () => profileUnderLoad('attach')),
     vscode.commands.registerCommand('hotline.cancelRun', () => runs?.cancel()),
     vscode.commands.registerCommand('hotline.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('hotline.refreshRuns', () => runsView.refresh()),

@@ -7,6 +7,14 @@ import { RunError, captureUnderLoad, type RunProgress } from '../core/run.ts';
 import type { LaunchSpec } from '../core/launch.ts';
 import type { LoadSettings } from '../core/run.ts';
 import { redactUrl } from '../core/redact.ts';
+import type { AttachSpec } from '../core/attach.ts';
+
+/** How the run reaches its app and loads it, beyond the usual: attach, or the user's load tool. */
+export interface RunVariant {
+  /** Attach to this running app instead of starting `app` (only its cwd counts then). */
+  attach?: AttachSpec;
+  loadCommand?: string;
+}
 
 export interface RunOutcome {
   runDir: string;
@@ -40,7 +48,7 @@ export class RunController implements vscode.Disposable {
    * Captures a run with progress and Cancel; then `analyse` (the language server) turns it into a
    * report. Resolves undefined when cancelled; errors are shown here and resolve undefined too.
    */
-  async run(app: LaunchSpec, load: LoadSettings, analyse: (runDir: string, appDir: string) => Promise<void>): Promise<RunOutcome | undefined> {
+  async run(app: LaunchSpec, load: LoadSettings, analyse: (runDir: string, appDir: string) => Promise<void>, variant: RunVariant = {}): Promise<RunOutcome | undefined> {
     if (this.running) {
       void vscode.window.showWarningMessage('Hotline: a run is already in progress. Cancel it first (click the Hotline item in the status bar).');
       return undefined;
@@ -62,9 +70,12 @@ export class RunController implements vscode.Disposable {
           this.status.tooltip = 'Click to cancel the run';
           this.status.show();
         };
-        this.output.appendLine(`── ${new Date().toLocaleTimeString()} profiling ${app.entry} in ${app.cwd}: ${load.method ?? 'GET'} ${redactUrl(load.url)}, ${load.connections} connections`);
+        const what = variant.attach ? `the app at ${variant.attach.target} (attached; it is left running)` : app.entry;
+        const how = variant.loadCommand ? `load command: ${variant.loadCommand}` : `${load.method ?? 'GET'} ${redactUrl(load.url)}, ${load.connections} connections`;
+        this.output.appendLine(`── ${new Date().toLocaleTimeString()} profiling ${what} in ${app.cwd}: ${how}`);
         const { runDir } = await captureUnderLoad({
           ...load,
+          ...variant,
           target: app,
           signal: abort.signal,
           onProgress,
@@ -81,7 +92,7 @@ export class RunController implements vscode.Disposable {
     try {
       return await Promise.resolve(work);
     } catch (err) {
-      this.report(err);
+      this.report(err, variant.attach !== undefined);
       return undefined;
     } finally {
       this.running = undefined;
@@ -102,9 +113,9 @@ export class RunController implements vscode.Disposable {
     await r.done;
   }
 
-  private report(err: unknown): void {
+  private report(err: unknown, attached: boolean): void {
     if (err instanceof RunError && err.kind === 'cancelled') {
-      void vscode.window.showInformationMessage('Hotline: run cancelled. The app and the load were stopped.');
+      void vscode.window.showInformationMessage(`Hotline: run cancelled. ${attached ? 'The load was stopped; the app was left running.' : 'The app and the load were stopped.'}`);
       return;
     }
     const message = err instanceof Error ? err.message : String(err);

@@ -25,6 +25,10 @@ export interface HotlineSettings {
   heapSampling: boolean;
   /** Lenses with the bytes a function allocates (runs with heap sampling). */
   heapLens: boolean;
+  /** Attach may connect to an inspector on another host (it gives code execution). */
+  allowRemoteAttach: boolean;
+  /** The user's load tool instead of autocannon (external-load.ts); empty: autocannon. */
+  loadCommand: string;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): HotlineSettings {
@@ -50,5 +54,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): HotlineSettings
     codeLens: c.get<boolean>('codeLens.enabled', true),
     heapSampling: c.get<boolean>('heapSampling', false),
     heapLens: c.get<boolean>('codeLens.allocations', true),
+    allowRemoteAttach: c.get<boolean>('allowRemoteAttach', false),
+    loadCommand: c.get<string>('loadCommand', ''),
   };
 }
