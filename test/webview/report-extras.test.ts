@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { compareReports } from '../../src/core/analysis/compare.ts';
 import { bytes } from '../../webview/report/format.ts';
 import { loadReportFixture } from './report-fixtures.ts';
 import { REPORT_JS, hostRecord, launchChromium, openReportPage, screenshot, servePage, waitForReport, type PageServer, type ThemeName } from './report-helpers.ts';
@@ -13,6 +14,8 @@ import * as fs from 'node:fs';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const document: any;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const window: any;
 
 const workers = loadReportFixture('workers-heap');
 const workersBase = loadReportFixture('workers-base');
@@ -70,6 +73,13 @@ describe('report webview: threads, allocations, attach, external load', { timeou
     assert.equal(unparsed.load?.external?.parsed, false);
   });
 
+  test('the comparison keeps which thread a line ran in (what the Cheaper / costlier tab tags)', () => {
+    const cmp = compareReports(workersBase, workers);
+    const all = [...cmp.lines, ...cmp.functions];
+    assert.ok(all.some((x) => x.thread === 'worker'), 'worker entries are tagged');
+    for (const x of all) assert.equal(x.thread === 'worker', x.file === WORKER_FILE, `${x.name} ${x.file}:${x.line} ${x.thread}`);
+  });
+
   test('worker threads: Threads section, labelled worker lines, the hottest card is the main thread\'s (dark)', async () => {
     const { page, check } = await open('dark', [{ type: 'report', report: workers }], workers.id);
 
@@ -78,7 +88,11 @@ describe('report webview: threads, allocations, attach, external load', { timeou
     const card = await text(page, '[data-field="top-line"]');
     assert.match(card, /main thread/);
     assert.match(card, new RegExp(`server\\.js:${mainTop.line}`));
-    assert.doesNotMatch(card, /hash-worker\.js/);
+    // …and under it, apart, the workers' own hottest line with its share of the workers' CPU.
+    const workerTop = workers.lines.find((l) => l.thread === 'worker' && l.ownMs > 0)!;
+    const cardMain = card.split('In worker threads:')[0];
+    assert.doesNotMatch(cardMain, /hash-worker\.js/);
+    assert.match(await text(page, '[data-field="worker-top-line"]'), new RegExp(`In worker threads: hash-worker\\.js:${workerTop.line} in slowHash, \\d+(\\.\\d)?% of worker CPU`));
 
     // Threads: main first, then each worker with busy ms of its window and its hottest line.
     const threads = workers.threads!;
@@ -109,7 +123,7 @@ describe('report webview: threads, allocations, attach, external load', { timeou
     assert.equal(await page.locator('[data-thread="main"] .thread-tag').count(), 0, 'main rows carry no worker tag');
     assert.equal(await page.locator('[data-thread="worker"] vscode-data-grid-row[data-kind="line"] .thread-tag').count(), sampled(true));
     assert.match(await text(page, '[data-thread="worker"] h2'), /Worker threads\s+% of worker CPU \(all workers together, \d+ ms\)/);
-    assert.match(await text(page, '[data-thread="worker"] vscode-data-grid-row[row-type="sticky-header"]'), /Own, of worker CPU/);
+    assert.match(await text(page, '[data-thread="worker"] vscode-data-grid-row[row-type="sticky-header"]'), /Own, worker CPU/);
     const hot = workers.lines.find((l) => l.thread === 'worker')!;
     const firstWorker = await workerRows.first().innerText();
     assert.ok(firstWorker.includes(`hash-worker.js:${hot.line}`) && firstWorker.includes(hot.ownPct >= 10 ? `${Math.round(hot.ownPct)}%` : hot.ownPct.toFixed(1)), firstWorker);
@@ -123,6 +137,15 @@ describe('report webview: threads, allocations, attach, external load', { timeou
     const fnRows = page.locator('[data-thread="worker"] vscode-data-grid.functions vscode-data-grid-row[data-kind="function"]');
     assert.equal(await fnRows.count(), workers.functions.filter((f) => f.thread === 'worker' && (f.selfMs > 0 || f.totalMs > 0)).length);
     assert.match(await page.locator('[data-thread="worker"] vscode-data-grid.functions').innerText(), /slowHash[\s\S]*worker/);
+    // The link above the main list scrolls the workers' group into view.
+    const group = page.locator('[data-thread="worker"]').filter({ has: page.locator('vscode-data-grid.functions') });
+    await page.locator('vscode-panel-view#view-functions [data-field="jump-workers"]').click();
+    await page.waitForFunction(() => {
+      const el = [...document.querySelectorAll('#view-functions [data-thread="worker"]')][0];
+      const r = el?.getBoundingClientRect();
+      return r !== undefined && r.top >= 0 && r.top < window.innerHeight;
+    });
+    assert.ok(await group.isVisible());
     await screenshot(page, 'threads-functions-dark');
     await check();
   });
@@ -165,7 +188,7 @@ describe('report webview: threads, allocations, attach, external load', { timeou
 
   test('attached run with wrk as the load: the header says so, figures wrk did not print are "–" (light)', async () => {
     const { page, check } = await open('light', [{ type: 'report', report: attachWrk }], attachWrk.id);
-    assert.equal(await text(page, '[data-field="attach"]'), `attached to pid ${attachWrk.app.pid}`);
+    assert.equal(await text(page, '[data-field="attach"]'), `attached to pid ${attachWrk.app.pid}, not started by Hotline`);
     assert.equal(await text(page, '[data-field="load-tool"]'), 'load by wrk');
     assert.equal(await page.locator('vscode-panel-tab#tab-allocations').count(), 0, 'no Allocations tab without --heap');
     const ext = attachWrk.load!.external!;

@@ -21,16 +21,16 @@ export function allocations(ctx: ViewContext, heap: HeapFigures): HTMLElement {
   const r = ctx.report;
   const perRequest = (b: number): string => (heap.bytesPerRequest !== undefined && heap.totalBytes > 0 ? bytes((b / heap.totalBytes) * heap.bytesPerRequest) : '\u2013');
   const tiles = h('div', { class: 'stats' },
-    tile('allocated', bytes(heap.totalBytes), 'in the profiled window'),
+    tile('allocated', bytes(heap.totalBytes), 'profiled window'),
     heap.bytesPerSecond !== undefined ? tile('per second', bytes(heap.bytesPerSecond)) : null,
     heap.bytesPerRequest !== undefined ? tile('per request', bytes(heap.bytesPerRequest)) : null,
     tile('outside your code', bytes(heap.outsideUserBytes), `${pct(pctOf(heap.outsideUserBytes, heap.totalBytes))} of all`),
-    tile('sampled every', bytes(heap.samplingIntervalBytes), 'V8 scales the samples up'),
+    tile('sampled every', bytes(heap.samplingIntervalBytes)),
   );
   const lineColumns: Column[] = [
     { title: 'Share', width: '140px', help: 'Share of all bytes allocated in the window whose deepest frame of your code is this function' },
-    { title: 'Bytes', width: '96px', numeric: true },
-    { title: 'Per request', width: '100px', numeric: true, help: 'Its bytes divided by the requests served in the profiled window' },
+    { title: 'Bytes', width: '100px', numeric: true },
+    { title: 'Per request', width: '120px', numeric: true, help: 'Its bytes divided by the requests served in the profiled window' },
     { title: 'Function', width: 'minmax(140px, 1.4fr)' },
     { title: 'Where it starts', width: 'minmax(140px, 2fr)' },
   ];
@@ -47,9 +47,9 @@ export function allocations(ctx: ViewContext, heap: HeapFigures): HTMLElement {
   }));
   const fnColumns: Column[] = [
     { title: 'Self', width: '140px', help: 'Allocated with this function on top of the stack (built-ins it calls count here too)' },
-    { title: 'Self bytes', width: '96px', numeric: true },
+    { title: 'Self bytes', width: '110px', numeric: true },
     { title: 'Total', width: '72px', numeric: true, help: 'Allocated while it was on the stack, each byte once' },
-    { title: 'Total bytes', width: '96px', numeric: true },
+    { title: 'Total bytes', width: '110px', numeric: true },
     { title: 'Function', width: 'minmax(120px, 1.5fr)' },
     { title: 'Where', width: 'minmax(140px, 2fr)' },
     { title: 'Category', width: '150px' },

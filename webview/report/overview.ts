@@ -25,7 +25,7 @@ export function header(ctx: ViewContext): HTMLElement {
     h('span', { class: 'mono request' }, ext ? r.app.url || s.url : `${s.method} ${r.app.url || s.url}`),
     ext ? h('span', { data: { field: 'load-tool' } }, `load by ${ext.tool ?? 'your command'}`) : h('span', null, `${s.connections} connections`),
     h('span', null, `${seconds(s.durationS)} measured + ${seconds(s.durationS)} profiled${warmup}`),
-    s.attach ? h('span', { class: 'attached', data: { field: 'attach' }, title: `Hotline attached to an app that was already running (${s.attach}) and left it running` }, `attached to pid ${r.app.pid}`) : null,
+    s.attach ? h('span', { class: 'attached', data: { field: 'attach' }, title: `Hotline attached to an app that was already running (${s.attach}) and left it running` }, `attached to pid ${r.app.pid}, not started by Hotline`) : null,
     h('span', { title: r.startedAt }, dateTime(r.startedAt)),
   );
   const out = h('header', { class: 'head' }, title, sub);
@@ -66,6 +66,7 @@ function firstLook(ctx: ViewContext): HTMLElement | null {
           callee ? h('span', { class: 'muted' }, ' \u2192 calls ', h('span', { class: 'mono' }, callee.name)) : null),
       ),
       h('div', { class: 'muted' }, `${ms(top.ownMs)} of ${ms(r.nonIdleMs)} ${workers ? "of the main thread's " : ''}non-idle CPU (own time)`),
+      workers ? workerTop(ctx) : null,
     ));
   }
   if (hint) {
@@ -78,11 +79,29 @@ function firstLook(ctx: ViewContext): HTMLElement | null {
   return box;
 }
 
+/** Under the main thread's hottest line: the workers' own, whose share is of the workers' CPU. */
+function workerTop(ctx: ViewContext): HTMLElement | null {
+  const r = ctx.report;
+  const w = r.lines.find((l) => l.thread === 'worker' && l.ownMs > 0);
+  if (!w) return null;
+  return h('div', { class: 'worker-top', data: { field: 'worker-top-line' } },
+    'In worker threads: ',
+    link([h('span', { class: 'mono' }, where(w.file, w.line, r.app.cwd))], () => ctx.openSource(w.file, w.line), { title: 'Open in the editor' }),
+    ' in ', h('span', { class: 'mono fn' }, w.function), h('span', { class: 'muted' }, `, ${pct(w.ownPct)} of worker CPU`));
+}
+
 function stat(label: string, value: string, unit: string, ...extra: Child[]): HTMLElement {
   return h('div', { class: 'stat', data: { stat: label } },
     h('div', { class: 'stat-label' }, label),
     h('div', { class: 'stat-value' }, value, unit ? h('span', { class: 'unit' }, unit) : null),
     ...extra.filter((x) => x !== null && x !== undefined).map((x) => h('div', { class: 'stat-sub' }, x)));
+}
+
+/** A figure the load tool did not print: a dash, never a 0. */
+function absent(label: string): HTMLElement {
+  const el = stat(label, '\u2013', '', 'not in the output');
+  el.classList.add('absent');
+  return el;
 }
 
 /** A count that should be 0: shown in the warning colour when it is not. */
@@ -113,9 +132,9 @@ function loadSection(ctx: ViewContext): HTMLElement {
   // A figure the user's tool did not print is a dash, not a made-up 0 (and has no delta).
   const missing = (name: string): boolean => missingFigure(ext, name);
   const latency = (k: 'p50' | 'p90' | 'p99' | 'max'): HTMLElement =>
-    missing(`latency ${k}`) ? stat(k, '\u2013', '', 'not in the output') : stat(k, lb + fmt(lat[k]), 'ms', deltaView(c?.latencyMs[k], 'lower', fmt, ' ms'));
+    missing(`latency ${k}`) ? absent(k) : stat(k, lb + fmt(lat[k]), 'ms', deltaView(c?.latencyMs[k], 'lower', fmt, ' ms'));
   const counted = (label: string, key: string, n: number, d: Parameters<typeof deltaView>[0]): HTMLElement =>
-    missing(key) ? stat(label, '\u2013', '', 'not in the output') : count(label, n, deltaView(d, 'lower', String));
+    missing(key) ? absent(label) : count(label, n, deltaView(d, 'lower', String));
   const tiles = h('div', { class: 'stats' },
     stat('req/s', fmt(l.requests.perSecond), '', `${l.requests.total} requests`, deltaView(c?.requestsPerSecond, 'higher', fmt)),
     latency('p50'), latency('p90'), latency('p99'), latency('max'),

@@ -167,7 +167,7 @@ vscode-data-grid-row.focused {
 
 /* ---- threads, allocations, external load --------------------------------------------------- */
 .thread-tag {
-  display: inline-block; margin-left: 8px; padding: 0 5px; border-radius: 2px; font-size: 0.8em; line-height: 1.45;
+  display: inline-block; margin-left: 8px; padding: 0 4px; border-radius: 2px; font-size: 0.78em; line-height: 1.25;
   font-family: var(--vscode-font-family); vertical-align: 1px;
   color: var(--vscode-charts-purple); border: 1px solid var(--vscode-charts-purple);
 }
@@ -182,7 +182,11 @@ vscode-data-grid-row.focused {
 .allocations .stat-value { font-size: 1.35em; }
 .external-load { margin-top: 10px; display: flex; flex-direction: column; gap: 2px; }
 .external-load code.command { word-break: break-all; }
-.subtitle .attached { color: var(--vscode-editorWarning-foreground); }
+.subtitle .attached { color: var(--vscode-foreground); }
+.stat.absent .stat-value { color: var(--vscode-descriptionForeground); font-weight: normal; }
+.loc-cell { white-space: nowrap; }
+.worker-top { margin-top: 6px; padding-top: 6px; border-top: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); }
+.jump { margin: -4px 0 10px; }
 
 /* ---- hints --------------------------------------------------------------------------------- */
 .hints { display: flex; flex-direction: column; gap: 10px; }

@@ -12,6 +12,8 @@ import { badge, dataGrid, divider, link, type Column, type GridRow } from './too
 /** Enough rows for any real hunt; report.json keeps the rest. */
 export const MAX_ROWS = 200;
 const MAX_CALLEES = 3;
+/** Wide enough for "Own, worker CPU"; the main and worker grids keep the same columns. */
+const SHARE_WIDTH = '170px';
 
 function rowData(kind: string, file: string, line: number, fn: string): Record<string, string> {
   return { kind, file, line: String(line), fn };
@@ -29,14 +31,19 @@ export function hotLines(ctx: ViewContext): HTMLElement {
   const main = lines.filter((l) => l.thread === undefined);
   const worker = lines.filter((l) => l.thread === 'worker');
   if (!hasWorkers(ctx)) return h('div', null, intro, lineGrid(ctx, main, 'main'), more(main.length, Math.min(main.length, MAX_ROWS), 'lines'));
-  return h('div', null, intro,
+  const workerGroup = group('Worker threads', workerNote(ctx), 'worker',
+    worker.length > 0 ? lineGrid(ctx, worker, 'worker') : h('p', { class: 'empty' }, 'No samples in your code in the worker threads.'),
+    more(worker.length, Math.min(worker.length, MAX_ROWS), 'lines'));
+  return h('div', null, intro, jump(workerGroup, worker.length, 'lines'),
     group('Main thread', `% of the main thread's non-idle CPU (${fmt(r.nonIdleMs)} ms)`, 'main',
       main.length > 0 ? lineGrid(ctx, main, 'main') : h('p', { class: 'empty' }, 'No samples in your code on the main thread.'),
       more(main.length, Math.min(main.length, MAX_ROWS), 'lines')),
-    divider(),
-    group('Worker threads', workerNote(ctx), 'worker',
-      worker.length > 0 ? lineGrid(ctx, worker, 'worker') : h('p', { class: 'empty' }, 'No samples in your code in the worker threads.'),
-      more(worker.length, Math.min(worker.length, MAX_ROWS), 'lines')));
+    divider(), workerGroup);
+}
+
+/** Below a long main-thread list the workers' group is out of sight: a link scrolls to it. */
+function jump(target: HTMLElement, n: number, what: string): HTMLElement {
+  return h('p', { class: 'jump' }, link([`Worker threads (${n} ${what}) \u2193`], () => target.scrollIntoView({ block: 'start' }), { attrs: { 'data-field': 'jump-workers' } }));
 }
 
 /** "% of worker CPU (all workers together, 1676 ms)": what a worker row's share is of. */
@@ -54,9 +61,9 @@ function lineGrid(ctx: ViewContext, lines: LineCost[], thread: 'main' | 'worker'
   const worker = thread === 'worker';
   const columns: Column[] = [
     worker
-      ? { title: 'Own, of worker CPU', width: '150px', help: "Share of the worker threads' non-idle CPU whose deepest line of your code is this one" }
-      : { title: 'Own', width: '140px', help: 'Share of non-idle CPU whose deepest line of your code is this one' },
-    { title: 'Line', width: 'minmax(100px, 1fr)' },
+      ? { title: 'Own, worker CPU', width: SHARE_WIDTH, help: "Share of the worker threads' non-idle CPU whose deepest line of your code is this one" }
+      : { title: 'Own', width: SHARE_WIDTH, help: 'Share of non-idle CPU whose deepest line of your code is this one' },
+    { title: 'Line', width: worker ? 'minmax(190px, 1fr)' : 'minmax(100px, 1fr)' },
     { title: 'Function', width: 'minmax(140px, 1.4fr)' },
     { title: 'Own ms', width: '88px', numeric: true },
     { title: 'Self ms', width: '88px', numeric: true },
@@ -66,7 +73,7 @@ function lineGrid(ctx: ViewContext, lines: LineCost[], thread: 'main' | 'worker'
   const rows: GridRow[] = lines.slice(0, MAX_ROWS).map((l) => ({
     cells: [
       [share(l.ownPct, 'hot')],
-      [location(l.file, l.line, r.app.cwd), worker ? workerTag() : null],
+      [h('span', { class: 'loc-cell' }, location(l.file, l.line, r.app.cwd), worker ? workerTag() : null)],
       [h('span', { class: 'mono fn' }, l.function)],
       [fmt(l.ownMs)],
       [fmt(l.selfMs)],
@@ -107,14 +114,14 @@ export function functions(ctx: ViewContext): HTMLElement {
   const worker = list.filter((f) => f.thread === 'worker');
   const intro = h('p', { class: 'muted intro' }, 'Every function by self time, your code and everything else (dependencies, Node internals, native code).');
   if (!hasWorkers(ctx)) return h('div', null, intro, functionGrid(ctx, main, 'main'), more(main.length, Math.min(main.length, MAX_ROWS), 'functions'));
-  return h('div', null, intro,
+  const workerGroup = group('Worker threads', `your code only, ${workerNote(ctx)}`, 'worker',
+    worker.length > 0 ? functionGrid(ctx, worker, 'worker') : h('p', { class: 'empty' }, 'No function of your code was sampled in the worker threads.'),
+    more(worker.length, Math.min(worker.length, MAX_ROWS), 'functions'));
+  return h('div', null, intro, jump(workerGroup, worker.length, 'functions'),
     group('Main thread', `% of the main thread's non-idle CPU (${fmt(r.nonIdleMs)} ms)`, 'main',
       main.length > 0 ? functionGrid(ctx, main, 'main') : h('p', { class: 'empty' }, 'No functions were sampled on the main thread.'),
       more(main.length, Math.min(main.length, MAX_ROWS), 'functions')),
-    divider(),
-    group('Worker threads', `your code only, ${workerNote(ctx)}`, 'worker',
-      worker.length > 0 ? functionGrid(ctx, worker, 'worker') : h('p', { class: 'empty' }, 'No function of your code was sampled in the worker threads.'),
-      more(worker.length, Math.min(worker.length, MAX_ROWS), 'functions')));
+    divider(), workerGroup);
 }
 
 function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: 'main' | 'worker'): HTMLElement {
@@ -122,8 +129,8 @@ function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: 'main' | '
   const worker = thread === 'worker';
   const columns: Column[] = [
     worker
-      ? { title: 'Self, of worker CPU', width: '150px', help: "Share of the worker threads' non-idle CPU spent in the function itself" }
-      : { title: 'Self', width: '140px', help: 'Share of non-idle CPU spent in the function itself' },
+      ? { title: 'Self, worker CPU', width: SHARE_WIDTH, help: "Share of the worker threads' non-idle CPU spent in the function itself" }
+      : { title: 'Self', width: SHARE_WIDTH, help: 'Share of non-idle CPU spent in the function itself' },
     { title: 'Self ms', width: '88px', numeric: true },
     { title: 'Total', width: '72px', numeric: true, help: 'The function and everything it called (each sample once)' },
     { title: 'Total ms', width: '88px', numeric: true },

@@ -34,7 +34,7 @@ export function threadsSection(ctx: ViewContext): HTMLElement | null {
   const columns: Column[] = [
     { title: 'Thread', width: 'minmax(140px, 1.2fr)' },
     { title: 'Busy', width: '150px', help: 'Non-idle CPU time as a share of the time the thread was profiled' },
-    { title: 'Busy ms', width: '110px', numeric: true },
+    { title: 'Busy / profiled ms', width: '180px', numeric: true },
     { title: 'Hottest line of your code', width: 'minmax(200px, 2fr)', help: "Own time, as a share of this thread's non-idle time" },
   ];
   const rows: GridRow[] = threads.map((t) => {
@@ -58,5 +58,5 @@ export function threadsSection(ctx: ViewContext): HTMLElement | null {
   return h('section', { class: 'block', data: { field: 'threads' } },
     h('h2', null, 'Threads', h('span', { class: 'muted note' }, note)),
     dataGrid(columns, rows, { class: 'grid threads', title: 'Threads' }),
-    h('p', { class: 'muted' }, "Busy: non-idle CPU of the time each thread was profiled. The figures above and the bar below are the main thread's; the Hot lines and Functions tabs list the workers' lines apart."));
+    h('p', { class: 'muted' }, "Busy: non-idle CPU of the time each thread was profiled. The sections above are the main thread's; the Hot lines, Functions and Hints tabs list the workers' apart."));
 }
