@@ -227,6 +227,23 @@ describe('report webview: threads, allocations, attach, external load', { timeou
     await check();
   });
 
+  test('against a baseline whose tool printed no such figure, a tile shows no change (the baseline\'s 0 is no figure)', async () => {
+    // The same app and URL (fixed-port /scrypt): wrk's run against the run whose output was not parsed.
+    const { page, check } = await open('light', [{ type: 'report', report: attachWrk, baseline: unparsed }], attachWrk.id);
+    assert.equal(await page.locator('[data-stat="req/s"] .delta').count(), 0, 'no req/s change against a 0 that was never measured');
+    assert.equal(await page.locator('[data-stat="max"] .delta').count(), 0);
+    assert.equal(await page.locator('[data-stat="errors"] .delta').count(), 0);
+    await check();
+    // And wrk's figures as the baseline: the missing percentiles get no change, max does.
+    const ext = attachWrk.load!.external!;
+    const other = { ...attachWrk, id: 'wrk-again' };
+    const o2 = await open('light', [{ type: 'report', report: other, baseline: attachWrk }], other.id);
+    for (const k of ['p50', 'p90', 'p99', 'max'] as const) {
+      assert.equal(await o2.page.locator(`[data-stat="${k}"] .delta`).count(), ext.missing.includes(`latency ${k}`) ? 0 : 1, k);
+    }
+    await o2.check();
+  });
+
   test('a report whose threads or heap are damaged is dropped, not half drawn', async () => {
     const bad = { ...workers, id: 'damaged', threads: [{ id: 0, title: 'main' }] };
     const badHeap = { ...heapApp, id: 'damaged-heap', heap: { ...heapApp.heap, lines: [{ file: 1 }] } };

@@ -131,12 +131,14 @@ function loadSection(ctx: ViewContext): HTMLElement {
   const lb = timeoutsNote ? '\u2265 ' : '';
   // A figure the user's tool did not print is a dash, not a made-up 0 (and has no delta).
   const missing = (name: string): boolean => missingFigure(ext, name);
+  // Nor a change against a baseline whose tool did not print it (its 0 is no figure).
+  const baseMissing = (name: string): boolean => missingFigure(ctx.baseline?.load?.external, name) || ctx.baseline?.load?.external?.parsed === false;
   const latency = (k: 'p50' | 'p90' | 'p99' | 'max'): HTMLElement =>
-    missing(`latency ${k}`) ? absent(k) : stat(k, lb + fmt(lat[k]), 'ms', deltaView(c?.latencyMs[k], 'lower', fmt, ' ms'));
+    missing(`latency ${k}`) ? absent(k) : stat(k, lb + fmt(lat[k]), 'ms', deltaView(baseMissing(`latency ${k}`) ? undefined : c?.latencyMs[k], 'lower', fmt, ' ms'));
   const counted = (label: string, key: string, n: number, d: Parameters<typeof deltaView>[0]): HTMLElement =>
-    missing(key) ? absent(label) : count(label, n, deltaView(d, 'lower', String));
+    missing(key) ? absent(label) : count(label, n, deltaView(baseMissing(key) ? undefined : d, 'lower', String));
   const tiles = h('div', { class: 'stats' },
-    stat('req/s', fmt(l.requests.perSecond), '', `${l.requests.total} requests`, deltaView(c?.requestsPerSecond, 'higher', fmt)),
+    stat('req/s', fmt(l.requests.perSecond), '', `${l.requests.total} requests`, deltaView(ctx.baseline?.load?.external?.parsed === false ? undefined : c?.requestsPerSecond, 'higher', fmt)),
     latency('p50'), latency('p90'), latency('p99'), latency('max'),
     counted('errors', 'errors', l.errors, c?.errors),
     counted('timeouts', 'timeouts', l.timeouts, c?.timeouts),

@@ -167,8 +167,8 @@ vscode-data-grid-row.focused {
 
 /* ---- threads, allocations, external load --------------------------------------------------- */
 .thread-tag {
-  display: inline-block; margin-left: 8px; padding: 0 4px; border-radius: 2px; font-size: 0.78em; line-height: 1.25;
-  font-family: var(--vscode-font-family); vertical-align: 1px;
+  display: inline-block; margin-left: 8px; padding: 0 4px; border-radius: 2px; font-size: 0.78em; line-height: 1.2;
+  font-family: var(--vscode-font-family); vertical-align: middle;
   color: var(--vscode-charts-purple); border: 1px solid var(--vscode-charts-purple);
 }
 .thread-name { display: flex; align-items: baseline; flex-wrap: wrap; gap: 2px 8px; }

@@ -210,7 +210,8 @@ export function comparison(ctx: ViewContext): HTMLElement {
   };
   const unit = `${c.unit}, base \u2192 now`;
   return h('div', { class: 'compare-view' },
-    h('p', { class: 'muted intro' }, `This run against the baseline ${c.baseId}. Costs are ${c.unit === 'ms/request' ? 'CPU ms per request served while profiling, so runs of different length and throughput compare fairly' : 'CPU ms (the runs have no load figures)'}.`),
+    h('p', { class: 'muted intro' }, `This run against the baseline ${c.baseId}. Costs are ${c.unit === 'ms/request' ? 'CPU ms per request served while profiling, so runs of different length and throughput compare fairly' : 'CPU ms (the runs have no load figures)'}.`,
+      [...c.lines, ...c.functions].some((x) => x.thread === 'worker') ? ' Rows tagged worker ran in worker threads: their CPU is the workers\', not the main thread\'s.' : ''),
     table('Lines of your code', `own time, ${unit}`, c.lines, 'compare-line'),
     divider(),
     table('Functions of your code', `total time, ${unit}`, c.functions, 'compare-function'));
