@@ -55,3 +55,11 @@ export function dateTime(iso: string): string {
 
 /** "2 s", "1.5 s". */
 export const seconds = (s: number): string => `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+
+/** "14.3 MB", "6.3 KB", "512 B" (1024-based, as render.ts `bytes`). */
+export function bytes(b: number): string {
+  if (b >= 1 << 30) return `${(b / (1 << 30)).toFixed(1)} GB`;
+  if (b >= 1 << 20) return `${(b / (1 << 20)).toFixed(1)} MB`;
+  if (b >= 1024) return `${(b / 1024).toFixed(1)} KB`;
+  return `${Math.round(b)} B`;
+}

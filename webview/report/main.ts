@@ -1,6 +1,7 @@
 // The report page: says `ready`, then draws whatever valid report the extension posts, and posts
 // back only the FromReportView messages (protocol.ts). Report data never arrives in the HTML.
 import type { FromReportView, ToReportView } from '../../src/protocol.ts';
+import { allocations } from './allocations.ts';
 import { compareReports } from './compare.ts';
 import type { ViewContext } from './context.ts';
 import { clear, h } from './dom.ts';
@@ -18,8 +19,8 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-type TabId = 'overview' | 'lines' | 'timeline' | 'functions' | 'hints' | 'compare';
-const TAB_IDS: readonly TabId[] = ['overview', 'lines', 'timeline', 'functions', 'hints', 'compare'];
+type TabId = 'overview' | 'lines' | 'timeline' | 'functions' | 'allocations' | 'hints' | 'compare';
+const TAB_IDS: readonly TabId[] = ['overview', 'lines', 'timeline', 'functions', 'allocations', 'hints', 'compare'];
 type Focus = { file: string; line: number; functionName?: string };
 
 registerToolkit();
@@ -54,10 +55,11 @@ function show(msg: Extract<ToReportView, { type: 'report' }>): void {
   };
   const list: Tab[] = [
     { id: 'overview', label: 'Overview', content: overview(ctx) },
-    { id: 'lines', label: 'Hot lines', count: Math.min(report.lines.filter((l) => l.ownMs > 0 || l.totalMs > 0).length, MAX_ROWS), content: hotLines(ctx) },
+    { id: 'lines', label: 'Hot lines', count: hotLineCount(report.lines), content: hotLines(ctx) },
     ...(msg.timeline ? [{ id: 'timeline', label: 'Timeline', content: timelineTab(ctx, msg.timeline) }] : []),
     { id: 'functions', label: 'Functions', content: functions(ctx) },
-    { id: 'hints', label: 'Hints', count: report.hints.length, content: hints(ctx) },
+    ...(report.heap ? [{ id: 'allocations', label: 'Allocations', content: allocations(ctx, report.heap) }] : []),
+    { id: 'hints', label: 'Hints', count: report.hints.length + (report.workers?.hints.length ?? 0), content: hints(ctx) },
   ];
   if (ctx.cmp) list.push({ id: 'compare', label: 'Cheaper / costlier', content: comparison(ctx) });
   if (!list.some((t) => t.id === activeTab)) activeTab = 'overview';
@@ -72,6 +74,13 @@ function show(msg: Extract<ToReportView, { type: 'report' }>): void {
   const f = msg.focus ?? pendingFocus;
   pendingFocus = undefined;
   if (f) focus(f);
+}
+
+/** Rows the Hot lines tab shows: each thread group is capped at MAX_ROWS. */
+function hotLineCount(lines: Extract<ToReportView, { type: 'report' }>['report']['lines']): number {
+  const sampled = lines.filter((l) => l.ownMs > 0 || l.totalMs > 0);
+  const worker = sampled.filter((l) => l.thread === 'worker').length;
+  return Math.min(sampled.length - worker, MAX_ROWS) + Math.min(worker, MAX_ROWS);
 }
 
 /** Scrolls to the row of a line (or else a function) and highlights it: where a CodeLens click lands. */

@@ -4,6 +4,8 @@
 import { CATEGORY_LABELS, CPU_CATEGORIES, deltaView, type ViewContext } from './context.ts';
 import { codeText, h, meter, type Child } from './dom.ts';
 import { dateTime, fmt, ms, num, pct, pctOf, seconds, where } from './format.ts';
+import { externalNote, missingFigure } from './external-load.ts';
+import { hasWorkers, threadsSection } from './threads.ts';
 import { badge, button, divider, link } from './toolkit.ts';
 
 export function header(ctx: ViewContext): HTMLElement {
@@ -17,10 +19,13 @@ export function header(ctx: ViewContext): HTMLElement {
     h('span', { class: 'spacer' }),
     button('Open flame graph', () => ctx.post({ type: 'openFlameGraph' }), { attrs: { id: 'open-flame' } }),
   );
+  const ext = r.load?.external;
   const sub = h('div', { class: 'subtitle' },
-    h('span', { class: 'mono request' }, `${s.method} ${r.app.url || s.url}`),
-    h('span', null, `${s.connections} connections`),
+    // The user's own load tool chose the method and the connections, not the settings.
+    h('span', { class: 'mono request' }, ext ? r.app.url || s.url : `${s.method} ${r.app.url || s.url}`),
+    ext ? h('span', { data: { field: 'load-tool' } }, `load by ${ext.tool ?? 'your command'}`) : h('span', null, `${s.connections} connections`),
     h('span', null, `${seconds(s.durationS)} measured + ${seconds(s.durationS)} profiled${warmup}`),
+    s.attach ? h('span', { class: 'attached', data: { field: 'attach' }, title: `Hotline attached to an app that was already running (${s.attach}) and left it running` }, `attached to pid ${r.app.pid}, not started by Hotline`) : null,
     h('span', { title: r.startedAt }, dateTime(r.startedAt)),
   );
   const out = h('header', { class: 'head' }, title, sub);
@@ -37,20 +42,22 @@ export function header(ctx: ViewContext): HTMLElement {
 
 export function overview(ctx: ViewContext): HTMLElement {
   const first = firstLook(ctx);
-  return h('div', { class: 'overview' }, first, first ? divider() : null, loadSection(ctx), eventLoopSection(ctx), cpuSection(ctx));
+  return h('div', { class: 'overview' }, first, first ? divider() : null, loadSection(ctx), eventLoopSection(ctx), cpuSection(ctx), threadsSection(ctx));
 }
 
 /** The hottest line and the first hint: what a person should read before anything else. */
 function firstLook(ctx: ViewContext): HTMLElement | null {
   const r = ctx.report;
-  const top = r.lines.find((l) => l.ownMs > 0);
+  // Main-thread lines only: a worker line's share is of the workers' CPU, another whole.
+  const top = r.lines.find((l) => l.thread === undefined && l.ownMs > 0);
+  const workers = hasWorkers(ctx);
   const hint = r.hints[0];
   if (!top && !hint) return null;
   const box = h('section', { class: 'first-look' });
   if (top) {
     const callee = top.callees[0];
     box.appendChild(h('div', { class: 'top-line', data: { field: 'top-line' } },
-      h('div', { class: 'label' }, 'Hottest line of your code'),
+      h('div', { class: 'label' }, workers ? 'Hottest line of your code on the main thread' : 'Hottest line of your code'),
       h('div', { class: 'top-line-main' },
         h('span', { class: 'big-pct' }, pct(top.ownPct)),
         h('span', { class: 'top-line-what' },
@@ -58,7 +65,8 @@ function firstLook(ctx: ViewContext): HTMLElement | null {
           ' in ', h('span', { class: 'mono fn' }, top.function),
           callee ? h('span', { class: 'muted' }, ' \u2192 calls ', h('span', { class: 'mono' }, callee.name)) : null),
       ),
-      h('div', { class: 'muted' }, `${ms(top.ownMs)} of ${ms(r.nonIdleMs)} non-idle CPU (own time)`),
+      h('div', { class: 'muted' }, `${ms(top.ownMs)} of ${ms(r.nonIdleMs)} ${workers ? "of the main thread's " : ''}non-idle CPU (own time)`),
+      workers ? workerTop(ctx) : null,
     ));
   }
   if (hint) {
@@ -71,11 +79,29 @@ function firstLook(ctx: ViewContext): HTMLElement | null {
   return box;
 }
 
+/** Under the main thread's hottest line: the workers' own, whose share is of the workers' CPU. */
+function workerTop(ctx: ViewContext): HTMLElement | null {
+  const r = ctx.report;
+  const w = r.lines.find((l) => l.thread === 'worker' && l.ownMs > 0);
+  if (!w) return null;
+  return h('div', { class: 'worker-top', data: { field: 'worker-top-line' } },
+    'In worker threads: ',
+    link([h('span', { class: 'mono' }, where(w.file, w.line, r.app.cwd))], () => ctx.openSource(w.file, w.line), { title: 'Open in the editor' }),
+    ' in ', h('span', { class: 'mono fn' }, w.function), h('span', { class: 'muted' }, `, ${pct(w.ownPct)} of worker CPU`));
+}
+
 function stat(label: string, value: string, unit: string, ...extra: Child[]): HTMLElement {
   return h('div', { class: 'stat', data: { stat: label } },
     h('div', { class: 'stat-label' }, label),
     h('div', { class: 'stat-value' }, value, unit ? h('span', { class: 'unit' }, unit) : null),
     ...extra.filter((x) => x !== null && x !== undefined).map((x) => h('div', { class: 'stat-sub' }, x)));
+}
+
+/** A figure the load tool did not print: a dash, never a 0. */
+function absent(label: string): HTMLElement {
+  const el = stat(label, '\u2013', '', 'not in the output');
+  el.classList.add('absent');
+  return el;
 }
 
 /** A count that should be 0: shown in the warning colour when it is not. */
@@ -93,31 +119,44 @@ function loadSection(ctx: ViewContext): HTMLElement {
   const r = ctx.report;
   const l = r.load;
   if (!l) return section('Load', '', h('p', { class: 'muted' }, 'No load figures: this report comes from a profile without a load test.'));
+  const ext = l.external;
+  if (ext && !ext.parsed) {
+    const out = section('Load', `profiler off \u00b7 ${l.durationS.toFixed(1)} s`, h('p', { class: 'callout info', data: { field: 'not-parsed' } }, 'Load figures not parsed (see ', h('span', { class: 'mono' }, ext.log), ').'));
+    out.appendChild(externalNote(ext));
+    return out;
+  }
   const c = ctx.cmp?.load;
   const lat = l.latencyMs;
-  const timeoutsNote = l.timeouts > 0;
+  const timeoutsNote = l.timeouts > 0 && !ext;
   const lb = timeoutsNote ? '\u2265 ' : '';
+  // A figure the user's tool did not print is a dash, not a made-up 0 (and has no delta).
+  const missing = (name: string): boolean => missingFigure(ext, name);
+  // Nor a change against a baseline whose tool did not print it (its 0 is no figure).
+  const baseMissing = (name: string): boolean => missingFigure(ctx.baseline?.load?.external, name) || ctx.baseline?.load?.external?.parsed === false;
+  const latency = (k: 'p50' | 'p90' | 'p99' | 'max'): HTMLElement =>
+    missing(`latency ${k}`) ? absent(k) : stat(k, lb + fmt(lat[k]), 'ms', deltaView(baseMissing(`latency ${k}`) ? undefined : c?.latencyMs[k], 'lower', fmt, ' ms'));
+  const counted = (label: string, key: string, n: number, d: Parameters<typeof deltaView>[0]): HTMLElement =>
+    missing(key) ? absent(label) : count(label, n, deltaView(baseMissing(key) ? undefined : d, 'lower', String));
   const tiles = h('div', { class: 'stats' },
-    stat('req/s', fmt(l.requests.perSecond), '', `${l.requests.total} requests`, deltaView(c?.requestsPerSecond, 'higher', fmt)),
-    stat('p50', lb + fmt(lat.p50), 'ms', deltaView(c?.latencyMs.p50, 'lower', fmt, ' ms')),
-    stat('p90', lb + fmt(lat.p90), 'ms', deltaView(c?.latencyMs.p90, 'lower', fmt, ' ms')),
-    stat('p99', lb + fmt(lat.p99), 'ms', deltaView(c?.latencyMs.p99, 'lower', fmt, ' ms')),
-    stat('max', lb + fmt(lat.max), 'ms', deltaView(c?.latencyMs.max, 'lower', fmt, ' ms')),
-    count('errors', l.errors, deltaView(c?.errors, 'lower', String)),
-    count('timeouts', l.timeouts, deltaView(c?.timeouts, 'lower', String)),
-    count('non-2xx', l.non2xx, deltaView(c?.non2xx, 'lower', String)),
+    stat('req/s', fmt(l.requests.perSecond), '', `${l.requests.total} requests`, deltaView(ctx.baseline?.load?.external?.parsed === false ? undefined : c?.requestsPerSecond, 'higher', fmt)),
+    latency('p50'), latency('p90'), latency('p99'), latency('max'),
+    counted('errors', 'errors', l.errors, c?.errors),
+    counted('timeouts', 'timeouts', l.timeouts, c?.timeouts),
+    counted('non-2xx', 'non-2xx', l.non2xx, c?.non2xx),
   );
   const codes = Object.entries(l.statusCodes);
-  const out = section('Load', `profiler off \u00b7 ${l.durationS.toFixed(1)} s \u00b7 ${l.connections} connections`, tiles);
+  const out = section('Load', `profiler off \u00b7 ${l.durationS.toFixed(1)} s${ext ? '' : ` \u00b7 ${l.connections} connections`}`, tiles);
   const facts = h('div', { class: 'facts' });
   if (codes.length > 0) facts.appendChild(h('span', null, 'status ', ...codes.flatMap(([k, v], i) => [i ? ' ' : '', h('span', { class: 'mono' }, `${k}\u00d7${v}`)])));
   const cost = l.requests.perSecond > 0 ? ((l.profiled.requests.perSecond - l.requests.perSecond) / l.requests.perSecond) * 100 : 0;
-  facts.appendChild(h('span', { data: { field: 'profiled' } }, `profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${ms(l.profiled.latencyMs.p99)} (profiler cost ${cost >= 0 ? '+' : ''}${cost.toFixed(1)}% req/s)`));
+  const profiledP99 = missing('latency p99') ? '\u2013' : ms(l.profiled.latencyMs.p99);
+  facts.appendChild(h('span', { data: { field: 'profiled' } }, `profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${profiledP99} (profiler cost ${cost >= 0 ? '+' : ''}${cost.toFixed(1)}% req/s)`));
   out.appendChild(facts);
+  if (ext) out.appendChild(externalNote(ext));
   if (timeoutsNote) out.appendChild(h('p', { class: 'muted', data: { field: 'lower-bounds' } }, `${l.timeouts} timed-out requests are counted at the ${r.settings.timeoutS ?? '?'} s timeout: the percentiles are lower bounds.`));
   const warn = (text: string, field: string): void => void out.appendChild(h('div', { class: 'callout warning', data: { field } }, text));
   if (l.non2xx > 0) warn(`${l.non2xx} of ${l.requests.total} responses were not 2xx: the profile shows that path; check the URL, method, headers and body.`, 'non2xx');
-  if (l.timeouts > 0) warn(`${l.timeouts} requests timed out: the app could not keep up with ${l.connections} connections (requests queue behind each other).`, 'timeouts');
+  if (l.timeouts > 0) warn(`${l.timeouts} requests timed out: the app could not keep up with ${ext ? 'the load' : `${l.connections} connections`} (requests queue behind each other).`, 'timeouts');
   const socketErrors = l.errors - l.timeouts;
   if (socketErrors > 0) warn(`${socketErrors} connection errors: the app closed or refused connections.`, 'socket-errors');
   if (l.loadLimited) warn(`The load generator was the limit (it used ${Math.round((l.loadCpu ?? 0) * 100)}% of a core): the app could serve more.`, 'load-limited');
@@ -168,7 +207,7 @@ function cpuSection(ctx: ViewContext): HTMLElement {
         d && d.change !== 0 ? h('span', { class: `num delta ${d.change < 0 ? 'good' : 'bad'}`, title: `per request: ${num(d.base)} \u2192 ${num(d.current)}${unit}` }, `${num(d.base)} \u2192 ${num(d.current)}${unit}`) : h('span'));
     }));
   const p = r.profile;
-  const out = section('Where the CPU went', `of ${fmt(total)} ms non-idle`, bar, legend);
+  const out = section('Where the CPU went', `of ${fmt(total)} ms non-idle${hasWorkers(ctx) ? ' on the main thread' : ''}`, bar, legend);
   out.appendChild(h('p', { class: 'muted' }, `idle ${ms(r.categories.idle)} (not in the bar) \u00b7 profile ${(p.durationMs / 1000).toFixed(1)} s, ${p.samples} samples every ${p.intervalUs} \u00b5s`));
   return out;
 }

@@ -165,6 +165,29 @@ vscode-data-grid-row.focused {
 .category .swatch { margin-right: 6px; }
 .tag { font-size: 0.85em; font-weight: 600; text-transform: uppercase; letter-spacing: 0.03em; }
 
+/* ---- threads, allocations, external load --------------------------------------------------- */
+.thread-tag {
+  display: inline-block; margin-left: 8px; padding: 0 4px; border-radius: 2px; font-size: 0.78em; line-height: 1.2;
+  font-family: var(--vscode-font-family); vertical-align: middle;
+  color: var(--vscode-charts-purple); border: 1px solid var(--vscode-charts-purple);
+}
+.thread-name { display: flex; align-items: baseline; flex-wrap: wrap; gap: 2px 8px; }
+.thread-flags { display: inline-flex; gap: 6px; flex-wrap: wrap; }
+.thread-flag {
+  padding: 0 5px; border-radius: 2px; font-size: 0.8em; white-space: nowrap;
+  color: var(--vscode-editorWarning-foreground); border: 1px solid var(--vscode-editorWarning-foreground);
+}
+.thread-group { margin-bottom: 14px; }
+.meter.alloc .meter-fill { background: var(--vscode-charts-purple); }
+.allocations .stat-value { font-size: 1.35em; }
+.external-load { margin-top: 10px; display: flex; flex-direction: column; gap: 2px; }
+.external-load code.command { word-break: break-all; }
+.subtitle .attached { color: var(--vscode-foreground); }
+.stat.absent .stat-value { color: var(--vscode-descriptionForeground); font-weight: normal; }
+.loc-cell { white-space: nowrap; }
+.worker-top { margin-top: 6px; padding-top: 6px; border-top: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); }
+.jump { margin: -4px 0 10px; }
+
 /* ---- hints --------------------------------------------------------------------------------- */
 .hints { display: flex; flex-direction: column; gap: 10px; }
 .hint {

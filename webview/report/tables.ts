@@ -1,16 +1,19 @@
 // The Hot lines, Functions, Hints and Compare tabs. Rows that point at a file on disk open it at
 // the line (click or Enter); every name and path is a text node.
-import type { CallLink, FunctionCost, LineCost } from '../../src/core/analysis/model.ts';
+import type { CallLink, FunctionCost, Hint, LineCost } from '../../src/core/analysis/model.ts';
 import type { CostChange } from './compare.ts';
 import { CATEGORY_LABELS, type ViewContext } from './context.ts';
 import { codeText, h, type Child } from './dom.ts';
 import { canOpen, fmt, num, pct, signed, where } from './format.ts';
 import { share } from './overview.ts';
+import { hasWorkers, workerTag } from './threads.ts';
 import { badge, dataGrid, divider, link, type Column, type GridRow } from './toolkit.ts';
 
 /** Enough rows for any real hunt; report.json keeps the rest. */
 export const MAX_ROWS = 200;
 const MAX_CALLEES = 3;
+/** Wide enough for "Own, worker CPU"; the main and worker grids keep the same columns. */
+const SHARE_WIDTH = '170px';
 
 function rowData(kind: string, file: string, line: number, fn: string): Record<string, string> {
   return { kind, file, line: String(line), fn };
@@ -25,30 +28,62 @@ export function hotLines(ctx: ViewContext): HTMLElement {
   const lines = r.lines.filter((l) => l.ownMs > 0 || l.totalMs > 0);
   const intro = h('p', { class: 'muted intro' }, 'Own time: each sample counted once, on the deepest line of your code. Self: the line itself at the top of the stack. Total: the line and the calls made from it.');
   if (lines.length === 0) return h('div', null, intro, h('p', { class: 'empty' }, 'No samples in your code: see the Functions tab.'));
+  const main = lines.filter((l) => l.thread === undefined);
+  const worker = lines.filter((l) => l.thread === 'worker');
+  if (!hasWorkers(ctx)) return h('div', null, intro, lineGrid(ctx, main, 'main'), more(main.length, Math.min(main.length, MAX_ROWS), 'lines'));
+  const workerGroup = group('Worker threads', workerNote(ctx), 'worker',
+    worker.length > 0 ? lineGrid(ctx, worker, 'worker') : h('p', { class: 'empty' }, 'No samples in your code in the worker threads.'),
+    more(worker.length, Math.min(worker.length, MAX_ROWS), 'lines'));
+  return h('div', null, intro, jump(workerGroup, worker.length, 'lines'),
+    group('Main thread', `% of the main thread's non-idle CPU (${fmt(r.nonIdleMs)} ms)`, 'main',
+      main.length > 0 ? lineGrid(ctx, main, 'main') : h('p', { class: 'empty' }, 'No samples in your code on the main thread.'),
+      more(main.length, Math.min(main.length, MAX_ROWS), 'lines')),
+    divider(), workerGroup);
+}
+
+/** Below a long main-thread list the workers' group is out of sight: a link scrolls to it. */
+function jump(target: HTMLElement, n: number, what: string): HTMLElement {
+  return h('p', { class: 'jump' }, link([`Worker threads (${n} ${what}) \u2193`], () => target.scrollIntoView({ block: 'start' }), { attrs: { 'data-field': 'jump-workers' } }));
+}
+
+/** "% of worker CPU (all workers together, 1676 ms)": what a worker row's share is of. */
+function workerNote(ctx: ViewContext): string {
+  const w = ctx.report.workers;
+  return `% of worker CPU (all workers together${w ? `, ${fmt(w.nonIdleMs)} ms` : ''})`;
+}
+
+function group(title: string, note: string, thread: 'main' | 'worker', ...children: Child[]): HTMLElement {
+  return h('section', { class: 'block thread-group', data: { thread } }, h('h2', null, title, h('span', { class: 'muted note' }, note)), ...children);
+}
+
+function lineGrid(ctx: ViewContext, lines: LineCost[], thread: 'main' | 'worker'): HTMLElement {
+  const r = ctx.report;
+  const worker = thread === 'worker';
   const columns: Column[] = [
-    { title: 'Own', width: '140px', help: 'Share of non-idle CPU whose deepest line of your code is this one' },
-    { title: 'Line', width: 'minmax(100px, 1fr)' },
+    worker
+      ? { title: 'Own, worker CPU', width: SHARE_WIDTH, help: "Share of the worker threads' non-idle CPU whose deepest line of your code is this one" }
+      : { title: 'Own', width: SHARE_WIDTH, help: 'Share of non-idle CPU whose deepest line of your code is this one' },
+    { title: 'Line', width: worker ? 'minmax(190px, 1fr)' : 'minmax(100px, 1fr)' },
     { title: 'Function', width: 'minmax(140px, 1.4fr)' },
     { title: 'Own ms', width: '88px', numeric: true },
     { title: 'Self ms', width: '88px', numeric: true },
     { title: 'Total ms', width: '88px', numeric: true },
     { title: 'Calls from this line', width: 'minmax(180px, 1.6fr)', help: 'Total time of the calls made from the line' },
   ];
-  const shown = lines.slice(0, MAX_ROWS);
-  const rows: GridRow[] = shown.map((l) => ({
+  const rows: GridRow[] = lines.slice(0, MAX_ROWS).map((l) => ({
     cells: [
       [share(l.ownPct, 'hot')],
-      [location(l.file, l.line, r.app.cwd)],
+      [h('span', { class: 'loc-cell' }, location(l.file, l.line, r.app.cwd), worker ? workerTag() : null)],
       [h('span', { class: 'mono fn' }, l.function)],
       [fmt(l.ownMs)],
       [fmt(l.selfMs)],
       [fmt(l.totalMs)],
       [callees(l, r.app.cwd)],
     ],
-    props: { data: rowData('line', l.file, l.line, l.function), title: canOpen(l.file, l.line) ? `Open ${where(l.file, l.line, r.app.cwd)}` : '' },
+    props: { data: { ...rowData('line', l.file, l.line, l.function), thread }, title: canOpen(l.file, l.line) ? `Open ${where(l.file, l.line, r.app.cwd)}` : '' },
     onOpen: canOpen(l.file, l.line) ? () => ctx.openSource(l.file, l.line) : undefined,
   }));
-  return h('div', null, intro, dataGrid(columns, rows, { class: 'grid hot-lines', title: 'Hot lines of your code' }), more(lines.length, shown.length, 'lines'));
+  return dataGrid(columns, rows, { class: `grid hot-lines ${thread}`, title: worker ? 'Hot lines of your code in worker threads' : 'Hot lines of your code' });
 }
 
 /** file:line, in link colour when a click opens it. */
@@ -75,8 +110,27 @@ export function functions(ctx: ViewContext): HTMLElement {
   const r = ctx.report;
   const list = r.functions.filter((f) => f.category !== 'idle' && (f.selfMs > 0 || f.totalMs > 0));
   if (list.length === 0) return h('p', { class: 'empty' }, 'No functions were sampled.');
+  const main = list.filter((f) => f.thread === undefined);
+  const worker = list.filter((f) => f.thread === 'worker');
+  const intro = h('p', { class: 'muted intro' }, 'Every function by self time, your code and everything else (dependencies, Node internals, native code).');
+  if (!hasWorkers(ctx)) return h('div', null, intro, functionGrid(ctx, main, 'main'), more(main.length, Math.min(main.length, MAX_ROWS), 'functions'));
+  const workerGroup = group('Worker threads', `your code only, ${workerNote(ctx)}`, 'worker',
+    worker.length > 0 ? functionGrid(ctx, worker, 'worker') : h('p', { class: 'empty' }, 'No function of your code was sampled in the worker threads.'),
+    more(worker.length, Math.min(worker.length, MAX_ROWS), 'functions'));
+  return h('div', null, intro, jump(workerGroup, worker.length, 'functions'),
+    group('Main thread', `% of the main thread's non-idle CPU (${fmt(r.nonIdleMs)} ms)`, 'main',
+      main.length > 0 ? functionGrid(ctx, main, 'main') : h('p', { class: 'empty' }, 'No functions were sampled on the main thread.'),
+      more(main.length, Math.min(main.length, MAX_ROWS), 'functions')),
+    divider(), workerGroup);
+}
+
+function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: 'main' | 'worker'): HTMLElement {
+  const r = ctx.report;
+  const worker = thread === 'worker';
   const columns: Column[] = [
-    { title: 'Self', width: '140px', help: 'Share of non-idle CPU spent in the function itself' },
+    worker
+      ? { title: 'Self, worker CPU', width: SHARE_WIDTH, help: "Share of the worker threads' non-idle CPU spent in the function itself" }
+      : { title: 'Self', width: SHARE_WIDTH, help: 'Share of non-idle CPU spent in the function itself' },
     { title: 'Self ms', width: '88px', numeric: true },
     { title: 'Total', width: '72px', numeric: true, help: 'The function and everything it called (each sample once)' },
     { title: 'Total ms', width: '88px', numeric: true },
@@ -84,35 +138,41 @@ export function functions(ctx: ViewContext): HTMLElement {
     { title: 'Where', width: 'minmax(140px, 2fr)' },
     { title: 'Category', width: '150px' },
   ];
-  const shown = list.slice(0, MAX_ROWS);
-  const rows: GridRow[] = shown.map((f: FunctionCost) => ({
+  const rows: GridRow[] = list.slice(0, MAX_ROWS).map((f) => ({
     cells: [
       [share(f.selfPct)],
       [fmt(f.selfMs)],
       [pct(f.totalPct)],
       [fmt(f.totalMs)],
-      [h('span', { class: 'mono fn' }, f.name || '(anonymous)')],
+      [h('span', { class: 'mono fn' }, f.name || '(anonymous)'), worker ? workerTag() : null],
       [location(f.file, f.line, r.app.cwd)],
       [h('span', { class: 'category' }, h('span', { class: `swatch cat-${f.category}` }), CATEGORY_LABELS[f.category])],
     ],
-    props: { data: rowData('function', f.file, f.line, f.name), title: canOpen(f.file, f.line) ? `Open ${where(f.file, f.line, r.app.cwd)}` : '' },
+    props: { data: { ...rowData('function', f.file, f.line, f.name), thread }, title: canOpen(f.file, f.line) ? `Open ${where(f.file, f.line, r.app.cwd)}` : '' },
     onOpen: canOpen(f.file, f.line) ? () => ctx.openSource(f.file, f.line) : undefined,
   }));
-  return h('div', null,
-    h('p', { class: 'muted intro' }, 'Every function by self time, your code and everything else (dependencies, Node internals, native code).'),
-    dataGrid(columns, rows, { class: 'grid functions', title: 'Functions' }),
-    more(list.length, shown.length, 'functions'));
+  return dataGrid(columns, rows, { class: `grid functions ${thread}`, title: worker ? 'Functions of your code in worker threads' : 'Functions' });
 }
 
 export function hints(ctx: ViewContext): HTMLElement {
   const r = ctx.report;
-  if (r.hints.length === 0) return h('p', { class: 'empty' }, 'No hints: no rule matched a hot path in this run.');
-  return h('div', { class: 'hints' }, ...r.hints.map((hint) => {
+  const workerHints = r.workers?.hints ?? [];
+  if (r.hints.length === 0 && workerHints.length === 0) return h('p', { class: 'empty' }, 'No hints: no rule matched a hot path in this run.');
+  if (workerHints.length === 0) return hintList(ctx, r.hints, false);
+  return h('div', null,
+    r.hints.length > 0 ? group('Main thread', '', 'main', hintList(ctx, r.hints, false)) : null,
+    group('Worker threads', "shares of the workers' CPU", 'worker', hintList(ctx, workerHints, true)));
+}
+
+function hintList(ctx: ViewContext, list: Hint[], worker: boolean): HTMLElement {
+  const r = ctx.report;
+  return h('div', { class: 'hints' }, ...list.map((hint) => {
     const loc = hint.file ? where(hint.file, hint.line, r.app.cwd) : '';
     return h('article', { class: 'hint', data: rowData('hint', hint.file, hint.line, hint.function ?? '') },
       h('div', { class: 'hint-head' },
         h('code', null, hint.api),
-        badge(`${pct(hint.totalPct)} of CPU`, { title: `${fmt(hint.totalMs ?? 0)} ms, ${pct(hint.totalPct)} of non-idle samples` }),
+        badge(`${pct(hint.totalPct)} of ${worker ? 'worker ' : ''}CPU`, { title: `${fmt(hint.totalMs ?? 0)} ms, ${pct(hint.totalPct)} of ${worker ? "the workers' " : ''}non-idle samples` }),
+        worker ? workerTag() : null,
         h('span', { class: 'spacer' }),
         loc && canOpen(hint.file, hint.line)
           ? link([h('span', { class: 'mono' }, loc)], () => ctx.openSource(hint.file, hint.line), { title: 'Open in the editor' })
@@ -138,10 +198,10 @@ export function comparison(ctx: ViewContext): HTMLElement {
         [h('span', { class: `tag ${x.change < 0 ? 'good' : 'bad'}` }, x.change < 0 ? 'cheaper' : 'costlier')],
         [h('span', { class: x.change < 0 ? 'good' : 'bad' }, signed(x.change))],
         [`${num(x.base)} \u2192 ${num(x.current)}`],
-        [h('span', { class: 'mono fn' }, x.name || '(anonymous)')],
+        [h('span', { class: 'mono fn' }, x.name || '(anonymous)'), x.thread === 'worker' ? workerTag() : null],
         [location(x.file, x.line, r.app.cwd)],
       ],
-      props: { data: rowData(kind, x.file, x.line, x.name) },
+      props: { data: { ...rowData(kind, x.file, x.line, x.name), thread: x.thread ?? 'main' } },
       onOpen: canOpen(x.file, x.line) ? () => ctx.openSource(x.file, x.line) : undefined,
     }));
     return h('section', { class: 'block' },
@@ -150,7 +210,8 @@ export function comparison(ctx: ViewContext): HTMLElement {
   };
   const unit = `${c.unit}, base \u2192 now`;
   return h('div', { class: 'compare-view' },
-    h('p', { class: 'muted intro' }, `This run against the baseline ${c.baseId}. Costs are ${c.unit === 'ms/request' ? 'CPU ms per request served while profiling, so runs of different length and throughput compare fairly' : 'CPU ms (the runs have no load figures)'}.`),
+    h('p', { class: 'muted intro' }, `This run against the baseline ${c.baseId}. Costs are ${c.unit === 'ms/request' ? 'CPU ms per request served while profiling, so runs of different length and throughput compare fairly' : 'CPU ms (the runs have no load figures)'}.`,
+      [...c.lines, ...c.functions].some((x) => x.thread === 'worker') ? ' Rows tagged worker ran in worker threads: their CPU is the workers\', not the main thread\'s.' : ''),
     table('Lines of your code', `own time, ${unit}`, c.lines, 'compare-line'),
     divider(),
     table('Functions of your code', `total time, ${unit}`, c.functions, 'compare-function'));

@@ -27,6 +27,8 @@ const latency = shape({ mean: num, p50: num, p90: num, p99: num, max: num });
 const delays = shape({ mean: num, p50: num, p99: num, max: num });
 const callLink = shape({ name: str, file: str, line, totalMs: num }, { inferred: bool });
 
+const externalLoad = shape({ command: arr(str), parsed: bool, missing: arr(str), log: str }, { tool: str });
+
 const load = shape(
   {
     durationS: num,
@@ -40,7 +42,7 @@ const load = shape(
     loadLimited: bool,
     profiled: shape({ durationS: num, requests: shape({ perSecond: num }, { total: num }), latencyMs: latency }, { errors: num, non2xx: num }),
   },
-  { completedLatencyMs: latency, loadCpu: num },
+  { completedLatencyMs: latency, loadCpu: num, external: externalLoad },
 );
 
 const eventLoop = shape(
@@ -52,9 +54,22 @@ const CATEGORY_KEYS = ['user', 'dependencies', 'nodeInternals', 'native', 'gc', 
 const categories: Check = (v) => isObject(v) && CATEGORY_KEYS.every((k) => num(v[k]));
 const category: Check = (v) => typeof v === 'string' && CATEGORY_KEYS.includes(v);
 
-const fn = shape({ name: str, file: str, line, column: num, category, selfMs: num, totalMs: num, selfPct: num, totalPct: num }, { callers: arr(callLink), callees: arr(callLink), endLine: num });
-const lineCost = shape({ file: str, line, function: str, ownMs: num, ownPct: num, selfMs: num, totalMs: num, selfPct: num, totalPct: num, callees: arr(callLink) });
+const thread: Check = (v) => v === 'worker';
+const fn = shape({ name: str, file: str, line, column: num, category, selfMs: num, totalMs: num, selfPct: num, totalPct: num }, { callers: arr(callLink), callees: arr(callLink), endLine: num, thread });
+const lineCost = shape({ file: str, line, function: str, ownMs: num, ownPct: num, selfMs: num, totalMs: num, selfPct: num, totalPct: num, callees: arr(callLink) }, { thread });
 const hint = shape({ rule: str, file: str, line, api: str, totalPct: num, message: str, fix: str }, { function: str, totalMs: num });
+
+const threadSummary = shape(
+  { id: num, title: str, file: str, durationMs: num, samples: num, nonIdleMs: num },
+  { script: str, topLine: shape({ file: str, line, function: str, ownMs: num, ownPct: num }), joinedLate: bool, exitedEarly: bool },
+);
+const workers = shape({ nonIdleMs: num, durationMs: num, samples: num, categories, hints: arr(hint) });
+const heapLine = shape({ file: str, line, function: str, ownBytes: num, ownPct: num });
+const heapFunction = shape({ name: str, file: str, line, category, selfBytes: num, totalBytes: num, selfPct: num, totalPct: num });
+const heap = shape(
+  { samplingIntervalBytes: num, totalBytes: num, outsideUserBytes: num, lines: arr(heapLine), functions: arr(heapFunction) },
+  { file: str, bytesPerSecond: num, bytesPerRequest: num },
+);
 
 const report = shape(
   {
@@ -62,7 +77,7 @@ const report = shape(
     id: str,
     startedAt: str,
     app: shape({ command: arr(str), cwd: str, url: str }, { pid: num }),
-    settings: shape({ url: str, method: str, connections: num, durationS: num }, { warmupS: num, timeoutS: num, samplingIntervalUs: num }),
+    settings: shape({ url: str, method: str, connections: num, durationS: num }, { warmupS: num, timeoutS: num, samplingIntervalUs: num, attach: str }),
     profile: shape({ durationMs: num, samples: num, intervalUs: num }, { file: str }),
     categories,
     nonIdleMs: num,
@@ -71,7 +86,7 @@ const report = shape(
     hints: arr(hint),
     notes: arr(str),
   },
-  { load, eventLoop, partial: shape({ reason: str }) },
+  { load, eventLoop, partial: shape({ reason: str }), threads: arr(threadSummary), workers, heap },
 );
 
 const focus = shape({ file: str, line: (v) => Number.isInteger(v) && (v as number) >= 1 }, { functionName: str });

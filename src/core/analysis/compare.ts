@@ -20,6 +20,8 @@ export interface CostChange {
   base: number;
   current: number;
   change: number;
+  /** Run in worker threads (the key includes it: the same line on the main thread is another entry). */
+  thread?: 'worker';
 }
 
 export interface Comparison {
@@ -69,13 +71,13 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
     // The user's own functions by total time: the framework frames above a fix all change by
     // the same amount and would bury it.
     functions: changes(
-      yours(base.functions).map((f) => ({ key: `${f.name}\u0000${f.file}\u0000${f.thread ?? ''}`, name: f.name, file: f.file, line: f.line, ms: scaleBase(f.totalMs) })),
-      yours(current.functions).map((f) => ({ key: `${f.name}\u0000${f.file}\u0000${f.thread ?? ''}`, name: f.name, file: f.file, line: f.line, ms: scaleCur(f.totalMs) })),
+      yours(base.functions).map((f) => ({ key: `${f.name}\u0000${f.file}\u0000${f.thread ?? ''}`, name: f.name, file: f.file, line: f.line, thread: f.thread, ms: scaleBase(f.totalMs) })),
+      yours(current.functions).map((f) => ({ key: `${f.name}\u0000${f.file}\u0000${f.thread ?? ''}`, name: f.name, file: f.file, line: f.line, thread: f.thread, ms: scaleCur(f.totalMs) })),
       limit,
     ),
     lines: changes(
-      base.lines.map((l) => ({ key: `${l.file}\u0000${l.function}\u0000${l.line}\u0000${l.thread ?? ''}`, name: l.function, file: l.file, line: l.line, ms: scaleBase(l.ownMs) })),
-      current.lines.map((l) => ({ key: `${l.file}\u0000${l.function}\u0000${l.line}\u0000${l.thread ?? ''}`, name: l.function, file: l.file, line: l.line, ms: scaleCur(l.ownMs) })),
+      base.lines.map((l) => ({ key: `${l.file}\u0000${l.function}\u0000${l.line}\u0000${l.thread ?? ''}`, name: l.function, file: l.file, line: l.line, thread: l.thread, ms: scaleBase(l.ownMs) })),
+      current.lines.map((l) => ({ key: `${l.file}\u0000${l.function}\u0000${l.line}\u0000${l.thread ?? ''}`, name: l.function, file: l.file, line: l.line, thread: l.thread, ms: scaleCur(l.ownMs) })),
       limit,
     ),
   };
@@ -107,6 +109,7 @@ interface Entry {
   name: string;
   file: string;
   line: number;
+  thread?: 'worker';
   ms: number;
 }
 
@@ -125,7 +128,7 @@ function changes(base: Entry[], current: Entry[], limit: number): CostChange[] {
     merged.set(e.key, m);
   }
   const all = [...merged.values()]
-    .map(({ e, base: b, current: c }) => ({ name: e.name, file: e.file, line: e.line, base: round(b, 3), current: round(c, 3), change: round(c - b, 3) }))
+    .map(({ e, base: b, current: c }) => ({ name: e.name, file: e.file, line: e.line, ...(e.thread ? { thread: e.thread } : {}), base: round(b, 3), current: round(c, 3), change: round(c - b, 3) }))
     .filter((x) => x.change !== 0);
   const cheaper = all.filter((x) => x.change < 0).sort((a, b) => a.change - b.change).slice(0, limit);
   const costlier = all.filter((x) => x.change > 0).sort((a, b) => b.change - a.change).slice(0, limit);
