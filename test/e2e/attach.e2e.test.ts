@@ -6,7 +6,7 @@
 //
 //   node --import tsx --test --test-concurrency=1 --test-reporter=spec test/e2e/attach.e2e.test.ts
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -15,20 +15,27 @@ import * as dom from './vscode-dom.ts';
 import { loginApiCopy, packExtension } from './hotline-setup.ts';
 import { listeningSockets } from '../../src/core/proc-net.ts';
 
+/** The login example started the way a user runs it (inspector closed), on a free port. */
+async function startLoginApi(workspace: string): Promise<{ app: ChildProcess; port: number; listening: Promise<void> }> {
+  const port = await freePort();
+  const app = spawn(process.execPath, ['--inspect-port=0', 'server.js'], { cwd: workspace, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const listening = new Promise<void>((resolve, reject) => {
+    let out = '';
+    app.stdout!.setEncoding('utf8').on('data', (s: string) => { out += s; if (/listening on/.test(out)) resolve(); });
+    app.once('exit', (code) => reject(new Error(`login-api exited (${code}) before listening: ${out}`)));
+  });
+  return { app, port, listening };
+}
+
 test('Attach and Profile Under Load: pick the running app, report of its hot line, the app keeps running', { timeout: 600_000 }, async (t) => {
   ensureSetup();
   const tmp = fs.mkdtempSync('/tmp/hle2e-');
   const vsix = packExtension(tmp);
   const workspace = loginApiCopy(tmp);
-  const port = await freePort();
-  const app = spawn(process.execPath, ['--inspect-port=0', 'server.js'], { cwd: workspace, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { app, port, listening } = await startLoginApi(workspace);
   let vs: VSCode | undefined;
   try {
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      app.stdout!.setEncoding('utf8').on('data', (s: string) => { out += s; if (/listening on/.test(out)) resolve(); });
-      app.once('exit', (code) => reject(new Error(`login-api exited (${code}) before listening: ${out}`)));
-    });
+    await listening;
     vs = await startVSCode({
       workspace,
       extensionVsix: vsix,
@@ -86,15 +93,10 @@ test('Restricted Mode: Attach and Profile Under Load refuses, says why, and neve
   const tmp = fs.mkdtempSync('/tmp/hle2e-');
   const vsix = packExtension(tmp);
   const workspace = loginApiCopy(tmp);
-  const port = await freePort();
-  const app = spawn(process.execPath, ['--inspect-port=0', 'server.js'], { cwd: workspace, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { app, port, listening } = await startLoginApi(workspace);
   let vs: VSCode | undefined;
   try {
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      app.stdout!.setEncoding('utf8').on('data', (s: string) => { out += s; if (/listening on/.test(out)) resolve(); });
-      app.once('exit', (code) => reject(new Error(`login-api exited (${code}) before listening: ${out}`)));
-    });
+    await listening;
     vs = await startVSCode({ workspace, extensionVsix: vsix, workspaceTrust: true, userSettings: { 'hotline.url': '/login', 'hotline.duration': 2, 'hotline.warmup': 1 } });
     const { page } = vs;
     await page.locator(dom.SEL.statusBar).getByText('Restricted Mode').first().waitFor({ state: 'visible', timeout: 60_000 });

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { after, afterEach, before } from 'node:test';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const LOGIN_API = path.join(REPO_ROOT, 'examples', 'login-api');
@@ -226,4 +227,27 @@ export function runCli(args: string[], opts: { cwd?: string } = {}): Promise<Cli
 /** The CLI's stderr as lines, without the empty last one. */
 export function lines(text: string): string[] {
   return text.split('\n').filter((l, i, all) => !(l === '' && i === all.length - 1));
+}
+
+/**
+ * The hooks of a file of tests that make runs: the build is checked before, temp folders are
+ * removed after, and after each test nothing of the app folder given to watch() is left running
+ * (the app's own pid included, once appStarted() names it).
+ */
+export function leakCheckedRuns(): { watch(cwd: string): void; appStarted(pid: number): void } {
+  let guard: LeakGuard | undefined;
+  let appPid = -1;
+  before(assertBuilt);
+  after(removeTempDirs);
+  afterEach(() => {
+    const g = guard;
+    const pid = appPid;
+    guard = undefined;
+    appPid = -1;
+    g?.assertClean([pid]);
+  });
+  return {
+    watch: (cwd) => { guard = new LeakGuard(cwd); },
+    appStarted: (pid) => { appPid = pid; },
+  };
 }

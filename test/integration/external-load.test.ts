@@ -6,37 +6,28 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import { profileUnderLoad } from '../../src/core/run.ts';
 import { RunError } from '../../src/core/run-errors.ts';
 import type { ReportV1 } from '../../src/core/report.ts';
-import { FIXED_PORT_APP, LeakGuard, REPO_ROOT, RUN_TEST_TIMEOUT, assertBuilt, freePort, rejectionOf, removeTempDirs, runCli, tempDir } from '../helpers/integration.ts';
+import { leakCheckedRuns, FIXED_PORT_APP, REPO_ROOT, RUN_TEST_TIMEOUT, freePort, rejectionOf, runCli, tempDir } from '../helpers/integration.ts';
 
 const SERVER = path.join(FIXED_PORT_APP, 'server.js');
 const HAMMER = path.join(REPO_ROOT, 'test', 'apps', 'external-load', 'hammer.cjs');
 const wrkMissing = spawnSync('wrk', ['--version']).error !== undefined;
 const WRK = { skip: wrkMissing ? 'wrk is not installed here (apt-get install wrk): the wrk run cannot be tested' : false, ...RUN_TEST_TIMEOUT };
 
-let guard: LeakGuard | undefined;
-let appPid = -1;
-
-before(assertBuilt);
-after(removeTempDirs);
-afterEach(() => {
-  guard?.assertClean([appPid]);
-  guard = undefined;
-  appPid = -1;
-});
+const runs = leakCheckedRuns();
 
 test('CLI --load-command "wrk …": wrk drives both windows, its figures are parsed, the hot line is found, load.log is kept', WRK, async () => {
-  guard = new LeakGuard(FIXED_PORT_APP);
+  runs.watch(FIXED_PORT_APP);
   const port = await freePort();
   const out = tempDir();
   const r = await runCli(['profile', FIXED_PORT_APP, '--entry', 'server.js', '--env', `FIXED_PORT=${port}`, '--url', `http://127.0.0.1:${port}/scrypt`,
     '--load-command', 'wrk -t1 -c4 -d2s --latency {url}', '--warmup', '1', '--duration', '2', '--out', out, '--json']);
   assert.equal(r.code, 0, r.stderr);
   const report = JSON.parse(r.stdout) as ReportV1;
-  appPid = report.app.pid;
+  runs.appStarted(report.app.pid);
   const load = report.load!;
   assert.equal(load.external?.tool, 'wrk');
   assert.equal(load.external?.parsed, true);
@@ -63,13 +54,13 @@ test('CLI --load-command "wrk …": wrk drives both windows, its figures are par
 });
 
 test('a load command whose output no parser knows: the run completes, figures "not parsed", the output is in load.log', RUN_TEST_TIMEOUT, async () => {
-  guard = new LeakGuard(FIXED_PORT_APP);
+  runs.watch(FIXED_PORT_APP);
   const port = await freePort();
   const { runDir, report } = await profileUnderLoad({
     target: { cwd: FIXED_PORT_APP, entry: 'server.js', env: { FIXED_PORT: String(port) } },
     url: `http://127.0.0.1:${port}/scrypt`, loadCommand: `${process.execPath} ${HAMMER} {url} 2`, warmupS: 1, durationS: 2, runsDir: tempDir(),
   });
-  appPid = report.app.pid;
+  runs.appStarted(report.app.pid);
   assert.equal(report.load?.external?.parsed, false);
   assert.equal(report.load?.external?.tool, undefined);
   assert.match(fs.readFileSync(path.join(runDir, 'load.log'), 'utf8'), /hammered [1-9]\d* times/);
@@ -77,7 +68,7 @@ test('a load command whose output no parser knows: the run completes, figures "n
 });
 
 test('a load command aimed at another host, or using a shell, is refused before the app starts', RUN_TEST_TIMEOUT, async () => {
-  guard = new LeakGuard(FIXED_PORT_APP);
+  runs.watch(FIXED_PORT_APP);
   for (const [command, pattern] of [
     ['wrk -d2s http://10.1.2.3:8080/', /load tests only target this machine/],
     ['wrk -d2s {url} | tee out.txt', /without a shell/],
@@ -90,7 +81,7 @@ test('a load command aimed at another host, or using a shell, is refused before 
 });
 
 test('a load command that fails at once: load-failed with its last words, and the app is stopped', RUN_TEST_TIMEOUT, async () => {
-  guard = new LeakGuard(FIXED_PORT_APP);
+  runs.watch(FIXED_PORT_APP);
   const port = await freePort();
   const err = await rejectionOf(() => profileUnderLoad({
     target: { cwd: FIXED_PORT_APP, entry: 'server.js', env: { FIXED_PORT: String(port) } },

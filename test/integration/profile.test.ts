@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { profileUnderLoad, type RunResult } from '../../src/core/run.ts';
 import { compareReports } from '../../src/core/analysis/compare.ts';
 import type { ReportV1 } from '../../src/core/report.ts';
@@ -14,46 +14,28 @@ import {
   JSON_HEADERS,
   LOGIN_API,
   LOGIN_BODY,
-  LeakGuard,
   REPO_ROOT,
   RUN_TEST_TIMEOUT,
   SHORT_RUN,
   TS_APP,
-  assertBuilt,
   ensureLoginApiDeps,
   freePort,
-  removeTempDirs,
+  leakCheckedRuns,
   tempDir,
 } from '../helpers/integration.ts';
 
 /** Both login-api runs use the same load, so their figures compare. */
 const LOGIN_LOAD = { url: '/login', method: 'POST', headers: JSON_HEADERS, body: LOGIN_BODY, warmupS: 1, durationS: 3, connections: 20 } as const;
 
-let guard: LeakGuard | undefined;
-let appPid = -1;
-
-before(() => {
-  assertBuilt();
-  ensureLoginApiDeps();
-});
-
-after(removeTempDirs);
-
-/** After every test: the app is dead and no process of its folder is left. */
-afterEach(() => {
-  const g = guard;
-  const pid = appPid;
-  guard = undefined;
-  appPid = -1;
-  g?.assertClean([pid]);
-});
+const runs = leakCheckedRuns();
+before(ensureLoginApiDeps);
 
 /** One run with the leak guard armed for `cwd`; the report's pid is checked after the test. */
 async function run(opts: Parameters<typeof profileUnderLoad>[0]): Promise<Required<RunResult>> {
-  guard = new LeakGuard(opts.target.cwd);
+  runs.watch(opts.target.cwd);
   const result = await profileUnderLoad(opts);
-  appPid = result.report.app.pid;
-  assert.ok(appPid > 0, 'report.app.pid is a real pid');
+  runs.appStarted(result.report.app.pid);
+  assert.ok(result.report.app.pid > 0, 'report.app.pid is a real pid');
   return result;
 }
 

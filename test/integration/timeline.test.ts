@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import { profileUnderLoad } from '../../src/core/run.ts';
 import { TIMELINE_FILE } from '../../src/core/analyse-run.ts';
 import { parseCpuProfileText, readCpuProfile } from '../../src/core/analysis/cpuprofile.ts';
 import { cutProfile, heatMap, rankRange, sampleStarts, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
-import { LeakGuard, REPO_ROOT, assertBuilt, removeTempDirs, runCli, tempDir } from '../helpers/integration.ts';
+import { leakCheckedRuns, REPO_ROOT, runCli, tempDir } from '../helpers/integration.ts';
 
 const STALL_APP = path.join(REPO_ROOT, 'test', 'apps', 'stall');
 const SERVER_JS = path.join(STALL_APP, 'server.js');
@@ -22,22 +22,14 @@ const ROW_MS = 1000 / ROWS;
 /** 300 ms in 20 ms rows; a stall that starts inside a row touches one more. */
 const STALL_ROWS = 300 / ROW_MS;
 
-let guard: LeakGuard | undefined;
-let appPid = -1;
-
-before(assertBuilt);
-after(removeTempDirs);
-afterEach(() => {
-  guard?.assertClean([appPid]);
-  guard = undefined;
-});
+const runs = leakCheckedRuns();
 
 test('stall app: the heat map shows the 300 ms stall in the same sub-second rows of every second, and a stall range ranks its line first', { timeout: 90_000 }, async (t) => {
   assert.ok(STALL_LINE > 0, 'server.js marks the stall line');
-  guard = new LeakGuard(STALL_APP);
+  runs.watch(STALL_APP);
   // 6 s: two profiler segments (5 s each), so the merged timeline is what is checked.
   const { runDir, report } = await profileUnderLoad({ target: { cwd: STALL_APP, entry: 'server.js' }, url: '/', warmupS: 1, durationS: 6, connections: 10, runsDir: tempDir() });
-  appPid = report.app.pid;
+  runs.appStarted(report.app.pid);
 
   const file = path.join(runDir, TIMELINE_FILE);
   assert.ok(fs.existsSync(file), 'timeline.json is written beside report.json');

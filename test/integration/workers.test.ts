@@ -5,33 +5,22 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import { profileUnderLoad, type RunResult } from '../../src/core/run.ts';
 import { parseCpuProfileText } from '../../src/core/analysis/cpuprofile.ts';
 import { parseHeapProfileText } from '../../src/core/analysis/heap.ts';
 import { HEAP_FILE, PROFILE_FILE } from '../../src/core/store.ts';
-import { LeakGuard, REPO_ROOT, RUN_TEST_TIMEOUT, assertBuilt, freePort, removeTempDirs, tempDir } from '../helpers/integration.ts';
+import { leakCheckedRuns, REPO_ROOT, RUN_TEST_TIMEOUT, freePort, tempDir } from '../helpers/integration.ts';
 
 const WORKER_APP = path.join(REPO_ROOT, 'test', 'apps', 'worker-app');
 const HEAP_APP = path.join(REPO_ROOT, 'test', 'apps', 'heap-app');
 
-let guard: LeakGuard | undefined;
-let appPid = -1;
-
-before(assertBuilt);
-after(removeTempDirs);
-afterEach(() => {
-  const g = guard;
-  const pid = appPid;
-  guard = undefined;
-  appPid = -1;
-  g?.assertClean([pid]);
-});
+const runs = leakCheckedRuns();
 
 async function run(opts: Parameters<typeof profileUnderLoad>[0]): Promise<Required<RunResult>> {
-  guard = new LeakGuard(opts.target.cwd);
+  runs.watch(opts.target.cwd);
   const result = await profileUnderLoad(opts);
-  appPid = result.report.app.pid;
+  runs.appStarted(result.report.app.pid);
   return result;
 }
 

@@ -83,15 +83,7 @@ export interface HeapAnalysis {
 
 const pct = (part: number, whole: number): number => (whole > 0 ? Math.round((part / whole) * 10000) / 100 : 0);
 
-interface FnAcc {
-  name: string;
-  file: string;
-  line: number;
-  column: number;
-  category: Category;
-  selfBytes: number;
-  totalBytes: number;
-}
+type FnAcc = Omit<HeapFunction, 'selfPct' | 'totalPct'>;
 
 /** Bytes allocated per function and per user line; `root` is the app folder ("your code"). */
 export function analyzeHeapProfile(profile: SamplingHeapProfile, root: string, limits: { lines?: number; functions?: number } = {}): HeapAnalysis {
