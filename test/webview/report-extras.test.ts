@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { compareReports } from '../../src/core/analysis/compare.ts';
 import { bytes } from '../../webview/report/format.ts';
 import { loadReportFixture } from './report-fixtures.ts';
-import { REPORT_JS, hostRecord, launchChromium, openReportPage, screenshot, servePage, waitForReport, type PageServer, type ThemeName } from './report-helpers.ts';
+import { REPORT_JS, hostRecord, launchChromium, openCheckedReport, screenshot, servePage, type PageServer, type ThemeName } from './report-helpers.ts';
 import * as fs from 'node:fs';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -43,20 +43,7 @@ describe('report webview: threads, allocations, attach, external load', { timeou
     await server?.close();
   });
 
-  async function open(theme: ThemeName, onReady: unknown[], id: string): Promise<{ page: Page; check(): Promise<void> }> {
-    const o = await openReportPage(browser, server, { theme, onReady });
-    await waitForReport(o.page, id);
-    return {
-      page: o.page,
-      async check() {
-        const rec = await hostRecord(o.page);
-        assert.deepEqual(rec.violations, [], 'no CSP violation');
-        assert.deepEqual(o.offHost, [], 'no request off 127.0.0.1');
-        assert.deepEqual(o.errors, [], 'no error in the page');
-        await o.page.close();
-      },
-    };
-  }
+  const open = (theme: ThemeName, onReady: unknown[], id: string) => openCheckedReport(browser, server, { theme, onReady, id });
 
   const text = (page: Page, selector: string): Promise<string> => page.locator(selector).first().innerText();
   const tab = (page: Page, id: string): Promise<void> => page.locator(`vscode-panel-tab#tab-${id}`).click();

@@ -48,8 +48,13 @@ const LOGIN_ARGS = [
 
 /** One `hotline profile … --json` of examples/login-api; runs are kept in `outDir`, not in the example. */
 export function profileLoginApi(outDir: string, extra: string[] = []): Promise<ReportV1> {
+  return hotlineProfileJson([...LOGIN_ARGS, '--out', outDir, ...extra]);
+}
+
+/** `hotline profile ARGS` (which must include --json) with the built CLI: its report.json. */
+export function hotlineProfileJson(args: string[]): Promise<ReportV1> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'hotline.js'), ...LOGIN_ARGS, '--out', outDir, ...extra], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'hotline.js'), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -256,4 +261,26 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(ARTIFACTS, `report-${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/**
+ * Opens the page with these messages answering `ready` (and waits for report `id` when given);
+ * `check()` asserts the page stayed clean — no CSP violation, request off 127.0.0.1, dialog or
+ * page error other than `expected` — and closes it.
+ */
+export async function openCheckedReport(browser: Browser, server: PageServer, o: { theme: ThemeName; onReady: unknown[]; id?: string }): Promise<{ page: Page; check(opts?: { expected?: RegExp }): Promise<void> }> {
+  const opened = await openReportPage(browser, server, { theme: o.theme, onReady: o.onReady });
+  if (o.id) await waitForReport(opened.page, o.id);
+  return {
+    page: opened.page,
+    async check(opts: { expected?: RegExp } = {}) {
+      const rec = await hostRecord(opened.page);
+      const unexpected = (text: string): boolean => !opts.expected?.test(text);
+      assert.deepEqual(rec.violations.filter((v) => unexpected(v.sample)), [], 'no CSP violation');
+      assert.deepEqual(opened.offHost, [], 'no request off 127.0.0.1');
+      assert.deepEqual(opened.dialogs, [], 'no dialog');
+      assert.deepEqual(opened.errors.filter(unexpected), [], 'no error in the page');
+      await opened.page.close();
+    },
+  };
 }

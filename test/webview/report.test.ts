@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { ReportV1 } from '../../src/core/report.ts';
 import {
-  LOGIN_API, assertBundleFresh, hostRecord, launchChromium, openReportPage, profileLoginApi, screenshot, servePage, tempDir, waitForReport,
+  LOGIN_API, assertBundleFresh, hostRecord, launchChromium, openCheckedReport, profileLoginApi, screenshot, servePage, tempDir,
   type PageServer, type ThemeName,
 } from './report-helpers.ts';
 
@@ -44,22 +44,7 @@ describe('report webview', { timeout: 240_000 }, () => {
   });
 
   /** Opens the page with these messages answering `ready`; `check()` asserts it stayed clean. */
-  async function open(theme: ThemeName, onReady: unknown[], id?: string): Promise<{ page: Page; check(opts?: { expected?: RegExp }): Promise<void> }> {
-    const o = await openReportPage(browser, server, { theme, onReady });
-    if (id) await waitForReport(o.page, id);
-    return {
-      page: o.page,
-      async check(opts: { expected?: RegExp } = {}) {
-        const rec = await hostRecord(o.page);
-        const unexpected = (s: string): boolean => !opts.expected?.test(s);
-        assert.deepEqual(rec.violations.filter((v) => unexpected(v.sample)), [], 'no CSP violation');
-        assert.deepEqual(o.offHost, [], 'no request off 127.0.0.1');
-        assert.deepEqual(o.dialogs, [], 'no dialog');
-        assert.deepEqual(o.errors.filter(unexpected), [], 'no error in the page');
-        await o.page.close();
-      },
-    };
-  }
+  const open = (theme: ThemeName, onReady: unknown[], id?: string) => openCheckedReport(browser, server, { theme, onReady, id });
 
   const text = (page: Page, selector: string): Promise<string> => page.locator(selector).first().innerText();
 

@@ -4,14 +4,13 @@
 // the dragged range, the keyboard selects too, and a damaged timeline costs only the tab.
 // Run after `node esbuild.mjs`: node --import tsx --test test/webview/timeline.test.ts
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { ReportV1 } from '../../src/core/report.ts';
 import { TIMELINE_FILE, heatMap, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
-import { REPO_ROOT, assertBundleFresh, hostRecord, launchChromium, openReportPage, screenshot, servePage, tempDir, waitForReport, type PageServer, type ThemeName } from './report-helpers.ts';
+import { REPO_ROOT, assertBundleFresh, hostRecord, hotlineProfileJson, launchChromium, openCheckedReport, screenshot, servePage, tempDir, type PageServer, type ThemeName } from './report-helpers.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const document: any;
@@ -21,26 +20,10 @@ const SERVER_JS = path.join(STALL_APP, 'server.js');
 const STALL_LINE = fs.readFileSync(SERVER_JS, 'utf8').split('\n').findIndex((l) => l.includes('// STALL LINE')) + 1;
 
 /** `hotline profile` of the stall app; its report.json and timeline.json. */
-function profileStall(outDir: string): Promise<{ report: ReportV1; timeline: TimelineV1 }> {
-  const args = ['profile', STALL_APP, '--entry', 'server.js', '--url', '/', '--connections', '10', '--duration', '4', '--warmup', '1', '--out', outDir, '--json'];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'hotline.js'), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`hotline profile exited ${code}:\n${err}`));
-      try {
-        const report = JSON.parse(out) as ReportV1;
-        const timeline = JSON.parse(fs.readFileSync(path.join(outDir, report.id, TIMELINE_FILE), 'utf8')) as TimelineV1;
-        resolve({ report, timeline });
-      } catch (e) {
-        reject(e as Error);
-      }
-    });
-  });
+async function profileStall(outDir: string): Promise<{ report: ReportV1; timeline: TimelineV1 }> {
+  const report = await hotlineProfileJson(['profile', STALL_APP, '--entry', 'server.js', '--url', '/', '--connections', '10', '--duration', '4', '--warmup', '1', '--out', outDir, '--json']);
+  const timeline = JSON.parse(fs.readFileSync(path.join(outDir, report.id, TIMELINE_FILE), 'utf8')) as TimelineV1;
+  return { report, timeline };
 }
 
 /** The stall's rows: the run of rows (wrapping round the second) busier than half the busiest. */
@@ -80,20 +63,7 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
     if (runs) fs.rmSync(runs, { recursive: true, force: true });
   });
 
-  async function open(theme: ThemeName, message: unknown): Promise<{ page: Page; check(): Promise<void> }> {
-    const o = await openReportPage(browser, server, { theme, onReady: [message] });
-    await waitForReport(o.page, report.id);
-    return {
-      page: o.page,
-      async check() {
-        const rec = await hostRecord(o.page);
-        assert.deepEqual(rec.violations, [], 'no CSP violation');
-        assert.deepEqual(o.offHost, [], 'no request off 127.0.0.1');
-        assert.deepEqual(o.errors, [], 'no error in the page');
-        await o.page.close();
-      },
-    };
-  }
+  const open = (theme: ThemeName, message: unknown) => openCheckedReport(browser, server, { theme, onReady: [message], id: report.id });
 
   /** The canvas pixel colour at a cell's centre, as [r, g, b]. */
   const pixel = (page: Page, col: number, row: number): Promise<number[]> =>
