@@ -200,10 +200,27 @@ function checkTree(nodes: CpuProfileNode[], indexById: Map<number, number>): voi
 function readSamples(raw: unknown, indexById: Map<number, number>): number[] {
   if (!Array.isArray(raw)) throw new ProfileFormatError('"samples" must be an array', '$.samples');
   const out = new Array<number>(raw.length);
+  const indexOf = nodeIndexer(indexById);
   for (let i = 0; i < raw.length; i++) {
     const id = raw[i];
-    if (!isInt(id) || !indexById.has(id)) throw new ProfileFormatError(`sample ${i} names no node`, `$.samples[${i}]`);
+    if (!isInt(id) || indexOf(id) < 0) throw new ProfileFormatError(`sample ${i} names no node`, `$.samples[${i}]`);
     out[i] = id;
   }
   return out;
+}
+
+/**
+ * Node id → node index (-1 when no node has that id), for lookups once per sample (millions):
+ * V8 numbers nodes 1…n, so a dense table replaces the map's hashing whenever the ids are small.
+ */
+export function nodeIndexer(indexById: ReadonlyMap<number, number>): (id: number) => number {
+  let max = -1;
+  for (const id of indexById.keys()) {
+    if (id < 0) return (id) => indexById.get(id) ?? -1;
+    if (id > max) max = id;
+  }
+  if (max > 4 * indexById.size + 1024) return (id) => indexById.get(id) ?? -1;
+  const table = new Int32Array(max + 1).fill(-1);
+  for (const [id, i] of indexById) table[id] = i;
+  return (id) => (id >= 0 && id <= max ? table[id] : -1);
 }
