@@ -1,6 +1,6 @@
 // speedscope in a webview: the flame graph of a run's profile (a panel) or of any .cpuprofile
 // opened from the explorer (the custom editor). The page loads speedscope from the extension's
-// own files; the profile is posted after `ready`.
+// own files; after `ready` the page is told the profile's webview resource URL and fetches it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -12,7 +12,9 @@ import { nonce } from './webview-html.ts';
 export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri, profileFile: string, onError: (message: string) => void): vscode.Disposable {
   const speedscope = vscode.Uri.joinPath(extensionUri, 'dist', 'speedscope');
   const dist = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-  webview.options = { enableScripts: true, localResourceRoots: [speedscope, dist] };
+  // The profile's own folder too: the page fetches the file itself (see the `ready` case).
+  const profileDir = vscode.Uri.file(path.dirname(profileFile));
+  webview.options = { enableScripts: true, localResourceRoots: [speedscope, dist, profileDir] };
   webview.html = flameHtml({
     cspSource: webview.cspSource,
     nonce: nonce(),
@@ -25,14 +27,16 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
     if (!msg) return;
     switch (msg.type) {
       case 'ready': {
-        let data: Buffer;
         try {
-          data = await fs.promises.readFile(profileFile);
+          await fs.promises.access(profileFile, fs.constants.R_OK);
         } catch (err) {
           onError(`Cannot read ${profileFile}: ${(err as Error).message}`);
           return;
         }
-        const message: ToFlameView = { type: 'profile', name: path.basename(profileFile), base64: data.toString('base64') };
+        // A URL, not the bytes: VS Code serves the file to the page, which fetches it as a Blob.
+        // Posting a 100 MB profile as base64 copied 133 MB through the extension host, the
+        // workbench and the page, then decoded it on the page's thread.
+        const message: ToFlameView = { type: 'profile', name: path.basename(profileFile), url: webview.asWebviewUri(vscode.Uri.file(profileFile)).toString() };
         void webview.postMessage(message);
         return;
       }
