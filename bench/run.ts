@@ -3,6 +3,7 @@
 // figures). Progress goes to stderr. HOTLINE_BENCH_QUICK=1: fewer pairs, shorter windows, a
 // 20 MB profile (to develop the bench, not to quote). HOTLINE_BENCH_ONLY=honest,analysis,…
 // runs some modules only: honest (figures 1–2), generator, analysis, editor (5–6), footprint.
+// Those two write bench/out/results-{quick,partial}.json, never the recorded bench/results.json.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -87,9 +88,12 @@ async function main(): Promise<void> {
     machine: { cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, os: `${os.type()} ${os.release()}`, loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100) },
     figures,
   };
-  fs.writeFileSync(path.join(BENCH_DIR, 'results.json'), `${JSON.stringify(results, null, 1)}\n`);
+  // Only a full run (every module, full settings) replaces bench/results.json, the recorded figures.
+  const file = QUICK || ONLY ? path.join(BENCH_DIR, 'out', `results-${QUICK ? 'quick' : 'partial'}.json`) : path.join(BENCH_DIR, 'results.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(results, null, 1)}\n`);
   process.stdout.write(`\nHotline bench — ${results.date} — ${results.machine.cpu} × ${results.machine.cores}, node ${results.machine.node}${QUICK ? ' — QUICK (not for quoting)' : ''}\n\n`);
-  process.stdout.write(`${table(figures)}\n\nwritten: bench/results.json (${results.durationS} s)\n`);
+  process.stdout.write(`${table(figures)}\n\nwritten: ${path.relative(REPO, file)} (${results.durationS} s)\n`);
 }
 
 main().catch((err) => {
