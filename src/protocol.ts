@@ -118,7 +118,11 @@ export type FromReportView =
 // ---- extension ⇄ flame graph webview ------------------------------------------------------------
 
 /** extension → flame graph webview: the profile to load into speedscope (sent after `ready`). */
-export type ToFlameView = { type: 'profile'; name: string; base64: string };
+/**
+ * extension → flame graph webview: a profile, as a webview resource URL the page fetches (the
+ * bytes never go through postMessage), or inline as base64.
+ */
+export type ToFlameView = { type: 'profile'; name: string; base64: string } | { type: 'profile'; name: string; url: string };
 
 /** flame graph webview → extension. */
 export type FromFlameView = { type: 'ready' } | { type: 'loaded' } | { type: 'error'; message: string };

@@ -3,7 +3,7 @@
 // sources, and write report.json and a snapshot of the sources it points into.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseCpuProfileText } from './analysis/cpuprofile.ts';
+import { parseProfileJson, readCpuProfile, type CpuProfile } from './analysis/cpuprofile.ts';
 import { analyzeProfileWithTimeline } from './analysis/analyze.ts';
 import { readCoverage } from './analysis/coverage.ts';
 import type { Analysis } from './analysis/model.ts';
@@ -59,13 +59,25 @@ export function writeTimeline(dir: string, timeline: TimelineV1 | undefined): vo
  * folder keeps the warm-up's block coverage there) sharpens the call-site lines.
  */
 export function analyseFile(profileFile: string, root: string): { analysis: Analysis; sources: Map<string, string>; timeline?: TimelineV1 } {
-  const profile = parseCpuProfileText(fs.readFileSync(profileFile, 'utf8'));
+  const profile = readProfileFile(profileFile);
   const loaded = loadSources(profile, root);
   const coverage = readCoverageBeside(profileFile);
   const { analysis, timeline } = analyzeProfileWithTimeline({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, coverage });
   // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
   analysis.notes = loaded.notes.concat(analysis.notes);
   return { analysis, sources: loaded.sources, timeline };
+}
+
+/**
+ * Read, parsed and checked in steps that each let go of what came before: the file's text is
+ * unreachable once parsed, the raw JSON once checked (a 100 MB profile's analysis held both).
+ */
+function readProfileFile(profileFile: string): CpuProfile {
+  return readCpuProfile(jsonOfFile(profileFile));
+}
+
+function jsonOfFile(file: string): unknown {
+  return parseProfileJson(fs.readFileSync(file, 'utf8'));
 }
 
 /** The coverage.json beside a profile, if any; one that cannot be read (a folder, a broken link) only costs precision. */

@@ -46,35 +46,67 @@ export interface FlameInput {
   format: ProfileFormat;
 }
 
+/** What speedscope needs to open a file: the name that picks its importer, and converted bytes when the file itself is not importable. */
+export interface FlameSource {
+  name: string;
+  format: ProfileFormat;
+  /** Present for `node --prof` logs, converted to JSON; other formats are read from the file as they are. */
+  converted?: Buffer;
+}
+
+/** Bytes read to recognise a format: a big profile is never read whole just to name it. */
+const HEAD_BYTES = 1 << 20;
+
 /**
- * Reads a profile file and returns the bytes for speedscope under the name it needs. A --prof log
- * is converted by `node --prof-process --preprocess` (the node binary given, by default `node` on
+ * Recognises a profile file from its first megabyte and names it for speedscope. A --prof log is
+ * converted by `node --prof-process --preprocess` (the node binary given, by default `node` on
  * PATH; it should be the version that wrote the log).
  */
-export async function prepareForFlame(file: string, o: { nodePath?: string; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<FlameInput> {
-  let data: Buffer;
+export async function flameSource(file: string, o: { nodePath?: string; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<FlameSource> {
+  let head: string;
   try {
-    data = await fs.promises.readFile(file);
+    const handle = await fs.promises.open(file, 'r');
+    try {
+      const buffer = Buffer.alloc(HEAD_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+      head = buffer.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (err) {
     throw new ProfileFormatError(`Cannot read ${file}: ${(err as Error).message}`, file);
   }
   const base = path.basename(file);
-  const format = detectFormat(data.subarray(0, 1 << 20).toString('utf8'), base);
+  const format = detectFormat(head, base);
   const stem = base.replace(/(\.(cpuprofile|heapprofile|json|log|txt|perf|data))+$/i, '');
   switch (format) {
     case undefined:
       throw new ProfileFormatError(`${base} is not a profile Hotline can show. ${NOT_A_PROFILE}`, file);
     case 'cpuprofile':
-      return { name: base.endsWith('.cpuprofile') ? base : `${stem}.cpuprofile`, data, format };
+      return { name: base.endsWith('.cpuprofile') ? base : `${stem}.cpuprofile`, format };
     case 'heapprofile':
-      return { name: `${stem}.heapprofile`, data, format };
+      return { name: `${stem}.heapprofile`, format };
     case 'v8log':
-      return { name: `${stem}.v8log.json`, data, format };
+      return { name: `${stem}.v8log.json`, format };
     case 'perf-script':
-      return { name: `${stem}.linux-perf.txt`, data, format };
+      return { name: `${stem}.linux-perf.txt`, format };
     case 'prof-log':
-      return { name: `${stem}.v8log.json`, data: await preprocessProfLog(file, o), format };
+      return { name: `${stem}.v8log.json`, format, converted: await preprocessProfLog(file, o) };
   }
+}
+
+/** flameSource with the bytes: the file's own, or the converted ones. */
+export async function prepareForFlame(file: string, o: { nodePath?: string; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<FlameInput> {
+  const source = await flameSource(file, o);
+  let data = source.converted;
+  if (!data) {
+    try {
+      data = await fs.promises.readFile(file);
+    } catch (err) {
+      throw new ProfileFormatError(`Cannot read ${file}: ${(err as Error).message}`, file);
+    }
+  }
+  return { name: source.name, format: source.format, data };
 }
 
 /** `node --prof-process --preprocess LOG` → its JSON on stdout (speedscope's "v8 prof log" importer). */

@@ -21,8 +21,11 @@ export function loadSources(profile: CpuProfile, root: string): LoadedSources {
   const workspace = new Workspace(root);
   const out: LoadedSources = { sources: new Map(), sourceMaps: [], notes: [] };
   const files = new Set<string>();
-  for (const node of profile.nodes) {
-    const file = fileOfUrl(node.callFrame.url);
+  // Each script once: a long run's profile has hundreds of thousands of nodes in a few scripts.
+  const urls = new Set<string>();
+  for (const node of profile.nodes) urls.add(node.callFrame.url);
+  for (const url of urls) {
+    const file = fileOfUrl(url);
     if (workspace.contains(file)) files.add(file);
   }
   const realRoot = realPathOf(workspace.root);

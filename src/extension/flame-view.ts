@@ -2,11 +2,12 @@
 // thread, each worker thread, the allocations) or of any profile opened from the explorer or the
 // "Open Profile in Flame Graph…" command (.cpuprofile, .heapprofile, `node --prof` logs, `perf
 // script` text; see core/profile-formats.ts). The page loads speedscope from the extension's own
-// files; the profile is posted after `ready`.
+// files; after `ready` the page is told the profile's webview resource URL and fetches it (a
+// converted --prof log is posted as bytes: it exists only in memory).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { prepareForFlame } from '../core/profile-formats.ts';
+import { flameSource } from '../core/profile-formats.ts';
 import { runProfiles } from './run-profiles.ts';
 import { readSettings } from './settings.ts';
 import { flameHtml } from '../../webview/flame/html.ts';
@@ -20,7 +21,9 @@ import { nonce } from './webview-html.ts';
 export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri, profileFile: string, onError: (message: string) => void): vscode.Disposable {
   const speedscope = vscode.Uri.joinPath(extensionUri, 'dist', 'speedscope');
   const dist = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-  webview.options = { enableScripts: true, localResourceRoots: [speedscope, dist] };
+  // The profile's own folder too: the page fetches the file itself (see the `ready` case).
+  const profileDir = vscode.Uri.file(path.dirname(profileFile));
+  webview.options = { enableScripts: true, localResourceRoots: [speedscope, dist, profileDir] };
   webview.html = flameHtml({
     cspSource: webview.cspSource,
     nonce: nonce(),
@@ -33,15 +36,20 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
     if (!msg) return;
     switch (msg.type) {
       case 'ready': {
-        let input: Awaited<ReturnType<typeof prepareForFlame>>;
+        let source: Awaited<ReturnType<typeof flameSource>>;
         try {
           // A --prof log is converted with the app's node (hotline.nodePath), else node on PATH.
-          input = await prepareForFlame(profileFile, { nodePath: readSettings(vscode.Uri.file(profileFile)).nodePath || undefined });
+          source = await flameSource(profileFile, { nodePath: readSettings(vscode.Uri.file(profileFile)).nodePath || undefined });
         } catch (err) {
           onError((err as Error).message);
           return;
         }
-        const message: ToFlameView = { type: 'profile', name: input.name, base64: input.data.toString('base64') };
+        // A URL, not the bytes: VS Code serves the file to the page, which fetches it as a Blob.
+        // Posting a 100 MB profile as base64 copied 133 MB through the extension host, the
+        // workbench and the page, then decoded it on the page's thread.
+        const message: ToFlameView = source.converted
+          ? { type: 'profile', name: source.name, base64: source.converted.toString('base64') }
+          : { type: 'profile', name: source.name, url: webview.asWebviewUri(vscode.Uri.file(profileFile)).toString() };
         void webview.postMessage(message);
         return;
       }

@@ -157,9 +157,9 @@ export class FlamePage {
    */
   async send(message: ToFlameView | unknown): Promise<void> {
     type W = { __flame: { sentAt: number; staged: string[] }; performance: { now(): number }; postMessage(m: unknown, o: string): void };
-    const big = typeof message === 'object' && message !== null && typeof (message as ToFlameView).base64 === 'string' && (message as ToFlameView).base64.length > 8e6;
+    const base64 = base64Of(message) ?? '';
+    const big = base64.length > 8e6;
     if (big) {
-      const { base64 } = message as ToFlameView;
       await this.page.evaluate(() => {
         (globalThis as unknown as W).__flame.staged = [];
       });
@@ -175,7 +175,7 @@ export class FlamePage {
         w.__flame.sentAt = w.performance.now();
         w.postMessage(full, '*');
       },
-      [big ? { ...(message as ToFlameView), base64: '' } : message, big] as const,
+      [big ? { ...(message as object), base64: '' } : message, big] as const,
     );
   }
 
@@ -183,7 +183,7 @@ export class FlamePage {
   async load(message: ToFlameView | unknown): Promise<{ reply: FromFlameView; ms: number }> {
     const before = this.received.length;
     await this.send(message);
-    const size = (message as Partial<ToFlameView>)?.base64?.length ?? 0;
+    const size = base64Of(message)?.length ?? 0;
     const [reply] = (await this.messages(before + 1, 60_000 + size / 100)).slice(before) as FromFlameView[]; // + 10 s per MB
     const ms = await this.page.evaluate(() => {
       const f = (globalThis as unknown as { __flame: { posted: Array<{ at: number }>; sentAt: number } }).__flame;
@@ -220,6 +220,12 @@ export class FlamePage {
   }
 }
 
+/** The base64 of a profile message (the inline form), if it is one. */
+function base64Of(m: unknown): string | undefined {
+  const b = typeof m === 'object' && m !== null ? (m as { base64?: unknown }).base64 : undefined;
+  return typeof b === 'string' ? b : undefined;
+}
+
 export function profileMessage(name: string, content: string | Buffer): ToFlameView {
   return { type: 'profile', name, base64: Buffer.from(content).toString('base64') };
 }
@@ -228,6 +234,7 @@ export class FlameHarness {
   readonly offHost: string[] = [];
   readonly requests: string[] = [];
   private pages = new Map<string, string>();
+  private served = new Map<string, Buffer>();
   private constructor(
     private browser: Browser,
     private assets: { server: http.Server; origin: string },
@@ -238,14 +245,29 @@ export class FlameHarness {
     return this.assets.origin;
   }
 
+  /** Serves `bytes` from the asset origin (as VS Code serves a webview resource); returns its URL. */
+  serve(name: string, bytes: string | Buffer): string {
+    const pathname = `/served/${randomBytes(6).toString('hex')}/${encodeURIComponent(name)}`;
+    this.served.set(pathname, Buffer.from(bytes));
+    return `${this.assets.origin}${pathname}`;
+  }
+
   static async start(): Promise<FlameHarness> {
     for (const f of ['webview/flame.js', 'speedscope/index.html']) {
       assert.ok(fs.existsSync(path.join(DIST, f)), `dist/${f} is missing: run \`node esbuild.mjs\` first`);
     }
     const built = fs.statSync(path.join(DIST, 'webview', 'flame.js')).mtimeMs;
     assert.ok(fs.statSync(path.join(ROOT, 'webview', 'flame', 'main.ts')).mtimeMs <= built, 'dist/webview/flame.js is older than webview/flame/main.ts: run `node esbuild.mjs`');
+    let harness: FlameHarness | undefined;
     const assets = await listen((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
+      const served = harness?.served.get(url.pathname);
+      if (served) {
+        // A file of the host, as VS Code serves a webview resource (asWebviewUri).
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'access-control-allow-origin': '*', 'cache-control': 'no-cache' });
+        res.end(served);
+        return;
+      }
       const file = path.join(DIST, decodeURIComponent(url.pathname));
       if (!file.startsWith(DIST + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
         res.writeHead(404).end();
@@ -258,7 +280,6 @@ export class FlameHarness {
       });
       fs.createReadStream(file).pipe(res);
     });
-    let harness: FlameHarness | undefined;
     const documents = await listen((req, res) => {
       const html = harness?.pages.get(req.url ?? '');
       if (html === undefined) {

@@ -71,7 +71,7 @@ test('flameHtml: strict CSP, a nonce on every script, every URL from the host, s
   const csp =
     "default-src 'none'; script-src 'nonce-n0nce0123456789ABCDEFabcdef' 'wasm-unsafe-eval'; " +
     "style-src https://file+.vscode-resource.vscode-cdn.net 'nonce-n0nce0123456789ABCDEFabcdef'; " +
-    "font-src https://file+.vscode-resource.vscode-cdn.net; base-uri 'none'; form-action 'none'";
+    "font-src https://file+.vscode-resource.vscode-cdn.net; connect-src https://file+.vscode-resource.vscode-cdn.net; base-uri 'none'; form-action 'none'";
   assert.equal(flameCsp(o.cspSource, o.nonce), csp);
   assert.ok(html.includes(`<meta http-equiv="Content-Security-Policy" content="${csp.replaceAll("'", '&#39;')}">`), 'CSP meta tag');
   const cspAt = html.indexOf('Content-Security-Policy');
@@ -229,14 +229,30 @@ async function loadBig(mb: number, churn: boolean, t: { diagnostic: (s: string) 
   const json = bigCpuProfile(mb * 1e6, churn);
   const p = await harness.open('vscode-dark');
   await p.messages(1);
-  const { reply, ms } = await p.load(profileMessage(`big-${mb}mb.cpuprofile`, json));
+  // As the extension sends it: a URL the page fetches (the base64 form is covered by the tests above).
+  const name = `big-${mb}mb.cpuprofile`;
+  const { reply, ms } = await p.load({ type: 'profile', name, url: harness.serve(name, json) });
   assert.deepEqual(reply, { type: 'loaded' });
-  t.diagnostic(`${(json.length / 1e6).toFixed(1)} MB .cpuprofile${churn ? ' (every sample a new stack)' : ''}: shown ${(ms / 1000).toFixed(1)} s after postMessage`);
+  t.diagnostic(`${(json.length / 1e6).toFixed(1)} MB .cpuprofile${churn ? ' (every sample a new stack)' : ''}: shown ${(ms / 1000).toFixed(1)} s after postMessage of its URL`);
   await p.screenshot(`${mb}mb${churn ? '-churn' : ''}`);
   await assertCleanRun(p);
   await p.page.context().close();
   return ms;
 }
+
+test('a profile by URL (as the extension sends it) loads; a URL that fails gives an error', async () => {
+  const p = await harness.open('vscode-dark');
+  await p.messages(1);
+  const url = harness.serve('login-api.cpuprofile', fs.readFileSync(LOGIN_PROFILE));
+  assert.deepEqual((await p.load({ type: 'profile', name: 'login-api.cpuprofile', url })).reply, { type: 'loaded' });
+  assert.ok((await p.call<string>('text')).includes('login-api.cpuprofile'), 'the profile name is in the toolbar');
+  await assertCleanRun(p);
+  // (the browser logs the failed request itself: no clean-run check after this one)
+  const missing = (await p.load({ type: 'profile', name: 'gone.cpuprofile', url: `${harness.assetOrigin}/served/none/gone.cpuprofile` })).reply;
+  assert.equal(missing.type, 'error');
+  assert.match((missing as { message: string }).message, /^Could not read the profile/);
+  await p.page.context().close();
+});
 
 test('a ~20 MB profile is shown within 30 s', { timeout: 180_000 }, async (t) => {
   const ms = await loadBig(20, false, t);

@@ -11,8 +11,8 @@
 //   existing `<style data-aphrodite>` and adds rules with CSSOM insertRule, which the CSP does not
 //   govern; so the element is provided here with the nonce instead of allowing 'unsafe-inline'.
 // - fonts: Source Code Pro from its stylesheet (cspSource).
-// - no connect-src, img-src, worker-src: a Chrome .cpuprofile needs no fetch, image or worker (only
-//   speedscope's Java Flight Recorder import fetches a .wasm, and Hotline never hands it one).
+// - connect-src cspSource: the glue fetches the profile itself from a webview resource URL (the
+//   host's own files only). No img-src, worker-src: a Chrome .cpuprofile needs no image or worker.
 // Known and harmless: its bundled protobufjs probes for Node's `require` with eval() inside
 // try/catch, twice at start-up; the CSP blocks it and reports two `script-src` 'eval' violations.
 
@@ -44,6 +44,7 @@ export function flameCsp(cspSource: string, nonce: string): string {
     `script-src 'nonce-${nonce}' 'wasm-unsafe-eval'`,
     `style-src ${cspSource} 'nonce-${nonce}'`,
     `font-src ${cspSource}`,
+    `connect-src ${cspSource}`,
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');

@@ -46,14 +46,21 @@ export class ProfileFormatError extends Error {
 }
 
 export function parseCpuProfileText(text: string): CpuProfile {
-  let value: unknown;
+  return readCpuProfile(parseProfileJson(text));
+}
+
+/**
+ * The JSON value of a profile file's text (not yet checked: pass it to readCpuProfile). Apart
+ * from parseCpuProfileText so a caller can let go of a big text before the profile is read:
+ * `readCpuProfile(parseProfileJson(read()))` inside a function of its own keeps neither.
+ */
+export function parseProfileJson(text: string): unknown {
   try {
     // A UTF-8 byte order mark (editors on Windows save one) is not part of the JSON.
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
     throw new ProfileFormatError(`not JSON: ${(err as Error).message}`, 'file');
   }
-  return readCpuProfile(value);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -69,7 +76,9 @@ const MAX_SPAN_US = Number.MAX_SAFE_INTEGER;
 /**
  * Checks the shape and the invariants the analysis relies on: unique ids, children that exist,
  * one parent per node, a single root, no cycles, samples that name real nodes. Returns a profile
- * built from fresh objects (the input is never mutated) with negative time deltas clamped to 0.
+ * built from fresh node objects (the input is never mutated) with negative time deltas clamped
+ * to 0. The sample and time-delta arrays (millions of entries in a long run) are the input's own
+ * when they needed no change: copying them doubled the memory of a big profile's analysis.
  */
 export function readCpuProfile(input: unknown): CpuProfile {
   if (!isObject(input)) throw new ProfileFormatError('a CPU profile is a JSON object', '$');
@@ -102,17 +111,17 @@ export function readCpuProfile(input: unknown): CpuProfile {
       if (deltas.length !== out.samples.length) {
         throw new ProfileFormatError(`"timeDeltas" has ${deltas.length} entries for ${out.samples.length} samples`, '$.timeDeltas');
       }
-      const clamped = new Array<number>(deltas.length);
+      let negative = false;
       let total = 0;
       for (let i = 0; i < deltas.length; i++) {
-        const d = deltas[i];
+        const d: unknown = deltas[i];
         if (!isFiniteNumber(d)) throw new ProfileFormatError('a time delta is not a number', `$.timeDeltas[${i}]`);
-        // V8 occasionally reports a slightly negative delta; time never runs backwards.
-        clamped[i] = d < 0 ? 0 : d;
-        total += clamped[i];
+        if (d < 0) negative = true;
+        else total += d;
         if (total > MAX_SPAN_US) throw new ProfileFormatError('the time deltas add up to an implausibly long profile', `$.timeDeltas[${i}]`);
       }
-      out.timeDeltas = clamped;
+      // V8 occasionally reports a slightly negative delta; time never runs backwards.
+      out.timeDeltas = negative ? (deltas as number[]).map((d) => (d < 0 ? 0 : d)) : (deltas as number[]);
     }
   }
   return out;
@@ -197,13 +206,29 @@ function checkTree(nodes: CpuProfileNode[], indexById: Map<number, number>): voi
   if (reached !== nodes.length) throw new ProfileFormatError(`${nodes.length - reached} nodes sit on a cycle, unreachable from the root`, '$.nodes');
 }
 
+/** The input's own array once every entry is checked (see readCpuProfile). */
 function readSamples(raw: unknown, indexById: Map<number, number>): number[] {
   if (!Array.isArray(raw)) throw new ProfileFormatError('"samples" must be an array', '$.samples');
-  const out = new Array<number>(raw.length);
+  const indexOf = nodeIndexer(indexById);
   for (let i = 0; i < raw.length; i++) {
-    const id = raw[i];
-    if (!isInt(id) || !indexById.has(id)) throw new ProfileFormatError(`sample ${i} names no node`, `$.samples[${i}]`);
-    out[i] = id;
+    const id: unknown = raw[i];
+    if (!isInt(id) || indexOf(id) < 0) throw new ProfileFormatError(`sample ${i} names no node`, `$.samples[${i}]`);
   }
-  return out;
+  return raw as number[];
+}
+
+/**
+ * Node id → node index (-1 when no node has that id), for lookups once per sample (millions):
+ * V8 numbers nodes 1…n, so a dense table replaces the map's hashing whenever the ids are small.
+ */
+export function nodeIndexer(indexById: ReadonlyMap<number, number>): (id: number) => number {
+  let max = -1;
+  for (const id of indexById.keys()) {
+    if (id < 0) return (id) => indexById.get(id) ?? -1;
+    if (id > max) max = id;
+  }
+  if (max > 4 * indexById.size + 1024) return (id) => indexById.get(id) ?? -1;
+  const table = new Int32Array(max + 1).fill(-1);
+  for (const [id, i] of indexById) table[id] = i;
+  return (id) => (id >= 0 && id <= max ? table[id] : -1);
 }

@@ -1,7 +1,7 @@
 // A checked CpuProfile → a flat, index-based, read-only tree built in one pass: parent links,
 // a pre-order, self and subtree time per node, and the sample timeline. Everything after this
 // works on indices, never on the V8 objects.
-import type { CallFrame, CpuProfile, PositionTick } from './cpuprofile.ts';
+import { nodeIndexer, type CallFrame, type CpuProfile, type PositionTick } from './cpuprofile.ts';
 
 export interface Frame {
   functionName: string;
@@ -118,9 +118,10 @@ function sampleTimeline(profile: CpuProfile, indexById: Map<number, number>): Ti
   const sampleStartUs = new Float64Array(count);
   const sampleDurationUs = new Float64Array(count);
   const deltas = profile.timeDeltas;
+  const indexOf = nodeIndexer(indexById);
   let t = 0;
   for (let s = 0; s < count; s++) {
-    sampleNode[s] = indexById.get(samples[s])!;
+    sampleNode[s] = indexOf(samples[s]);
     t += deltas ? deltas[s] : wall / count;
     sampleStartUs[s] = t;
   }
@@ -164,8 +165,32 @@ function hitCountTimeline(profile: CpuProfile, wall: number): Timeline {
   return { sampleNode, sampleStartUs, sampleDurationUs, sampleCount: total, durationUs: wall, intervalUs: each };
 }
 
+/** The upper median (the element a sort would put at length/2), by selection: O(n), not a sort of millions. */
 function median(values: Float64Array): number {
   if (values.length === 0) return 0;
-  const sorted = Float64Array.from(values).sort();
-  return sorted[sorted.length >> 1];
+  const a = Float64Array.from(values);
+  const k = a.length >> 1;
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    // Hoare partition around the middle element's value.
+    const pivot = a[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const x = a[i];
+        a[i] = a[j];
+        a[j] = x;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return a[k];
 }

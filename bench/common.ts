@@ -1,0 +1,76 @@
+// What every figure module shares: the result shape, the A B A B … alternation, the statistics,
+// progress on stderr, and the short settings of HOTLINE_BENCH_QUICK=1 (for developing the bench).
+import * as path from 'node:path';
+import * as fs from 'node:fs';
+
+export const BENCH_DIR = __dirname;
+export const REPO = path.resolve(BENCH_DIR, '..');
+export const QUICK = process.env.HOTLINE_BENCH_QUICK === '1';
+/** Pairs per alternated figure: the issue asks for at least 5. */
+export const PAIRS = QUICK ? 2 : 5;
+
+export interface Figure {
+  id: string;
+  name: string;
+  /** The ratio's median (or the single reading), in `unit`. */
+  median: number | null;
+  min?: number;
+  max?: number;
+  unit: string;
+  /** "<= 1.05", ">= 0.98" … */
+  target: string;
+  pass: boolean | null;
+  /** Each pair's A, B and ratio, or whatever readings the figure has. */
+  samples?: unknown;
+  note?: string;
+}
+
+export function progress(line: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** A ratio figure from alternated pairs: median and min–max of a/b. */
+export function ratioFigure(f: Omit<Figure, 'median' | 'min' | 'max' | 'pass'> & { pairs: Array<{ a: number; b: number }>; atMost?: number; atLeast?: number; invert?: boolean }): Figure {
+  const ratios = f.pairs.map((p) => (f.invert ? p.b / p.a : p.a / p.b)).filter(Number.isFinite);
+  const m = ratios.length > 0 ? median(ratios) : null;
+  const pass = m === null ? null : f.atMost !== undefined ? m <= f.atMost : f.atLeast !== undefined ? m >= f.atLeast : null;
+  const { pairs, atMost: _m, atLeast: _l, invert: _i, ...rest } = f;
+  return {
+    ...rest,
+    median: m === null ? null : round(m),
+    min: ratios.length ? round(Math.min(...ratios)) : undefined,
+    max: ratios.length ? round(Math.max(...ratios)) : undefined,
+    pass,
+    samples: pairs.map((p, i) => ({ a: round(p.a), b: round(p.b), ratio: round(ratios[i] ?? NaN) })),
+  };
+}
+
+/** Runs `a` then `b`, `pairs` times (A B A B …), so drift of the machine hits both alike. */
+export async function alternate<T>(pairs: number, label: string, a: () => Promise<T>, b: () => Promise<T>): Promise<Array<{ a: T; b: T }>> {
+  const out: Array<{ a: T; b: T }> = [];
+  for (let i = 0; i < pairs; i++) {
+    progress(`${label}: pair ${i + 1}/${pairs} A`);
+    const ra = await a();
+    progress(`${label}: pair ${i + 1}/${pairs} B`);
+    const rb = await b();
+    out.push({ a: ra, b: rb });
+  }
+  return out;
+}
+
+export function tmpDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', prefix));
+}
+
+/** A figure that could not be measured here: shown as MISS with the reason. */
+export function unavailable(id: string, name: string, target: string, unit: string, why: string): Figure {
+  return { id, name, median: null, unit, target, pass: false, note: `not measured: ${why}` };
+}
