@@ -28,6 +28,7 @@ import { ReportPanel } from './report-panel.ts';
 import { FlamePanel } from './flame-view.ts';
 import { CpuProfileEditorProvider } from './cpuprofile-editor.ts';
 import { RunItem, pickRun, RunsView } from './runs-view.ts';
+import { againstBaseline } from './baseline-summary.ts';
 import { flameTitle } from './flame-title.ts';
 
 const BASELINE = 'hotline.baseline';
@@ -73,9 +74,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   const lc = client;
 
-  const openReport = (reportFile: string, focus?: { file: string; line: number; functionName?: string }): void => {
+  const openReport = (reportFile: string, focus?: { file: string; line: number; functionName?: string }, preserveFocus = false): void => {
     try {
-      ReportPanel.show(context.extensionUri, reportFile, { baselineFile: baseline(), focus, onFlameGraph: openFlame });
+      ReportPanel.show(context.extensionUri, reportFile, { baselineFile: baseline(), focus, preserveFocus, onFlameGraph: openFlame });
     } catch (err) {
       void vscode.window.showErrorMessage(`Hotline: cannot open the report: ${(err as Error).message}`);
     }
@@ -119,9 +120,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (!appDirs().includes(outcome.appDir)) await state.update(APP_DIRS, [...state.get<string[]>(APP_DIRS, []), outcome.appDir]);
     runsView.refresh();
     const reportFile = path.join(outcome.runDir, REPORT_FILE);
-    openReport(reportFile);
+    // With a file open, it keeps the focus: its lenses show the run's costs at once.
+    openReport(reportFile, undefined, vscode.window.activeTextEditor !== undefined);
     const partial = readPartial(reportFile);
     if (partial) void vscode.window.showWarningMessage(`Hotline: ${partial}`, 'Show App Output').then((c) => c && output.show(true));
+    else {
+      const verdict = againstBaseline(reportFile, baseline());
+      if (verdict) void vscode.window.showInformationMessage(`Hotline: ${verdict}`);
+    }
   };
 
   // Reports of profiles opened from disk are kept in the extension's storage, not beside them.

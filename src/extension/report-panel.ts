@@ -42,17 +42,21 @@ export class ReportPanel implements vscode.Disposable {
   }
 
   /** Shows a report (and focuses a line or function in it), creating the panel if needed. */
-  static show(extensionUri: vscode.Uri, reportFile: string, opts: { baselineFile?: string; focus?: ReportFocus; onFlameGraph: (reportFile: string) => void }): void {
+  /**
+   * `preserveFocus`: the report opens beside the editor without taking the focus from it (after a
+   * run: VS Code refreshes the CodeLens of the focused editor only, and the lenses are the news).
+   */
+  static show(extensionUri: vscode.Uri, reportFile: string, opts: { baselineFile?: string; focus?: ReportFocus; preserveFocus?: boolean; onFlameGraph: (reportFile: string) => void }): void {
     const { report } = readRun(reportFile);
     const baseline = opts.baselineFile && path.resolve(opts.baselineFile) !== path.resolve(reportFile) ? tryRead(opts.baselineFile) : undefined;
     let current = ReportPanel.current;
     if (!current) {
-      const panel = vscode.window.createWebviewPanel('hotline.report', title(report), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, { enableScripts: true, localResourceRoots: [] });
+      const panel = vscode.window.createWebviewPanel('hotline.report', title(report), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus ?? false }, { enableScripts: true, localResourceRoots: [] });
       panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'hotline.svg');
       current = new ReportPanel(panel, extensionUri, opts.onFlameGraph, reportFile);
       ReportPanel.current = current;
     } else {
-      current.panel.reveal(undefined, false);
+      current.panel.reveal(undefined, opts.preserveFocus ?? false);
     }
     current.reportFile = reportFile;
     current.panel.title = title(report);

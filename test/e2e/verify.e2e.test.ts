@@ -50,6 +50,9 @@ test('verify in a real VS Code: baseline, fix, re-run, the report compares with 
     const currentId = fs.readdirSync(runsDir).filter((d) => d !== baseId)[0];
     report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 60_000 });
     await report.getByText(baseId).first().waitFor({ state: 'visible', timeout: 60_000 });
+    // The run's end says in one line how it compares.
+    const summary = await dom.waitForNotification(page, new RegExp(`against the baseline ${baseId}: req/s .* p99 .* checkPassword −`), 30_000);
+    t.diagnostic(summary);
     // The overview's figures carry their change against the baseline.
     const base = JSON.parse(fs.readFileSync(path.join(runsDir, baseId, 'report.json'), 'utf8')) as ReportV1;
     const now = JSON.parse(fs.readFileSync(path.join(runsDir, currentId, 'report.json'), 'utf8')) as ReportV1;
