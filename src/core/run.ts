@@ -1,24 +1,26 @@
 // One run, in order: launch → inspector → listening → warm-up → measured window (profiler off)
 // → profiled window (same load) → stop → save profile → analyse → save report. Only this module
-// knows that order. Whatever happens, the app, its children and the load generator are stopped.
+// knows that order (run-record.ts, what it records). Whatever happens, the app, its children and
+// the load generator are stopped (an attached app is left running, with what the run installed undone).
 import * as path from 'node:path';
 import { AppProcess, LaunchError, describeExit, type LaunchSpec, type RunApp } from './launch.ts';
 import { AttachedApp, type AttachSpec } from './attach.ts';
-import { InspectorSession, type ListenAddress, type LoopReading, type StackFrame } from './inspector.ts';
-import { LoadError, LoadRun, type LoadTick, type PhaseResult } from './load.ts';
-import { ExternalLoad, LOAD_LOG_FILE, checkLoadCommand, isExternalResult } from './external-load.ts';
+import { InspectorSession, type ListenAddress } from './inspector.ts';
+import { LoadError, LoadRun, type LoadTick } from './load.ts';
+import { ExternalLoad, LOAD_LOG_FILE, checkLoadCommand } from './external-load.ts';
 import { whyFailed, windowClock, type WindowClock } from './run-waits.ts';
 import type { CpuProfile } from './analysis/cpuprofile.ts';
 import { mergeProfiles } from './analysis/merge.ts';
 import { Workspace, fileOfUrl } from './analysis/categories.ts';
-import type { LoadFigures, ReportV1, RunSettings } from './report.ts';
+import type { ReportV1 } from './report.ts';
 import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, acquireRunLock, createRunDir, newRunId, runsDirOf, writeFileAtomic } from './store.ts';
 import { analyseRunDir, writeRunRecord } from './analyse-run.ts';
-import { redactBody, redactEnv, redactHeaders, redactUrl } from './redact.ts';
+import { redactUrl } from './redact.ts';
+import { loadFigures, recordedSettings, type Measured } from './run-record.ts';
 import { RunError } from './run-errors.ts';
 import { RUN_DEFAULTS, validate, withDefaults, type LoadSettings, type Settings } from './run-settings.ts';
 import { accepts, explicitPort, freePort, joinUrl, loopbackHostOf } from './ports.ts';
-import { ProfiledExtras, saveExtras, type ExtrasCaptured } from './profiled-extras.ts';
+import { ProfiledExtras, saveExtras } from './profiled-extras.ts';
 
 export { RunError, type RunErrorKind } from './run-errors.ts';
 export { RUN_DEFAULTS, type LoadSettings } from './run-settings.ts';
@@ -326,7 +328,7 @@ class Run {
       id,
       startedAt: startedAt.toISOString(),
       app: { command: this.app?.command ?? [], cwd: target.cwd, pid: this.app?.pid ?? -1, url: redactUrl(url) },
-      settings: this.recordedSettings(),
+      settings: recordedSettings(this.s, this.opts.target, this.opts.attach),
       load: loadFigures(this.s, m),
       eventLoop: {
         ...m.loop,
@@ -337,18 +339,6 @@ class Run {
       ...(extras ? { extras } : {}),
     });
     return runDir;
-  }
-
-  private recordedSettings(): RunSettings {
-    const s = this.s;
-    const t = this.opts.target;
-    return {
-      ...(this.opts.attach ? { attach: redactUrl(this.opts.attach.target) } : { entry: t.entry, args: t.args, runtimeArgs: t.runtimeArgs }),
-      url: redactUrl(s.url), method: s.method, headers: redactHeaders(s.headers), body: redactBody(s.body),
-      connections: s.connections, pipelining: s.pipelining, durationS: s.durationS, warmupS: s.warmupS,
-      samplingIntervalUs: s.samplingIntervalUs, timeoutS: s.timeoutS,
-      ...(t.env && Object.keys(t.env).length > 0 ? { env: redactEnv(Object.fromEntries(Object.entries(t.env).filter((e): e is [string, string] => e[1] !== undefined))) } : {}),
-    };
   }
 
   // ---- waiting and stopping ------------------------------------------------------------------
@@ -428,45 +418,3 @@ class Run {
     this.opts.onProgress?.({ phase, message, ...extra });
   }
 }
-
-interface Measured {
-  measured: PhaseResult;
-  profiled: PhaseResult;
-  loop: LoopReading;
-  /** Absent when the app died in the profiled window. */
-  profiledLoop?: LoopReading;
-  profile: CpuProfile;
-  coverage: unknown[];
-  partial?: { reason: string };
-  blockedAt?: StackFrame[];
-  /** Worker threads' profiles and the allocation profile. */
-  extras?: ExtrasCaptured;
-}
-
-/** The figures come from the window without the profiler; the profiled window sits beside them. */
-function loadFigures(s: Settings, m: Measured): LoadFigures {
-  const w = m.measured;
-  return {
-    durationS: w.durationS,
-    connections: s.connections,
-    requests: w.requests,
-    latencyMs: w.latencyMs,
-    completedLatencyMs: w.completedLatencyMs,
-    errors: w.errors,
-    timeouts: w.timeouts,
-    non2xx: w.non2xx,
-    statusCodes: w.statusCodes,
-    // The generator saturated a core while the app's event loop still had room.
-    loadLimited: w.loadCpu >= 0.85 && m.loop.utilization < 0.85,
-    loadCpu: w.loadCpu,
-    ...(isExternalResult(m.profiled) && m.profiled.external.summary ? { external: m.profiled.external.summary } : {}),
-    profiled: {
-      durationS: m.profiled.durationS,
-      requests: m.profiled.requests,
-      latencyMs: m.profiled.latencyMs,
-      errors: m.profiled.errors,
-      non2xx: m.profiled.non2xx,
-    },
-  };
-}
-
