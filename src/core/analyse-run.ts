@@ -3,7 +3,8 @@
 // sources, and write report.json and a snapshot of the sources it points into.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseProfileJson, readCpuProfile, type CpuProfile } from './analysis/cpuprofile.ts';
+import type { CpuProfile } from './analysis/cpuprofile.ts';
+import { parseCpuProfileBytes } from './analysis/cpuprofile-reader.ts';
 import { analyzeProfileWithTimeline } from './analysis/analyze.ts';
 import { readCoverage } from './analysis/coverage.ts';
 import type { Analysis } from './analysis/model.ts';
@@ -69,15 +70,11 @@ export function analyseFile(profileFile: string, root: string): { analysis: Anal
 }
 
 /**
- * Read, parsed and checked in steps that each let go of what came before: the file's text is
- * unreachable once parsed, the raw JSON once checked (a 100 MB profile's analysis held both).
+ * Read from the file's bytes (cpuprofile-reader.ts: the sample arrays become typed arrays, not
+ * millions of JS numbers); the bytes are unreachable once it returns.
  */
-function readProfileFile(profileFile: string): CpuProfile {
-  return readCpuProfile(jsonOfFile(profileFile));
-}
-
-function jsonOfFile(file: string): unknown {
-  return parseProfileJson(fs.readFileSync(file, 'utf8'));
+export function readProfileFile(profileFile: string): CpuProfile {
+  return parseCpuProfileBytes(fs.readFileSync(profileFile));
 }
 
 /** The coverage.json beside a profile, if any; one that cannot be read (a folder, a broken link) only costs precision. */

@@ -32,10 +32,17 @@ export interface CpuProfile {
   startTime: number;
   /** µs */
   endTime: number;
-  samples?: number[];
+  /** Node ids. A JS array, or a typed array when read from a file (cpuprofile-reader.ts). */
+  samples?: SampleArray;
   /** µs since the previous sample (the first: since startTime). */
-  timeDeltas?: number[];
+  timeDeltas?: SampleArray;
 }
+
+/** Read-only: a profile's arrays may be the input's own (see readCpuProfile). */
+export type SampleArray = readonly number[] | Int32Array | Float64Array;
+
+/** A JSON array, or the typed array cpuprofile-reader.ts reads in its place. */
+const isNumberList = (v: unknown): v is SampleArray => Array.isArray(v) || v instanceof Int32Array || v instanceof Float64Array;
 
 /** The input is not a usable CPU profile; `where` says which part broke the rule. */
 export class ProfileFormatError extends Error {
@@ -107,7 +114,7 @@ export function readCpuProfile(input: unknown): CpuProfile {
     out.samples = readSamples(value.samples, indexById);
     const deltas = value.timeDeltas;
     if (deltas !== undefined) {
-      if (!Array.isArray(deltas)) throw new ProfileFormatError('"timeDeltas" must be an array', '$.timeDeltas');
+      if (!isNumberList(deltas)) throw new ProfileFormatError('"timeDeltas" must be an array', '$.timeDeltas');
       if (deltas.length !== out.samples.length) {
         throw new ProfileFormatError(`"timeDeltas" has ${deltas.length} entries for ${out.samples.length} samples`, '$.timeDeltas');
       }
@@ -121,10 +128,18 @@ export function readCpuProfile(input: unknown): CpuProfile {
         if (total > MAX_SPAN_US) throw new ProfileFormatError('the time deltas add up to an implausibly long profile', `$.timeDeltas[${i}]`);
       }
       // V8 occasionally reports a slightly negative delta; time never runs backwards.
-      out.timeDeltas = negative ? (deltas as number[]).map((d) => (d < 0 ? 0 : d)) : (deltas as number[]);
+      out.timeDeltas = negative ? withoutNegatives(deltas) : deltas;
     }
   }
   return out;
+}
+
+/** A copy of the same kind with negative entries made 0. */
+function withoutNegatives(deltas: SampleArray): SampleArray {
+  const clamp = (d: number): number => (d < 0 ? 0 : d);
+  if (deltas instanceof Int32Array) return Int32Array.from(deltas, clamp);
+  if (deltas instanceof Float64Array) return Float64Array.from(deltas, clamp);
+  return deltas.map(clamp);
 }
 
 function readNode(raw: unknown, i: number): CpuProfileNode {
@@ -207,14 +222,14 @@ function checkTree(nodes: CpuProfileNode[], indexById: Map<number, number>): voi
 }
 
 /** The input's own array once every entry is checked (see readCpuProfile). */
-function readSamples(raw: unknown, indexById: Map<number, number>): number[] {
-  if (!Array.isArray(raw)) throw new ProfileFormatError('"samples" must be an array', '$.samples');
+function readSamples(raw: unknown, indexById: Map<number, number>): SampleArray {
+  if (!isNumberList(raw)) throw new ProfileFormatError('"samples" must be an array', '$.samples');
   const indexOf = nodeIndexer(indexById);
   for (let i = 0; i < raw.length; i++) {
     const id: unknown = raw[i];
     if (!isInt(id) || indexOf(id) < 0) throw new ProfileFormatError(`sample ${i} names no node`, `$.samples[${i}]`);
   }
-  return raw as number[];
+  return raw;
 }
 
 /**
