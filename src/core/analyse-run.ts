@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CpuProfile } from './analysis/cpuprofile.ts';
-import { parseCpuProfileBytes } from './analysis/cpuprofile-reader.ts';
+import { parseCpuProfileBytes, readCpuProfileBytes } from './analysis/cpuprofile-reader.ts';
 import { analyzeProfileWithTimeline } from './analysis/analyze.ts';
 import { readCoverage } from './analysis/coverage.ts';
 import type { Analysis } from './analysis/model.ts';
@@ -71,10 +71,18 @@ export function analyseFile(profileFile: string, root: string): { analysis: Anal
 
 /**
  * Read from the file's bytes (cpuprofile-reader.ts: the sample arrays become typed arrays, not
- * millions of JS numbers); the bytes are unreachable once it returns.
+ * millions of JS numbers). A regular file may be read a second time, only if the fast reader
+ * gives up, so its bytes need not be held meanwhile; a pipe or a device is read once.
  */
 export function readProfileFile(profileFile: string): CpuProfile {
-  return parseCpuProfileBytes(fs.readFileSync(profileFile));
+  let regular = false;
+  try {
+    regular = fs.statSync(profileFile).isFile();
+  } catch {
+    // readFileSync below reports a missing or unreadable file, with its usual message
+  }
+  if (!regular) return parseCpuProfileBytes(fs.readFileSync(profileFile));
+  return readCpuProfileBytes(() => fs.readFileSync(profileFile));
 }
 
 /** The coverage.json beside a profile, if any; one that cannot be read (a folder, a broken link) only costs precision. */

@@ -9,9 +9,17 @@
 import { ProfileFormatError, parseProfileJson, readCpuProfile, type CpuProfile } from './cpuprofile.ts';
 
 /** The bytes of a .cpuprofile file (UTF-8, optionally with a byte order mark), strictly read. */
-export function parseCpuProfileBytes(data: Uint8Array): CpuProfile {
-  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.length);
-  const fast = fastJson(bytes);
+export function parseCpuProfileBytes(bytes: Uint8Array): CpuProfile {
+  return readCpuProfileBytes(() => bytes);
+}
+
+/**
+ * The same from `load`, which must give the same bytes each call: it is called once, and again
+ * only when the fast path gives up (a broken or unusual file). In between the bytes are not
+ * held, so a big file's buffer can be freed while the rest of it is parsed.
+ */
+export function readCpuProfileBytes(load: () => Uint8Array): CpuProfile {
+  const fast = fastJson(load);
   if (fast !== undefined) {
     try {
       return readCpuProfile(fast);
@@ -20,8 +28,10 @@ export function parseCpuProfileBytes(data: Uint8Array): CpuProfile {
       if (!(err instanceof ProfileFormatError)) throw err;
     }
   }
-  return readCpuProfile(parseProfileJson(bytes.toString('utf8')));
+  return readCpuProfile(parseProfileJson(asBuffer(load()).toString('utf8')));
 }
+
+const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -56,7 +66,27 @@ interface Cut {
  * The JSON value of the file with `samples`/`timeDeltas` as typed arrays, or undefined when the
  * fast path does not apply (then the caller parses the whole text, which also words any error).
  */
-function fastJson(bytes: Buffer): Record<string, unknown> | undefined {
+function fastJson(load: () => Uint8Array): Record<string, unknown> | undefined {
+  const split = splitOffBigArrays(asBuffer(load()));
+  if (split === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(split.rest);
+  } catch {
+    return undefined;
+  }
+  const rest = value as Record<string, unknown>;
+  // A wrapped profile ({profile: {...}}) is read from its inner object: not what was cut.
+  if (!Array.isArray(rest.nodes)) return undefined;
+  for (const c of split.cuts) rest[c.key] = c.values;
+  return rest;
+}
+
+/**
+ * The file's text without its top-level samples/timeDeltas arrays (each replaced by null) and
+ * those arrays read; undefined when the top level is not the plain object expected.
+ */
+function splitOffBigArrays(bytes: Buffer): { rest: string; cuts: Cut[] } | undefined {
   const n = bytes.length;
   let i = n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const start = i;
@@ -108,17 +138,7 @@ function fastJson(bytes: Buffer): Record<string, unknown> | undefined {
     at = c.to;
   }
   text += bytes.toString('utf8', at, n);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const rest = value as Record<string, unknown>;
-  // A wrapped profile ({profile: {...}}) is read from its inner object: not what was cut.
-  if (!Array.isArray(rest.nodes)) return undefined;
-  for (const c of cuts) rest[c.key] = c.values;
-  return rest;
+  return { rest: text, cuts };
 }
 
 function bigArrayKey(bytes: Uint8Array, from: number, to: number): BigArray | undefined {

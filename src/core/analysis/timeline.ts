@@ -46,12 +46,12 @@ export interface NodeAttribution {
 }
 
 /**
- * The timeline of a profile's samples. `sampleNode`/`sampleStartUs`/`sampleDurationUs` come from
+ * The timeline of a profile's samples. `sampleNode`/`sampleDurationUs`/`firstSampleUs` come from
  * the profile tree (profile.ts); `attribution(node)` from the analysis. Undefined for profiles
  * without a sample array (hit counts only): they have no order in time.
  */
 export function buildTimeline(
-  tree: { sampleNode: Int32Array; sampleStartUs: Float64Array; sampleDurationUs: Float64Array; intervalUs: number },
+  tree: { sampleNode: Int32Array; sampleDurationUs: Float64Array; firstSampleUs: number; intervalUs: number },
   hasSamples: boolean,
   attribution: (node: number) => NodeAttribution,
 ): TimelineV1 | undefined {
@@ -91,7 +91,7 @@ export function buildTimeline(
     sampleKind[s] = k;
     sampleUs[s] = Math.round(tree.sampleDurationUs[s]);
   }
-  const firstUs = Math.round(tree.sampleStartUs[0]);
+  const firstUs = Math.round(tree.firstSampleUs);
   const endUs = firstUs + sampleUs.reduce((a, b) => a + b, 0);
   return { version: 1, firstUs, endUs, intervalUs: Math.round(tree.intervalUs), lines, kinds, sampleUs, sampleKind };
 }
