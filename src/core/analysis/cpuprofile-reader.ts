@@ -48,7 +48,6 @@ const ZERO = 0x30;
 const NINE = 0x39;
 
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-const isDigit = (c: number): boolean => c >= ZERO && c <= NINE;
 
 const BIG_ARRAYS = ['samples', 'timeDeltas'] as const;
 type BigArray = (typeof BIG_ARRAYS)[number];
@@ -201,61 +200,65 @@ function endOfValue(bytes: Uint8Array, i: number): number {
 /**
  * A JSON array of numbers starting at `i` (the `[`), into an Int32Array while every value is a
  * 32-bit integer (node ids, µs deltas), else a Float64Array (the same doubles JSON.parse gives).
- * Undefined for anything else (strings, nesting, syntax JSON does not allow).
+ * Undefined for anything else (strings, nesting, syntax JSON does not allow). One tight loop per
+ * byte: this is most of a big profile.
  */
 function readNumberArray(bytes: Buffer, i: number): { values: Int32Array | Float64Array; end: number } | undefined {
-  const n = bytes.length;
-  // First pass: where it ends and how many elements (commas + 1 unless empty).
+  // A number array holds no brackets: the first `]` closes it (a nested `[` is refused below).
+  const close = bytes.indexOf(CLOSE_BRACKET, i);
+  if (close < 0) return undefined;
   let commas = 0;
-  let empty = true;
-  let close = i + 1;
-  for (; close < n; close++) {
-    const b = bytes[close];
-    if (b === CLOSE_BRACKET) break;
-    if (b === COMMA) commas++;
-    else if (b === QUOTE || b === OPEN_BRACE || b === OPEN_BRACKET || b === CLOSE_BRACE) return undefined;
-    else if (!isSpace(b)) empty = false;
+  let blank = true;
+  for (let j = i + 1; j < close; j++) {
+    const c = bytes[j];
+    if (c === COMMA) commas++;
+    else if (blank && !isSpace(c)) blank = false;
   }
-  if (close >= n) return undefined;
-  if (empty) return commas === 0 ? { values: new Int32Array(0), end: close + 1 } : undefined;
+  if (blank) return commas === 0 ? { values: new Int32Array(0), end: close + 1 } : undefined;
   const count = commas + 1;
   let ints: Int32Array | undefined = new Int32Array(count);
   let floats: Float64Array | undefined;
+  // Every read below stays at or before `close`: no token runs past a `]`.
   let j = i + 1;
+  let c = bytes[j];
   for (let k = 0; k < count; k++) {
-    while (isSpace(bytes[j])) j++;
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = bytes[++j];
     const tokenFrom = j;
-    const negative = bytes[j] === MINUS;
-    if (negative) j++;
-    if (!isDigit(bytes[j])) return undefined;
-    let exact = true; // the digits alone, at most 15 of them: summed exactly below
-    let v = 0;
+    const negative = c === MINUS;
+    if (negative) c = bytes[++j];
+    if (c < ZERO || c > NINE) return undefined;
     const digitsFrom = j;
-    if (bytes[j] === ZERO) {
-      j++;
+    let v = c - ZERO;
+    c = bytes[++j];
+    if (v === 0) {
+      if (c >= ZERO && c <= NINE) return undefined; // JSON has no leading zeros
     } else {
-      while (isDigit(bytes[j])) v = v * 10 + (bytes[j++] - ZERO);
+      while (c >= ZERO && c <= NINE) {
+        v = v * 10 + (c - ZERO);
+        c = bytes[++j];
+      }
     }
-    if (j - digitsFrom > 15) exact = false;
-    if (bytes[j] === DOT) {
-      j++;
-      if (!isDigit(bytes[j])) return undefined;
-      while (isDigit(bytes[j])) j++;
-      exact = false;
+    if (c === DOT || c === 0x65 || c === 0x45 || j - digitsFrom > 15) {
+      // A fraction, an exponent or more digits than a double holds exactly: checked here,
+      // converted by Number(), which gives what JSON.parse gives for a valid JSON number.
+      if (c === DOT) {
+        c = bytes[++j];
+        if (c < ZERO || c > NINE) return undefined;
+        while (c >= ZERO && c <= NINE) c = bytes[++j];
+      }
+      if (c === 0x65 || c === 0x45) {
+        c = bytes[++j];
+        if (c === PLUS || c === MINUS) c = bytes[++j];
+        if (c < ZERO || c > NINE) return undefined;
+        while (c >= ZERO && c <= NINE) c = bytes[++j];
+      }
+      v = Number(bytes.toString('latin1', tokenFrom, j));
+    } else if (negative) {
+      v = -v;
     }
-    if (bytes[j] === 0x65 || bytes[j] === 0x45) {
-      j++;
-      if (bytes[j] === PLUS || bytes[j] === MINUS) j++;
-      if (!isDigit(bytes[j])) return undefined;
-      while (isDigit(bytes[j])) j++;
-      exact = false;
-    }
-    // A checked JSON number token: Number() of it is what JSON.parse gives.
-    if (!exact) v = Number(bytes.toString('latin1', tokenFrom, j));
-    else if (negative) v = -v;
-    while (isSpace(bytes[j])) j++;
-    if (bytes[j] !== (k === count - 1 ? CLOSE_BRACKET : COMMA)) return undefined;
-    j++;
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = bytes[++j];
+    if (c !== (k === count - 1 ? CLOSE_BRACKET : COMMA)) return undefined;
+    c = bytes[++j];
     if (ints !== undefined && (v | 0) === v) {
       ints[k] = v;
     } else {
