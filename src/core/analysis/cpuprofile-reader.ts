@@ -6,7 +6,7 @@
 // Anything the scan does not expect (a key with escapes, a duplicate key, a non-number element,
 // broken JSON, a wrapped profile) falls back to the plain path, so results and error messages
 // are those of parseProfileJson + readCpuProfile.
-import { ProfileFormatError, parseProfileJson, readCpuProfile, type CpuProfile } from './cpuprofile.ts';
+import { ProfileFormatError, parseProfileJson, readCpuProfile, readOwnedCpuProfile, type CpuProfile } from './cpuprofile.ts';
 
 /** The bytes of a .cpuprofile file (UTF-8, optionally with a byte order mark), strictly read. */
 export function parseCpuProfileBytes(bytes: Uint8Array): CpuProfile {
@@ -22,7 +22,7 @@ export function readCpuProfileBytes(load: () => Uint8Array): CpuProfile {
   const fast = fastJson(load);
   if (fast !== undefined) {
     try {
-      return readCpuProfile(fast);
+      return readOwnedCpuProfile(fast);
     } catch (err) {
       // The slow path below gives the same verdict; let it word the message, as it always did.
       if (!(err instanceof ProfileFormatError)) throw err;
