@@ -32,7 +32,8 @@ export interface ProfileTree {
    * with hit counts only and more than MAX_EXPANDED_HITS of them has one entry per node instead.
    */
   readonly sampleNode: Int32Array;
-  readonly sampleDurationUs: Float64Array;
+  /** Whole µs in 32 bits when every duration is one (V8's are): half the memory of doubles. */
+  readonly sampleDurationUs: Durations;
   /** µs from the profile's start to its first sample (no per-sample starts: 8 bytes × millions). */
   readonly firstSampleUs: number;
   /** How many samples the profile holds (its hit counts when it has no sample array). */
@@ -95,9 +96,23 @@ export function buildProfileTree(profile: CpuProfile): ProfileTree {
   return { frames, nodeFrame, parent, children, preorder, positionTicks, selfUs, subtreeUs, root, ...timeline };
 }
 
+export type Durations = Int32Array | Float64Array;
+
+/** Per-sample durations stored as Int32 while each is a 32-bit integer, else as doubles (exact either way). */
+class DurationArray {
+  values: Durations;
+  constructor(count: number) {
+    this.values = new Int32Array(count);
+  }
+  set(s: number, us: number): void {
+    if (this.values instanceof Int32Array && (us | 0) !== us) this.values = Float64Array.from(this.values);
+    this.values[s] = us;
+  }
+}
+
 interface Timeline {
   sampleNode: Int32Array;
-  sampleDurationUs: Float64Array;
+  sampleDurationUs: Durations;
   firstSampleUs: number;
   sampleCount: number;
   durationUs: number;
@@ -116,7 +131,7 @@ function sampleTimeline(profile: CpuProfile, indexById: Map<number, number>): Ti
 
   const count = samples.length;
   const sampleNode = new Int32Array(count);
-  const sampleDurationUs = new Float64Array(count);
+  const durations = new DurationArray(count);
   const deltas = profile.timeDeltas;
   const indexOf = nodeIndexer(indexById);
   // t: the current sample's start; each duration is the difference of two starts (the same
@@ -128,11 +143,12 @@ function sampleTimeline(profile: CpuProfile, indexById: Map<number, number>): Ti
     const previous = t;
     t += deltas ? deltas[s] : wall / count;
     if (s === 0) firstSampleUs = t;
-    else sampleDurationUs[s - 1] = t - previous;
+    else durations.set(s - 1, t - previous);
   }
-  const intervalUs = median(sampleDurationUs.subarray(0, Math.max(0, count - 1))) || (count > 0 ? wall / count : 0);
+  const intervalUs = median(durations.values.subarray(0, Math.max(0, count - 1))) || (count > 0 ? wall / count : 0);
   const tail = wall - t;
-  sampleDurationUs[count - 1] = Math.max(0, Math.min(tail > 0 ? tail : intervalUs, intervalUs));
+  durations.set(count - 1, Math.max(0, Math.min(tail > 0 ? tail : intervalUs, intervalUs)));
+  const sampleDurationUs = durations.values;
   // The gap before the first sample belongs to no sample: the sampled time starts at it.
   let durationUs = 0;
   for (let s = 0; s < count; s++) durationUs += sampleDurationUs[s];
@@ -168,7 +184,7 @@ function hitCountTimeline(profile: CpuProfile, wall: number): Timeline {
 }
 
 /** The upper median (the element a sort would put at length/2): O(n), not a sort of millions. */
-function median(values: Float64Array): number {
+function median(values: Durations): number {
   if (values.length === 0) return 0;
   const k = values.length >> 1;
   return smallIntegerAtRank(values, k) ?? selectRank(values, k);
@@ -181,7 +197,7 @@ const HISTOGRAM_SIZE = 1 << 16;
  * The value of rank k when every value below HISTOGRAM_SIZE is a non-negative integer and the
  * rank-k one is among them (counting, no copy); undefined otherwise (then selectRank decides).
  */
-function smallIntegerAtRank(values: Float64Array, k: number): number | undefined {
+function smallIntegerAtRank(values: Durations, k: number): number | undefined {
   const counts = new Uint32Array(HISTOGRAM_SIZE);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
@@ -197,7 +213,7 @@ function smallIntegerAtRank(values: Float64Array, k: number): number | undefined
 }
 
 /** The element of rank k, by Hoare selection on a copy. */
-function selectRank(values: Float64Array, k: number): number {
+function selectRank(values: Durations, k: number): number {
   const a = Float64Array.from(values);
   let lo = 0;
   let hi = a.length - 1;

@@ -51,7 +51,7 @@ export interface NodeAttribution {
  * without a sample array (hit counts only): they have no order in time.
  */
 export function buildTimeline(
-  tree: { sampleNode: Int32Array; sampleDurationUs: Float64Array; firstSampleUs: number; intervalUs: number },
+  tree: { sampleNode: Int32Array; sampleDurationUs: Int32Array | Float64Array; firstSampleUs: number; intervalUs: number },
   hasSamples: boolean,
   attribution: (node: number) => NodeAttribution,
 ): TimelineV1 | undefined {
