@@ -82,7 +82,7 @@ export function readProfileFile(profileFile: string): CpuProfile {
     // readFileSync below reports a missing or unreadable file, with its usual message
   }
   if (!regular) return parseCpuProfileBytes(fs.readFileSync(profileFile));
-  return readCpuProfileBytes(() => fs.readFileSync(profileFile));
+  return readCpuProfileBytes(() => fs.readFileSync(profileFile), { consume: true });
 }
 
 /** The coverage.json beside a profile, if any; one that cannot be read (a folder, a broken link) only costs precision. */

@@ -89,6 +89,11 @@ describe('parseCpuProfileBytes', () => {
     const text = profile(',"samples":[2],"timeDeltas":[1]');
     readCpuProfileBytes(() => (calls++, Buffer.from(text)));
     assert.equal(calls, 1);
+    // consume: a fresh, unpooled buffer's memory is handed back once scanned (detached).
+    const fresh = Buffer.alloc(Buffer.byteLength(text), text);
+    const p = readCpuProfileBytes(() => fresh, { consume: true });
+    assert.equal(fresh.byteLength, 0);
+    assert.deepEqual(Array.from(p.samples ?? []), [2]);
     calls = 0;
     assert.throws(() => readCpuProfileBytes(() => (calls++, Buffer.from(profile(',"samples":[2,],"timeDeltas":[1]')))), /not JSON/);
     assert.equal(calls, 2);

@@ -16,10 +16,13 @@ export function parseCpuProfileBytes(bytes: Uint8Array): CpuProfile {
 /**
  * The same from `load`, which must give the same bytes each call: it is called once, and again
  * only when the fast path gives up (a broken or unusual file). In between the bytes are not
- * held, so a big file's buffer can be freed while the rest of it is parsed.
+ * held, so a big file's buffer can be freed while the rest of it is parsed. With `consume` (each
+ * call returns a fresh buffer nobody else holds, as fs.readFileSync does) the buffer's memory is
+ * handed back as soon as it is scanned, not whenever the garbage collector reaches it: for a
+ * 100 MB file that decides whether it still counts in the peak of the analysis.
  */
-export function readCpuProfileBytes(load: () => Uint8Array): CpuProfile {
-  const fast = fastJson(load);
+export function readCpuProfileBytes(load: () => Uint8Array, opts: { consume?: boolean } = {}): CpuProfile {
+  const fast = fastJson(load, opts.consume === true);
   if (fast !== undefined) {
     try {
       return readOwnedCpuProfile(fast);
@@ -65,8 +68,10 @@ interface Cut {
  * The JSON value of the file with `samples`/`timeDeltas` as typed arrays, or undefined when the
  * fast path does not apply (then the caller parses the whole text, which also words any error).
  */
-function fastJson(load: () => Uint8Array): Record<string, unknown> | undefined {
-  const split = splitOffBigArrays(asBuffer(load()));
+function fastJson(load: () => Uint8Array, consume: boolean): Record<string, unknown> | undefined {
+  const bytes = load();
+  const split = splitOffBigArrays(asBuffer(bytes));
+  if (consume) release(bytes);
   if (split === undefined) return undefined;
   let value: unknown;
   try {
@@ -138,6 +143,20 @@ function splitOffBigArrays(bytes: Buffer): { rest: string; cuts: Cut[] } | undef
   }
   text += bytes.toString('utf8', at, n);
   return { rest: text, cuts };
+}
+
+/**
+ * Detaches the bytes' memory: moved into an unreferenced young ArrayBuffer, which the next
+ * scavenge frees. Only for a buffer that owns its whole ArrayBuffer and may be moved.
+ */
+function release(bytes: Uint8Array): void {
+  const whole = bytes.buffer;
+  if (!(whole instanceof ArrayBuffer) || bytes.byteOffset !== 0 || bytes.byteLength !== whole.byteLength) return;
+  try {
+    structuredClone(whole, { transfer: [whole] });
+  } catch {
+    // not transferable (a pooled buffer): the garbage collector frees it in its own time
+  }
 }
 
 function bigArrayKey(bytes: Uint8Array, from: number, to: number): BigArray | undefined {
