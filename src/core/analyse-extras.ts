@@ -4,7 +4,8 @@
 // and `heap` to a report built from the main thread's analysis.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseCpuProfileText, type CpuProfile } from './analysis/cpuprofile.ts';
+import type { CpuProfile } from './analysis/cpuprofile.ts';
+import { parseCpuProfileBytes } from './analysis/cpuprofile-reader.ts';
 import { analyzeProfile } from './analysis/analyze.ts';
 import { mergeProfiles } from './analysis/merge.ts';
 import { analyzeHeapProfile, parseHeapProfileText } from './analysis/heap.ts';
@@ -31,7 +32,7 @@ export function analyseExtras(runDir: string, root: string, record: { extras?: E
   const workers: Array<{ entry: ExtrasRecord['workers'][number]; profile: CpuProfile }> = [];
   for (const w of extras.workers) {
     try {
-      workers.push({ entry: w, profile: parseCpuProfileText(fs.readFileSync(path.join(runDir, w.file), 'utf8')) });
+      workers.push({ entry: w, profile: parseCpuProfileBytes(fs.readFileSync(path.join(runDir, w.file))) });
     } catch (err) {
       notes.push(`The profile of worker thread ${w.title || w.threadId} (${w.file}) could not be read: ${(err as Error).message}`);
     }

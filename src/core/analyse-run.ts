@@ -3,7 +3,8 @@
 // sources, and write report.json and a snapshot of the sources it points into.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseProfileJson, readCpuProfile, type CpuProfile } from './analysis/cpuprofile.ts';
+import type { CpuProfile } from './analysis/cpuprofile.ts';
+import { parseCpuProfileBytes, readCpuProfileBytes } from './analysis/cpuprofile-reader.ts';
 import { analyzeProfileWithTimeline } from './analysis/analyze.ts';
 import { readCoverage } from './analysis/coverage.ts';
 import type { Analysis } from './analysis/model.ts';
@@ -69,15 +70,19 @@ export function analyseFile(profileFile: string, root: string): { analysis: Anal
 }
 
 /**
- * Read, parsed and checked in steps that each let go of what came before: the file's text is
- * unreachable once parsed, the raw JSON once checked (a 100 MB profile's analysis held both).
+ * Read from the file's bytes (cpuprofile-reader.ts: the sample arrays become typed arrays, not
+ * millions of JS numbers). A regular file may be read a second time, only if the fast reader
+ * gives up, so its bytes need not be held meanwhile; a pipe or a device is read once.
  */
-function readProfileFile(profileFile: string): CpuProfile {
-  return readCpuProfile(jsonOfFile(profileFile));
-}
-
-function jsonOfFile(file: string): unknown {
-  return parseProfileJson(fs.readFileSync(file, 'utf8'));
+export function readProfileFile(profileFile: string): CpuProfile {
+  let regular = false;
+  try {
+    regular = fs.statSync(profileFile).isFile();
+  } catch {
+    // readFileSync below reports a missing or unreadable file, with its usual message
+  }
+  if (!regular) return parseCpuProfileBytes(fs.readFileSync(profileFile));
+  return readCpuProfileBytes(() => fs.readFileSync(profileFile), { consume: true });
 }
 
 /** The coverage.json beside a profile, if any; one that cannot be read (a folder, a broken link) only costs precision. */

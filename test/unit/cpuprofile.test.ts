@@ -187,7 +187,7 @@ describe('buildProfileTree', () => {
     assert.deepEqual(Array.from(t.preorder), [0, 1, 2]);
     assert.equal(t.root, 0);
     // Samples start at 1000, 2000, 3000 µs after startTime; the last lasts until endTime (1000 µs).
-    assert.deepEqual(Array.from(t.sampleStartUs), [1000, 2000, 3000]);
+    assert.equal(t.firstSampleUs, 1000);
     assert.deepEqual(Array.from(t.sampleDurationUs), [1000, 1000, 1000]);
     assert.deepEqual(Array.from(t.selfUs), [0, 1000, 2000]);
     assert.deepEqual(Array.from(t.subtreeUs), [3000, 3000, 2000]);

@@ -32,10 +32,17 @@ export interface CpuProfile {
   startTime: number;
   /** µs */
   endTime: number;
-  samples?: number[];
+  /** Node ids. A JS array, or a typed array when read from a file (cpuprofile-reader.ts). */
+  samples?: SampleArray;
   /** µs since the previous sample (the first: since startTime). */
-  timeDeltas?: number[];
+  timeDeltas?: SampleArray;
 }
+
+/** Read-only: a profile's arrays may be the input's own (see readCpuProfile). */
+export type SampleArray = readonly number[] | Int32Array | Float64Array;
+
+/** A JSON array, or the typed array cpuprofile-reader.ts reads in its place. */
+const isNumberList = (v: unknown): v is SampleArray => Array.isArray(v) || v instanceof Int32Array || v instanceof Float64Array;
 
 /** The input is not a usable CPU profile; `where` says which part broke the rule. */
 export class ProfileFormatError extends Error {
@@ -81,6 +88,19 @@ const MAX_SPAN_US = Number.MAX_SAFE_INTEGER;
  * when they needed no change: copying them doubled the memory of a big profile's analysis.
  */
 export function readCpuProfile(input: unknown): CpuProfile {
+  return readProfileValue(input, false);
+}
+
+/**
+ * readCpuProfile for a value nobody else holds (cpuprofile-reader.ts parsed it): node objects
+ * already in the exact shape a fresh copy would have are kept, not copied, so a big profile's
+ * nodes are not in memory twice. The result is the same as readCpuProfile's.
+ */
+export function readOwnedCpuProfile(input: unknown): CpuProfile {
+  return readProfileValue(input, true);
+}
+
+function readProfileValue(input: unknown, owned: boolean): CpuProfile {
   if (!isObject(input)) throw new ProfileFormatError('a CPU profile is a JSON object', '$');
   let value = input;
   // Chrome DevTools' "Save profile" and some tools wrap the profile: {profile: {...}}. A loop,
@@ -95,7 +115,7 @@ export function readCpuProfile(input: unknown): CpuProfile {
   const nodes: CpuProfileNode[] = new Array(value.nodes.length);
   const indexById = new Map<number, number>();
   for (let i = 0; i < value.nodes.length; i++) {
-    const node = readNode(value.nodes[i], i);
+    const node = readNode(value.nodes[i], i, owned);
     if (indexById.has(node.id)) throw new ProfileFormatError(`node id ${node.id} appears twice`, `$.nodes[${i}].id`);
     indexById.set(node.id, i);
     nodes[i] = node;
@@ -107,7 +127,7 @@ export function readCpuProfile(input: unknown): CpuProfile {
     out.samples = readSamples(value.samples, indexById);
     const deltas = value.timeDeltas;
     if (deltas !== undefined) {
-      if (!Array.isArray(deltas)) throw new ProfileFormatError('"timeDeltas" must be an array', '$.timeDeltas');
+      if (!isNumberList(deltas)) throw new ProfileFormatError('"timeDeltas" must be an array', '$.timeDeltas');
       if (deltas.length !== out.samples.length) {
         throw new ProfileFormatError(`"timeDeltas" has ${deltas.length} entries for ${out.samples.length} samples`, '$.timeDeltas');
       }
@@ -121,13 +141,52 @@ export function readCpuProfile(input: unknown): CpuProfile {
         if (total > MAX_SPAN_US) throw new ProfileFormatError('the time deltas add up to an implausibly long profile', `$.timeDeltas[${i}]`);
       }
       // V8 occasionally reports a slightly negative delta; time never runs backwards.
-      out.timeDeltas = negative ? (deltas as number[]).map((d) => (d < 0 ? 0 : d)) : (deltas as number[]);
+      out.timeDeltas = negative ? withoutNegatives(deltas) : deltas;
     }
   }
   return out;
 }
 
-function readNode(raw: unknown, i: number): CpuProfileNode {
+/** A copy of the same kind with negative entries made 0. */
+function withoutNegatives(deltas: SampleArray): SampleArray {
+  const clamp = (d: number): number => (d < 0 ? 0 : d);
+  if (deltas instanceof Int32Array) return Int32Array.from(deltas, clamp);
+  if (deltas instanceof Float64Array) return Float64Array.from(deltas, clamp);
+  return deltas.map(clamp);
+}
+
+/** The keys of a node, of its call frame and of a position tick, in the order readNode creates them. */
+const NODE_KEYS = ['id', 'callFrame', 'hitCount', 'children', 'positionTicks'];
+const CALL_FRAME_KEYS = ['functionName', 'scriptId', 'url', 'lineNumber', 'columnNumber'];
+const TICK_KEYS = ['line', 'ticks'];
+
+/** Whether the object's keys are some of `keys`, in that order (the caller checked the required ones). */
+function hasKeysInOrder(o: object, keys: readonly string[]): boolean {
+  let k = 0;
+  for (const key in o) {
+    while (k < keys.length && keys[k] !== key) k++;
+    if (k === keys.length) return false;
+    k++;
+  }
+  return true;
+}
+
+/** A checked node: a fresh copy, or the input's own object when `owned` and already in the copy's exact shape. */
+function readNode(raw: unknown, i: number, owned: boolean): CpuProfileNode {
+  checkNode(raw, i);
+  return owned && hasCopyShape(raw) ? (raw as unknown as CpuProfileNode) : copyNode(raw);
+}
+
+function hasCopyShape(raw: Record<string, unknown>): boolean {
+  const cf = raw.callFrame as Record<string, unknown>;
+  if (typeof cf.scriptId !== 'string' || !hasKeysInOrder(raw, NODE_KEYS) || !hasKeysInOrder(cf, CALL_FRAME_KEYS)) return false;
+  const ticks = raw.positionTicks as object[] | undefined;
+  if (ticks !== undefined) for (let k = 0; k < ticks.length; k++) if (!hasKeysInOrder(ticks[k], TICK_KEYS)) return false;
+  return true;
+}
+
+/** Throws the first rule a node breaks. */
+function checkNode(raw: unknown, i: number): asserts raw is Record<string, unknown> {
   const where = `$.nodes[${i}]`;
   if (!isObject(raw)) throw new ProfileFormatError('a node must be an object', where);
   if (!isInt(raw.id)) throw new ProfileFormatError('node "id" must be an integer', `${where}.id`);
@@ -137,37 +196,43 @@ function readNode(raw: unknown, i: number): CpuProfileNode {
   if (typeof cf.url !== 'string') throw new ProfileFormatError('"url" must be a string', `${where}.callFrame.url`);
   if (!isInt(cf.lineNumber)) throw new ProfileFormatError('"lineNumber" must be an integer', `${where}.callFrame.lineNumber`);
   if (!isInt(cf.columnNumber)) throw new ProfileFormatError('"columnNumber" must be an integer', `${where}.callFrame.columnNumber`);
-  const node: CpuProfileNode = {
-    id: raw.id,
-    callFrame: {
-      functionName: cf.functionName,
-      // Not String(x) for any x: an object from JSON such as {"toString": 1} throws a TypeError there.
-      scriptId: typeof cf.scriptId === 'string' ? cf.scriptId : typeof cf.scriptId === 'number' ? String(cf.scriptId) : '0',
-      url: cf.url,
-      lineNumber: cf.lineNumber,
-      columnNumber: cf.columnNumber,
-    },
-  };
-  if (raw.hitCount !== undefined) {
-    if (!isInt(raw.hitCount) || raw.hitCount < 0) throw new ProfileFormatError('"hitCount" must be a non-negative integer', `${where}.hitCount`);
-    node.hitCount = raw.hitCount;
+  if (raw.hitCount !== undefined && (!isInt(raw.hitCount) || raw.hitCount < 0)) {
+    throw new ProfileFormatError('"hitCount" must be a non-negative integer', `${where}.hitCount`);
   }
   if (raw.children !== undefined) {
     if (!Array.isArray(raw.children)) throw new ProfileFormatError('"children" must be an array', `${where}.children`);
     for (let c = 0; c < raw.children.length; c++) {
       if (!isInt(raw.children[c])) throw new ProfileFormatError('a child id must be an integer', `${where}.children[${c}]`);
     }
-    node.children = (raw.children as number[]).slice();
   }
   if (raw.positionTicks !== undefined) {
     if (!Array.isArray(raw.positionTicks)) throw new ProfileFormatError('"positionTicks" must be an array', `${where}.positionTicks`);
-    node.positionTicks = raw.positionTicks.map((t, k) => {
+    for (let k = 0; k < raw.positionTicks.length; k++) {
+      const t: unknown = raw.positionTicks[k];
       if (!isObject(t) || !isInt(t.line) || !isInt(t.ticks) || t.line < 1 || t.ticks < 0) {
         throw new ProfileFormatError('a position tick is {line >= 1, ticks >= 0}', `${where}.positionTicks[${k}]`);
       }
-      return { line: t.line, ticks: t.ticks };
-    });
+    }
   }
+}
+
+/** A fresh node of a checked one: only the known fields, the script id as a string. */
+function copyNode(raw: Record<string, unknown>): CpuProfileNode {
+  const cf = raw.callFrame as Record<string, unknown>;
+  const node: CpuProfileNode = {
+    id: raw.id as number,
+    callFrame: {
+      functionName: cf.functionName as string,
+      // Not String(x) for any x: an object from JSON such as {"toString": 1} throws a TypeError there.
+      scriptId: typeof cf.scriptId === 'string' ? cf.scriptId : typeof cf.scriptId === 'number' ? String(cf.scriptId) : '0',
+      url: cf.url as string,
+      lineNumber: cf.lineNumber as number,
+      columnNumber: cf.columnNumber as number,
+    },
+  };
+  if (raw.hitCount !== undefined) node.hitCount = raw.hitCount as number;
+  if (raw.children !== undefined) node.children = (raw.children as number[]).slice();
+  if (raw.positionTicks !== undefined) node.positionTicks = (raw.positionTicks as PositionTick[]).map((t) => ({ line: t.line, ticks: t.ticks }));
   return node;
 }
 
@@ -207,14 +272,14 @@ function checkTree(nodes: CpuProfileNode[], indexById: Map<number, number>): voi
 }
 
 /** The input's own array once every entry is checked (see readCpuProfile). */
-function readSamples(raw: unknown, indexById: Map<number, number>): number[] {
-  if (!Array.isArray(raw)) throw new ProfileFormatError('"samples" must be an array', '$.samples');
+function readSamples(raw: unknown, indexById: Map<number, number>): SampleArray {
+  if (!isNumberList(raw)) throw new ProfileFormatError('"samples" must be an array', '$.samples');
   const indexOf = nodeIndexer(indexById);
   for (let i = 0; i < raw.length; i++) {
     const id: unknown = raw[i];
     if (!isInt(id) || indexOf(id) < 0) throw new ProfileFormatError(`sample ${i} names no node`, `$.samples[${i}]`);
   }
-  return raw as number[];
+  return raw;
 }
 
 /**

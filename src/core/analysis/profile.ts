@@ -28,12 +28,14 @@ export interface ProfileTree {
   readonly subtreeUs: Float64Array;
   readonly root: number;
   /**
-   * Per sample: node index, start (µs since profile start) and duration (µs). A profile with
-   * hit counts only and more than MAX_EXPANDED_HITS of them has one entry per node instead.
+   * Per sample: node index and duration (µs); each starts where the one before ends. A profile
+   * with hit counts only and more than MAX_EXPANDED_HITS of them has one entry per node instead.
    */
   readonly sampleNode: Int32Array;
-  readonly sampleStartUs: Float64Array;
-  readonly sampleDurationUs: Float64Array;
+  /** Whole µs in 32 bits when every duration is one (V8's are): half the memory of doubles. */
+  readonly sampleDurationUs: Durations;
+  /** µs from the profile's start to its first sample (no per-sample starts: 8 bytes × millions). */
+  readonly firstSampleUs: number;
   /** How many samples the profile holds (its hit counts when it has no sample array). */
   readonly sampleCount: number;
   readonly durationUs: number;
@@ -94,10 +96,24 @@ export function buildProfileTree(profile: CpuProfile): ProfileTree {
   return { frames, nodeFrame, parent, children, preorder, positionTicks, selfUs, subtreeUs, root, ...timeline };
 }
 
+export type Durations = Int32Array | Float64Array;
+
+/** Per-sample durations stored as Int32 while each is a 32-bit integer, else as doubles (exact either way). */
+class DurationArray {
+  values: Durations;
+  constructor(count: number) {
+    this.values = new Int32Array(count);
+  }
+  set(s: number, us: number): void {
+    if (this.values instanceof Int32Array && (us | 0) !== us) this.values = Float64Array.from(this.values);
+    this.values[s] = us;
+  }
+}
+
 interface Timeline {
   sampleNode: Int32Array;
-  sampleStartUs: Float64Array;
-  sampleDurationUs: Float64Array;
+  sampleDurationUs: Durations;
+  firstSampleUs: number;
   sampleCount: number;
   durationUs: number;
   intervalUs: number;
@@ -115,24 +131,28 @@ function sampleTimeline(profile: CpuProfile, indexById: Map<number, number>): Ti
 
   const count = samples.length;
   const sampleNode = new Int32Array(count);
-  const sampleStartUs = new Float64Array(count);
-  const sampleDurationUs = new Float64Array(count);
+  const durations = new DurationArray(count);
   const deltas = profile.timeDeltas;
   const indexOf = nodeIndexer(indexById);
+  // t: the current sample's start; each duration is the difference of two starts (the same
+  // arithmetic as subtracting stored starts, without storing them).
   let t = 0;
+  let firstSampleUs = 0;
   for (let s = 0; s < count; s++) {
     sampleNode[s] = indexOf(samples[s]);
+    const previous = t;
     t += deltas ? deltas[s] : wall / count;
-    sampleStartUs[s] = t;
+    if (s === 0) firstSampleUs = t;
+    else durations.set(s - 1, t - previous);
   }
-  for (let s = 0; s < count - 1; s++) sampleDurationUs[s] = sampleStartUs[s + 1] - sampleStartUs[s];
-  const intervalUs = median(sampleDurationUs.subarray(0, Math.max(0, count - 1))) || (count > 0 ? wall / count : 0);
-  const tail = wall - sampleStartUs[count - 1];
-  sampleDurationUs[count - 1] = Math.max(0, Math.min(tail > 0 ? tail : intervalUs, intervalUs));
+  const intervalUs = median(durations.values.subarray(0, Math.max(0, count - 1))) || (count > 0 ? wall / count : 0);
+  const tail = wall - t;
+  durations.set(count - 1, Math.max(0, Math.min(tail > 0 ? tail : intervalUs, intervalUs)));
+  const sampleDurationUs = durations.values;
   // The gap before the first sample belongs to no sample: the sampled time starts at it.
   let durationUs = 0;
   for (let s = 0; s < count; s++) durationUs += sampleDurationUs[s];
-  return { sampleNode, sampleStartUs, sampleDurationUs, sampleCount: count, durationUs, intervalUs };
+  return { sampleNode, sampleDurationUs, firstSampleUs, sampleCount: count, durationUs, intervalUs };
 }
 
 /**
@@ -160,16 +180,41 @@ function hitCountTimeline(profile: CpuProfile, wall: number): Timeline {
   });
   const sampleNode = Int32Array.from(entries);
   const sampleDurationUs = total <= MAX_EXPANDED_HITS ? new Float64Array(entries.length).fill(each) : Float64Array.from(hitsOf, (h) => h * each);
-  const sampleStartUs = new Float64Array(entries.length);
-  for (let s = 1; s < entries.length; s++) sampleStartUs[s] = sampleStartUs[s - 1] + sampleDurationUs[s - 1];
-  return { sampleNode, sampleStartUs, sampleDurationUs, sampleCount: total, durationUs: wall, intervalUs: each };
+  return { sampleNode, sampleDurationUs, firstSampleUs: 0, sampleCount: total, durationUs: wall, intervalUs: each };
 }
 
-/** The upper median (the element a sort would put at length/2), by selection: O(n), not a sort of millions. */
-function median(values: Float64Array): number {
+/** The upper median (the element a sort would put at length/2): O(n), not a sort of millions. */
+function median(values: Durations): number {
   if (values.length === 0) return 0;
+  const k = values.length >> 1;
+  return smallIntegerAtRank(values, k) ?? selectRank(values, k);
+}
+
+/** Sample intervals are whole µs, about a thousand: counted in this many buckets, without a copy of millions. */
+const HISTOGRAM_SIZE = 1 << 16;
+
+/**
+ * The value of rank k when every value below HISTOGRAM_SIZE is a non-negative integer and the
+ * rank-k one is among them (counting, no copy); undefined otherwise (then selectRank decides).
+ */
+function smallIntegerAtRank(values: Durations, k: number): number | undefined {
+  const counts = new Uint32Array(HISTOGRAM_SIZE);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v >= 0 && v < HISTOGRAM_SIZE && Math.floor(v) === v) counts[v]++;
+    else if (!(v >= HISTOGRAM_SIZE)) return undefined; // negative, fractional or NaN
+  }
+  let below = 0;
+  for (let v = 0; v < HISTOGRAM_SIZE; v++) {
+    below += counts[v];
+    if (below > k) return v;
+  }
+  return undefined;
+}
+
+/** The element of rank k, by Hoare selection on a copy. */
+function selectRank(values: Durations, k: number): number {
   const a = Float64Array.from(values);
-  const k = a.length >> 1;
   let lo = 0;
   let hi = a.length - 1;
   while (lo < hi) {

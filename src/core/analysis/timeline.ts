@@ -46,12 +46,12 @@ export interface NodeAttribution {
 }
 
 /**
- * The timeline of a profile's samples. `sampleNode`/`sampleStartUs`/`sampleDurationUs` come from
+ * The timeline of a profile's samples. `sampleNode`/`sampleDurationUs`/`firstSampleUs` come from
  * the profile tree (profile.ts); `attribution(node)` from the analysis. Undefined for profiles
  * without a sample array (hit counts only): they have no order in time.
  */
 export function buildTimeline(
-  tree: { sampleNode: Int32Array; sampleStartUs: Float64Array; sampleDurationUs: Float64Array; intervalUs: number },
+  tree: { sampleNode: Int32Array; sampleDurationUs: Int32Array | Float64Array; firstSampleUs: number; intervalUs: number },
   hasSamples: boolean,
   attribution: (node: number) => NodeAttribution,
 ): TimelineV1 | undefined {
@@ -61,13 +61,14 @@ export function buildTimeline(
   const lineIndex = new Map<string, number>();
   const kinds: TimelineKind[] = [];
   const kindIndex = new Map<string, number>();
-  const kindOfNode = new Map<number, number>();
+  // Per node index: its kind + 1, 0 until met (a typed array, not a Map: one look-up per sample).
+  const kindOfNode = new Int32Array(maxOf(tree.sampleNode) + 1);
   const sampleKind = new Array<number>(count);
   const sampleUs = new Array<number>(count);
   for (let s = 0; s < count; s++) {
     const node = tree.sampleNode[s];
-    let k = kindOfNode.get(node);
-    if (k === undefined) {
+    let k = node >= 0 ? kindOfNode[node] - 1 : -1;
+    if (k < 0) {
       const a = attribution(node);
       const owners: Array<[number, number]> = a.owners.filter((o) => o.frac > 0).map((o) => {
         const key = `${o.line.file}\u0000${o.line.line}\u0000${o.line.function}`;
@@ -80,20 +81,27 @@ export function buildTimeline(
         return [li, o.frac];
       });
       const key = `${a.category}|${owners.map(([l, f]) => `${l}:${f}`).join(',')}`;
-      k = kindIndex.get(key);
-      if (k === undefined) {
-        k = kinds.length;
-        kindIndex.set(key, k);
+      let known = kindIndex.get(key);
+      if (known === undefined) {
+        known = kinds.length;
+        kindIndex.set(key, known);
         kinds.push({ category: a.category, owners });
       }
-      kindOfNode.set(node, k);
+      k = known;
+      if (node >= 0) kindOfNode[node] = k + 1;
     }
     sampleKind[s] = k;
     sampleUs[s] = Math.round(tree.sampleDurationUs[s]);
   }
-  const firstUs = Math.round(tree.sampleStartUs[0]);
+  const firstUs = Math.round(tree.firstSampleUs);
   const endUs = firstUs + sampleUs.reduce((a, b) => a + b, 0);
   return { version: 1, firstUs, endUs, intervalUs: Math.round(tree.intervalUs), lines, kinds, sampleUs, sampleKind };
+}
+
+function maxOf(values: Int32Array): number {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] > max) max = values[i];
+  return max;
 }
 
 // ---- reading a timeline -------------------------------------------------------------------------
