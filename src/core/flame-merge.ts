@@ -67,6 +67,13 @@ export function mergeSamples(profile: MergeInput): MergedTree {
   const nodeCount = profile.nodes.length;
   const indexById = new Map<number, number>();
   profile.nodes.forEach((n, i) => indexById.set(n.id, i));
+  // V8 numbers nodes 1..n: an array lookup per sample instead of a Map's.
+  let maxId = 0;
+  for (const n of profile.nodes) maxId = Math.max(maxId, n.id);
+  const dense = maxId < 4 * nodeCount + 16 && profile.nodes.every((n) => n.id >= 0 && Number.isInteger(n.id));
+  const denseIndex = new Int32Array(dense ? maxId + 1 : 0).fill(-1);
+  if (dense) profile.nodes.forEach((n, i) => (denseIndex[n.id] = i));
+  const nodeIndex = (id: number): number => (dense ? (id >= 0 && id <= maxId ? denseIndex[id] : -1) : (indexById.get(id) ?? -1));
   const parentOf = new Int32Array(nodeCount).fill(-1);
   profile.nodes.forEach((n, i) => {
     const children = n.children ?? [];
@@ -117,8 +124,8 @@ export function mergeSamples(profile: MergeInput): MergedTree {
   const top = (): number => (treeAt.length > 0 ? treeAt[treeAt.length - 1] : 0);
   const toOpen: number[] = [];
   /** Makes `node` the sample on top, as speedscope's importer moves from the previous stack. */
+  const below = (n: number): number => (onTop[n] ? (stack.length > 0 ? stack[stack.length - 1] : -1) : parentOf[n]);
   const moveTo = (node: number): void => {
-    const below = (n: number): number => (onTop[n] ? (stack.length > 0 ? stack[stack.length - 1] : -1) : parentOf[n]);
     let lca = node;
     while (lca !== -1 && depthOf[lca] === -1) lca = below(lca);
     while (stack.length > 0 && stack[stack.length - 1] !== lca) {
@@ -151,9 +158,9 @@ export function mergeSamples(profile: MergeInput): MergedTree {
     if (id !== previous) {
       const time = take();
       if (current !== -1) tree.self[top()] += time - since;
-      const node = indexById.get(id);
+      const node = nodeIndex(id);
       // speedscope skips a sample of an unknown node (readCpuProfile rejects them anyway).
-      if (node !== undefined) {
+      if (node !== -1) {
         moveTo(node);
         current = node;
         since = time;
