@@ -62,8 +62,97 @@ function frameOf(f: CallFrame): { key: string; frame: MergedFrame } {
   return { key: `${name}:${f.url}:${line}:${col}`, frame: { name, file: f.url, line, col } };
 }
 
-/** The merged call tree of `profile`, with speedscope's weighting of its samples. */
-export function mergeSamples(profile: MergeInput): MergedTree {
+/** Moves the open stack from sample to sample; `top` is the tree node of the stack now open. */
+interface Mover {
+  moveTo(node: number): void;
+  top(): number;
+}
+type ChildOf = (treeNode: number, frame: number) => number;
+
+/** Whether a node that is not "(garbage collector)"/"(program)" sits under one (V8 makes none). */
+function hasStackedChains(parentOf: Int32Array, onTop: Uint8Array): boolean {
+  for (let n = 0; n < parentOf.length; n++) {
+    if (onTop[n]) continue;
+    for (let a = parentOf[n]; a !== -1; a = parentOf[a]) if (onTop[a]) return true;
+  }
+  return false;
+}
+
+/**
+ * The usual case, fast: a sample's stack is its node's ancestors (up to "(root)"), plus the
+ * "(garbage collector)"/"(program)" samples stacked on it since. So a node's tree node is fixed
+ * and found once; a jump between deep stacks costs nothing per frame.
+ */
+function chainMover(parentOf: Int32Array, onTop: Uint8Array, ignored: Uint8Array, frameOfNode: Int32Array, childOf: ChildOf): Mover {
+  const treeOfNode = new Int32Array(parentOf.length).fill(-1);
+  const path: number[] = [];
+  const chainTree = (node: number): number => {
+    path.length = 0;
+    let n = node;
+    for (; n !== -1 && !ignored[n] && treeOfNode[n] === -1; n = parentOf[n]) path.push(n);
+    let t = n === -1 || ignored[n] ? 0 : treeOfNode[n];
+    for (let k = path.length - 1; k >= 0; k--) treeOfNode[path[k]] = t = childOf(t, frameOfNode[path[k]]);
+    return t;
+  };
+  let base = 0;
+  const stackedNodes: number[] = [];
+  const stackedTrees: number[] = [];
+  const top = (): number => (stackedTrees.length > 0 ? stackedTrees[stackedTrees.length - 1] : base);
+  return {
+    top,
+    moveTo(node) {
+      if (!onTop[node]) {
+        base = chainTree(node);
+        stackedNodes.length = stackedTrees.length = 0;
+        return;
+      }
+      const at = stackedNodes.indexOf(node);
+      if (at !== -1) {
+        stackedNodes.length = stackedTrees.length = at + 1;
+        return;
+      }
+      const t = childOf(top(), frameOfNode[node]);
+      stackedNodes.push(node);
+      stackedTrees.push(t);
+    },
+  };
+}
+
+/** Any profile: replays speedscope's importer step by step (its lowest common ancestor walk). */
+function replayingMover(parentOf: Int32Array, onTop: Uint8Array, ignored: Uint8Array, frameOfNode: Int32Array, childOf: ChildOf): Mover {
+  // The open stack: profile nodes, and the tree node of each prefix (treeAt[k] for stack[0..k]).
+  const stack: number[] = [];
+  const treeAt: number[] = [];
+  const depthOf = new Int32Array(parentOf.length).fill(-1); // position in `stack`, -1 when not on it
+  const top = (): number => (treeAt.length > 0 ? treeAt[treeAt.length - 1] : 0);
+  const toOpen: number[] = [];
+  const below = (n: number): number => (onTop[n] ? (stack.length > 0 ? stack[stack.length - 1] : -1) : parentOf[n]);
+  return {
+    top,
+    moveTo(node) {
+      let lca = node;
+      while (lca !== -1 && depthOf[lca] === -1) lca = below(lca);
+      while (stack.length > 0 && stack[stack.length - 1] !== lca) {
+        depthOf[stack.pop() as number] = -1;
+        treeAt.pop();
+      }
+      toOpen.length = 0;
+      for (let n = node; n !== -1 && n !== lca && !ignored[n]; n = below(n)) toOpen.push(n);
+      for (let k = toOpen.length - 1; k >= 0; k--) {
+        const n = toOpen[k];
+        depthOf[n] = stack.length;
+        stack.push(n);
+        treeAt.push(childOf(top(), frameOfNode[n]));
+      }
+    },
+  };
+}
+
+/**
+ * The merged call tree of `profile`, with speedscope's weighting of its samples. `replay`: take
+ * the step-by-step way even when the fast one applies (the tests compare the two).
+ */
+export function mergeSamples(profile: MergeInput, o: { replay?: boolean } = {}): MergedTree {
   const nodeCount = profile.nodes.length;
   const indexById = new Map<number, number>();
   profile.nodes.forEach((n, i) => indexById.set(n.id, i));
@@ -117,46 +206,25 @@ export function mergeSamples(profile: MergeInput): MergedTree {
     return c;
   };
 
-  // The open stack: profile nodes, and the tree node of each prefix (treeAt[k] for stack[0..k]).
-  const stack: number[] = [];
-  const treeAt: number[] = [];
-  const depthOf = new Int32Array(nodeCount).fill(-1); // position in `stack`, -1 when not on it
-  const top = (): number => (treeAt.length > 0 ? treeAt[treeAt.length - 1] : 0);
-  const toOpen: number[] = [];
-  /** Makes `node` the sample on top, as speedscope's importer moves from the previous stack. */
-  const below = (n: number): number => (onTop[n] ? (stack.length > 0 ? stack[stack.length - 1] : -1) : parentOf[n]);
-  const moveTo = (node: number): void => {
-    let lca = node;
-    while (lca !== -1 && depthOf[lca] === -1) lca = below(lca);
-    while (stack.length > 0 && stack[stack.length - 1] !== lca) {
-      depthOf[stack.pop() as number] = -1;
-      treeAt.pop();
-    }
-    toOpen.length = 0;
-    for (let n = node; n !== -1 && n !== lca && !ignored[n]; n = below(n)) toOpen.push(n);
-    for (let k = toOpen.length - 1; k >= 0; k--) {
-      const n = toOpen[k];
-      depthOf[n] = stack.length;
-      stack.push(n);
-      treeAt.push(childOf(top(), frameOfNode[n]));
-    }
-  };
+  const mover = o.replay || hasStackedChains(parentOf, onTop) ? replayingMover(parentOf, onTop, ignored, frameOfNode, childOf) : chainMover(parentOf, onTop, ignored, frameOfNode, childOf);
+  const { moveTo, top } = mover;
 
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
   if (samples.length === 0) return tree;
   // The sample times as speedscope takes them: from startTime; a time before the last one taken
   // holds that one.
+  // (Plain locals, no closure over them: a double kept in a closure is boxed at every write.)
   let elapsed = deltas[0] ?? 0;
   let lastTaken = elapsed;
-  const take = (): number => (elapsed < lastTaken ? lastTaken : (lastTaken = elapsed));
   let current = -1; // the node on top since `since`
   let since = 0;
   let previous = NaN; // the sample before (speedscope merges runs of the same node)
   for (let i = 0; i < samples.length; i++) {
     const id = samples[i];
     if (id !== previous) {
-      const time = take();
+      if (elapsed > lastTaken) lastTaken = elapsed;
+      const time = lastTaken;
       if (current !== -1) tree.self[top()] += time - since;
       const node = nodeIndex(id);
       // speedscope skips a sample of an unknown node (readCpuProfile rejects them anyway).
@@ -171,7 +239,8 @@ export function mergeSamples(profile: MergeInput): MergedTree {
       previous = id;
     }
   }
-  const time = take();
+  if (elapsed > lastTaken) lastTaken = elapsed;
+  const time = lastTaken;
   if (current !== -1) tree.self[top()] += time - since;
   tree.total = Math.max(tree.total, time);
   return tree;

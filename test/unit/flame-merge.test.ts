@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { parseCpuProfileText, readCpuProfile, type CallFrame, type CpuProfile } from '../../src/core/analysis/cpuprofile.ts';
-import { mergedSpeedscopeJson } from '../../src/core/flame-merge.ts';
+import { mergeSamples, mergedSpeedscopeJson } from '../../src/core/flame-merge.ts';
 
 const LOGIN = path.join(__dirname, '..', 'fixtures', 'login-api', 'profile.cpuprofile');
 
@@ -127,8 +127,8 @@ test('edge cases: one sample, no samples, a negative delta holds the time', () =
   assert.deepEqual(neg.get('main'), { self: 1000, total: 1000 });
 });
 
-/** A seeded profile: deep stacks, recursion, repeated calls of the same function under one parent. */
-function randomProfile(seed: number, sampleCount: number): CpuProfile {
+/** A seeded profile: deep stacks, recursion, repeated calls of the same function under one parent; idle, and GC and program samples if asked. */
+function randomProfile(seed: number, sampleCount: number, gcAndProgram = false): CpuProfile {
   let s = seed;
   const rand = (n: number): number => {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
@@ -143,8 +143,10 @@ function randomProfile(seed: number, sampleCount: number): CpuProfile {
     nodes[parent - 1].children.push(i);
     parentOf[i] = parent;
   }
-  nodes.push({ id: 3001, callFrame: frame('(idle)'), children: [] });
-  nodes[0].children.push(3001);
+  for (const [id, name] of [[3001, '(idle)'], [3002, '(garbage collector)'], [3003, '(program)']] as const) {
+    nodes.push({ id, callFrame: frame(name), children: [] });
+    nodes[0].children.push(id);
+  }
   const samples: number[] = [];
   const timeDeltas: number[] = [];
   let n = 2;
@@ -154,12 +156,39 @@ function randomProfile(seed: number, sampleCount: number): CpuProfile {
       // the same node again
     } else if (r < 75) n = nodes[n - 1].children.length > 0 ? nodes[n - 1].children[rand(nodes[n - 1].children.length)] : n;
     else if (r < 90) n = parentOf[n] > 1 ? parentOf[n] : n;
-    else n = rand(20) === 0 ? 3001 : 2 + rand(2999);
+    else n = rand(10) === 0 ? 3001 + (gcAndProgram ? rand(3) : 0) : 2 + rand(2999);
     samples.push(n);
     timeDeltas.push(500 + rand(1000));
   }
   return readCpuProfile({ nodes, startTime: 5_000_000, endTime: 5_000_000 + timeDeltas.reduce((a, b) => a + b, 0) + 777, samples, timeDeltas });
 }
+
+test('a seeded random profile: the fast way (a stack per node) builds the same tree as the step-by-step replay', () => {
+  const profile = randomProfile(7, 50_000, true);
+  const fast = mergeSamples(profile);
+  assert.ok(fast.frames.some((f) => f.name === '(garbage collector)') && fast.frame.length > 1000);
+  assert.deepEqual(fast, mergeSamples(profile, { replay: true }));
+});
+
+test('a node under "(program)" (not from V8, but valid): replayed as speedscope stacks it', () => {
+  const profile = readCpuProfile({
+    nodes: [
+      { id: 1, callFrame: frame('(root)'), children: [2, 3] },
+      { id: 2, callFrame: frame('main', 'file:///app/main.js', 0) },
+      { id: 3, callFrame: frame('(program)'), children: [4] },
+      { id: 4, callFrame: frame('inner', 'file:///app/inner.js', 0) },
+    ],
+    startTime: 0,
+    endTime: 10_000,
+    samples: [2, 4, 2],
+    timeDeltas: [0, 1000, 2000],
+  });
+  const { totals } = replay(mergedSpeedscopeJson(profile, 'stacked'));
+  // inner's stack: main (the stack before), then (program), then inner.
+  assert.deepEqual(totals.get('inner'), { self: 2000, total: 2000 });
+  assert.deepEqual(totals.get('(program)'), { self: 0, total: 2000 });
+  assert.deepEqual(totals.get('main'), { self: 1000, total: 3000 });
+});
 
 test('a seeded random profile (deep, recursive): the same self/total per function, the same length', () => {
   const profile = randomProfile(42, 50_000);
