@@ -30,10 +30,30 @@ export function mergedCopyPath(file: string, stat: { size: number; mtimeMs: numb
   return path.join(mergeCacheDir(), key, `${path.basename(file)}.speedscope.json`);
 }
 
-/** Writes the merged copy of the .cpuprofile `file` to `out` unless it is there already. */
+/** Copies kept in the cache folder: the most recently written ones (a few MB each). */
+const KEEP_COPIES = 8;
+
+/**
+ * Writes the merged copy of the .cpuprofile `file` to `out` unless it is there already, then
+ * removes all but the newest KEEP_COPIES copies from out's cache folder (the parent of its folder).
+ */
 export function writeMergedCopy(file: string, out: string, name: string): void {
   if (fs.existsSync(out)) return;
   const json = mergedSpeedscopeJson(parseCpuProfileText(fs.readFileSync(file, 'utf8')), name);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   writeFileAtomic(out, json);
+  pruneCopies(path.dirname(path.dirname(out)));
+}
+
+function pruneCopies(cacheDir: string): void {
+  try {
+    const folders = fs
+      .readdirSync(cacheDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && /^[0-9a-f]{24}$/.test(d.name))
+      .map((d) => ({ dir: path.join(cacheDir, d.name), at: fs.statSync(path.join(cacheDir, d.name)).mtimeMs }))
+      .sort((a, b) => b.at - a.at);
+    for (const old of folders.slice(KEEP_COPIES)) fs.rmSync(old.dir, { recursive: true, force: true });
+  } catch {
+    // Only housekeeping: another window may be pruning the same folder.
+  }
 }

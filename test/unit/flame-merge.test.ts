@@ -4,10 +4,12 @@
 // known answers, on a seeded random profile with deep and recursive stacks, and on a real capture.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { parseCpuProfileText, readCpuProfile, type CallFrame, type CpuProfile } from '../../src/core/analysis/cpuprofile.ts';
 import { mergeSamples, mergedSpeedscopeJson } from '../../src/core/flame-merge.ts';
+import { mergeCacheDir, mergedCopyPath, writeMergedCopy } from '../../src/core/flame-merge-file.ts';
 
 const LOGIN = path.join(__dirname, '..', 'fixtures', 'login-api', 'profile.cpuprofile');
 
@@ -212,4 +214,36 @@ test('a real capture: the same self/total per function (µs, within rounding)', 
     else assert.ok(got.total >= t.total - 1, `${name} total ${got.total} vs at least ${t.total}`);
   }
   assert.ok(totals.get('pbkdf2Sync')!.total > 0);
+});
+
+test('the merged copy on disk: the profile untouched, a folder per profile version, old copies pruned', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-merge-file-'));
+  try {
+    const file = path.join(dir, 'app.cpuprofile');
+    fs.copyFileSync(LOGIN, file);
+    const before = fs.readFileSync(file);
+    const stat = fs.statSync(file);
+    const cache = path.join(dir, 'cache');
+    const out = path.join(cache, path.relative(mergeCacheDir(), mergedCopyPath(file, stat)));
+    assert.equal(path.basename(out), 'app.cpuprofile.speedscope.json');
+    assert.notEqual(mergedCopyPath(file, { ...stat, mtimeMs: stat.mtimeMs + 1 }), mergedCopyPath(file, stat), 'a changed profile gets a new copy');
+    writeMergedCopy(file, out, 'app.cpuprofile (stacks merged)');
+    assert.deepEqual(fs.readFileSync(file), before, 'the profile itself is not changed');
+    const file0 = JSON.parse(fs.readFileSync(out, 'utf8')) as SpeedscopeFile & { name: string };
+    assert.equal(file0.name, 'app.cpuprofile (stacks merged)');
+    assert.ok(file0.profiles[0].events.length > 10);
+    for (let i = 0; i < 10; i++) {
+      const other = path.join(cache, `${String(i).padStart(24, 'a')}`, 'x.speedscope.json');
+      fs.mkdirSync(path.dirname(other), { recursive: true });
+      fs.writeFileSync(other, '{}');
+      fs.utimesSync(path.dirname(other), new Date(Date.now() - (i + 1) * 60_000), new Date(Date.now() - (i + 1) * 60_000));
+    }
+    fs.rmSync(out);
+    writeMergedCopy(file, out, 'app');
+    const left = fs.readdirSync(cache);
+    assert.equal(left.length, 8, left.join(' '));
+    assert.ok(left.includes(path.basename(path.dirname(out))), 'the new copy is kept');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -29,13 +29,8 @@ type Rows = string[][];
 async function show(name: string, bytes: Buffer, timeoutMs = 120_000): Promise<{ p: FlamePage; ms: number }> {
   const p = await harness.open('vscode-dark');
   assert.deepEqual(await p.messages(1), [{ type: 'ready' }]);
-  // Not p.load: its wait does not grow with a URL's size.
-  await p.send({ type: 'profile', name, url: harness.serve(name, bytes) });
-  assert.deepEqual((await p.messages(2, timeoutMs))[1], { type: 'loaded' }, `${name} loaded`);
-  const ms = await p.page.evaluate(() => {
-    const f = (globalThis as unknown as { __flame: { posted: Array<{ at: number }>; sentAt: number } }).__flame;
-    return f.posted[f.posted.length - 1].at - f.sentAt;
-  });
+  const { reply, ms } = await p.load({ type: 'profile', name, url: harness.serve(name, bytes) }, timeoutMs);
+  assert.deepEqual(reply, { type: 'loaded' }, `${name} loaded`);
   return { p, ms };
 }
 
