@@ -52,9 +52,6 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
           onError((err as Error).message);
           return;
         }
-        // A URL, not the bytes: VS Code serves the file to the page, which fetches it as a Blob.
-        // Posting a 100 MB profile as base64 copied 133 MB through the extension host, the
-        // workbench and the page, then decoded it on the page's thread.
         if (source.format === 'cpuprofile' && merged) {
           try {
             await writeMergedCopyOffThread(extensionUri, profileFile, merged, `${source.name} (stacks merged)`);
@@ -66,6 +63,9 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
             console.warn(`Hotline: showing ${profileFile} unmerged: ${(err as Error).message}`);
           }
         }
+        // A URL, not the bytes: VS Code serves the file to the page, which fetches it as a Blob.
+        // Posting a 100 MB profile as base64 copied 133 MB through the extension host, the
+        // workbench and the page, then decoded it on the page's thread.
         const message: ToFlameView = source.converted
           ? { type: 'profile', name: source.name, base64: source.converted.toString('base64') }
           : { type: 'profile', name: source.name, url: urlOf(profileFile) };
@@ -80,7 +80,12 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
           void vscode.window
             .showInformationMessage(`Hotline: ${path.basename(profileFile)} is big, so the flame graph shows each distinct stack once (Left Heavy and Sandwich are exact; Time Order is not in time order).`, timeOrder)
             .then((picked) => {
-              if (picked === timeOrder) void webview.postMessage({ type: 'profile', name: path.basename(profileFile), url: urlOf(profileFile) } satisfies ToFlameView);
+              if (picked !== timeOrder) return;
+              try {
+                void webview.postMessage({ type: 'profile', name: path.basename(profileFile), url: urlOf(profileFile) } satisfies ToFlameView);
+              } catch {
+                // The flame graph was closed meanwhile.
+              }
             });
         }
         return;
