@@ -32,6 +32,10 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
   webview.options = { enableScripts: true, localResourceRoots: roots };
   const urlOf = (file: string): string => webview.asWebviewUri(vscode.Uri.file(file)).toString();
   let mergedShown = false;
+  // The merge runs while the page loads speedscope; it starts at once for a .cpuprofile by name.
+  let mergeJob: Promise<void> | undefined;
+  const merge = (): Promise<void> => (mergeJob ??= writeMergedCopyOffThread(extensionUri, profileFile, merged as string, `${path.basename(profileFile)} (stacks merged)`));
+  if (merged && profileFile.endsWith('.cpuprofile')) merge().catch(() => undefined); // awaited, and reported, at `ready`
   webview.html = flameHtml({
     cspSource: webview.cspSource,
     nonce: nonce(),
@@ -54,7 +58,7 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
         }
         if (source.format === 'cpuprofile' && merged) {
           try {
-            await writeMergedCopyOffThread(extensionUri, profileFile, merged, `${source.name} (stacks merged)`);
+            await merge();
             mergedShown = true;
             void webview.postMessage({ type: 'profile', name: path.basename(merged), url: urlOf(merged) } satisfies ToFlameView);
             return;
