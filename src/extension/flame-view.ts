@@ -16,14 +16,26 @@ import { parseCpuProfileText } from '../core/analysis/cpuprofile.ts';
 import { cutProfile } from '../core/analysis/timeline.ts';
 import { PROFILE_FILE, writeFileAtomic } from '../core/store.ts';
 import { nonce } from './webview-html.ts';
+import { MERGE_ABOVE_BYTES, mergedCopyPath } from '../core/flame-merge-file.ts';
+import { writeMergedCopyOffThread } from './flame-merge-host.ts';
 
 /** Wires a webview (panel or custom editor) to show one profile file. */
 export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri, profileFile: string, onError: (message: string) => void): vscode.Disposable {
   const speedscope = vscode.Uri.joinPath(extensionUri, 'dist', 'speedscope');
   const dist = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-  // The profile's own folder too: the page fetches the file itself (see the `ready` case).
+  // The profile's own folder too: the page fetches the file itself (see the `ready` case). A big
+  // .cpuprofile is shown from its merged copy (core/flame-merge.ts), whose own folder is allowed.
   const profileDir = vscode.Uri.file(path.dirname(profileFile));
-  webview.options = { enableScripts: true, localResourceRoots: [speedscope, dist, profileDir] };
+  const merged = bigEnoughToMerge(profileFile);
+  const roots = [speedscope, dist, profileDir];
+  if (merged) roots.push(vscode.Uri.file(path.dirname(merged)));
+  webview.options = { enableScripts: true, localResourceRoots: roots };
+  const urlOf = (file: string): string => webview.asWebviewUri(vscode.Uri.file(file)).toString();
+  let mergedShown = false;
+  // The merge runs while the page loads speedscope; it starts at once for a .cpuprofile by name.
+  let mergeJob: Promise<void> | undefined;
+  const merge = (): Promise<void> => (mergeJob ??= writeMergedCopyOffThread(extensionUri, profileFile, merged as string, `${path.basename(profileFile)} (stacks merged)`));
+  if (merged && profileFile.endsWith('.cpuprofile')) merge().catch(() => undefined); // awaited, and reported, at `ready`
   webview.html = flameHtml({
     cspSource: webview.cspSource,
     nonce: nonce(),
@@ -44,22 +56,58 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
           onError((err as Error).message);
           return;
         }
+        if (source.format === 'cpuprofile' && merged) {
+          try {
+            await merge();
+            mergedShown = true;
+            void webview.postMessage({ type: 'profile', name: path.basename(merged), url: urlOf(merged) } satisfies ToFlameView);
+            return;
+          } catch (err) {
+            // The original still shows, only slower.
+            console.warn(`Hotline: showing ${profileFile} unmerged: ${(err as Error).message}`);
+          }
+        }
         // A URL, not the bytes: VS Code serves the file to the page, which fetches it as a Blob.
         // Posting a 100 MB profile as base64 copied 133 MB through the extension host, the
         // workbench and the page, then decoded it on the page's thread.
         const message: ToFlameView = source.converted
           ? { type: 'profile', name: source.name, base64: source.converted.toString('base64') }
-          : { type: 'profile', name: source.name, url: webview.asWebviewUri(vscode.Uri.file(profileFile)).toString() };
+          : { type: 'profile', name: source.name, url: urlOf(profileFile) };
         void webview.postMessage(message);
         return;
       }
       case 'loaded':
+        if (mergedShown) {
+          mergedShown = false;
+          // Only Time Order differs from the original: offer it (speedscope takes long over it).
+          const timeOrder = 'Show Samples in Time Order';
+          void vscode.window
+            .showInformationMessage(`Hotline: ${path.basename(profileFile)} is big, so the flame graph shows each distinct stack once (Left Heavy and Sandwich are exact; Time Order is not in time order).`, timeOrder)
+            .then((picked) => {
+              if (picked !== timeOrder) return;
+              try {
+                void webview.postMessage({ type: 'profile', name: path.basename(profileFile), url: urlOf(profileFile) } satisfies ToFlameView);
+              } catch {
+                // The flame graph was closed meanwhile.
+              }
+            });
+        }
         return;
       case 'error':
         onError(`The flame graph could not show ${path.basename(profileFile)}: ${msg.message}`);
         return;
     }
   });
+}
+
+/** The merged copy's path when `file` is big enough to be shown merged, else undefined. */
+function bigEnoughToMerge(file: string): string | undefined {
+  try {
+    const stat = fs.statSync(file);
+    return stat.size >= MERGE_ABOVE_BYTES ? mergedCopyPath(file, stat) : undefined;
+  } catch {
+    return undefined; // flameSource reports an unreadable file
+  }
 }
 
 export class FlamePanel {

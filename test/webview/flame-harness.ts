@@ -179,12 +179,15 @@ export class FlamePage {
     );
   }
 
-  /** The host's answer to `message`: the next message the page posts. Also the ms it took in the page. */
-  async load(message: ToFlameView | unknown): Promise<{ reply: FromFlameView; ms: number }> {
+  /**
+   * The host's answer to `message`: the next message the page posts. Also the ms it took in the
+   * page. The wait grows by 10 s per MB of base64; a big profile by URL needs its own `timeoutMs`.
+   */
+  async load(message: ToFlameView | unknown, timeoutMs?: number): Promise<{ reply: FromFlameView; ms: number }> {
     const before = this.received.length;
     await this.send(message);
     const size = base64Of(message)?.length ?? 0;
-    const [reply] = (await this.messages(before + 1, 60_000 + size / 100)).slice(before) as FromFlameView[]; // + 10 s per MB
+    const [reply] = (await this.messages(before + 1, timeoutMs ?? 60_000 + size / 100)).slice(before) as FromFlameView[];
     const ms = await this.page.evaluate(() => {
       const f = (globalThis as unknown as { __flame: { posted: Array<{ at: number }>; sentAt: number } }).__flame;
       return f.posted[f.posted.length - 1].at - f.sentAt;

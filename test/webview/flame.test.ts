@@ -231,7 +231,7 @@ async function loadBig(mb: number, churn: boolean, t: { diagnostic: (s: string) 
   await p.messages(1);
   // As the extension sends it: a URL the page fetches (the base64 form is covered by the tests above).
   const name = `big-${mb}mb.cpuprofile`;
-  const { reply, ms } = await p.load({ type: 'profile', name, url: harness.serve(name, json) });
+  const { reply, ms } = await p.load({ type: 'profile', name, url: harness.serve(name, json) }, 800_000);
   assert.deepEqual(reply, { type: 'loaded' });
   t.diagnostic(`${(json.length / 1e6).toFixed(1)} MB .cpuprofile${churn ? ' (every sample a new stack)' : ''}: shown ${(ms / 1000).toFixed(1)} s after postMessage of its URL`);
   await p.screenshot(`${mb}mb${churn ? '-churn' : ''}`);
