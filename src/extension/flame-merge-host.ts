@@ -5,10 +5,19 @@ import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 
 export function writeMergedCopyOffThread(extensionUri: vscode.Uri, file: string, out: string, name: string): Promise<void> {
+  return runFlameWorker(extensionUri, { file, out, name });
+}
+
+/** A run's profile cut to [startMs, endMs), written to `out`, off the extension host's thread. */
+export function writeCutProfileOffThread(extensionUri: vscode.Uri, file: string, out: string, startMs: number, endMs: number): Promise<void> {
+  return runFlameWorker(extensionUri, { task: 'cut', file, out, startMs, endMs });
+}
+
+function runFlameWorker(extensionUri: vscode.Uri, workerData: Record<string, unknown>): Promise<void> {
   const script = vscode.Uri.joinPath(extensionUri, 'dist', 'flame-merge-worker.js').fsPath;
   return new Promise((resolve, reject) => {
     // A 100 MB profile parses to ~1 GB of objects: more heap than a worker gets by default.
-    const worker = new Worker(script, { workerData: { file, out, name }, resourceLimits: { maxOldGenerationSizeMb: 4096 } });
+    const worker = new Worker(script, { workerData, resourceLimits: { maxOldGenerationSizeMb: 4096 } });
     let settled = false;
     const settle = (err?: Error): void => {
       if (settled) return;
@@ -17,8 +26,8 @@ export function writeMergedCopyOffThread(extensionUri: vscode.Uri, file: string,
       else resolve();
       void worker.terminate();
     };
-    worker.once('message', (m: { ok: boolean; message?: string }) => settle(m.ok ? undefined : new Error(m.message ?? 'the merge failed')));
+    worker.once('message', (m: { ok: boolean; message?: string }) => settle(m.ok ? undefined : new Error(m.message ?? 'the worker failed')));
     worker.once('error', (err) => settle(err));
-    worker.once('exit', (code) => settle(new Error(`the merge worker exited with code ${code}`)));
+    worker.once('exit', (code) => settle(new Error(`the flame worker exited with code ${code}`)));
   });
 }

@@ -12,12 +12,10 @@ import { runProfiles } from './run-profiles.ts';
 import { readSettings } from './settings.ts';
 import { flameHtml } from '../../webview/flame/html.ts';
 import { parseFromFlameView, type ToFlameView } from '../protocol.ts';
-import { parseCpuProfileText } from '../core/analysis/cpuprofile.ts';
-import { cutProfile } from '../core/analysis/timeline.ts';
-import { PROFILE_FILE, writeFileAtomic } from '../core/store.ts';
+import { PROFILE_FILE } from '../core/store.ts';
 import { nonce } from './webview-html.ts';
 import { MERGE_ABOVE_BYTES, mergedCopyPath } from '../core/flame-merge-file.ts';
-import { writeMergedCopyOffThread } from './flame-merge-host.ts';
+import { writeCutProfileOffThread, writeMergedCopyOffThread } from './flame-merge-host.ts';
 
 /** Wires a webview (panel or custom editor) to show one profile file. */
 export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri, profileFile: string, onError: (message: string) => void): vscode.Disposable {
@@ -153,15 +151,12 @@ export class FlamePanel {
  * The flame graph of a run's profile cut to [startMs, endMs) (the report's heat map selection).
  * The cut is written into the run folder first (range-<start>-<end>ms.cpuprofile), then shown.
  */
-export function showProfileRange(extensionUri: vscode.Uri, runDir: string, startMs: number, endMs: number, title: string): void {
+export async function showProfileRange(extensionUri: vscode.Uri, runDir: string, startMs: number, endMs: number, title: string): Promise<void> {
   const from = Math.round(startMs);
   const to = Math.round(endMs);
   const file = path.join(runDir, `range-${from}-${to}ms.cpuprofile`);
   try {
-    if (!fs.existsSync(file)) {
-      const profile = parseCpuProfileText(fs.readFileSync(path.join(runDir, PROFILE_FILE), 'utf8'));
-      writeFileAtomic(file, JSON.stringify(cutProfile(profile, from, to)));
-    }
+    if (!fs.existsSync(file)) await writeCutProfileOffThread(extensionUri, path.join(runDir, PROFILE_FILE), file, from, to);
   } catch (err) {
     void vscode.window.showErrorMessage(`Hotline: cannot cut the profile of ${runDir} to ${from}–${to} ms: ${(err as Error).message}`);
     return;

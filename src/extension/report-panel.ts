@@ -88,7 +88,7 @@ export class ReportPanel implements vscode.Disposable {
         return;
       case 'openFlameRange': {
         const runDir = path.dirname(this.reportFile);
-        showProfileRange(this.extensionUri, runDir, msg.startMs, msg.endMs, flameTitle(path.basename(runDir)));
+        void showProfileRange(this.extensionUri, runDir, msg.startMs, msg.endMs, flameTitle(path.basename(runDir)));
         return;
       }
     }
