@@ -10,7 +10,7 @@ import { REPO, round, type Figure } from './common.ts';
 function shippedBundles(dist: string): string[] {
   const web = path.join(dist, 'webview');
   const webFiles = fs.existsSync(web) ? fs.readdirSync(web).filter((f) => f.endsWith('.js')).map((f) => path.join(web, f)) : [];
-  return [...['extension.js', 'server.js', 'load-runner.js'].map((f) => path.join(dist, f)).filter((f) => fs.existsSync(f)), ...webFiles];
+  return [...['extension.js', 'server.js', 'load-runner.js', 'flame-merge-worker.js'].map((f) => path.join(dist, f)).filter((f) => fs.existsSync(f)), ...webFiles];
 }
 
 export function benchFootprint(dir: string, activation: { ms?: number; text?: string }): Figure[] {
