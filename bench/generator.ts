@@ -1,12 +1,13 @@
 // Figure 3, load generator headroom: autocannon as Hotline runs it (LoadRun: one child process,
 // one core) ÷ wrk (Debian's package, one thread, same connections) on a hello-world server,
-// alternated; and whether a run's `loadLimited` is right in a generator-limited case (hello
-// world: expected true) and an app-limited one (~5 ms of hashing per request: expected false).
+// alternated; and whether a run's `loadLimited` is right on hello world (generator-limited when
+// wrk gets clearly more out of it than autocannon, else app-limited) and on an app-limited one
+// (~5 ms of hashing per request: expected false).
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { RUN_DEFAULTS } from '../src/core/run-settings.ts';
 import { hotlineRun, loadWindow, startPlain } from './apps.ts';
-import { PAIRS, QUICK, alternate, progress, ratioFigure, unavailable, type Figure } from './common.ts';
+import { PAIRS, QUICK, alternate, median, progress, ratioFigure, unavailable, type Figure } from './common.ts';
 
 const WINDOW = { connections: RUN_DEFAULTS.connections, warmupS: 1, durationS: QUICK ? 2 : 4 };
 
@@ -33,6 +34,13 @@ function wrkRps(wrk: string, port: number): number {
 export async function benchGenerator(): Promise<Figure[]> {
   const figures: Figure[] = [];
   const wrk = findWrk();
+  /**
+   * Was autocannon the limit on hello world? The truth comes from wrk, a generator in C: if it
+   * gets clearly more out of the same app (autocannon ÷ wrk ≤ 0.9), autocannon was the limit.
+   * On 2 cores the app saturates its core as soon as autocannon does (both are one Node thread
+   * parsing HTTP), so hello world is usually app-limited here. Without wrk: assumed limited.
+   */
+  let helloGeneratorLimited = true;
   if (!wrk) {
     figures.push(unavailable('generator-headroom', 'Load generator: autocannon req/s ÷ wrk req/s (hello world)', 'info (no target)', '×', 'wrk is not installed (apt-get install -y wrk)'));
   } else {
@@ -56,6 +64,7 @@ export async function benchGenerator(): Promise<Figure[]> {
         }
       },
     );
+    helloGeneratorLimited = median(pairs.map((p) => p.a / p.b)) <= 0.9;
     figures.push(
       ratioFigure({
         id: 'generator-headroom',
@@ -68,7 +77,7 @@ export async function benchGenerator(): Promise<Figure[]> {
     );
   }
   const cases = [
-    { app: 'hello' as const, expected: true },
+    { app: 'hello' as const, expected: helloGeneratorLimited },
     { app: 'heavy' as const, expected: false },
   ];
   const readings: Array<{ app: string; expected: boolean; loadLimited: boolean; loadCpu?: number; eventLoopUtilization: number }> = [];
@@ -80,7 +89,7 @@ export async function benchGenerator(): Promise<Figure[]> {
   const right = readings.filter((r) => r.loadLimited === r.expected).length;
   figures.push({
     id: 'load-limited',
-    name: 'loadLimited right: generator-limited (hello) and app-limited (heavy)',
+    name: `loadLimited right: hello world (${helloGeneratorLimited ? 'generator' : 'app'}-limited, by wrk) and heavy (app-limited)`,
     median: right,
     unit: `of ${readings.length}`,
     target: `= ${readings.length}`,
