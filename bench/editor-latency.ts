@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureSetup, startVSCode, type VSCode } from '../test/e2e/harness.ts';
 import * as dom from '../test/e2e/vscode-dom.ts';
-import { loginApiCopy, packExtension } from '../test/e2e/hotline-setup.ts';
+import { LOGIN_SETTINGS, loginApiCopy, packExtension } from '../test/e2e/hotline-setup.ts';
 import { QUICK, progress, round, type Figure } from './common.ts';
 
 const RUN_WINDOW_S = QUICK ? 3 : 60;
@@ -33,10 +33,7 @@ export async function benchEditorLatency(dir: string, bigProfile: string): Promi
     workspace,
     extensionVsix: vsix,
     userSettings: {
-      'hotline.entry': 'server.js', 'hotline.url': '/login', 'hotline.method': 'POST',
-      'hotline.headers': { 'content-type': 'application/json' },
-      'hotline.body': JSON.stringify({ email: 'alice@example.com', password: 'correct horse battery staple' }),
-      'hotline.connections': 20, 'hotline.duration': RUN_WINDOW_S, 'hotline.warmup': 2,
+      ...LOGIN_SETTINGS, 'hotline.duration': RUN_WINDOW_S, 'hotline.warmup': 2,
       'files.watcherExclude': { [`**/${profileName}`]: true },
     },
   });

@@ -6,8 +6,8 @@
 //   node --import tsx bench/gen-profile.ts out.cpuprofile [MB]
 import * as fs from 'node:fs';
 
-/** mulberry32: a small seeded PRNG. */
-function rng(seed: number): () => number {
+/** mulberry32: a small seeded PRNG (the same profile every run). */
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -52,7 +52,7 @@ function functions(rand: () => number, count: number): Fn[] {
 
 /** Writes a profile of about `targetBytes` to `file`; returns its node and sample counts. */
 export function generateProfile(file: string, targetBytes: number, seed = 42): { nodes: number; samples: number; bytes: number } {
-  const rand = rng(seed);
+  const rand = seededRandom(seed);
   const fns = functions(rand, 8000);
   // The call tree as a trie: node = (parent, function). Root = (program).
   const parent: number[] = [-1];

@@ -17,6 +17,7 @@ import { readCpuProfile, type CpuProfile, type CpuProfileNode } from '../src/cor
 import { cutProfile, heatMap, rankRange, sampleStarts } from '../src/core/analysis/timeline.ts';
 import { buildReport } from '../src/core/report.ts';
 import { browserFigures } from './heatmap-browser.ts';
+import { seededRandom } from './gen-profile.ts';
 
 export interface HeatmapBench {
   samples: number;
@@ -44,21 +45,10 @@ const TARGET_MS = 100;
 const RANGES = 25;
 const ROOT = '/bench/app';
 
-/** A small deterministic PRNG (mulberry32): the same profile every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** 60 s × 1 kHz: a tree of a few thousand nodes, samples with idle gaps and busy bursts. */
 export function syntheticProfile(seconds = 60, hz = 1000, seed = 7): CpuProfile {
-  const rnd = prng(seed);
+  const rnd = seededRandom(seed);
   const nodes: CpuProfileNode[] = [];
   const add = (parent: CpuProfileNode | undefined, functionName: string, url: string, line0: number, ticksLine?: number): CpuProfileNode => {
     const node: CpuProfileNode = { id: nodes.length + 1, callFrame: { functionName, scriptId: url ? String(10 + (nodes.length % 40)) : '0', url, lineNumber: line0, columnNumber: url ? 2 : -1 }, hitCount: 0 };
@@ -138,7 +128,7 @@ export async function benchHeatmap(): Promise<HeatmapBench> {
   const heatMapBuildMs = performance.now() - t0;
   if (map.columns < 60) throw new Error(`expected 60 columns, got ${map.columns}`);
 
-  const rnd = prng(42);
+  const rnd = seededRandom(42);
   const endMs = parsed.endUs / 1000;
   const rank: number[] = [];
   const cut: number[] = [];

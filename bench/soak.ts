@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT, startVSCode } from '../test/e2e/harness.ts';
 import * as dom from '../test/e2e/vscode-dom.ts';
+import { LOGIN_SETTINGS } from '../test/e2e/hotline-setup.ts';
 
 const { values } = parseArgs({ options: { 'window-s': { type: 'string', default: '300' } } });
 const windowS = Number(values['window-s']);
@@ -51,10 +52,7 @@ async function main(): Promise<void> {
     workspace,
     extensionVsix: vsix,
     userSettings: {
-      'hotline.entry': 'server.js', 'hotline.url': '/login', 'hotline.method': 'POST',
-      'hotline.headers': { 'content-type': 'application/json' },
-      'hotline.body': JSON.stringify({ email: 'alice@example.com', password: 'correct horse battery staple' }),
-      'hotline.connections': 20, 'hotline.duration': windowS, 'hotline.warmup': 2,
+      ...LOGIN_SETTINGS, 'hotline.duration': windowS, 'hotline.warmup': 2,
     },
   });
   const peaks = { extensionHost: 0, languageServer: 0 };
