@@ -15,6 +15,15 @@ import * as dom from './vscode-dom.ts';
 import { loginApiCopy, packExtension } from './hotline-setup.ts';
 import { listeningSockets } from '../../src/core/proc-net.ts';
 
+/** The packed extension, a copy of the login example, and that example already running. */
+async function setUp(): Promise<{ tmp: string; vsix: string; workspace: string; app: ChildProcess; port: number; listening: Promise<void> }> {
+  ensureSetup();
+  const tmp = fs.mkdtempSync('/tmp/hle2e-');
+  const vsix = packExtension(tmp);
+  const workspace = loginApiCopy(tmp);
+  return { tmp, vsix, workspace, ...(await startLoginApi(workspace)) };
+}
+
 /** The login example started the way a user runs it (inspector closed), on a free port. */
 async function startLoginApi(workspace: string): Promise<{ app: ChildProcess; port: number; listening: Promise<void> }> {
   const port = await freePort();
@@ -28,11 +37,7 @@ async function startLoginApi(workspace: string): Promise<{ app: ChildProcess; po
 }
 
 test('Attach and Profile Under Load: pick the running app, report of its hot line, the app keeps running', { timeout: 600_000 }, async (t) => {
-  ensureSetup();
-  const tmp = fs.mkdtempSync('/tmp/hle2e-');
-  const vsix = packExtension(tmp);
-  const workspace = loginApiCopy(tmp);
-  const { app, port, listening } = await startLoginApi(workspace);
+  const { tmp, vsix, workspace, app, port, listening } = await setUp();
   let vs: VSCode | undefined;
   try {
     await listening;
@@ -89,11 +94,7 @@ test('Attach and Profile Under Load: pick the running app, report of its hot lin
 });
 
 test('Restricted Mode: Attach and Profile Under Load refuses, says why, and never touches the running app', { timeout: 600_000 }, async (t) => {
-  ensureSetup();
-  const tmp = fs.mkdtempSync('/tmp/hle2e-');
-  const vsix = packExtension(tmp);
-  const workspace = loginApiCopy(tmp);
-  const { app, port, listening } = await startLoginApi(workspace);
+  const { tmp, vsix, workspace, app, port, listening } = await setUp();
   let vs: VSCode | undefined;
   try {
     await listening;

@@ -28,17 +28,33 @@ export function hotLines(ctx: ViewContext): HTMLElement {
   const lines = r.lines.filter((l) => l.ownMs > 0 || l.totalMs > 0);
   const intro = h('p', { class: 'muted intro' }, 'Own time: each sample counted once, on the deepest line of your code. Self: the line itself at the top of the stack. Total: the line and the calls made from it.');
   if (lines.length === 0) return h('div', null, intro, h('p', { class: 'empty' }, 'No samples in your code: see the Functions tab.'));
-  const main = lines.filter((l) => l.thread === undefined);
-  const worker = lines.filter((l) => l.thread === 'worker');
-  if (!hasWorkers(ctx)) return h('div', null, intro, lineGrid(ctx, main, 'main'), more(main.length, Math.min(main.length, MAX_ROWS), 'lines'));
-  const workerGroup = group('Worker threads', workerNote(ctx), 'worker',
-    worker.length > 0 ? lineGrid(ctx, worker, 'worker') : h('p', { class: 'empty' }, 'No samples in your code in the worker threads.'),
-    more(worker.length, Math.min(worker.length, MAX_ROWS), 'lines'));
-  return h('div', null, intro, jump(workerGroup, worker.length, 'lines'),
-    group('Main thread', `% of the main thread's non-idle CPU (${fmt(r.nonIdleMs)} ms)`, 'main',
-      main.length > 0 ? lineGrid(ctx, main, 'main') : h('p', { class: 'empty' }, 'No samples in your code on the main thread.'),
-      more(main.length, Math.min(main.length, MAX_ROWS), 'lines')),
-    divider(), workerGroup);
+  return h('div', null, intro, ...byThread(ctx, lines, {
+    grid: lineGrid, what: 'lines', workerNote: workerNote(ctx),
+    emptyMain: 'No samples in your code on the main thread.', emptyWorker: 'No samples in your code in the worker threads.',
+  }));
+}
+
+/**
+ * Rows of the main thread, then (when the run had workers) the workers' in their own group with
+ * a link down to it: their percentages are of another whole, so they never share one list.
+ */
+function byThread<T extends { thread?: 'worker' }>(ctx: ViewContext, rows: T[], o: {
+  grid: (ctx: ViewContext, rows: T[], thread: 'main' | 'worker') => HTMLElement;
+  what: string; workerNote: string; emptyMain: string; emptyWorker: string;
+}): Child[] {
+  const main = rows.filter((x) => x.thread === undefined);
+  const worker = rows.filter((x) => x.thread === 'worker');
+  const list = (xs: T[], thread: 'main' | 'worker', empty: string): Child[] => [
+    xs.length > 0 ? o.grid(ctx, xs, thread) : h('p', { class: 'empty' }, empty),
+    more(xs.length, Math.min(xs.length, MAX_ROWS), o.what),
+  ];
+  if (!hasWorkers(ctx)) return [o.grid(ctx, main, 'main'), more(main.length, Math.min(main.length, MAX_ROWS), o.what)];
+  const workerGroup = group('Worker threads', o.workerNote, 'worker', ...list(worker, 'worker', o.emptyWorker));
+  return [
+    jump(workerGroup, worker.length, o.what),
+    group('Main thread', `% of the main thread's non-idle CPU (${fmt(ctx.report.nonIdleMs)} ms)`, 'main', ...list(main, 'main', o.emptyMain)),
+    divider(), workerGroup,
+  ];
 }
 
 /** Below a long main-thread list the workers' group is out of sight: a link scrolls to it. */
@@ -110,18 +126,11 @@ export function functions(ctx: ViewContext): HTMLElement {
   const r = ctx.report;
   const list = r.functions.filter((f) => f.category !== 'idle' && (f.selfMs > 0 || f.totalMs > 0));
   if (list.length === 0) return h('p', { class: 'empty' }, 'No functions were sampled.');
-  const main = list.filter((f) => f.thread === undefined);
-  const worker = list.filter((f) => f.thread === 'worker');
   const intro = h('p', { class: 'muted intro' }, 'Every function by self time, your code and everything else (dependencies, Node internals, native code).');
-  if (!hasWorkers(ctx)) return h('div', null, intro, functionGrid(ctx, main, 'main'), more(main.length, Math.min(main.length, MAX_ROWS), 'functions'));
-  const workerGroup = group('Worker threads', `your code only, ${workerNote(ctx)}`, 'worker',
-    worker.length > 0 ? functionGrid(ctx, worker, 'worker') : h('p', { class: 'empty' }, 'No function of your code was sampled in the worker threads.'),
-    more(worker.length, Math.min(worker.length, MAX_ROWS), 'functions'));
-  return h('div', null, intro, jump(workerGroup, worker.length, 'functions'),
-    group('Main thread', `% of the main thread's non-idle CPU (${fmt(r.nonIdleMs)} ms)`, 'main',
-      main.length > 0 ? functionGrid(ctx, main, 'main') : h('p', { class: 'empty' }, 'No functions were sampled on the main thread.'),
-      more(main.length, Math.min(main.length, MAX_ROWS), 'functions')),
-    divider(), workerGroup);
+  return h('div', null, intro, ...byThread(ctx, list, {
+    grid: functionGrid, what: 'functions', workerNote: `your code only, ${workerNote(ctx)}`,
+    emptyMain: 'No functions were sampled on the main thread.', emptyWorker: 'No function of your code was sampled in the worker threads.',
+  }));
 }
 
 function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: 'main' | 'worker'): HTMLElement {
