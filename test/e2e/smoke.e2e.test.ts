@@ -17,11 +17,10 @@ import * as dom from './vscode-dom.ts';
 const FIXTURE = path.join(REPO_ROOT, 'test/e2e/fixtures/smoke-extension');
 
 function packSmokeExtension(outDir: string): string {
-  const env = ensureSetup();
   const vsix = path.join(outDir, 'smoke-extension.vsix');
   const r = spawnSync(
-    env.node,
-    [env.vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix],
+    process.execPath,
+    [require.resolve('@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix],
     { cwd: FIXTURE, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 },
   );
   assert.equal(r.status, 0, `vsce package failed:\n${r.stdout}\n${r.stderr}`);

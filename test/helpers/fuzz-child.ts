@@ -1,4 +1,4 @@
-// One fuzzing process (test/unit/fuzz.test.ts forks two): builds its workspace of traps and
+// One fuzzing process (test/fuzz/fuzz.test.ts forks two): builds its workspace of traps and
 // loads the fixtures once, then runs the cases it is sent, one at a time, and answers each with
 // its outcome. A case that hangs or kills this process is detected by the parent, which starts
 // a fresh one. argv[2]: this process' own temporary folder.

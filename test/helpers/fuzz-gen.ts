@@ -1,4 +1,4 @@
-// The fuzzer's generator and runner (test/unit/fuzz.test.ts drives them in child processes).
+// The fuzzer's generator and runner (test/fuzz/fuzz.test.ts drives them in child processes).
 //
 // A case is named by (seed, family, index): the generator derives the case's own PRNG from
 // those three, so any case can be rebuilt alone (`HOTLINE_FUZZ_ONLY=family:index`). Families

@@ -61,8 +61,16 @@ export class LspClient {
     const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspClient(child, conn);
     conn.listen();
-    await conn.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities, workspaceFolders: null });
-    await conn.sendNotification('initialized', {});
+    // A server that dies at start must fail the start, not leave `initialize` waiting forever.
+    const died = new Promise<never>((_, reject) => child.once('exit', () => reject(client.exited)));
+    try {
+      await Promise.race([conn.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities, workspaceFolders: null }), died]);
+      await conn.sendNotification('initialized', {});
+    } catch (e) {
+      child.kill('SIGKILL');
+      conn.dispose();
+      throw e;
+    }
     return client;
   }
 

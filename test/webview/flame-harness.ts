@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { flameHtml } from '../../webview/flame/html.ts';
+import { CHROMIUM, assertChromium } from '../helpers/chromium.ts';
 import type { FromFlameView, ToFlameView } from '../../src/protocol.ts';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -33,6 +34,11 @@ function listen(handler: http.RequestListener): Promise<{ server: http.Server; o
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
   });
+}
+
+function closeServer({ server }: { server: http.Server }): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
 }
 
 /** VS Code's theme kinds, as the class it puts on <body>. */
@@ -256,48 +262,58 @@ export class FlameHarness {
   }
 
   static async start(): Promise<FlameHarness> {
+    assertChromium();
     for (const f of ['webview/flame.js', 'speedscope/index.html']) {
       assert.ok(fs.existsSync(path.join(DIST, f)), `dist/${f} is missing: run \`node esbuild.mjs\` first`);
     }
     const built = fs.statSync(path.join(DIST, 'webview', 'flame.js')).mtimeMs;
     assert.ok(fs.statSync(path.join(ROOT, 'webview', 'flame', 'main.ts')).mtimeMs <= built, 'dist/webview/flame.js is older than webview/flame/main.ts: run `node esbuild.mjs`');
     let harness: FlameHarness | undefined;
-    const assets = await listen((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      const served = harness?.served.get(url.pathname);
-      if (served) {
-        // A file of the host, as VS Code serves a webview resource (asWebviewUri).
-        res.writeHead(200, { 'content-type': 'application/octet-stream', 'access-control-allow-origin': '*', 'cache-control': 'no-cache' });
-        res.end(served);
-        return;
-      }
-      const file = path.join(DIST, decodeURIComponent(url.pathname));
-      if (!file.startsWith(DIST + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
-        'access-control-allow-origin': '*',
-        'cache-control': 'no-cache',
+    const opened: Array<{ server: http.Server }> = [];
+    try {
+      const assets = await listen((req, res) => {
+        const url = new URL(req.url ?? '/', 'http://x');
+        const served = harness?.served.get(url.pathname);
+        if (served) {
+          // A file of the host, as VS Code serves a webview resource (asWebviewUri).
+          res.writeHead(200, { 'content-type': 'application/octet-stream', 'access-control-allow-origin': '*', 'cache-control': 'no-cache' });
+          res.end(served);
+          return;
+        }
+        const file = path.join(DIST, decodeURIComponent(url.pathname));
+        if (!file.startsWith(DIST + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+          res.writeHead(404).end();
+          return;
+        }
+        res.writeHead(200, {
+          'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+          'access-control-allow-origin': '*',
+          'cache-control': 'no-cache',
+        });
+        fs.createReadStream(file).pipe(res);
       });
-      fs.createReadStream(file).pipe(res);
-    });
-    const documents = await listen((req, res) => {
-      const html = harness?.pages.get(req.url ?? '');
-      if (html === undefined) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(html);
-    });
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    harness = new FlameHarness(browser, assets, documents);
-    return harness;
+      opened.push(assets);
+      const documents = await listen((req, res) => {
+        const html = harness?.pages.get(req.url ?? '');
+        if (html === undefined) {
+          res.writeHead(404).end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(html);
+      });
+      opened.push(documents);
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      });
+      harness = new FlameHarness(browser, assets, documents);
+      return harness;
+    } catch (e) {
+      // Nobody else holds the servers yet: left open, they would keep the test process alive.
+      await Promise.all(opened.map(closeServer));
+      throw e;
+    }
   }
 
   /** A fresh page (own context: own localStorage) showing flameHtml(...) in the given VS Code theme. */
@@ -337,8 +353,11 @@ export class FlameHarness {
   }
 
   async stop(): Promise<void> {
-    await this.browser.close();
-    await Promise.all([this.assets.server, this.documents.server].map((s) => new Promise((r) => s.close(r))));
+    try {
+      await this.browser.close();
+    } finally {
+      await Promise.all([this.assets, this.documents].map(closeServer));
+    }
   }
 }
 

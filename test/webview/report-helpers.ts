@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { ReportV1 } from '../../src/core/report.ts';
 import { reportHtml } from '../../webview/report/html.ts';
+import { CHROMIUM, assertChromium } from '../helpers/chromium.ts';
 
 // Callbacks passed to page.evaluate / addInitScript run in the page; the tests compile without
 // the DOM lib (it would change Node's globals for the whole project), so these two are untyped.
@@ -114,9 +115,11 @@ export async function servePage(): Promise<PageServer> {
   };
 }
 
+/** Debian's chromium; a missing or broken one throws one line saying what to install. */
 export function launchChromium(): Promise<Browser> {
+  assertChromium();
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }

@@ -12,6 +12,7 @@ import {
   LOGIN_API, assertBundleFresh, hostRecord, launchChromium, openCheckedReport, profileLoginApi, screenshot, servePage, tempDir,
   type PageServer, type ThemeName,
 } from './report-helpers.ts';
+import { assertChromium } from '../helpers/chromium.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const window: any;
@@ -29,6 +30,7 @@ describe('report webview', { timeout: 240_000 }, () => {
   let runs: string;
 
   before(async () => {
+    assertChromium(); // first: a missing browser ends the suite before the runs it needs
     assertBundleFresh();
     runs = tempDir('hotline-webview-');
     sync = await profileLoginApi(runs);

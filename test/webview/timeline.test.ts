@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { ReportV1 } from '../../src/core/report.ts';
 import { TIMELINE_FILE, heatMap, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
 import { REPO_ROOT, assertBundleFresh, hostRecord, hotlineProfileJson, launchChromium, openCheckedReport, screenshot, servePage, tempDir, type PageServer, type ThemeName } from './report-helpers.ts';
+import { assertChromium } from '../helpers/chromium.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const document: any;
@@ -50,6 +51,7 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
   let runs: string;
 
   before(async () => {
+    assertChromium(); // first: a missing browser ends the suite before the runs it needs
     assertBundleFresh();
     runs = tempDir('hotline-webview-timeline-');
     ({ report, timeline } = await profileStall(runs));

@@ -200,7 +200,7 @@ test('fuzz: bad .cpuprofile inputs give a typed error or a valid result, never a
       `fuzz FAILED ${d.result.outcome}: family ${d.family}, seed ${SEED}, case ${d.index}: ${d.result.note.slice(0, 300)}`,
       `  ${d.result.type ?? ''} ${d.result.message ?? ''}`.slice(0, 600),
       ...(d.result.outcome !== 'hang' && 'stack' in d.result && d.result.stack ? [d.result.stack.split('\n').slice(1, 6).map((l) => `  ${l.trim()}`).join('\n')] : []),
-      `  reproduce: HOTLINE_FUZZ_SEED=${SEED} HOTLINE_FUZZ_ONLY=${d.family}:${d.index} node --import tsx --test test/unit/fuzz.test.ts`,
+      `  reproduce: HOTLINE_FUZZ_SEED=${SEED} HOTLINE_FUZZ_ONLY=${d.family}:${d.index} node --import tsx --test test/fuzz/fuzz.test.ts`,
     ].join('\n'));
   }
   console.log(`fuzz: ${done.length} profiles in ${seconds.toFixed(1)} s`);
