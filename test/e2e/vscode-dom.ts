@@ -62,6 +62,19 @@ export async function waitUntil<T>(
   }
 }
 
+/**
+ * How long each attempt of a retried gesture waits for its result: 3 s, then twice as long each
+ * time, so that on a slow machine an attempt gets long enough instead of being cut short forever.
+ */
+function growingWaits(first = 3000): () => number {
+  let next = first;
+  return () => {
+    const wait = next;
+    next *= 2;
+    return wait;
+  };
+}
+
 // ------------------------------------------------------------------------------------------
 // Workbench
 
@@ -114,6 +127,7 @@ async function acceptRow(page: Page, row: Locator): Promise<void> {
  */
 export async function runCommand(page: Page, title: string, opts: { timeout?: number } = {}): Promise<void> {
   const timeout = opts.timeout ?? 60_000;
+  const attemptWait = growingWaits();
   await waitUntil(
     `command "${title}" in the palette`,
     async () => {
@@ -123,7 +137,7 @@ export async function runCommand(page: Page, title: string, opts: { timeout?: nu
         .filter({ has: page.locator(SEL.rowLabel, { hasText: exactly(title) }) })
         .first();
       try {
-        await row.waitFor({ state: 'visible', timeout: 3000 });
+        await row.waitFor({ state: 'visible', timeout: attemptWait() });
       } catch {
         await closeQuickInput(page);
         return false;
@@ -153,6 +167,7 @@ export async function openFile(page: Page, relPath: string, opts: { timeout?: nu
   const parts = relPath.split(/[\\/]/).filter(Boolean);
   const base = parts[parts.length - 1]!;
   const dir = parts.slice(0, -1).join('/');
+  const attemptWait = growingWaits();
   await waitUntil(
     `"${relPath}" in quick open`,
     async () => {
@@ -160,7 +175,7 @@ export async function openFile(page: Page, relPath: string, opts: { timeout?: nu
       let row = page.locator(SEL.quickInputRow).filter({ has: page.locator(SEL.rowLabel, { hasText: exactly(base) }) });
       if (dir) row = row.filter({ has: page.locator(SEL.rowDescription, { hasText: dir }) });
       try {
-        await row.first().waitFor({ state: 'visible', timeout: 3000 });
+        await row.first().waitFor({ state: 'visible', timeout: attemptWait() });
       } catch {
         await closeQuickInput(page);
         return false;
