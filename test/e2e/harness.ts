@@ -19,6 +19,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { after } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { waitForWorkbench } from './vscode-dom.ts';
 import { assertChromium } from '../helpers/chromium.ts';
@@ -166,8 +167,7 @@ export interface VSCode extends CodeServer {
 // Process bookkeeping: every live code-server is stopped when the process ends, even if a test
 // forgot stop(): on 'exit' (SIGKILL to the group and descendants, synchronous), on SIGINT/SIGTERM/
 // SIGHUP (a graceful stop, then exit with 128+signal), and under `node --test` in an after()
-// hook of the test that started it (otherwise the open browser/child would keep the test file's
-// process alive forever).
+// hook of the test file (otherwise the open browser/child would keep its process alive forever).
 
 interface LiveEntry {
   kill: (sig: NodeJS.Signals) => void;
@@ -200,16 +200,11 @@ function installExitHandlers(): void {
   }
 }
 
-/** Under node:test, stop what this test started when it ends (pass or fail). */
-async function registerTestCleanup(): Promise<void> {
-  if (!process.env.NODE_TEST_CONTEXT) return;
-  try {
-    const { after } = await import('node:test');
-    after(() => stopAll());
-  } catch {
-    /* not inside a test */
-  }
-}
+// Under node:test, whatever is still running when the file's tests end is stopped then. This is
+// registered once, when the harness is loaded: an after() registered later would belong to the
+// test or hook running at that moment (a before() hook that starts VS Code for a describe() would
+// stop it as soon as the hook returned).
+if (process.env.NODE_TEST_CONTEXT) after(() => stopAll());
 
 /** All descendants of pid (children, grandchildren...), read from /proc. */
 export function descendants(root: number): number[] {
@@ -364,7 +359,6 @@ function httpStatus(url: string): Promise<number> {
 export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServer> {
   const env = ensureSetup();
   installExitHandlers();
-  await registerTestCleanup();
   const workspace = path.resolve(opts.workspace);
   if (!fs.statSync(workspace).isDirectory()) throw new Error(`workspace is not a folder: ${workspace}`);
   const runDir = makeRunDir();

@@ -8,6 +8,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before } from 'node:test';
+import type { RunPhase, RunProgress } from '../../src/core/run.ts';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const LOGIN_API = path.join(REPO_ROOT, 'examples', 'login-api');
@@ -144,6 +145,25 @@ export function descendantsOf(pid: number): ProcInfo[] {
 export function processesMentioning(folder: string): ProcInfo[] {
   const dir = path.resolve(folder);
   return listProcesses().filter((p) => p.pid !== process.pid && p.argv.some((a) => a === dir || a.includes(`${dir}${path.sep}`)));
+}
+
+/** The environment that makes test/apps/bad/exits-later die on SIGUSR2 instead of on a timer. */
+export const DIE_WHEN_TOLD = { EXIT_ON_SIGNAL: 'SIGUSR2' } as const;
+
+/**
+ * An onProgress for a run of `appDir` (started with DIE_WHEN_TOLD): once the run reports a whole
+ * second of `phase`, the app it started (its server.js on the command line, new since this call)
+ * is told to die. The crash lands in that window whatever the machine's speed.
+ */
+export function dieDuring(phase: RunPhase, appDir: string): (p: RunProgress) => void {
+  const entry = path.join(path.resolve(appDir), 'server.js');
+  const before = new Set(processesMentioning(appDir).map((p) => p.pid));
+  let told = false;
+  return (p) => {
+    if (told || p.phase !== phase || (p.second ?? 0) < 1) return;
+    told = true;
+    for (const app of processesMentioning(appDir)) if (!before.has(app.pid) && app.argv.includes(entry)) process.kill(app.pid, 'SIGUSR2');
+  };
 }
 
 const describe = (ps: ProcInfo[]): string => ps.map((p) => `  ${p.pid} (ppid ${p.ppid}, ${p.state}): ${p.argv.join(' ')}`).join('\n');

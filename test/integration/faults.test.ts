@@ -7,6 +7,7 @@ import { after, afterEach, before, test } from 'node:test';
 import { RunError, profileUnderLoad, type RunOptions } from '../../src/core/run.ts';
 import {
   BAD_APPS,
+  DIE_WHEN_TOLD,
   FIXED_PORT_APP,
   HELPER_MODULE,
   LeakGuard,
@@ -14,6 +15,7 @@ import {
   SHORT_RUN,
   assertBuilt,
   descendantsOf,
+  dieDuring,
   isRunning,
   occupyPort,
   rejectionOf,
@@ -221,21 +223,22 @@ test('cancelled before it starts: cancelled, nothing launched', RUN_TEST_TIMEOUT
 });
 
 test('an app that crashes in the measured window: app-exited, with its last words', RUN_TEST_TIMEOUT, async () => {
-  // SHORT_RUN: warm-up 0–1 s, measured 1–3 s, profiled 3–5 s after the first request.
-  const err = await failingRun({ target: { cwd: bad('exits-later'), entry: 'server.js', env: { EXIT_AFTER_MS: '2000' } }, url: '/' });
+  const app = bad('exits-later');
+  const err = await failingRun({ target: { cwd: app, entry: 'server.js', env: DIE_WHEN_TOLD }, url: '/', onProgress: dieDuring('measuring', app) });
   assert.equal(err.kind, 'app-exited', describeErr(err));
   assert.match(err.message, /exit code 1/);
   assert.match(err.message, /during measuring/, 'it crashed in the measured window');
   assert.match(err.output, /dying \(exit\)/);
 });
 
-/** A run whose app dies in the profiled window (4–7 s after its first request, profiler segments of 1 s). */
+/** A run whose app dies a second or so into the profiled window (profiler segments of 1 s). */
 async function partialRun(how: 'exit' | 'throw' | 'kill') {
   const app = bad('exits-later');
   guard = new LeakGuard(app);
   const { report, runDir } = await profileUnderLoad({
-    target: { cwd: app, entry: 'server.js', env: { EXIT_AFTER_MS: '5600', EXIT_HOW: how } },
+    target: { cwd: app, entry: 'server.js', env: { ...DIE_WHEN_TOLD, EXIT_HOW: how } },
     url: '/', runsDir: tempDir(), warmupS: 1, durationS: 3, connections: 10, segmentS: 1,
+    onProgress: dieDuring('profiling', app),
   });
   seen = [report.app.pid];
   return { report, runDir };
@@ -248,7 +251,7 @@ for (const how of ['exit', 'throw', 'kill'] as const) {
     assert.ok(report.partial, 'the report says it is partial');
     assert.match(report.partial.reason, /exited during profiling/);
     assert.ok(report.profile.samples > 0, 'the profile up to the crash is kept');
-    assert.ok(report.profile.durationMs < 3000, 'it covers less than the whole window');
+    assert.ok(report.profile.durationMs < report.settings.durationS * 1000, 'it covers less than the whole window');
     assert.equal(report.lines[0]?.function, 'hash', 'and still names the hot function');
     assert.ok(report.load && report.load.requests.total > 0, 'the measured window is kept');
     for (const f of ['report.json', 'profile.cpuprofile', 'run.json', 'app.log']) assert.ok(fs.existsSync(path.join(runDir, f)), f);

@@ -20,10 +20,16 @@ function stallEverySecond(until) {
   return spin;
 }
 
+// Each stall as it really ran (a late timer moves it), on stdout: `stall <start> <end>` in µs of
+// the monotonic clock V8's profiles use, so a test can tell where in the profile it was.
+const nowUs = () => process.hrtime.bigint() / 1000n;
+
 function scheduleStall() {
   const wait = (PHASE_MS - (Date.now() % 1000) + 1000) % 1000 || 1000;
   setTimeout(() => {
+    const start = nowUs();
     stallEverySecond(performance.now() + STALL_MS);
+    console.log(`stall ${start} ${nowUs()}`);
     scheduleStall();
   }, wait);
 }
