@@ -151,16 +151,16 @@ export function processesMentioning(folder: string): ProcInfo[] {
 export const DIE_WHEN_TOLD = { EXIT_ON_SIGNAL: 'SIGUSR2' } as const;
 
 /**
- * An onProgress for a run of `appDir` (started with DIE_WHEN_TOLD): once the run reports a whole
- * second of `phase`, the app it started (its server.js on the command line, new since this call)
- * is told to die. The crash lands in that window whatever the machine's speed.
+ * An onProgress for a run of `appDir` (started with DIE_WHEN_TOLD): once the run reports `afterS`
+ * whole seconds of `phase`, the app it started (its server.js on the command line, new since this
+ * call) is told to die. The crash lands in that window whatever the machine's speed.
  */
-export function dieDuring(phase: RunPhase, appDir: string): (p: RunProgress) => void {
+export function dieDuring(phase: RunPhase, appDir: string, afterS = 1): (p: RunProgress) => void {
   const entry = path.join(path.resolve(appDir), 'server.js');
   const before = new Set(processesMentioning(appDir).map((p) => p.pid));
   let told = false;
   return (p) => {
-    if (told || p.phase !== phase || (p.second ?? 0) < 1) return;
+    if (told || p.phase !== phase || (p.second ?? 0) < afterS) return;
     told = true;
     for (const app of processesMentioning(appDir)) if (!before.has(app.pid) && app.argv.includes(entry)) process.kill(app.pid, 'SIGUSR2');
   };

@@ -231,14 +231,14 @@ test('an app that crashes in the measured window: app-exited, with its last word
   assert.match(err.output, /dying \(exit\)/);
 });
 
-/** A run whose app dies a second or so into the profiled window (profiler segments of 1 s). */
+/** A run whose app dies 2 s into its 4 s profiled window (profiler segments of 1 s). */
 async function partialRun(how: 'exit' | 'throw' | 'kill') {
   const app = bad('exits-later');
   guard = new LeakGuard(app);
   const { report, runDir } = await profileUnderLoad({
     target: { cwd: app, entry: 'server.js', env: { ...DIE_WHEN_TOLD, EXIT_HOW: how } },
-    url: '/', runsDir: tempDir(), warmupS: 1, durationS: 3, connections: 10, segmentS: 1,
-    onProgress: dieDuring('profiling', app),
+    url: '/', runsDir: tempDir(), warmupS: 1, durationS: 4, connections: 10, segmentS: 1,
+    onProgress: dieDuring('profiling', app, 2),
   });
   seen = [report.app.pid];
   return { report, runDir };

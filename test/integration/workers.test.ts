@@ -136,8 +136,8 @@ test('heap sampling in a run whose app exits in the profiled window: the allocat
   const app = path.join(REPO_ROOT, 'test', 'apps', 'bad', 'exits-later');
   const { runDir, report } = await run({
     target: { cwd: app, entry: 'server.js', env: { ...DIE_WHEN_TOLD, EXIT_HOW: 'exit' } },
-    url: '/', runsDir: tempDir(), warmupS: 1, durationS: 3, connections: 10, segmentS: 1, heap: {},
-    onProgress: dieDuring('profiling', app),
+    url: '/', runsDir: tempDir(), warmupS: 1, durationS: 4, connections: 10, segmentS: 1, heap: {},
+    onProgress: dieDuring('profiling', app, 2),
   });
   assert.ok(report.partial, 'a partial run');
   assert.ok(report.heap, `report.heap: ${report.notes.join(' | ')}`);
