@@ -149,7 +149,6 @@ step_node
 install_pkg "$CS_DIR" "code-server@$CODE_SERVER_VERSION" "$CS_ENTRY"
 step_repo
 
-
 cat >"$CACHE/env.json.tmp" <<EOF
 {
   "cache": "$CACHE",
