@@ -12,8 +12,8 @@ import { profileUnderLoad } from '../../src/core/run.ts';
 import { TIMELINE_FILE } from '../../src/core/analyse-run.ts';
 import { parseCpuProfileText, readCpuProfile } from '../../src/core/analysis/cpuprofile.ts';
 import { cellRangeMs, cutProfile, heatMap, rankRange, sampleStarts, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
-import { LOG_FILE } from '../../src/core/store.ts';
 import { leakCheckedRuns, REPO_ROOT, runCli, tempDir } from '../helpers/integration.ts';
+import { awayFromStalls, stallsOfRun } from '../helpers/stalls.ts';
 
 const STALL_APP = path.join(REPO_ROOT, 'test', 'apps', 'stall');
 const SERVER_JS = path.join(STALL_APP, 'server.js');
@@ -39,7 +39,7 @@ test('stall app: the heat map shows each stall where the app ran it, the rest mo
 
   const map = heatMap(timeline, ROWS);
   const profile = parseCpuProfileText(fs.readFileSync(path.join(runDir, 'profile.cpuprofile'), 'utf8'));
-  const stalls = stallsIn(fs.readFileSync(path.join(runDir, LOG_FILE), 'utf8'), profile.startTime, timeline.endUs / 1000);
+  const stalls = stallsOfRun(runDir);
   assert.ok(stalls.length >= 4, `at least 4 stalls inside the profile (got ${stalls.length} of ${timeline.endUs / 1e6} s)`);
   /** A cell's share of non-idle samples; undefined for a cell without samples (the app was descheduled). */
   const busy = (col: number, row: number): number | undefined => {
@@ -59,7 +59,7 @@ test('stall app: the heat map shows each stall where the app ran it, the rest mo
       const { startMs, endMs } = cellRangeMs(map, c, r);
       if (b === undefined || endMs > timeline.endUs / 1000) continue;
       if (stalls.some(([s, e]) => startMs >= s && endMs <= e)) inside.push(b);
-      else if (stalls.every(([s, e]) => endMs <= s - ROW_MS || startMs >= e + ROW_MS)) away.push(b);
+      else if (awayFromStalls(stalls, startMs, endMs, ROW_MS)) away.push(b);
     }
   }
   const share = (xs: number[], test: (b: number) => boolean): number => xs.filter(test).length / Math.max(1, xs.length);
@@ -102,13 +102,6 @@ test('stall app: the heat map shows each stall where the app ran it, the rest mo
   assert.deepEqual(fromCli.sampleKind.length, timeline.sampleKind.length);
   assert.deepEqual(fromCli.lines, timeline.lines, 'the same lines, in the same order');
 });
-
-/** The stalls the app printed (`stall <start µs> <end µs>`), in ms from the profile's start, those wholly inside it. */
-function stallsIn(appLog: string, profileStartUs: number, profileEndMs: number): Array<[number, number]> {
-  return [...appLog.matchAll(/^stall (\d+) (\d+)$/gm)]
-    .map((m): [number, number] => [(Number(m[1]) - profileStartUs) / 1000, (Number(m[2]) - profileStartUs) / 1000])
-    .filter(([start, end]) => start >= 0 && end <= profileEndMs);
-}
 
 function mean(values: number[]): number {
   return values.length > 0 ? values.reduce((a, b) => a + b, 0) / values.length : 0;

@@ -12,6 +12,7 @@ import type { ReportV1 } from '../../src/core/report.ts';
 import { TIMELINE_FILE, heatMap, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
 import { REPO_ROOT, assertBundleFresh, hostRecord, hotlineProfileJson, launchChromium, openCheckedReport, screenshot, servePage, tempDir, type PageServer, type ThemeName } from './report-helpers.ts';
 import { assertChromium } from '../helpers/chromium.ts';
+import { awayFromStalls, stallsOfRun, type Stall } from '../helpers/stalls.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const document: any;
@@ -20,27 +21,33 @@ const STALL_APP = path.join(REPO_ROOT, 'test', 'apps', 'stall');
 const SERVER_JS = path.join(STALL_APP, 'server.js');
 const STALL_LINE = fs.readFileSync(SERVER_JS, 'utf8').split('\n').findIndex((l) => l.includes('// STALL LINE')) + 1;
 
-/** `hotline profile` of the stall app; its report.json and timeline.json. */
-async function profileStall(outDir: string): Promise<{ report: ReportV1; timeline: TimelineV1 }> {
+/** `hotline profile` of the stall app; its report.json, timeline.json and stalls. */
+async function profileStall(outDir: string): Promise<{ report: ReportV1; timeline: TimelineV1; stalls: Stall[] }> {
   const report = await hotlineProfileJson(['profile', STALL_APP, '--entry', 'server.js', '--url', '/', '--connections', '10', '--duration', '4', '--warmup', '1', '--out', outDir, '--json']);
   const timeline = JSON.parse(fs.readFileSync(path.join(outDir, report.id, TIMELINE_FILE), 'utf8')) as TimelineV1;
-  return { report, timeline };
+  return { report, timeline, stalls: stallsOfRun(path.join(outDir, report.id)) };
 }
 
-/** The stall's rows: the run of rows (wrapping round the second) busier than half the busiest. */
-function stallRows(t: TimelineV1): { start: number; length: number } {
-  const map = heatMap(t, 50);
-  const rowSum = Array.from({ length: 50 }, (_, r) => {
-    let s = 0;
-    for (let c = 0; c < map.columns; c++) s += map.nonIdle[c * 50 + r];
-    return s;
-  });
-  const max = Math.max(...rowSum);
-  const hot = rowSum.map((sum) => sum > max / 2);
-  const start = hot.findIndex((h, r) => h && !hot[(r + 49) % 50]);
-  let length = 0;
-  while (length < 50 && hot[(start + length) % 50]) length++;
-  return { start, length };
+/** A heat-map cell (20 ms) by its index from the profile's start: its column (second) and row. */
+const cellAt = (cell: number): { col: number; row: number } => ({ col: Math.floor(cell / 50), row: cell % 50 });
+
+/**
+ * The cells wholly inside the first stall the app ran after the first second (it may cross into
+ * the next second), and the longest run of cells of one whole second away from every stall.
+ */
+function stallCells(stalls: Stall[], endMs: number): { first: number; length: number; quiet: { first: number; length: number } } {
+  const stall = stalls.find(([start]) => start >= 1000);
+  if (!stall) throw new Error(`no stall after the first second: ${JSON.stringify(stalls)}`);
+  const first = Math.ceil(stall[0] / 20);
+  let quiet = { first: 0, length: 0 };
+  for (let col = 1; (col + 1) * 1000 <= endMs; col++) {
+    for (let row = 0; row < 50; row++) {
+      let n = 0;
+      while (row + n < 50 && awayFromStalls(stalls, col * 1000 + (row + n) * 20, col * 1000 + (row + n + 1) * 20, 40)) n++;
+      if (n > quiet.length) quiet = { first: col * 50 + row, length: n };
+    }
+  }
+  return { first, length: Math.floor(stall[1] / 20) - first, quiet };
 }
 
 describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
@@ -48,13 +55,14 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
   let server: PageServer;
   let report: ReportV1;
   let timeline: TimelineV1;
+  let stalls: Stall[];
   let runs: string;
 
   before(async () => {
     assertChromium(); // first: a missing browser ends the suite before the runs it needs
     assertBundleFresh();
     runs = tempDir('hotline-webview-timeline-');
-    ({ report, timeline } = await profileStall(runs));
+    ({ report, timeline, stalls } = await profileStall(runs));
     server = await servePage();
     browser = await launchChromium();
   });
@@ -88,10 +96,11 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
 
   for (const theme of ['dark', 'light'] as const) {
     test(`the heat map shows the stall; dragging across it ranks the stall line first and opens the range (${theme})`, async () => {
-      const band = stallRows(timeline);
-      // The band's exact height is test/integration/timeline.test.ts's business; here it only
-      // has to be there, whatever else loads the machine while the stall app runs.
-      assert.ok(band.length >= 10 && band.length <= 25, `the run has a stall band of ~15 rows (got ${band.length} from row ${band.start})`);
+      // A stall as the app ran it (test/integration/timeline.test.ts checks the whole heat map).
+      const band = stallCells(stalls, timeline.endUs / 1000);
+      assert.ok(band.length >= 10 && band.quiet.length >= 10, `a stall of ${band.length} cells from cell ${band.first}, ${band.quiet.length} quiet cells: ${JSON.stringify(stalls)}`);
+      const cell = (i: number): Promise<number[]> => pixel(page, cellAt(i).col, cellAt(i).row);
+      const point = (i: number): Promise<{ x: number; y: number }> => cellPoint(page, cellAt(i).col, cellAt(i).row);
       const { page, check } = await open(theme, { type: 'report', report, timeline });
       await page.locator('vscode-panel-tab#tab-timeline').click();
       const canvas = page.locator('canvas.heatmap-canvas');
@@ -99,23 +108,22 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
       assert.equal(await canvas.getAttribute('data-columns'), String(heatMap(timeline, 50).columns));
 
       // The stall's cells are painted in the theme's chart orange, a quiet cell is not.
-      const inStall = await pixel(page, 1, (band.start + Math.floor(band.length / 2)) % 50);
-      const quiet = await pixel(page, 1, (band.start + band.length + 15) % 50);
+      const inStall = await cell(band.first + Math.floor(band.length / 2));
+      const quiet = await cell(band.quiet.first + Math.floor(band.quiet.length / 2));
       const orange = [0xd1, 0x86, 0x16];
       const dist = (a: number[], b: number[]): number => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
       assert.ok(dist(inStall, orange) < 60, `a stall cell is orange: ${inStall}`);
       assert.ok(dist(quiet, orange) > 120, `a quiet cell is not: ${quiet}`);
 
-      // Drag from the band's first row to its last, in the second column (second 1).
-      const from = await cellPoint(page, 1, band.start);
-      const endRow = (band.start + band.length - 1) % 50;
-      const to = await cellPoint(page, endRow < band.start ? 2 : 1, endRow);
+      // Drag from the stall's first cell to its last.
+      const from = await point(band.first);
+      const to = await point(band.first + band.length - 1);
       await page.mouse.move(from.x, from.y);
       await page.mouse.down();
       await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
       await page.mouse.move(to.x, to.y, { steps: 4 });
       await page.mouse.up();
-      const startMs = 1000 + band.start * 20;
+      const startMs = band.first * 20;
       const endMs = startMs + band.length * 20;
       await page.waitForFunction((want) => document.body.dataset.rangeDone === want, `${startMs}-${endMs}`);
       const status = await page.locator('[data-field="range"]').innerText();
@@ -129,16 +137,16 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
       assert.deepEqual((await hostRecord(page)).posted.at(-1), { type: 'openFlameRange', startMs, endMs });
 
       // A range between stalls does not rank the stall line first.
-      const qa = await cellPoint(page, 2, (band.start + band.length + 5) % 50);
-      const qb = await cellPoint(page, 2, (band.start + band.length + 25) % 50);
-      if (qb.y > qa.y) {
-        await page.mouse.move(qa.x, qa.y);
-        await page.mouse.down();
-        await page.mouse.move(qb.x, qb.y, { steps: 3 });
-        await page.mouse.up();
-        const top = await page.locator('table.range-table tr[data-kind="range-line"]').first().getAttribute('data-line').catch(() => null);
-        assert.notEqual(top, String(STALL_LINE), 'between stalls another line (or none) leads');
-      }
+      const qa = await point(band.quiet.first);
+      const qb = await point(band.quiet.first + band.quiet.length - 1);
+      await page.mouse.move(qa.x, qa.y);
+      await page.mouse.down();
+      await page.mouse.move(qb.x, qb.y, { steps: 3 });
+      await page.mouse.up();
+      const quietFrom = band.quiet.first * 20;
+      await page.waitForFunction((want) => document.body.dataset.rangeDone === want, `${quietFrom}-${quietFrom + band.quiet.length * 20}`);
+      const top = await page.locator('table.range-table tr[data-kind="range-line"]').first().getAttribute('data-line').catch(() => null);
+      assert.notEqual(top, String(STALL_LINE), 'between stalls another line (or none) leads');
       await check();
     });
   }
