@@ -17,8 +17,9 @@
 // Typed errors: ProfileFormatError; and, for the `files` family only, Node's fs errors for the
 // profile path itself (ENOENT, EISDIR, ELOOP), which the CLI and the language server report.
 //
-// The cases run in two child processes (test/helpers/fuzz-child.ts) with a time limit each, so
-// a hang or a process-killing crash is counted instead of freezing the suite. Deterministic:
+// The cases run in two child processes (test/helpers/fuzz-child.ts) with a limit of CPU time
+// each (and of time by the clock, five times longer, for a case that blocks), so a hang or a
+// process-killing crash is counted instead of freezing the suite. Deterministic:
 //   HOTLINE_FUZZ_SEED=<n>        the seed (printed; default fixed)
 //   HOTLINE_FUZZ_COUNT=<n>       how many cases (default 1200; the fixed hard cases always run)
 //   HOTLINE_FUZZ_ONLY=fam:i,…    only these cases (the reproducer of a failure)
@@ -37,6 +38,21 @@ const COUNT = Number(process.env.HOTLINE_FUZZ_COUNT ?? 1200);
 const ONLY = process.env.HOTLINE_FUZZ_ONLY;
 const REPO = path.resolve(__dirname, '..', '..');
 const CHILD = path.join(REPO, 'test', 'helpers', 'fuzz-child.ts');
+
+/** How much longer than its CPU budget a case may take by the clock (it may be blocked, not busy). */
+const WALL_FACTOR = 5;
+const CLOCK_TICKS_PER_S = 100; // USER_HZ: the unit of /proc/<pid>/stat's times on Linux
+
+/** CPU ms process `pid` has used (user + system), from /proc; undefined where there is none. */
+function cpuMsOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // utime and stime: fields 14, 15
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+  } catch {
+    return undefined;
+  }
+}
 
 type Done = PlannedCase & { result: CaseResult | { outcome: 'hang'; note: string; message: string; type?: string; info?: undefined }; ms: number };
 
@@ -101,17 +117,28 @@ class Runner {
     const proc = this.proc!;
     const id = ++this.nextId;
     const t = performance.now();
+    const cpuAtStart = cpuMsOf(proc.pid!);
     let note = '';
+    let why = '';
     const answer = await new Promise<CaseReply | { exited: string; note: string } | 'timeout'>((resolve) => {
-      const timer = setTimeout(() => {
+      // A case hangs when its process spends timeoutMs of CPU on it (a loop), or blocks for
+      // WALL_FACTOR times that (a read that never returns): CPU time, unlike the clock, does not
+      // stretch when other work loads the machine. Without /proc, the clock alone.
+      const check = setInterval(() => {
+        const cpu = cpuMsOf(proc.pid!);
+        const wall = performance.now() - t;
+        if (cpuAtStart !== undefined && cpu !== undefined && cpu - cpuAtStart > c.timeoutMs) why = `${c.timeoutMs / 1000} s of CPU`;
+        else if (wall > (cpuAtStart === undefined ? 1 : WALL_FACTOR) * c.timeoutMs) why = `${(wall / 1000).toFixed(0)} s`;
+        else return;
+        clearInterval(check);
         note = this.pending?.note ?? '';
         this.pending = undefined;
         resolve('timeout');
-      }, c.timeoutMs);
+      }, 250);
       this.pending = {
         proc, id, note: '',
         settle: (r) => {
-          clearTimeout(timer);
+          clearInterval(check);
           resolve(r);
         },
       };
@@ -120,7 +147,7 @@ class Runner {
     const ms = performance.now() - t;
     if (answer === 'timeout') {
       this.kill();
-      return { ...c, ms, result: { outcome: 'hang', note, message: `no answer in ${c.timeoutMs / 1000} s` } };
+      return { ...c, ms, result: { outcome: 'hang', note, message: `no answer after ${why}` } };
     }
     if ('exited' in answer) return { ...c, ms, result: { outcome: 'crash', type: 'process died', note: answer.note, message: answer.exited } };
     return { ...c, ms: answer.ms, result: answer.result };
