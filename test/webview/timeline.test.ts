@@ -107,9 +107,17 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
       await canvas.waitFor();
       assert.equal(await canvas.getAttribute('data-columns'), String(heatMap(timeline, 50).columns));
 
-      // The stall's cells are painted in the theme's chart orange, a quiet cell is not.
-      const inStall = await cell(band.first + Math.floor(band.length / 2));
-      const quiet = await cell(band.quiet.first + Math.floor(band.quiet.length / 2));
+      // The busiest cell (a stall's) is painted in the theme's chart orange, a quiet one is not.
+      // (A colour's strength is the cell's non-idle samples: a stall cell the app was descheduled
+      // in is paler, so the busiest is the one to check.)
+      const map = heatMap(timeline, 50);
+      const stallCellsAll = stalls.flatMap(([s, e]) => Array.from({ length: Math.max(0, Math.floor(e / 20) - Math.ceil(s / 20)) }, (_, i) => Math.ceil(s / 20) + i));
+      const busiest = stallCellsAll.reduce((a, b) => (map.nonIdle[b] > map.nonIdle[a] ? b : a));
+      assert.ok(map.nonIdle[busiest] >= 0.9 * map.maxNonIdle, `a stall holds (nearly) the busiest cell: ${map.nonIdle[busiest]} of ${map.maxNonIdle} samples`);
+      const quietCells = Array.from({ length: band.quiet.length }, (_, i) => band.quiet.first + i);
+      const idlest = quietCells.reduce((a, b) => (map.nonIdle[b] < map.nonIdle[a] ? b : a));
+      const inStall = await cell(busiest);
+      const quiet = await cell(idlest);
       const orange = [0xd1, 0x86, 0x16];
       const dist = (a: number[], b: number[]): number => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
       assert.ok(dist(inStall, orange) < 60, `a stall cell is orange: ${inStall}`);
