@@ -29,11 +29,11 @@ const webBundle = {
 
 const entries = [
   { ...nodeBundle, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
-  { ...nodeBundle, entryPoints: ['src/core/load-runner.ts'], outfile: 'dist/load-runner.js' },
+  { ...nodeBundle, entryPoints: ['src/core/load/runner.ts'], outfile: 'dist/load-runner.js' },
   { ...nodeBundle, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
   { ...nodeBundle, entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
   // The flame graph's merged copy of a big .cpuprofile, written off the extension host's thread.
-  { ...nodeBundle, entryPoints: ['src/core/flame-merge-worker.ts'], outfile: 'dist/flame-merge-worker.js' },
+  { ...nodeBundle, entryPoints: ['src/extension/flame-merge-worker.ts'], outfile: 'dist/flame-merge-worker.js' },
   { ...webBundle, entryPoints: ['webview/report/main.ts'], outfile: 'dist/webview/report.js' },
   { ...webBundle, entryPoints: ['webview/flame/main.ts'], outfile: 'dist/webview/flame.js' },
 ].filter((e) => existsSync(e.entryPoints[0]));

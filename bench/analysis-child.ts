@@ -3,7 +3,7 @@
 // language server runs for a .cpuprofile (analyseFile: read, strict parse, analysis). Prints
 // {ms, maxRssBytes} on stdout.
 import * as fs from 'node:fs';
-import { analyseFile } from '../src/core/analyse-run.ts';
+import { analyseFile } from '../src/core/analyze-run/analyze-run.ts';
 
 const [mode, file, root] = process.argv.slice(2);
 const t0 = performance.now();

@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { analyzeProfileWithTimeline } from '../src/core/analysis/analyze.ts';
 import { readCpuProfile, type CpuProfile, type CpuProfileNode } from '../src/core/analysis/cpuprofile.ts';
 import { cutProfile, heatMap, rankRange, sampleStarts } from '../src/core/analysis/timeline.ts';
-import { buildReport } from '../src/core/report.ts';
+import { buildReport } from '../src/core/report/schema.ts';
 import { browserFigures } from './heatmap-browser.ts';
 import { seededRandom } from './gen-profile.ts';
 

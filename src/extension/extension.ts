@@ -16,7 +16,7 @@ import {
   type OpenReportAtArgs,
   type ShownRunParams,
 } from '../protocol.ts';
-import { PROFILE_FILE, REPORT_FILE, readRun } from '../core/store.ts';
+import { PROFILE_FILE, REPORT_FILE, readRun } from '../core/store/store.ts';
 import { startLanguageClient } from './language-client.ts';
 import { HeatDecorations } from './decorations.ts';
 import { RunController } from './run-controller.ts';

@@ -3,7 +3,7 @@
 // server turns these items into LSP lenses, hovers, diagnostics and decoration messages.
 import * as path from 'node:path';
 import type { FunctionCost, HeapLine, Hint, LineCost } from '../core/analysis/model.ts';
-import type { ReportV1 } from '../core/report.ts';
+import type { ReportV1 } from '../core/report/schema.ts';
 import type { LineHeat, OpenReportAtArgs } from '../protocol.ts';
 import {
   decorationLabel, functionHoverMarkdown, functionLensText, heapLensText, isBlockingHint, isDecoratedLine, isHeapLensLine, isHoverLine, isLensFunction, isLensLine,

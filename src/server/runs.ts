@@ -1,12 +1,12 @@
-// The server's file work: analyse a run folder or a bare .cpuprofile (core/analyse-run.ts), and
+// The server's file work: analyse a run folder or a bare .cpuprofile (core/analyze-run/analyze-run.ts), and
 // read a saved run with its source snapshot. Errors are RunLoadErrors with a sentence a person
 // can act on; the server turns them into a ResponseError or a warning.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyseFile, analyseRunDir, writeSourceSnapshot, writeTimeline } from '../core/analyse-run.ts';
-import { buildReport, type ReportV1, type RunSettings } from '../core/report.ts';
-import { PROFILE_FILE, REPORT_FILE, SOURCES_FILE, newRunId, readRun, writeReport } from '../core/store.ts';
+import { analyseFile, analyseRunDir, writeSourceSnapshot, writeTimeline } from '../core/analyze-run/analyze-run.ts';
+import { buildReport, type ReportV1, type RunSettings } from '../core/report/schema.ts';
+import { PROFILE_FILE, REPORT_FILE, SOURCES_FILE, newRunId, readRun, writeReport } from '../core/store/store.ts';
 import { fileKey } from './file-view.ts';
 
 export class RunLoadError extends Error {

@@ -14,10 +14,10 @@ import { pathToFileURL } from 'node:url';
 import { REPO_ROOT, ensureSetup, processesMentioning, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
 import { loginApiCopy, packExtension } from './hotline-setup.ts';
-import { analyseRunDir, writeRunRecord } from '../../src/core/analyse-run.ts';
+import { analyseRunDir, writeRunRecord } from '../../src/core/analyze-run/analyze-run.ts';
 import type { LineCost } from '../../src/core/analysis/model.ts';
-import type { ReportV1 } from '../../src/core/report.ts';
-import { COVERAGE_FILE, PROFILE_FILE, REPORT_FILE, createRunDir, newRunId, runsDirOf, writeReport } from '../../src/core/store.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
+import { COVERAGE_FILE, PROFILE_FILE, REPORT_FILE, createRunDir, newRunId, runsDirOf, writeReport } from '../../src/core/store/store.ts';
 
 const FIXTURE = path.join(REPO_ROOT, 'test/fixtures/login-api');
 

@@ -11,8 +11,8 @@ import { readCoverage, type CoverageRange } from '../../src/core/analysis/covera
 import type { SourceMapInput } from '../../src/core/analysis/sourcemaps.ts';
 import { analyzeProfile, type AnalyzeInput } from '../../src/core/analysis/analyze.ts';
 import type { Analysis } from '../../src/core/analysis/model.ts';
-import { buildReport, type EventLoopFigures, type LoadFigures, type ReportV1 } from '../../src/core/report.ts';
-import { loadSources } from '../../src/core/sources.ts';
+import { buildReport, type EventLoopFigures, type LoadFigures, type ReportV1 } from '../../src/core/report/schema.ts';
+import { loadSources } from '../../src/core/store/sources.ts';
 
 export const FIXTURES_DIR = path.resolve(__dirname, '..', 'fixtures');
 

@@ -18,8 +18,8 @@ import { ProfileFormatError, readCpuProfile } from '../../src/core/analysis/cpup
 import { analyzeProfile } from '../../src/core/analysis/analyze.ts';
 import { mergeProfiles } from '../../src/core/analysis/merge.ts';
 import type { Analysis } from '../../src/core/analysis/model.ts';
-import { analyseFile } from '../../src/core/analyse-run.ts';
-import { loadSources } from '../../src/core/sources.ts';
+import { analyseFile } from '../../src/core/analyze-run/analyze-run.ts';
+import { loadSources } from '../../src/core/store/sources.ts';
 import { FIXTURE_NAMES, FIXTURES_DIR, relocateUrl, type RawProfile } from './fixtures.ts';
 
 type J = any;

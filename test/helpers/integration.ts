@@ -1,5 +1,5 @@
 // Shared by test/integration/*: where the apps are, temp folders, the built CLI as a child
-// process, and process accounting read straight from /proc (independent of src/core/processes.ts,
+// process, and process accounting read straight from /proc (independent of src/core/app/processes.ts,
 // so a bug there cannot hide a leak here). Nothing here sleeps: waits are on events.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -59,7 +59,7 @@ export function removeTempDirs(): void {
 }
 
 /** A port nothing listens on right now (the OS picks it): the engine's own. */
-export { freePort } from '../../src/core/ports.ts';
+export { freePort } from '../../src/core/app/ports.ts';
 
 /** A TCP server holding a port, for the port-in-use cases. */
 export async function occupyPort(): Promise<{ port: number; close(): Promise<void> }> {

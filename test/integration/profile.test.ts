@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
-import { profileUnderLoad, type RunResult } from '../../src/core/run.ts';
-import { compareReports } from '../../src/core/analysis/compare.ts';
-import type { ReportV1 } from '../../src/core/report.ts';
+import { profileUnderLoad, type RunResult } from '../../src/core/capture/run.ts';
+import { compareReports } from '../../src/core/report/compare.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import {
   FIXED_PORT_APP,
   HELPER_MODULE,

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CodeLens } from 'vscode-languageserver/node';
-import type { ReportV1 } from '../../src/core/report.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import type { AnalyseRunResult, OpenReportAtArgs } from '../../src/protocol.ts';
 import { REPO_ROOT, assertBuilt, removeTempDirs, runCli, tempDir } from '../helpers/integration.ts';
 import { LspClient, assertServerBuilt } from './lsp-client.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildReport } from '../../src/core/report.ts';
+import { buildReport } from '../../src/core/report/schema.ts';
 import { ReportIndex, heatOf, hintsOf, hoverOf, lensesOf, linesOfInterest } from '../../src/server/file-view.ts';
 import { mapLines } from '../../src/server/staleness.ts';
 import { FIXTURES_DIR, analyzeFixture } from '../helpers/fixtures.ts';

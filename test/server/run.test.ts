@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CodeLens, PublishDiagnosticsParams } from 'vscode-languageserver/node';
-import type { ReportV1 } from '../../src/core/report.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import type { AnalyseRunResult, DecorationsParams, ShownRunParams } from '../../src/protocol.ts';
 import { LOGIN_API, LOGIN_BODY, assertBuilt, ensureLoginApiDeps, removeTempDirs, runCli, tempDir } from '../helpers/integration.ts';
 import { LspClient, assertServerBuilt } from './lsp-client.ts';

@@ -16,9 +16,9 @@ import {
   type LoadPhase,
   type LoadTick,
   type PhaseResult,
-} from '../../src/core/load.ts';
-import { parseRunnerMessage, type ParentMessage } from '../../src/core/load-protocol.ts';
-import { summarize } from '../../src/core/load-runner.ts';
+} from '../../src/core/load/load-run.ts';
+import { parseRunnerMessage, type ParentMessage } from '../../src/core/load/protocol.ts';
+import { summarize } from '../../src/core/load/runner.ts';
 
 const TEST_TIMEOUT = { timeout: 20_000 };
 

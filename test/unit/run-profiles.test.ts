@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { runProfiles } from '../../src/extension/run-profiles.ts';
-import type { ReportV1 } from '../../src/core/report.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-run-profiles-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { buildReport, type EventLoopFigures, type LoadFigures, type ReportV1 } from '../../src/core/report.ts';
+import { buildReport, type EventLoopFigures, type LoadFigures, type ReportV1 } from '../../src/core/report/schema.ts';
 import { canOpen, pct, relPath, where } from '../../webview/report/format.ts';
 import { reportCsp, reportHtml } from '../../webview/report/html.ts';
 import { isReport, parseToReportView } from '../../webview/report/validate.ts';

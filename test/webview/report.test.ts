@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { ReportV1 } from '../../src/core/report.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import {
   LOGIN_API, assertBundleFresh, hostRecord, launchChromium, openCheckedReport, profileLoginApi, screenshot, servePage, tempDir,
   type PageServer, type ThemeName,

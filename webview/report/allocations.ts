@@ -2,7 +2,7 @@
 // profiled window, and which functions of your code allocated them. V8's sampling heap profile
 // names functions, not lines: a "line" here is where the allocating function starts (the
 // engine's note says so too), so the rows open the function, like render.ts "Allocations".
-import type { HeapFigures } from '../../src/core/report.ts';
+import type { HeapFigures } from '../../src/core/report/schema.ts';
 import { CATEGORY_LABELS, type ViewContext } from './context.ts';
 import { h } from './dom.ts';
 import { bytes, canOpen, pct, pctOf, where } from './format.ts';

@@ -2,7 +2,7 @@
 // hottest line, whether it came or went during the window) and the tag that marks a worker's
 // row in the tables. A worker row's percentages are of the workers' CPU (report.workers), never
 // of the main thread's: render.ts "Worker threads" reads the report the same way.
-import type { ThreadSummary } from '../../src/core/report.ts';
+import type { ThreadSummary } from '../../src/core/report/schema.ts';
 import type { ViewContext } from './context.ts';
 import { h } from './dom.ts';
 import { canOpen, fmt, ms, pct, pctOf, where } from './format.ts';

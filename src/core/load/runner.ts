@@ -27,7 +27,7 @@ import {
   type PhaseResult,
   type RunnerMessage,
   type RunnerOptions,
-} from './load-protocol.ts';
+} from './protocol.ts';
 
 // autocannon arms setTimeout(duration * 1000) to stop; Node clamps delays past 2^31-1 ms (24.8
 // days) to 1 ms, which would stop the load at once. 20 days is "until told" for us.

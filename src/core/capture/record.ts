@@ -1,15 +1,15 @@
 // What a run records of itself in run.json: its settings (secrets redacted) and the load figures
 // of its two windows. Pure: the run's measurements in, the record's parts out.
-import type { LaunchSpec } from './launch.ts';
-import type { AttachSpec } from './attach.ts';
-import type { LoopReading, StackFrame } from './inspector.ts';
-import type { PhaseResult } from './load.ts';
-import { isExternalResult } from './external-load.ts';
-import type { CpuProfile } from './analysis/cpuprofile.ts';
-import type { LoadFigures, RunSettings } from './report.ts';
-import { redactBody, redactEnv, redactHeaders, redactUrl } from './redact.ts';
-import type { Settings } from './run-settings.ts';
-import type { ExtrasCaptured } from './profiled-extras.ts';
+import type { LaunchSpec } from '../app/launch.ts';
+import type { AttachSpec } from '../app/attach.ts';
+import type { LoopReading, StackFrame } from '../inspector/session.ts';
+import type { PhaseResult } from '../load/load-run.ts';
+import { isExternalResult } from '../load/external.ts';
+import type { CpuProfile } from '../analysis/cpuprofile.ts';
+import type { LoadFigures, RunSettings } from '../report/schema.ts';
+import { redactBody, redactEnv, redactHeaders, redactUrl } from '../common/redact.ts';
+import type { Settings } from './settings.ts';
+import type { ExtrasCaptured } from './extras.ts';
 
 /** What the windows of a run measured. */
 export interface Measured {

@@ -1,8 +1,8 @@
 // One Chrome DevTools Protocol session with the app (chrome-remote-interface): it learns where
 // the app listens, samples the event loop, and drives V8's CPU profiler.
 import CDP from 'chrome-remote-interface';
-import type { CpuProfile } from './analysis/cpuprofile.ts';
-import type { SamplingHeapProfile } from './analysis/heap.ts';
+import type { CpuProfile } from '../analysis/cpuprofile.ts';
+import type { SamplingHeapProfile } from '../analysis/heap.ts';
 import { WorkerProfilers } from './workers.ts';
 
 export interface ListenAddress {

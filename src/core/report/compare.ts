@@ -1,8 +1,8 @@
 // Run vs baseline: did the fix help? Load and event-loop figures side by side, and per function
 // and per line what got cheaper or costlier, in ms per request so runs of different length and
 // throughput compare fairly. Pure: two reports in, one comparison out.
-import type { ReportV1 } from '../report.ts';
-import { CATEGORIES, type Category } from './model.ts';
+import type { ReportV1 } from './schema.ts';
+import { CATEGORIES, type Category } from '../analysis/model.ts';
 
 export interface Delta {
   base: number;

@@ -3,28 +3,28 @@
 // knows that order (run-record.ts, what it records). Whatever happens, the app, its children and
 // the load generator are stopped (an attached app is left running, with what the run installed undone).
 import * as path from 'node:path';
-import { AppProcess, LaunchError, describeExit, type LaunchSpec, type RunApp } from './launch.ts';
-import { AttachedApp, type AttachSpec } from './attach.ts';
-import { InspectorSession, type ListenAddress } from './inspector.ts';
-import { LoadError, LoadRun, type LoadTick } from './load.ts';
-import { ExternalLoad, LOAD_LOG_FILE, checkLoadCommand } from './external-load.ts';
-import { whyFailed, windowClock, type WindowClock } from './run-waits.ts';
-import type { CpuProfile } from './analysis/cpuprofile.ts';
-import { mergeProfiles } from './analysis/merge.ts';
-import { Workspace, fileOfUrl } from './analysis/categories.ts';
-import type { ReportV1 } from './report.ts';
-import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, acquireRunLock, createRunDir, newRunId, runsDirOf, writeFileAtomic } from './store.ts';
-import { analyseRunDir, writeRunRecord } from './analyse-run.ts';
-import { redactUrl } from './redact.ts';
-import { loadFigures, recordedSettings, type Measured } from './run-record.ts';
-import { RunError } from './run-errors.ts';
-import { RUN_DEFAULTS, validate, withDefaults, type LoadSettings, type Settings } from './run-settings.ts';
-import { accepts, explicitPort, freePort, joinUrl, loopbackHostOf } from './ports.ts';
-import { ProfiledExtras, saveExtras } from './profiled-extras.ts';
+import { AppProcess, LaunchError, describeExit, type LaunchSpec, type RunApp } from '../app/launch.ts';
+import { AttachedApp, type AttachSpec } from '../app/attach.ts';
+import { InspectorSession, type ListenAddress } from '../inspector/session.ts';
+import { LoadError, LoadRun, type LoadTick } from '../load/load-run.ts';
+import { ExternalLoad, LOAD_LOG_FILE, checkLoadCommand } from '../load/external.ts';
+import { whyFailed, windowClock, type WindowClock } from './waits.ts';
+import type { CpuProfile } from '../analysis/cpuprofile.ts';
+import { mergeProfiles } from '../analysis/merge.ts';
+import { Workspace, fileOfUrl } from '../analysis/categories.ts';
+import type { ReportV1 } from '../report/schema.ts';
+import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, acquireRunLock, createRunDir, newRunId, runsDirOf, writeFileAtomic } from '../store/store.ts';
+import { analyseRunDir, writeRunRecord } from '../analyze-run/analyze-run.ts';
+import { redactUrl } from '../common/redact.ts';
+import { loadFigures, recordedSettings, type Measured } from './record.ts';
+import { RunError } from '../common/run-error.ts';
+import { RUN_DEFAULTS, validate, withDefaults, type LoadSettings, type Settings } from './settings.ts';
+import { accepts, explicitPort, freePort, joinUrl, loopbackHostOf } from '../app/ports.ts';
+import { ProfiledExtras, saveExtras } from './extras.ts';
 
-export { RunError, type RunErrorKind } from './run-errors.ts';
-export { RUN_DEFAULTS, type LoadSettings } from './run-settings.ts';
-export { accepts, freePort } from './ports.ts';
+export { RunError, type RunErrorKind } from '../common/run-error.ts';
+export { RUN_DEFAULTS, type LoadSettings } from './settings.ts';
+export { accepts, freePort } from '../app/ports.ts';
 
 export interface RunOptions extends LoadSettings {
   /** With `attach`, only `cwd` counts: the app's folder (its code is "yours", its runs are kept there). */

@@ -15,9 +15,9 @@ import {
   type ParentMessage,
   type PhaseResult,
   type RunnerOptions,
-} from './load-protocol.ts';
+} from './protocol.ts';
 
-export type { LatencySummary, LoadPhase, LoadTick, PhaseResult } from './load-protocol.ts';
+export type { LatencySummary, LoadPhase, LoadTick, PhaseResult } from './protocol.ts';
 
 export interface LoadOptions {
   /** Full URL on a loopback host (127.0.0.0/8, localhost, ::1), http: or https:. */
@@ -125,7 +125,7 @@ export function normalizeLoadOptions(opts: LoadOptions): RunnerOptions {
 /**
  * Where the runner bundle is. Bundled (dist/cli.js, dist/extension.js, ...): beside the running
  * bundle, `__dirname/load-runner.js`. From TypeScript sources (tsx, tests): `__dirname` is
- * src/core, so walk up to the first directory with a package.json (the repo root) and use its
+ * src/core/load, so walk up to the first directory with a package.json (the repo root) and use its
  * dist/load-runner.js, which `node esbuild.mjs` builds (it may be stale against the sources).
  */
 export function resolveRunnerPath(): string {

@@ -1,9 +1,9 @@
 // How a run waits: the clock of a load window (autocannon's fixed length, or an external
 // command's own run), and what a failed command to the app really means.
-import { ExternalLoad } from './external-load.ts';
-import type { InspectorSession } from './inspector.ts';
-import type { LoadRun } from './load.ts';
-import { RunError } from './run-errors.ts';
+import { ExternalLoad } from '../load/external.ts';
+import type { InspectorSession } from '../inspector/session.ts';
+import type { LoadRun } from '../load/load-run.ts';
+import { RunError } from '../common/run-error.ts';
 
 export interface WindowClock {
   over(): boolean;

@@ -3,17 +3,17 @@
 // sources, and write report.json and a snapshot of the sources it points into.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CpuProfile } from './analysis/cpuprofile.ts';
-import { parseCpuProfileBytes, readCpuProfileBytes } from './analysis/cpuprofile-reader.ts';
-import { analyzeProfileWithTimeline } from './analysis/analyze.ts';
-import { readCoverage } from './analysis/coverage.ts';
-import type { Analysis } from './analysis/model.ts';
-import { TIMELINE_FILE, type TimelineV1 } from './analysis/timeline.ts';
-import { loadSources } from './sources.ts';
-import { buildReport, type ReportParts, type ReportV1 } from './report.ts';
-import type { ExtrasRecord } from './profiled-extras.ts';
-import { analyseExtras } from './analyse-extras.ts';
-import { COVERAGE_FILE, PROFILE_FILE, RUN_FILE, SOURCES_FILE, StoreError, writeFileAtomic, writeReport } from './store.ts';
+import type { CpuProfile } from '../analysis/cpuprofile.ts';
+import { parseCpuProfileBytes, readCpuProfileBytes } from '../analysis/cpuprofile-reader.ts';
+import { analyzeProfileWithTimeline } from '../analysis/analyze.ts';
+import { readCoverage } from '../analysis/coverage.ts';
+import type { Analysis } from '../analysis/model.ts';
+import { TIMELINE_FILE, type TimelineV1 } from '../analysis/timeline.ts';
+import { loadSources } from '../store/sources.ts';
+import { buildReport, type ReportParts, type ReportV1 } from '../report/schema.ts';
+import type { ExtrasRecord } from '../capture/extras.ts';
+import { analyseExtras } from './analyze-extras.ts';
+import { COVERAGE_FILE, PROFILE_FILE, RUN_FILE, SOURCES_FILE, StoreError, writeFileAtomic, writeReport } from '../store/store.ts';
 
 /** run.json: what a run measured, written as soon as the app is stopped. */
 export type RunRecord = { version: 1 } & Omit<ReportParts, 'analysis' | 'profileFile' | 'notes'> & { extras?: ExtrasRecord };

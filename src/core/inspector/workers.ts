@@ -3,8 +3,8 @@
 // and stopped in step with the main thread's profiler segments (run.ts). Workers that start during
 // the profiled window join when they start (they wait for us before running their first line);
 // a worker that exits before the end keeps its segments and the profile up to its exit.
-import type { CdpChannel } from './inspector.ts';
-import type { CpuProfile } from './analysis/cpuprofile.ts';
+import type { CdpChannel } from './session.ts';
+import type { CpuProfile } from '../analysis/cpuprofile.ts';
 
 export interface WorkerInfo {
   /** Node's threadId (worker_threads.threadId), as a number. */

@@ -3,11 +3,11 @@
 // this at the window's start, at each segment boundary and at its end; `saveExtras` writes the
 // files into the run folder and returns what run.json records about them.
 import * as path from 'node:path';
-import type { InspectorSession } from './inspector.ts';
-import { mergeProfiles } from './analysis/merge.ts';
-import type { SamplingHeapProfile } from './analysis/heap.ts';
-import { WorkerProfilers, type WorkerCapture } from './workers.ts';
-import { HEAP_FILE, workerProfileFile, writeFileAtomic } from './store.ts';
+import type { InspectorSession } from '../inspector/session.ts';
+import { mergeProfiles } from '../analysis/merge.ts';
+import type { SamplingHeapProfile } from '../analysis/heap.ts';
+import { WorkerProfilers, type WorkerCapture } from '../inspector/workers.ts';
+import { HEAP_FILE, workerProfileFile, writeFileAtomic } from '../store/store.ts';
 
 /** Worker profiles kept per run (an app may start a worker per job: thousands of them). */
 export const MAX_WORKER_PROFILES = 64;

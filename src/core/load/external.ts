@@ -10,12 +10,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isLoopback } from './inspector.ts';
-import { LoadError, type LoadPhase, type PhaseResult } from './load.ts';
-import { parseLoadOutput, toolOfCommand, type LoadTool, type ParsedLoad } from './load-parsers.ts';
+import { isLoopback } from '../inspector/session.ts';
+import { LoadError, type LoadPhase, type PhaseResult } from './load-run.ts';
+import { parseLoadOutput, toolOfCommand, type LoadTool, type ParsedLoad } from './parsers.ts';
 import { CommandLineError, splitCommandLine } from './argv.ts';
-import type { ExternalLoadFigures } from './report.ts';
-import { REDACTED, redactHeaders, redactUrl } from './redact.ts';
+import type { ExternalLoadFigures } from '../report/schema.ts';
+import { REDACTED, redactHeaders, redactUrl } from '../common/redact.ts';
 
 export interface ExternalLoadOptions {
   /** The command as typed, with {url}, {port} and {host} placeholders. */
