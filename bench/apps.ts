@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LoadRun, type PhaseResult } from '../src/core/load/load-run.ts';
 import { accepts, freePort } from '../src/core/app/ports.ts';
-import { profileUnderLoad } from '../src/core/capture/run.ts';
+import { profileUnderLoad } from '../src/core/index.ts';
 import type { ReportV1 } from '../src/core/report/schema.ts';
 import { BENCH_DIR, tmpDir } from './common.ts';
 

@@ -1,7 +1,7 @@
 // Every message between the extension, the language server and the webviews, typed. Each one
 // says which way it travels. Webview messages are validated on arrival: a message that is not
 // one of these is dropped, so a webview can never make the extension do something else.
-import type { ReportV1 } from './core/report/schema.ts';
+import type { ReportV1 } from './core/report/index.ts';
 import type { TimelineV1 } from './core/analysis/timeline.ts';
 
 // ---- extension ⇄ language server (custom LSP methods) ------------------------------------------

@@ -3,17 +3,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { RUN_DEFAULTS, RunError, profileUnderLoad, type RunProgress } from '../core/capture/run.ts';
-import { analyseFile } from '../core/analyze-run/analyze-run.ts';
-import { TargetError, resolveTarget } from '../core/app/target.ts';
-import { ProfileFormatError } from '../core/analysis/cpuprofile.ts';
-import { compareReports } from '../core/report/compare.ts';
-import { StoreError, readRun } from '../core/store/store.ts';
-import { runsDirOf } from '../core/store/store.ts';
+import { analyseFile, type AttachSpec, compareReports, type Comparison, parseAttachTarget, ProfileFormatError, profileUnderLoad, readRun, REMOTE_ATTACH_WARNING, remoteHostOf, resolveTarget, RUN_DEFAULTS, RunError, type RunProgress, runsDirOf, StoreError, TargetError } from '../core/index.ts';
 import { renderAnalysis, renderComparison, renderReport } from './render.ts';
-import { BaselineError, attachBaseline, gateOutcome, readBaseline, threshold } from './baseline.ts';
-import type { Comparison } from '../core/report/compare.ts';
-import { REMOTE_ATTACH_WARNING, parseAttachTarget, remoteHostOf, type AttachSpec } from '../core/app/attach.ts';
+import { attachBaseline, BaselineError, gateOutcome, readBaseline, threshold } from './baseline.ts';
 
 const USAGE = `Usage:
   hotline profile [DIR] --url PATH|URL [--entry FILE | --script NAME | --attach TARGET] [options] [-- APP ARGS]

@@ -2,9 +2,7 @@
 // of the hot lines with bars, and the hints.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ReportV1 } from '../core/report/schema.ts';
-import type { Analysis } from '../core/analysis/model.ts';
-import type { Comparison, Delta } from '../core/report/compare.ts';
+import type { Analysis, Comparison, Delta, ReportV1 } from '../core/index.ts';
 
 const CATEGORY_LABELS: Record<string, string> = {
   user: 'your code', dependencies: 'dependencies', nodeInternals: 'node internals', native: 'native', gc: 'GC', program: 'program', idle: 'idle',

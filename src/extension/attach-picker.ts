@@ -4,9 +4,7 @@
 // refused unless hotline.allowRemoteAttach is on, and even then asked about, every time.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { REMOTE_ATTACH_WARNING, parseAttachTarget, remoteHostOf, type AttachSpec } from '../core/app/attach.ts';
-import { nodeProcessesIn, type NodeProcess } from '../core/app/proc-net.ts';
-import { descendantsOf } from '../core/app/processes.ts';
+import { type AttachSpec, descendantsOf, type NodeProcess, nodeProcessesIn, parseAttachTarget, REMOTE_ATTACH_WARNING, remoteHostOf } from '../core/index.ts';
 import type { HotlineSettings } from './settings.ts';
 
 /** Node processes running in `folder`, but none of the editor's own (language server, load runner). */

@@ -5,18 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import {
-  AnalyseProfileRequest,
-  AnalyseRunRequest,
-  ClearRunNotification,
-  ShowRunNotification,
-  type AnalyseProfileResult,
-  type AnalyseRunResult,
-  type ExplainHintArgs,
-  type OpenReportAtArgs,
-  type ShownRunParams,
-} from '../protocol.ts';
-import { PROFILE_FILE, REPORT_FILE, readRun } from '../core/store/store.ts';
+import { AnalyseProfileRequest, type AnalyseProfileResult, AnalyseRunRequest, type AnalyseRunResult, ClearRunNotification, type ExplainHintArgs, type OpenReportAtArgs, type ShownRunParams, ShowRunNotification } from '../protocol.ts';
+import { PROFILE_FILE, readRun, REPORT_FILE } from '../core/index.ts';
 import { startLanguageClient } from './language-client.ts';
 import { HeatDecorations } from './decorations.ts';
 import { RunController } from './run-controller.ts';
@@ -27,7 +17,7 @@ import { readSettings } from './settings.ts';
 import { ReportPanel } from './report-panel.ts';
 import { FlamePanel } from './flame-view.ts';
 import { CpuProfileEditorProvider } from './cpuprofile-editor.ts';
-import { RunItem, pickRun, RunsView } from './runs-view.ts';
+import { pickRun, RunItem, RunsView } from './runs-view.ts';
 import { againstBaseline } from './baseline-summary.ts';
 import { flameTitle } from './flame-title.ts';
 

@@ -5,9 +5,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseCpuProfileText } from '../core/analysis/cpuprofile.ts';
+import { parseCpuProfileText, writeFileAtomic } from '../core/index.ts';
 import { mergedSpeedscopeJson } from './flame-merge.ts';
-import { writeFileAtomic } from '../core/store/store.ts';
 
 /**
  * From this size on, the flame graph shows the merged copy: speedscope's own import of the

@@ -4,9 +4,7 @@
 // or {task: 'cut', file, out, startMs, endMs}; posts {ok: true} or {ok: false, message} once.
 import { parentPort, workerData } from 'node:worker_threads';
 import { writeMergedCopy } from './flame-merge-file.ts';
-import { readProfileFile } from '../core/analyze-run/analyze-run.ts';
-import { cutProfile } from '../core/analysis/timeline.ts';
-import { writeFileAtomic } from '../core/store/store.ts';
+import { cutProfile, readProfileFile, writeFileAtomic } from '../core/index.ts';
 
 type Task = { task?: 'merge'; file: string; out: string; name: string } | { task: 'cut'; file: string; out: string; startMs: number; endMs: number };
 

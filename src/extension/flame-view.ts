@@ -12,7 +12,7 @@ import { runProfiles } from './run-profiles.ts';
 import { readSettings } from './settings.ts';
 import { flameHtml } from '../../webview/flame/html.ts';
 import { parseFromFlameView, type ToFlameView } from '../protocol.ts';
-import { PROFILE_FILE } from '../core/store/store.ts';
+import { PROFILE_FILE } from '../core/index.ts';
 import { nonce } from './webview-html.ts';
 import { MERGE_ABOVE_BYTES, mergedCopyPath } from './flame-merge-file.ts';
 import { writeCutProfileOffThread, writeMergedCopyOffThread } from './flame-merge-host.ts';

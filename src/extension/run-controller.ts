@@ -3,11 +3,7 @@
 // goes to an output channel; the run is captured here (I/O only) and analysed by the language
 // server, which writes report.json before anything is shown.
 import * as vscode from 'vscode';
-import { RunError, captureUnderLoad, type RunProgress } from '../core/capture/run.ts';
-import type { LaunchSpec } from '../core/app/launch.ts';
-import type { LoadSettings } from '../core/capture/run.ts';
-import { redactUrl } from '../core/common/redact.ts';
-import type { AttachSpec } from '../core/app/attach.ts';
+import { type AttachSpec, captureUnderLoad, type LaunchSpec, type LoadSettings, redactUrl, RunError, type RunProgress } from '../core/index.ts';
 
 /** How the run reaches its app and loads it, beyond the usual: attach, or the user's load tool. */
 export interface RunVariant {

@@ -2,7 +2,7 @@
 // Pure: every figure comes from the report (percentages are of non-idle time, design.md "How
 // time is counted"); no I/O, no LSP types.
 import * as path from 'node:path';
-import type { CallLink, FunctionCost, HeapLine, Hint, LineCost } from '../core/analysis/model.ts';
+import type { CallLink, FunctionCost, HeapLine, Hint, LineCost } from '../core/index.ts';
 
 /** A line gets a lens when its own time is at least this share of non-idle time. */
 export const LENS_MIN_OWN_PCT = 1;

@@ -4,9 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyseFile, analyseRunDir, writeSourceSnapshot, writeTimeline } from '../core/analyze-run/analyze-run.ts';
-import { buildReport, type ReportV1, type RunSettings } from '../core/report/schema.ts';
-import { PROFILE_FILE, REPORT_FILE, SOURCES_FILE, newRunId, readRun, writeReport } from '../core/store/store.ts';
+import { analyseFile, analyseRunDir, buildReport, newRunId, PROFILE_FILE, readRun, REPORT_FILE, type ReportV1, type RunSettings, SOURCES_FILE, writeReport, writeSourceSnapshot, writeTimeline } from '../core/index.ts';
 import { fileKey } from './file-view.ts';
 
 export class RunLoadError extends Error {

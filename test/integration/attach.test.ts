@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import CDP from 'chrome-remote-interface';
-import { profileUnderLoad } from '../../src/core/capture/run.ts';
+import { profileUnderLoad } from '../../src/core/index.ts';
 import { RunError } from '../../src/core/common/run-error.ts';
 import { listeningSockets } from '../../src/core/app/proc-net.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';

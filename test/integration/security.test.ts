@@ -16,9 +16,10 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { AppProcess } from '../../src/core/app/launch.ts';
-import { InspectorError, InspectorSession, isLoopback } from '../../src/core/inspector/session.ts';
+import { InspectorError, InspectorSession } from '../../src/core/inspector/session.ts';
+import { isLoopback } from '../../src/core/common/loopback.ts';
 import { LoadError, LoadRun } from '../../src/core/load/load-run.ts';
-import { RunError, profileUnderLoad, type RunProgress } from '../../src/core/capture/run.ts';
+import { RunError, profileUnderLoad, type RunProgress } from '../../src/core/index.ts';
 import { LOG_FILE } from '../../src/core/store/store.ts';
 import {
   BAD_APPS,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { profileUnderLoad } from '../../src/core/capture/run.ts';
+import { profileUnderLoad } from '../../src/core/index.ts';
 import { TIMELINE_FILE } from '../../src/core/analyze-run/analyze-run.ts';
 import { parseCpuProfileText, readCpuProfile } from '../../src/core/analysis/cpuprofile.ts';
 import { cutProfile, heatMap, rankRange, sampleStarts, type TimelineV1 } from '../../src/core/analysis/timeline.ts';

@@ -211,8 +211,3 @@ function cpuSection(ctx: ViewContext): HTMLElement {
   out.appendChild(h('p', { class: 'muted' }, `idle ${ms(r.categories.idle)} (not in the bar) \u00b7 profile ${(p.durationMs / 1000).toFixed(1)} s, ${p.samples} samples every ${p.intervalUs} \u00b5s`));
   return out;
 }
-
-/** For a function row or a hot line: the share as a number and a bar. */
-export function share(p: number, cls = ''): HTMLElement {
-  return h('span', { class: 'share' }, h('span', { class: 'num share-pct' }, pct(p)), meter(p, cls));
-}

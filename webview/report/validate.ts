@@ -2,7 +2,7 @@
 // ToReportView (protocol.ts) with a report of the shape the page reads is dropped. The checks
 // cover every field the page uses, so a damaged report.json cannot throw half-way through a render.
 import type { ToReportView } from '../../src/protocol.ts';
-import type { ReportV1 } from '../../src/core/report/schema.ts';
+import type { ReportV1 } from '../../src/core/report/index.ts';
 import type { TimelineV1 } from '../../src/core/analysis/timeline.ts';
 
 type Check = (v: unknown) => boolean;

@@ -4,17 +4,9 @@
 // and `heap` to a report built from the main thread's analysis.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CpuProfile } from '../analysis/cpuprofile.ts';
-import { parseCpuProfileBytes } from '../analysis/cpuprofile-reader.ts';
-import { analyzeProfile } from '../analysis/analyze.ts';
-import { mergeProfiles } from '../analysis/merge.ts';
-import { analyzeHeapProfile, parseHeapProfileText } from '../analysis/heap.ts';
-import type { Analysis } from '../analysis/model.ts';
-import { fileOfUrl } from '../analysis/categories.ts';
-import { loadSources } from '../store/sources.ts';
-import type { ExtrasRecord } from '../capture/extras.ts';
-import type { HeapFigures, ReportV1, ThreadSummary } from '../report/schema.ts';
-import { PROFILE_FILE } from '../store/store.ts';
+import { type Analysis, analyzeHeapProfile, analyzeProfile, type CpuProfile, fileOfUrl, mergeProfiles, parseCpuProfileBytes, parseHeapProfileText } from '../analysis/index.ts';
+import { type ExtrasRecord, loadSources, PROFILE_FILE } from '../store/index.ts';
+import type { HeapFigures, ReportV1, ThreadSummary } from '../report/index.ts';
 
 /** Threads analysed one by one for their summary (a pool larger than this is summarised together). */
 const MAX_THREADS_ANALYSED_APART = 32;

@@ -3,37 +3,10 @@
 // sources, and write report.json and a snapshot of the sources it points into.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CpuProfile } from '../analysis/cpuprofile.ts';
-import { parseCpuProfileBytes, readCpuProfileBytes } from '../analysis/cpuprofile-reader.ts';
-import { analyzeProfileWithTimeline } from '../analysis/analyze.ts';
-import { readCoverage } from '../analysis/coverage.ts';
-import type { Analysis } from '../analysis/model.ts';
-import { TIMELINE_FILE, type TimelineV1 } from '../analysis/timeline.ts';
-import { loadSources } from '../store/sources.ts';
-import { buildReport, type ReportParts, type ReportV1 } from '../report/schema.ts';
-import type { ExtrasRecord } from '../capture/extras.ts';
+import { type Analysis, analyzeProfileWithTimeline, type CpuProfile, parseCpuProfileBytes, readCoverage, readCpuProfileBytes, TIMELINE_FILE, type TimelineV1 } from '../analysis/index.ts';
+import { COVERAGE_FILE, loadSources, PROFILE_FILE, readRunRecord, SOURCES_FILE, writeFileAtomic, writeReport } from '../store/index.ts';
+import { buildReport, type ReportV1 } from '../report/index.ts';
 import { analyseExtras } from './analyze-extras.ts';
-import { COVERAGE_FILE, PROFILE_FILE, RUN_FILE, SOURCES_FILE, StoreError, writeFileAtomic, writeReport } from '../store/store.ts';
-
-/** run.json: what a run measured, written as soon as the app is stopped. */
-export type RunRecord = { version: 1 } & Omit<ReportParts, 'analysis' | 'profileFile' | 'notes'> & { extras?: ExtrasRecord };
-
-export function writeRunRecord(runDir: string, record: RunRecord): void {
-  writeFileAtomic(path.join(runDir, RUN_FILE), `${JSON.stringify(record, null, 1)}\n`);
-}
-
-function readRunRecord(runDir: string): RunRecord {
-  const file = path.join(runDir, RUN_FILE);
-  let value: unknown;
-  try {
-    value = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new StoreError(`Cannot read ${file}: ${(err as Error).message}`, file);
-  }
-  const r = value as Partial<RunRecord>;
-  if (r?.version !== 1 || typeof r.id !== 'string' || typeof r.startedAt !== 'string') throw new StoreError(`${file} is not a Hotline run record.`, file);
-  return r as RunRecord;
-}
 
 export { TIMELINE_FILE };
 

@@ -3,12 +3,12 @@
 // as it was: what the run installed is removed and the inspector is let go (closed again when
 // Hotline opened it). Whoever reaches an inspector can run any code in the app, so only loopback
 // inspectors are used unless the user opted in.
-import { isLoopback, InspectorSession, type ListenAddress } from '../inspector/session.ts';
+import { InspectorSession } from '../inspector/index.ts';
+import { isLoopback, type ListenAddress, RunError } from '../common/index.ts';
 import type { ExitInfo, RunApp } from './launch.ts';
 import { accepts, loopbackHostOf } from './ports.ts';
 import { isAlive } from './processes.ts';
 import { cwdOf, isNodeProcess, listeningSockets } from './proc-net.ts';
-import { RunError } from '../common/run-error.ts';
 
 export interface AttachSpec {
   /** `ws://127.0.0.1:9229/<id>`, an inspector port (`9229`, `127.0.0.1:9229`, `port:9229`), or a pid (`1234`, `pid:1234`). */

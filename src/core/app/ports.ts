@@ -1,6 +1,6 @@
 // Ports and addresses on this machine: which port a run loads, and whether something answers.
 import * as net from 'node:net';
-import type { ListenAddress } from '../inspector/session.ts';
+import type { ListenAddress } from '../common/index.ts';
 
 export function explicitPort(url: string): number | undefined {
   if (!/^https?:\/\//.test(url)) return undefined;

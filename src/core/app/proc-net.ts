@@ -2,7 +2,7 @@
 // listens on, and which Node processes run. Used to attach to an app Hotline did not start.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ListenAddress } from '../inspector/session.ts';
+import type { ListenAddress } from '../common/index.ts';
 
 /** TCP state 0A is LISTEN (include/net/tcp_states.h). */
 const LISTEN = '0A';

@@ -3,11 +3,9 @@
 // this at the window's start, at each segment boundary and at its end; `saveExtras` writes the
 // files into the run folder and returns what run.json records about them.
 import * as path from 'node:path';
-import type { InspectorSession } from '../inspector/session.ts';
-import { mergeProfiles } from '../analysis/merge.ts';
-import type { SamplingHeapProfile } from '../analysis/heap.ts';
-import { WorkerProfilers, type WorkerCapture } from '../inspector/workers.ts';
-import { HEAP_FILE, workerProfileFile, writeFileAtomic } from '../store/store.ts';
+import { type InspectorSession, type WorkerCapture, WorkerProfilers } from '../inspector/index.ts';
+import { mergeProfiles, type SamplingHeapProfile } from '../analysis/index.ts';
+import { type ExtrasRecord, HEAP_FILE, workerProfileFile, writeFileAtomic } from '../store/index.ts';
 
 /** Worker profiles kept per run (an app may start a worker per job: thousands of them). */
 export const MAX_WORKER_PROFILES = 64;
@@ -24,13 +22,6 @@ export interface ExtrasOptions {
 export interface ExtrasCaptured {
   workers: WorkerCapture[];
   heap?: { profile: SamplingHeapProfile; samplingIntervalBytes: number };
-  notes: string[];
-}
-
-/** What run.json says about the extra files (the analysis reads them from there). */
-export interface ExtrasRecord {
-  workers: Array<{ threadId: number; title: string; url: string; file: string; joinedLate: boolean; exitedEarly: boolean }>;
-  heap?: { file: string; samplingIntervalBytes: number };
   notes: string[];
 }
 

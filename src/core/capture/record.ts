@@ -1,13 +1,11 @@
 // What a run records of itself in run.json: its settings (secrets redacted) and the load figures
 // of its two windows. Pure: the run's measurements in, the record's parts out.
-import type { LaunchSpec } from '../app/launch.ts';
-import type { AttachSpec } from '../app/attach.ts';
-import type { LoopReading, StackFrame } from '../inspector/session.ts';
-import type { PhaseResult } from '../load/load-run.ts';
-import { isExternalResult } from '../load/external.ts';
-import type { CpuProfile } from '../analysis/cpuprofile.ts';
-import type { LoadFigures, RunSettings } from '../report/schema.ts';
-import { redactBody, redactEnv, redactHeaders, redactUrl } from '../common/redact.ts';
+import type { AttachSpec, LaunchSpec } from '../app/index.ts';
+import type { LoopReading, StackFrame } from '../inspector/index.ts';
+import { isExternalResult, type PhaseResult } from '../load/index.ts';
+import type { CpuProfile } from '../analysis/index.ts';
+import type { LoadFigures, RunSettings } from '../report/index.ts';
+import { redactBody, redactEnv, redactHeaders, redactUrl } from '../common/index.ts';
 import type { Settings } from './settings.ts';
 import type { ExtrasCaptured } from './extras.ts';
 

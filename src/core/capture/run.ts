@@ -1,30 +1,19 @@
-// One run, in order: launch → inspector → listening → warm-up → measured window (profiler off)
-// → profiled window (same load) → stop → save profile → analyse → save report. Only this module
-// knows that order (run-record.ts, what it records). Whatever happens, the app, its children and
+// One capture, in order: launch → inspector → listening → warm-up → measured window (profiler off)
+// → profiled window (same load) → stop → save the profile and run.json. The analysis that follows
+// lives elsewhere (analyze-run/), so the editor, which only captures, carries none of it. Only this
+// module knows that order (run-record.ts, what it records). Whatever happens, the app, its children and
 // the load generator are stopped (an attached app is left running, with what the run installed undone).
 import * as path from 'node:path';
-import { AppProcess, LaunchError, describeExit, type LaunchSpec, type RunApp } from '../app/launch.ts';
-import { AttachedApp, type AttachSpec } from '../app/attach.ts';
-import { InspectorSession, type ListenAddress } from '../inspector/session.ts';
-import { LoadError, LoadRun, type LoadTick } from '../load/load-run.ts';
-import { ExternalLoad, LOAD_LOG_FILE, checkLoadCommand } from '../load/external.ts';
+import { accepts, AppProcess, AttachedApp, type AttachSpec, describeExit, explicitPort, freePort, joinUrl, LaunchError, type LaunchSpec, loopbackHostOf, type RunApp } from '../app/index.ts';
+import { InspectorSession } from '../inspector/index.ts';
+import { type ListenAddress, redactUrl, RunError } from '../common/index.ts';
+import { checkLoadCommand, ExternalLoad, LOAD_LOG_FILE, LoadError, LoadRun, type LoadTick } from '../load/index.ts';
 import { whyFailed, windowClock, type WindowClock } from './waits.ts';
-import type { CpuProfile } from '../analysis/cpuprofile.ts';
-import { mergeProfiles } from '../analysis/merge.ts';
-import { Workspace, fileOfUrl } from '../analysis/categories.ts';
-import type { ReportV1 } from '../report/schema.ts';
-import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, acquireRunLock, createRunDir, newRunId, runsDirOf, writeFileAtomic } from '../store/store.ts';
-import { analyseRunDir, writeRunRecord } from '../analyze-run/analyze-run.ts';
-import { redactUrl } from '../common/redact.ts';
-import { loadFigures, recordedSettings, type Measured } from './record.ts';
-import { RunError } from '../common/run-error.ts';
-import { RUN_DEFAULTS, validate, withDefaults, type LoadSettings, type Settings } from './settings.ts';
-import { accepts, explicitPort, freePort, joinUrl, loopbackHostOf } from '../app/ports.ts';
+import { type CpuProfile, fileOfUrl, mergeProfiles, Workspace } from '../analysis/index.ts';
+import { acquireRunLock, COVERAGE_FILE, createRunDir, LOG_FILE, newRunId, PROFILE_FILE, runsDirOf, writeFileAtomic, writeRunRecord } from '../store/index.ts';
+import { loadFigures, type Measured, recordedSettings } from './record.ts';
+import { type LoadSettings, RUN_DEFAULTS, type Settings, validate, withDefaults } from './settings.ts';
 import { ProfiledExtras, saveExtras } from './extras.ts';
-
-export { RunError, type RunErrorKind } from '../common/run-error.ts';
-export { RUN_DEFAULTS, type LoadSettings } from './settings.ts';
-export { accepts, freePort } from '../app/ports.ts';
 
 export interface RunOptions extends LoadSettings {
   /** With `attach`, only `cwd` counts: the app's folder (its code is "yours", its runs are kept there). */
@@ -57,8 +46,6 @@ export interface RunProgress {
 
 export interface RunResult {
   runDir: string;
-  /** Present when the run was analysed in this process (profileUnderLoad). */
-  report?: ReportV1;
 }
 
 /** Profiler segments: short enough to lose little to a hard crash, long enough to cost nothing. */
@@ -69,18 +56,11 @@ const PHASE_NAMES: Record<RunPhase, string> = {
   profiling: 'profiling', analysing: 'analysing', done: 'done',
 };
 
-/** A whole run: capture under load, then analyse in this process and write report.json. */
-export async function profileUnderLoad(opts: RunOptions): Promise<Required<RunResult>> {
-  const settings = withDefaults(opts);
-  validate(settings);
-  return new Run(opts, settings, true).execute() as Promise<Required<RunResult>>;
-}
-
-/** Capture only: the caller analyses the run folder elsewhere (the editor does it in its language server). */
+/** Capture only: the caller analyses the run folder (the CLI in-process, the editor in its language server). */
 export async function captureUnderLoad(opts: RunOptions): Promise<RunResult> {
   const settings = withDefaults(opts);
   validate(settings);
-  return new Run(opts, settings, false).execute();
+  return new Run(opts, settings).execute();
 }
 
 class Run {
@@ -99,7 +79,10 @@ class Run {
   /** Rejects when the run can't go on: the app exited, the user cancelled, the load died. */
   private stopReason: Promise<never> | undefined;
 
-  constructor(private readonly opts: RunOptions, private readonly s: Settings, private readonly analyse: boolean) {}
+  constructor(
+    private readonly opts: RunOptions,
+    private readonly s: Settings,
+  ) {}
 
   async execute(): Promise<RunResult> {
     const startedAt = new Date();
@@ -118,15 +101,7 @@ class Run {
       await this.stopAll();
       const runDir = this.save(startedAt, url, figures);
       if (this.load instanceof ExternalLoad) writeFileAtomic(path.join(runDir, LOAD_LOG_FILE), this.load.log());
-      if (!this.analyse) return { runDir };
-      this.progress('analysing', 'analysing the profile');
-      try {
-        const report = analyseRunDir(runDir, this.opts.target.cwd);
-        this.progress('done', `saved ${runDir}`);
-        return { runDir, report };
-      } catch (err) {
-        throw new RunError('analysis-failed', `The analysis failed (${(err as Error).message}); the run's data is saved in ${runDir}.`);
-      }
+      return { runDir };
     } catch (err) {
       throw this.explain(err);
     } finally {

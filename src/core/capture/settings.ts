@@ -1,8 +1,6 @@
 // A run's settings: defaults, and the checks made before anything starts.
-import type { LoadOptions } from '../load/load-run.ts';
-import { isLoopback } from '../inspector/session.ts';
-import { redactUrl } from '../common/redact.ts';
-import { RunError } from '../common/run-error.ts';
+import type { LoadOptions } from '../load/index.ts';
+import { isLoopback, redactUrl, RunError } from '../common/index.ts';
 
 /** The load of a run: the load generator's options, with a URL that may be a bare path. */
 export interface LoadSettings extends Omit<LoadOptions, 'url' | 'maxDurationS'> {

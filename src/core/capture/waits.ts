@@ -1,9 +1,8 @@
 // How a run waits: the clock of a load window (autocannon's fixed length, or an external
 // command's own run), and what a failed command to the app really means.
-import { ExternalLoad } from '../load/external.ts';
-import type { InspectorSession } from '../inspector/session.ts';
-import type { LoadRun } from '../load/load-run.ts';
-import { RunError } from '../common/run-error.ts';
+import { ExternalLoad, type LoadRun } from '../load/index.ts';
+import type { InspectorSession } from '../inspector/index.ts';
+import { RunError } from '../common/index.ts';
 
 export interface WindowClock {
   over(): boolean;

@@ -1,15 +1,9 @@
 // One Chrome DevTools Protocol session with the app (chrome-remote-interface): it learns where
 // the app listens, samples the event loop, and drives V8's CPU profiler.
 import CDP from 'chrome-remote-interface';
-import type { CpuProfile } from '../analysis/cpuprofile.ts';
-import type { SamplingHeapProfile } from '../analysis/heap.ts';
-import { WorkerProfilers } from './workers.ts';
-
-export interface ListenAddress {
-  address: string;
-  family: string;
-  port: number;
-}
+import type { CpuProfile, SamplingHeapProfile } from '../analysis/index.ts';
+import { isLoopback, type ListenAddress } from '../common/index.ts';
+import { type CdpChannel, WorkerProfilers } from './workers.ts';
 
 export interface LoopReading {
   /** How late the event loop ran a 10 ms timer: p50/p99/max/mean, ms. */
@@ -29,13 +23,6 @@ export interface StackFrame {
   /** 1-based */
   line: number;
   column: number;
-}
-
-/** A raw CDP connection: commands and events by name (see InspectorSession.channel). */
-export interface CdpChannel {
-  send(method: string, params?: object): Promise<unknown>;
-  /** Subscribes to an event; returns the unsubscribe function. */
-  on(event: string, handler: (params: never) => void): () => void;
 }
 
 export class InspectorError extends Error {
@@ -398,11 +385,6 @@ function parseAddress(payload: string): ListenAddress | undefined {
     // a pipe or a malformed payload: not a TCP server we can load
   }
   return undefined;
-}
-
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 const round = (v: number, digits = 2): number => {

@@ -3,8 +3,14 @@
 // and stopped in step with the main thread's profiler segments (run.ts). Workers that start during
 // the profiled window join when they start (they wait for us before running their first line);
 // a worker that exits before the end keeps its segments and the profile up to its exit.
-import type { CdpChannel } from './session.ts';
-import type { CpuProfile } from '../analysis/cpuprofile.ts';
+import type { CpuProfile } from '../analysis/index.ts';
+
+/** A raw CDP connection: commands and events by name (see InspectorSession.channel). */
+export interface CdpChannel {
+  send(method: string, params?: object): Promise<unknown>;
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on(event: string, handler: (params: never) => void): () => void;
+}
 
 export interface WorkerInfo {
   /** Node's threadId (worker_threads.threadId), as a number. */

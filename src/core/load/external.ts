@@ -7,15 +7,14 @@
 //
 // The run drives it like LoadRun: switchPhase('measured') starts a run, switchPhase('warmup')
 // ends the window with that run's figures, switchPhase('profiled') and finish() likewise.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isLoopback } from '../inspector/session.ts';
+import { isLoopback, REDACTED, redactHeaders, redactUrl } from '../common/index.ts';
 import { LoadError, type LoadPhase, type PhaseResult } from './load-run.ts';
-import { parseLoadOutput, toolOfCommand, type LoadTool, type ParsedLoad } from './parsers.ts';
+import { type LoadTool, type ParsedLoad, parseLoadOutput, toolOfCommand } from './parsers.ts';
 import { CommandLineError, splitCommandLine } from './argv.ts';
-import type { ExternalLoadFigures } from '../report/schema.ts';
-import { REDACTED, redactHeaders, redactUrl } from '../common/redact.ts';
+import type { ExternalLoadFigures } from '../report/index.ts';
 
 export interface ExternalLoadOptions {
   /** The command as typed, with {url}, {port} and {host} placeholders. */

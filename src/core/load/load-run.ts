@@ -5,8 +5,8 @@
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { isIP } from 'node:net';
 import * as path from 'node:path';
+import { isLoopback } from '../common/index.ts';
 import {
   isLoadPhase,
   parseRunnerMessage,
@@ -72,13 +72,6 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 function bad(message: string): LoadError {
   return new LoadError('bad-options', message);
-}
-
-function isLoopback(hostname: string): boolean {
-  const h = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
-  if (h.toLowerCase() === 'localhost') return true;
-  if (isIP(h) === 4) return h.split('.')[0] === '127';
-  return isIP(h) === 6 && h === '::1'; // WHATWG URL has already compressed 0:0:...:1 to ::1
 }
 
 function positiveInt(name: string, value: number | undefined, dflt: number): number {

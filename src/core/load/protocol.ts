@@ -1,5 +1,5 @@
-// The IPC contract between `LoadRun` (load.ts, in the caller's process) and the load runner
-// child (load-runner.ts, forked). Plain data only: every message goes through Node's JSON
+// The IPC contract between `LoadRun` (load-run.ts, in the caller's process) and the load runner
+// child (runner.ts, forked). Plain data only: every message goes through Node's JSON
 // IPC serialization. Both sides validate what they receive and ignore anything unknown.
 //
 // Order of a run:
@@ -11,17 +11,13 @@
 // After `finish` is answered the child exits by itself. If the IPC channel closes
 // (parent gone, or `disconnect()`), the child stops the load and exits at once.
 
+import type { LatencySummary } from '../report/index.ts';
+
 export type LoadPhase = 'warmup' | 'measured' | 'profiled';
 export const LOAD_PHASES: readonly LoadPhase[] = ['warmup', 'measured', 'profiled'];
 
 /** Milliseconds. */
-export interface LatencySummary {
-  mean: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-}
+export type { LatencySummary };
 
 export interface PhaseResult {
   phase: LoadPhase;

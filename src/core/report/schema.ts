@@ -1,10 +1,18 @@
 // report.json, version 1 (design.md "Contracts"): fields are added, never renamed. Everything
 // that shows a run (CLI text, language server, webviews) reads this shape and nothing else.
 import type { Analysis, CategoryTimes, FunctionCost, Hint, LineCost } from '../analysis/model.ts';
-import type { LatencySummary } from '../load/protocol.ts';
 import type { HeapFunction, HeapLine } from '../analysis/model.ts';
 
 export const REPORT_VERSION = 1;
+
+/** Latency percentiles of a window, ms. */
+export interface LatencySummary {
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
 
 export interface LoadFigures {
   durationS: number;

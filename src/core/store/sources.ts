@@ -3,9 +3,7 @@
 // sources, so the pure analysis gets them as data. Nothing outside the workspace is read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CpuProfile } from '../analysis/cpuprofile.ts';
-import { Workspace, fileOfUrl } from '../analysis/categories.ts';
-import type { SourceMapInput } from '../analysis/sourcemaps.ts';
+import { type CpuProfile, fileOfUrl, type SourceMapInput, Workspace } from '../analysis/index.ts';
 
 export interface LoadedSources {
   sources: Map<string, string>;

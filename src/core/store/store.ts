@@ -4,8 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { isAlive } from '../app/processes.ts';
-import { isReportV1, type ReportV1 } from '../report/schema.ts';
+import { isAlive } from '../app/index.ts';
+import { isReportV1, type ReportV1 } from '../report/index.ts';
 
 export const PROFILE_FILE = 'profile.cpuprofile';
 export const REPORT_FILE = 'report.json';

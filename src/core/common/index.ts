@@ -1,0 +1,5 @@
+// Small rules every layer shares: which hosts are this machine, secrets kept out of reports, how
+// a run fails.
+export { isLoopback, type ListenAddress } from './loopback.ts';
+export { redactBody, REDACTED, redactEnv, redactHeaders, redactUrl } from './redact.ts';
+export { RunError } from './run-error.ts';

@@ -1,0 +1,16 @@
+// report.json: its shape, and how two reports compare and gate. Pure and browser-safe: the
+// webviews import it.
+export { compareReports, type Comparison, type CostChange, type Delta } from './compare.ts';
+export { type GateVerdict, parseThreshold, regressionGate, ThresholdError } from './gate.ts';
+export {
+  buildReport,
+  type ExternalLoadFigures,
+  type HeapFigures,
+  isReportV1,
+  type LatencySummary,
+  type LoadFigures,
+  type ReportParts,
+  type ReportV1,
+  type RunSettings,
+  type ThreadSummary,
+} from './schema.ts';
