@@ -1,13 +1,16 @@
 // Every message between the extension, the language server and the webviews, typed. Each one
 // says which way it travels. Webview messages are validated on arrival: a message that is not
 // one of these is dropped, so a webview can never make the extension do something else.
+import { NotificationType, NotificationType0, RequestType } from 'vscode-languageserver-protocol';
 import type { ReportV1 } from './core/report/index.ts';
 import type { TimelineV1 } from './core/analysis/timeline.ts';
 
 // ---- extension ⇄ language server (custom LSP methods) ------------------------------------------
+// Typed message objects: the client's sendRequest/sendNotification and the server's
+// onRequest/onNotification take these, so both ends agree on params and results at compile time.
 
 /** client → server (request): analyse a captured run folder, write its report.json, show it. */
-export const AnalyseRunRequest = 'hotline/analyseRun';
+export const AnalyseRunRequest = new RequestType<AnalyseRunParams, AnalyseRunResult, void>('hotline/analyseRun');
 export interface AnalyseRunParams {
   runDir: string;
   /** The app folder: its files outside node_modules are "your code". */
@@ -19,7 +22,9 @@ export interface AnalyseRunResult {
 }
 
 /** client → server (request): analyse a .cpuprofile opened from disk (no load figures) and show it. */
-export const AnalyseProfileRequest = 'hotline/analyseProfile';
+export const AnalyseProfileRequest = new RequestType<AnalyseProfileParams, AnalyseProfileResult, void>(
+  'hotline/analyseProfile',
+);
 export interface AnalyseProfileParams {
   profileFile: string;
   root: string;
@@ -38,16 +43,16 @@ export interface AnalyseProfileResult {
 }
 
 /** client → server (notification): show this saved run's costs in the editor (newest run, or the one picked). */
-export const ShowRunNotification = 'hotline/showRun';
+export const ShowRunNotification = new NotificationType<ShowRunParams>('hotline/showRun');
 export interface ShowRunParams {
   reportFile: string;
 }
 
 /** client → server (notification): hide all costs (the run was deleted). */
-export const ClearRunNotification = 'hotline/clearRun';
+export const ClearRunNotification = new NotificationType0('hotline/clearRun');
 
 /** server → client (notification): hot lines of one open document, for the heat decorations. */
-export const DecorationsNotification = 'hotline/decorations';
+export const DecorationsNotification = new NotificationType<DecorationsParams>('hotline/decorations');
 export interface LineHeat {
   /** 0-based line in the document as it is now (already mapped through edits). */
   line: number;
@@ -62,7 +67,7 @@ export interface DecorationsParams {
 }
 
 /** server → client (notification): which run the editor shows now (for the status bar), or none. */
-export const ShownRunNotification = 'hotline/shownRun';
+export const ShownRunNotification = new NotificationType<ShownRunParams>('hotline/shownRun');
 export interface ShownRunParams {
   runId?: string;
   reportFile?: string;

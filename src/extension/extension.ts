@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { AnalyseProfileRequest, type AnalyseProfileResult, AnalyseRunRequest, type AnalyseRunResult, ClearRunNotification, type ExplainHintArgs, type OpenReportAtArgs, type ShownRunParams, ShowRunNotification } from '../protocol.ts';
+import { AnalyseProfileRequest, AnalyseRunRequest, ClearRunNotification, type ExplainHintArgs, type OpenReportAtArgs, type ShownRunParams, ShowRunNotification } from '../protocol.ts';
 import { PROFILE_FILE, readRun, REPORT_FILE } from '../core/index.ts';
 import { startLanguageClient } from './language-client.ts';
 import { HeatDecorations } from './decorations.ts';
@@ -104,7 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const load = await pickLoad(settings, state);
     if (!load) return;
     const outcome = await runs!.run({ ...app, env: app.env }, { ...load }, async (runDir, root) => {
-      await lc.sendRequest<AnalyseRunResult>(AnalyseRunRequest, { runDir, root });
+      await lc.sendRequest(AnalyseRunRequest, { runDir, root });
     }, { attach, loadCommand: settings.loadCommand || undefined });
     if (!outcome) return;
     if (!appDirs().includes(outcome.appDir)) await state.update(APP_DIRS, [...state.get<string[]>(APP_DIRS, []), outcome.appDir]);
@@ -124,7 +124,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const analyseProfile = async (profileFile: string, root: string): Promise<void> => {
     const outDir = vscode.Uri.joinPath(context.globalStorageUri, 'profiles', path.basename(profileFile).replace(/[^\w.-]/g, '_')).fsPath;
     await fs.promises.mkdir(outDir, { recursive: true });
-    await lc.sendRequest<AnalyseProfileResult>(AnalyseProfileRequest, { profileFile, root, outDir });
+    await lc.sendRequest(AnalyseProfileRequest, { profileFile, root, outDir });
   };
 
   context.subscriptions.push(
