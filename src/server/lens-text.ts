@@ -2,7 +2,7 @@
 // Pure: every figure comes from the report (percentages are of non-idle time, design.md "How
 // time is counted"); no I/O, no LSP types.
 import * as path from 'node:path';
-import type { CallLink, FunctionCost, HeapLine, Hint, LineCost } from '../core/index.ts';
+import { type CallLink, type FunctionCost, type HeapLine, type Hint, isBelow, type LineCost } from '../core/index.ts';
 
 /** A line gets a lens when its own time is at least this share of non-idle time. */
 export const LENS_MIN_OWN_PCT = 1;
@@ -121,10 +121,7 @@ export function code(text: string): string {
 export function where(file: string, line: number, root: string): string {
   if (file === '') return '(native)';
   let shown = file;
-  if (path.isAbsolute(file) && root) {
-    const rel = path.relative(root, file);
-    if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) shown = rel.split(path.sep).join('/');
-  }
+  if (root && isBelow(root, file)) shown = path.relative(root, file).split(path.sep).join('/');
   return line >= 1 ? `${shown}:${line}` : shown;
 }
 

@@ -2,7 +2,7 @@
 // listens on, and which Node processes run. Used to attach to an app Hotline did not start.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ListenAddress } from '../common/index.ts';
+import { isWithin, type ListenAddress } from '../common/index.ts';
 
 /** TCP state 0A is LISTEN (include/net/tcp_states.h). */
 const LISTEN = '0A';
@@ -134,12 +134,7 @@ export function nodeProcessesIn(folder: string, exclude: ReadonlySet<number> = n
   } catch {
     // a folder that does not exist has no processes in it: none will match
   }
-  return nodeProcesses().filter((p) => !exclude.has(p.pid) && (isInside(p.cwd, folder) || isInside(p.cwd, real)));
-}
-
-function isInside(dir: string, folder: string): boolean {
-  const rel = path.relative(folder, dir);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return nodeProcesses().filter((p) => !exclude.has(p.pid) && (isWithin(folder, p.cwd) || isWithin(real, p.cwd)));
 }
 
 /** The working directory of `pid`, if this user may read it. */

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type CpuProfile, fileOfUrl, type SourceMapInput, Workspace } from '../analysis/index.ts';
+import { isBelow } from '../common/index.ts';
 
 export interface LoadedSources {
   sources: Map<string, string>;
@@ -55,7 +56,7 @@ function realPathOf(p: string): string {
 function readText(file: string, realRoot: string, notes: string[]): string | undefined {
   try {
     const real = fs.realpathSync.native(file);
-    if (!isUnder(realRoot, real)) {
+    if (!isBelow(realRoot, real)) {
       notes.push(`Skipped ${file}: it is a link to outside the workspace.`);
       return undefined;
     }
@@ -101,7 +102,7 @@ function readSourceMap(file: string, text: string, root: string, realRoot: strin
     notes.push(`Ignored the source map reference of ${file}: ${ref} is not a path.`);
     return undefined;
   }
-  if (!isUnder(root, mapFile)) {
+  if (!isBelow(root, mapFile)) {
     notes.push(`Ignored the source map of ${file}: ${mapFile} is outside the workspace.`);
     return undefined;
   }
@@ -123,7 +124,7 @@ function addOriginals(map: SourceMapInput, root: string, realRoot: string, out: 
   raw.sources.forEach((source, i) => {
     if (typeof source !== 'string') return;
     const file = source.startsWith('file://') ? fileOfUrl(source) : path.resolve(path.dirname(map.mapFile), sourceRoot, source);
-    if (!isUnder(root, file) || out.sources.has(file)) return;
+    if (!isBelow(root, file) || out.sources.has(file)) return;
     const content = Array.isArray(raw.sourcesContent) ? raw.sourcesContent[i] : undefined;
     if (typeof content === 'string') out.sources.set(file, content);
     else if (fs.existsSync(file)) {
@@ -131,9 +132,4 @@ function addOriginals(map: SourceMapInput, root: string, realRoot: string, out: 
       if (text !== undefined) out.sources.set(file, text);
     }
   });
-}
-
-function isUnder(root: string, file: string): boolean {
-  const rel = path.relative(root, file);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
