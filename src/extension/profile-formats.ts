@@ -7,15 +7,9 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ProfileFormatError } from '../core/index.ts';
 
 export type ProfileFormat = 'cpuprofile' | 'heapprofile' | 'v8log' | 'prof-log' | 'perf-script';
-
-export class ProfileFormatError extends Error {
-  constructor(message: string, readonly file: string) {
-    super(message);
-    this.name = 'ProfileFormatError';
-  }
-}
 
 /** How long `node --prof-process --preprocess` may take (it reads the whole log and the symbols). */
 export const PROF_PROCESS_TIMEOUT_MS = 120_000;
@@ -74,14 +68,14 @@ export async function flameSource(file: string, o: { nodePath?: string; timeoutM
       await handle.close();
     }
   } catch (err) {
-    throw new ProfileFormatError(`Cannot read ${file}: ${(err as Error).message}`, file);
+    throw new ProfileFormatError(`Cannot read ${file}: ${(err as Error).message}`);
   }
   const base = path.basename(file);
   const format = detectFormat(head, base);
   const stem = base.replace(/(\.(cpuprofile|heapprofile|json|log|txt|perf|data))+$/i, '');
   switch (format) {
     case undefined:
-      throw new ProfileFormatError(`${base} is not a profile Hotline can show. ${NOT_A_PROFILE}`, file);
+      throw new ProfileFormatError(`${base} is not a profile Hotline can show. ${NOT_A_PROFILE}`);
     case 'cpuprofile':
       return { name: base.endsWith('.cpuprofile') ? base : `${stem}.cpuprofile`, format };
     case 'heapprofile':
@@ -103,7 +97,7 @@ export async function prepareForFlame(file: string, o: { nodePath?: string; time
     try {
       data = await fs.promises.readFile(file);
     } catch (err) {
-      throw new ProfileFormatError(`Cannot read ${file}: ${(err as Error).message}`, file);
+      throw new ProfileFormatError(`Cannot read ${file}: ${(err as Error).message}`);
     }
   }
   return { name: source.name, format: source.format, data };
@@ -128,28 +122,28 @@ export function preprocessProfLog(file: string, o: { nodePath?: string; timeoutM
     };
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      finish(new ProfileFormatError(`Converting ${path.basename(file)} with \`${node} --prof-process --preprocess\` took over ${Math.round(timeoutMs / 1000)} s; it was stopped.`, file));
+      finish(new ProfileFormatError(`Converting ${path.basename(file)} with \`${node} --prof-process --preprocess\` took over ${Math.round(timeoutMs / 1000)} s; it was stopped.`));
     }, timeoutMs);
     const onAbort = (): void => {
       child.kill('SIGKILL');
-      finish(new ProfileFormatError('Cancelled.', file));
+      finish(new ProfileFormatError('Cancelled.'));
     };
     o.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => {
       if (err.length < 4000) err += d.toString();
     });
-    child.on('error', (e) => finish(new ProfileFormatError(`Cannot run ${node} to convert ${path.basename(file)} (${e.message}): set hotline.nodePath to a node binary.`, file)));
+    child.on('error', (e) => finish(new ProfileFormatError(`Cannot run ${node} to convert ${path.basename(file)} (${e.message}): set hotline.nodePath to a node binary.`)));
     child.on('close', (code) => {
       const json = Buffer.concat(out);
       if (code !== 0) {
-        finish(new ProfileFormatError(`\`${node} --prof-process --preprocess\` failed on ${path.basename(file)} (exit ${code}): ${err.trim().split('\n').slice(-3).join(' ') || 'no message'}`, file));
+        finish(new ProfileFormatError(`\`${node} --prof-process --preprocess\` failed on ${path.basename(file)} (exit ${code}): ${err.trim().split('\n').slice(-3).join(' ') || 'no message'}`));
         return;
       }
       // The tick processor prints warnings before the JSON on some versions: keep from the first "{".
       const start = json.indexOf('{');
       if (start < 0) {
-        finish(new ProfileFormatError(`\`${node} --prof-process --preprocess\` gave no JSON for ${path.basename(file)}: is it a log written by \`node --prof\`?`, file));
+        finish(new ProfileFormatError(`\`${node} --prof-process --preprocess\` gave no JSON for ${path.basename(file)}: is it a log written by \`node --prof\`?`));
         return;
       }
       const body = start === 0 ? json : json.subarray(start);
@@ -158,11 +152,11 @@ export function preprocessProfLog(file: string, o: { nodePath?: string; timeoutM
       try {
         ticks = (JSON.parse(body.toString('utf8')) as { ticks?: unknown[] }).ticks?.length ?? 0;
       } catch (e) {
-        finish(new ProfileFormatError(`\`${node} --prof-process --preprocess\` gave broken JSON for ${path.basename(file)}: ${(e as Error).message}`, file));
+        finish(new ProfileFormatError(`\`${node} --prof-process --preprocess\` gave broken JSON for ${path.basename(file)}: ${(e as Error).message}`));
         return;
       }
       if (ticks === 0) {
-        finish(new ProfileFormatError(`${path.basename(file)} has no samples (ticks): is it a complete log written by \`node --prof\`?`, file));
+        finish(new ProfileFormatError(`${path.basename(file)} has no samples (ticks): is it a complete log written by \`node --prof\`?`));
         return;
       }
       finish(undefined, body);

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { ProfileFormatError, detectFormat, prepareForFlame } from '../../src/extension/profile-formats.ts';
+import { ProfileFormatError } from '../../src/core/index.ts';
+import { detectFormat, prepareForFlame } from '../../src/extension/profile-formats.ts';
 import { analyzeHeapProfile, parseHeapProfileText } from '../../src/core/analysis/heap.ts';
 import { makeProfLog } from '../helpers/prof-log.ts';
 
