@@ -9,23 +9,23 @@ import type { TimelineV1 } from './core/analysis/timeline.ts';
 // Typed message objects: the client's sendRequest/sendNotification and the server's
 // onRequest/onNotification take these, so both ends agree on params and results at compile time.
 
-/** client → server (request): analyse a captured run folder, write its report.json, show it. */
-export const AnalyseRunRequest = new RequestType<AnalyseRunParams, AnalyseRunResult, void>('hotline/analyseRun');
-export interface AnalyseRunParams {
+/** client → server (request): analyze a captured run folder, write its report.json, show it. */
+export const AnalyzeRunRequest = new RequestType<AnalyzeRunParams, AnalyzeRunResult, void>('hotline/analyzeRun');
+export interface AnalyzeRunParams {
   runDir: string;
   /** The app folder: its files outside node_modules are "your code". */
   root: string;
 }
-export interface AnalyseRunResult {
+export interface AnalyzeRunResult {
   reportFile: string;
   runId: string;
 }
 
-/** client → server (request): analyse a .cpuprofile opened from disk (no load figures) and show it. */
-export const AnalyseProfileRequest = new RequestType<AnalyseProfileParams, AnalyseProfileResult, void>(
-  'hotline/analyseProfile',
+/** client → server (request): analyze a .cpuprofile opened from disk (no load figures) and show it. */
+export const AnalyzeProfileRequest = new RequestType<AnalyzeProfileParams, AnalyzeProfileResult, void>(
+  'hotline/analyzeProfile',
 );
-export interface AnalyseProfileParams {
+export interface AnalyzeProfileParams {
   profileFile: string;
   root: string;
   /**
@@ -35,7 +35,7 @@ export interface AnalyseProfileParams {
    */
   outDir?: string;
 }
-export interface AnalyseProfileResult {
+export interface AnalyzeProfileResult {
   /** report.json written beside a temporary copy, so the report webview can show it too. */
   reportFile: string;
   /** The id given to this analysis (a generated run id). */
@@ -75,7 +75,7 @@ export interface ShownRunParams {
   staleFiles: string[];
   /**
    * Files with costs that the run has no text snapshot of (no or partial sources.json): their
-   * costs are hidden, since their lines cannot be checked against the text the run analysed.
+   * costs are hidden, since their lines cannot be checked against the text the run analyzed.
    */
   filesWithoutSnapshot?: string[];
 }
@@ -91,7 +91,7 @@ export const DiagnosticSource = 'hotline';
 export interface OpenReportAtArgs {
   reportFile: string;
   file: string;
-  /** 1-based, as in report.json: the line in the text the run analysed (not the edited document). */
+  /** 1-based, as in report.json: the line in the text the run analyzed (not the edited document). */
   line: number;
   functionName?: string;
   /** The lens shows allocations (report.heap), not CPU time: the client can hide these alone. */

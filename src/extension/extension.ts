@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { AnalyseProfileRequest, AnalyseRunRequest, ClearRunNotification, type ExplainHintArgs, type OpenReportAtArgs, type ShownRunParams, ShowRunNotification } from '../protocol.ts';
+import { AnalyzeProfileRequest, AnalyzeRunRequest, ClearRunNotification, type ExplainHintArgs, type OpenReportAtArgs, type ShownRunParams, ShowRunNotification } from '../protocol.ts';
 import { PROFILE_FILE, readRun, REPORT_FILE } from '../core/index.ts';
 import { startLanguageClient } from './language-client.ts';
 import { HeatDecorations } from './decorations.ts';
@@ -104,7 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const load = await pickLoad(settings, state);
     if (!load) return;
     const outcome = await runs!.run({ ...app, env: app.env }, { ...load }, async (runDir, root) => {
-      await lc.sendRequest(AnalyseRunRequest, { runDir, root });
+      await lc.sendRequest(AnalyzeRunRequest, { runDir, root });
     }, { attach, loadCommand: settings.loadCommand || undefined });
     if (!outcome) return;
     if (!appDirs().includes(outcome.appDir)) await state.update(APP_DIRS, [...state.get<string[]>(APP_DIRS, []), outcome.appDir]);
@@ -121,18 +121,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
 
   // Reports of profiles opened from disk are kept in the extension's storage, not beside them.
-  const analyseProfile = async (profileFile: string, root: string): Promise<void> => {
+  const analyzeProfile = async (profileFile: string, root: string): Promise<void> => {
     const outDir = vscode.Uri.joinPath(context.globalStorageUri, 'profiles', path.basename(profileFile).replace(/[^\w.-]/g, '_')).fsPath;
     await fs.promises.mkdir(outDir, { recursive: true });
-    await lc.sendRequest(AnalyseProfileRequest, { profileFile, root, outDir });
+    await lc.sendRequest(AnalyzeProfileRequest, { profileFile, root, outDir });
   };
 
   context.subscriptions.push(
-    vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.viewType, new CpuProfileEditorProvider(context.extensionUri, analyseProfile), {
+    vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.viewType, new CpuProfileEditorProvider(context.extensionUri, analyzeProfile), {
       supportsMultipleEditorsPerDocument: true,
       webviewOptions: { retainContextWhenHidden: true },
     }),
-    vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.otherViewType, new CpuProfileEditorProvider(context.extensionUri, analyseProfile), {
+    vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.otherViewType, new CpuProfileEditorProvider(context.extensionUri, analyzeProfile), {
       supportsMultipleEditorsPerDocument: true,
       webviewOptions: { retainContextWhenHidden: true },
     }),

@@ -107,7 +107,7 @@ function tryRead(reportFile: string): ReportV1 | undefined {
   }
 }
 
-/** timeline.json beside the report (the page validates it); none for runs analysed before it existed. */
+/** timeline.json beside the report (the page validates it); none for runs analyzed before it existed. */
 function readTimeline(reportFile: string): TimelineV1 | undefined {
   const file = path.join(path.dirname(reportFile), TIMELINE_FILE);
   try {

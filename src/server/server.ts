@@ -1,7 +1,7 @@
 // The Hotline language server: holds the shown run and turns it into CodeLens, hovers,
 // diagnostics, code actions and heat decorations, off the extension host's thread (like
 // vscode-eslint's server). Plain Node and vscode-languageserver: no `vscode` here.
-// Messages (src/protocol.ts): client → server AnalyseRun, AnalyseProfile (requests), ShowRun,
+// Messages (src/protocol.ts): client → server AnalyzeRun, AnalyzeProfile (requests), ShowRun,
 // ClearRun (notifications); server → client Decorations, ShownRun (notifications).
 import * as fs from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,13 +12,13 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  AnalyseProfileRequest, AnalyseRunRequest, ClearRunNotification, DecorationsNotification, DiagnosticSource, ExplainHintCommand,
+  AnalyzeProfileRequest, AnalyzeRunRequest, ClearRunNotification, DecorationsNotification, DiagnosticSource, ExplainHintCommand,
   OpenReportAtCommand, ShowRunNotification, ShownRunNotification,
   type ExplainHintArgs, type ShownRunParams,
 } from '../protocol.ts';
 import { ReportIndex, fileKey, heatOf, hintsOf, hoverOf, lensesOf, linesOfInterest, type FileCosts } from './file-view.ts';
 import { callRange, lineRange } from './hint-range.ts';
-import { RunLoadError, analyseProfile, analyseRun, loadRun, removeTempDirs, type LoadedRun } from './runs.ts';
+import { RunLoadError, analyzeProfile, analyzeRun, loadRun, removeTempDirs, type LoadedRun } from './runs.ts';
 import { mapLines, splitLines, type LineMapping } from './staleness.ts';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -206,10 +206,10 @@ process.on('exit', removeTempDirs);
 
 // ---- the shown run -------------------------------------------------------------------------------
 
-connection.onRequest(AnalyseRunRequest, (params) => {
+connection.onRequest(AnalyzeRunRequest, (params) => {
   let run: LoadedRun;
   try {
-    run = analyseRun(params.runDir, params.root);
+    run = analyzeRun(params.runDir, params.root);
   } catch (err) {
     return failed(err);
   }
@@ -217,10 +217,10 @@ connection.onRequest(AnalyseRunRequest, (params) => {
   return { reportFile: run.reportFile, runId: run.report.id };
 });
 
-connection.onRequest(AnalyseProfileRequest, (params) => {
+connection.onRequest(AnalyzeProfileRequest, (params) => {
   let run: LoadedRun;
   try {
-    run = analyseProfile(params.profileFile, params.root, params.outDir);
+    run = analyzeProfile(params.profileFile, params.root, params.outDir);
   } catch (err) {
     return failed(err);
   }

@@ -45,7 +45,7 @@ test('Hotline in a real VS Code: profile under load, CodeLens on the hot line, r
     await vs.screenshot('hotline-1-progress');
     lap('run started');
 
-    // The report opens when the run is analysed; its first card is the hottest line.
+    // The report opens when the run is analyzed; its first card is the hottest line.
     const report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
     await report.getByText('server.js:35').first().waitFor({ state: 'visible', timeout: 60_000 });
     await report.getByText('checkPassword').first().waitFor({ state: 'visible' });

@@ -1,5 +1,5 @@
 // What each bundle carries, from esbuild's metafile with the options of esbuild.mjs: the
-// extension captures only (the language server analyses), so the analyser and acorn must not be
+// extension captures only (the language server analyses), so the analyzer and acorn must not be
 // in dist/extension.js; the server bundle, built the same way, must have them (the check sees them).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,13 +23,13 @@ async function inputsOf(outfile: string): Promise<string[]> {
 
 const ANALYSER = /src\/core\/analysis\/(analyze|callsites|profile|hints|sourcemaps)\.ts$|node_modules\/acorn\//;
 
-test('the extension bundle carries no analyser and no acorn', async () => {
+test('the extension bundle carries no analyzer and no acorn', async () => {
   const inputs = await inputsOf('dist/extension.js');
   assert.ok(inputs.some((f) => f.includes('src/core/capture/run.ts')), 'the extension captures');
   assert.deepEqual(inputs.filter((f) => ANALYSER.test(f)), []);
 });
 
-test('the language server bundle carries the analyser', async () => {
+test('the language server bundle carries the analyzer', async () => {
   const inputs = await inputsOf('dist/server.js');
   assert.ok(inputs.some((f) => f.endsWith('src/core/analysis/analyze.ts')));
   assert.ok(inputs.some((f) => f.includes('node_modules/acorn/')));

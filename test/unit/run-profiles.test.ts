@@ -1,5 +1,5 @@
 // The flame graph's list of a run's profiles (src/extension/run-profiles.ts): the parts of
-// report.json it reads, written as analyse-extras.ts writes them.
+// report.json it reads, written as analyze-extras.ts writes them.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,7 +11,7 @@ import type { ReportV1 } from '../../src/core/report/schema.ts';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-run-profiles-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** The parts of a report the list reads: threads (main first) and heap, as analyse-extras writes them. */
+/** The parts of a report the list reads: threads (main first) and heap, as analyze-extras writes them. */
 function writeReport(extra: Partial<ReportV1>): string {
   const report = { version: 1, id: 'r', lines: [], functions: [], hints: [], profile: { file: 'profile.cpuprofile' }, categories: {}, ...extra };
   const file = path.join(dir, 'report.json');

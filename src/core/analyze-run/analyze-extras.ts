@@ -8,14 +8,14 @@ import { type Analysis, analyzeHeapProfile, analyzeProfile, type CpuProfile, fil
 import { type ExtrasRecord, loadSources, PROFILE_FILE } from '../store/index.ts';
 import type { HeapFigures, ReportV1, ThreadSummary } from '../report/index.ts';
 
-/** Threads analysed one by one for their summary (a pool larger than this is summarised together). */
+/** Threads analyzed one by one for their summary (a pool larger than this is summarised together). */
 const MAX_THREADS_ANALYSED_APART = 32;
 
 /**
  * Returns `report` with the extras added. `sources` (the main thread's) gains the worker files'
  * text, so the sources snapshot covers the worker lines too.
  */
-export function analyseExtras(runDir: string, root: string, record: { extras?: ExtrasRecord }, report: ReportV1, sources: Map<string, string>): ReportV1 {
+export function analyzeExtras(runDir: string, root: string, record: { extras?: ExtrasRecord }, report: ReportV1, sources: Map<string, string>): ReportV1 {
   const extras = record.extras;
   if (!extras) return report;
   const notes = [...extras.notes];
@@ -30,16 +30,16 @@ export function analyseExtras(runDir: string, root: string, record: { extras?: E
     }
   }
   if (workers.length > 0) {
-    const analyse = (profile: CpuProfile): Analysis => {
+    const analyze = (profile: CpuProfile): Analysis => {
       const loaded = loadSources(profile, root);
       for (const [file, text] of loaded.sources) if (!sources.has(file)) sources.set(file, text);
       const a = analyzeProfile({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps });
       a.notes = loaded.notes.concat(a.notes);
       return a;
     };
-    const combined = analyse(workers.length === 1 ? workers[0].profile : mergeProfiles(workers.map((w) => w.profile)));
+    const combined = analyze(workers.length === 1 ? workers[0].profile : mergeProfiles(workers.map((w) => w.profile)));
     for (const [i, w] of workers.entries()) {
-      const a = workers.length === 1 ? combined : i < MAX_THREADS_ANALYSED_APART ? analyse(w.profile) : undefined;
+      const a = workers.length === 1 ? combined : i < MAX_THREADS_ANALYSED_APART ? analyze(w.profile) : undefined;
       out.threads!.push(workerThread(w.entry, w.profile, a));
     }
     out.workers = { nonIdleMs: combined.nonIdleMs, durationMs: combined.durationMs, samples: combined.samples, categories: combined.categories, hints: combined.hints };

@@ -1,20 +1,20 @@
 // The second half of a run, which may happen in another process (the editor's language server):
-// read a run folder (run.json, the profile, the warm-up's coverage), analyse it with the app's
+// read a run folder (run.json, the profile, the warm-up's coverage), analyze it with the app's
 // sources, and write report.json and a snapshot of the sources it points into.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type Analysis, analyzeProfileWithTimeline, type CpuProfile, parseCpuProfileBytes, readCoverage, readCpuProfileBytes, TIMELINE_FILE, type TimelineV1 } from '../analysis/index.ts';
 import { COVERAGE_FILE, loadSources, PROFILE_FILE, readRunRecord, SOURCES_FILE, writeFileAtomic, writeReport } from '../store/index.ts';
 import { buildReport, type ReportV1 } from '../report/index.ts';
-import { analyseExtras } from './analyze-extras.ts';
+import { analyzeExtras } from './analyze-extras.ts';
 
 export { TIMELINE_FILE };
 
 /** Analyses a run folder and writes its report.json (and sources.json, timeline.json); returns the report. */
-export function analyseRunDir(runDir: string, root: string): ReportV1 {
+export function analyzeRunDir(runDir: string, root: string): ReportV1 {
   const record = readRunRecord(runDir);
-  const { analysis, sources, timeline } = analyseFile(path.join(runDir, PROFILE_FILE), root);
-  const report = analyseExtras(runDir, root, record, buildReport({ ...record, profileFile: PROFILE_FILE, analysis }), sources);
+  const { analysis, sources, timeline } = analyzeFile(path.join(runDir, PROFILE_FILE), root);
+  const report = analyzeExtras(runDir, root, record, buildReport({ ...record, profileFile: PROFILE_FILE, analysis }), sources);
   writeSourceSnapshot(runDir, report, sources);
   writeTimeline(runDir, timeline);
   writeReport(runDir, report);
@@ -32,7 +32,7 @@ export function writeTimeline(dir: string, timeline: TimelineV1 | undefined): vo
  * Analyses a .cpuprofile file with the sources under `root`; a coverage.json beside it (a run
  * folder keeps the warm-up's block coverage there) sharpens the call-site lines.
  */
-export function analyseFile(profileFile: string, root: string): { analysis: Analysis; sources: Map<string, string>; timeline?: TimelineV1 } {
+export function analyzeFile(profileFile: string, root: string): { analysis: Analysis; sources: Map<string, string>; timeline?: TimelineV1 } {
   const profile = readProfileFile(profileFile);
   const loaded = loadSources(profile, root);
   const coverage = readCoverageBeside(profileFile);
@@ -72,7 +72,7 @@ function readCoverageBeside(profileFile: string): ReturnType<typeof readCoverage
 }
 
 /**
- * The text of every file the report puts a cost in, as it was when analysed: the editor maps
+ * The text of every file the report puts a cost in, as it was when analyzed: the editor maps
  * the report's lines through later edits by diffing against it (design: a cost on the wrong
  * line is worse than none).
  */

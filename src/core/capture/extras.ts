@@ -81,7 +81,7 @@ export function saveExtras(runDir: string, c: ExtrasCaptured): ExtrasRecord {
   const record: ExtrasRecord = { workers: [], notes: [...c.notes] };
   const withProfile = c.workers.filter((w) => w.segments.length > 0);
   if (withProfile.length > MAX_WORKER_PROFILES) {
-    record.notes.push(`${withProfile.length} worker threads ran in the profiled window: the first ${MAX_WORKER_PROFILES} are kept and analysed, the others are left out.`);
+    record.notes.push(`${withProfile.length} worker threads ran in the profiled window: the first ${MAX_WORKER_PROFILES} are kept and analyzed, the others are left out.`);
   }
   const kept = new Set(withProfile.slice(0, MAX_WORKER_PROFILES));
   for (const w of c.workers) {

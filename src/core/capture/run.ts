@@ -33,7 +33,7 @@ export interface RunOptions extends LoadSettings {
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
-export type RunPhase = 'starting' | 'warmup' | 'measuring' | 'profiling' | 'analysing' | 'done';
+export type RunPhase = 'starting' | 'warmup' | 'measuring' | 'profiling' | 'analyzing' | 'done';
 
 export interface RunProgress {
   phase: RunPhase;
@@ -53,7 +53,7 @@ const PROFILE_SEGMENT_S = 5;
 
 const PHASE_NAMES: Record<RunPhase, string> = {
   starting: 'starting the app', warmup: 'warm-up', measuring: 'measuring (profiler off)',
-  profiling: 'profiling', analysing: 'analysing', done: 'done',
+  profiling: 'profiling', analyzing: 'analyzing', done: 'done',
 };
 
 /** Capture only: the caller analyses the run folder (the CLI in-process, the editor in its language server). */
@@ -97,7 +97,7 @@ class Run {
       const address = this.opts.attach ? await this.attachTo(this.opts.attach) : await this.start(await this.portToLaunchOn());
       const url = joinUrl(this.s.url, address);
       const figures = await this.measure(url);
-      this.progress('analysing', this.attached ? 'letting the app go' : 'stopping the app');
+      this.progress('analyzing', this.attached ? 'letting the app go' : 'stopping the app');
       await this.stopAll();
       const runDir = this.save(startedAt, url, figures);
       if (this.load instanceof ExternalLoad) writeFileAtomic(path.join(runDir, LOAD_LOG_FILE), this.load.log());

@@ -116,7 +116,7 @@ export interface ReportV1 {
    */
   threads?: ThreadSummary[];
   /**
-   * The worker threads analysed together (all workers' samples): their lines and user functions
+   * The worker threads analyzed together (all workers' samples): their lines and user functions
    * are also in `lines`/`functions`, tagged `thread: 'worker'`, where their percentages are of
    * `workers.nonIdleMs` (the workers' CPU), not of the main thread's.
    */

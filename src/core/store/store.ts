@@ -13,7 +13,7 @@ export const LOG_FILE = 'app.log';
 export const COVERAGE_FILE = 'coverage.json';
 /** What the run measured, written before the analysis (which may happen in another process). */
 export const RUN_FILE = 'run.json';
-/** The analysed sources as they were, to map costs through later edits. */
+/** The analyzed sources as they were, to map costs through later edits. */
 export const SOURCES_FILE = 'sources.json';
 /** The allocation sampling profile of the main thread (with --heap). */
 export const HEAP_FILE = 'heap.heapprofile';
