@@ -4,10 +4,14 @@ import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
+// `--production` (npm run package): minified, as the .vsix ships; names kept for readable stacks.
+const production = process.argv.includes('--production');
+const minify = production ? { minify: true, keepNames: true } : {};
+
 export const nodeBundle = {
   bundle: true,
   platform: 'node',
-  target: 'node18',
+  target: 'node20', // package.json engines: node >= 20
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
@@ -15,6 +19,7 @@ export const nodeBundle = {
   external: ['bufferutil', 'utf-8-validate', 'vscode'],
   // Prefer ES module builds: jsonc-parser's UMD "main" hides its requires from the bundler.
   mainFields: ['module', 'main'],
+  ...minify,
 };
 
 const webBundle = {
@@ -24,6 +29,7 @@ const webBundle = {
   format: 'iife',
   sourcemap: true,
   logLevel: 'warning',
+  ...minify,
 };
 
 export const entries = [

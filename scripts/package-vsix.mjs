@@ -10,7 +10,7 @@ const cache = process.env.HOTLINE_E2E_CACHE || join(homedir(), '.cache', 'hotlin
 const envFile = join(cache, 'env.json');
 if (!existsSync(envFile)) execFileSync('bash', ['scripts/e2e-setup.sh'], { stdio: 'inherit' });
 const { vsce } = JSON.parse(readFileSync(envFile, 'utf8'));
-execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
+execFileSync(process.execPath, ['esbuild.mjs', '--production'], { stdio: 'inherit' });
 const out = process.argv[2] || 'hotline.vsix';
 // The repository README has screenshots by relative path; the extension's page has its own text.
 execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--readme-path', 'docs/extension.md', '-o', out], { stdio: 'inherit' });

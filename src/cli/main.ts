@@ -59,7 +59,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'profile':
         return await profile(rest);
       case 'analyze':
-      case 'analyze':
+      case 'analyse': // the British spelling, accepted as typed
         return analyze(rest);
       case 'compare':
         return compare(rest);

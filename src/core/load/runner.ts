@@ -17,6 +17,8 @@
 //   clients ourselves; and a Client reconnect keeps stale in-flight requests (repairReconnect).
 
 import autocannon from 'autocannon';
+import * as hdr from 'hdr-histogram-js';
+import type { Histogram } from 'hdr-histogram-js';
 import type { EventEmitter } from 'node:events';
 import {
   parseParentMessage,
@@ -33,52 +35,37 @@ import {
 // days) to 1 ms, which would stop the load at once. 20 days is "until told" for us.
 const UNTIL_TOLD_S = 20 * 24 * 3600;
 
-/** A growable array of latencies (ms), sorted once when the phase ends: exact percentiles. */
-class Samples {
-  private buf = new Float64Array(4096);
-  length = 0;
-  push(v: number): void {
-    if (this.length === this.buf.length) {
-      const bigger = new Float64Array(this.buf.length * 2);
-      bigger.set(this.buf);
-      this.buf = bigger;
-    }
-    this.buf[this.length++] = v;
-  }
-  sorted(): Float64Array {
-    return this.buf.subarray(0, this.length).sort();
-  }
+/**
+ * Latencies in µs in an HDR histogram, as autocannon keeps them: 3 significant digits (a
+ * percentile is within 0.1% of the exact one), constant memory however long the window runs.
+ */
+export function latencyHistogram(): Histogram {
+  return hdr.build({ lowestDiscernibleValue: 1, numberOfSignificantValueDigits: 3 });
 }
 
+const US_PER_MS = 1000;
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /**
- * Mean, nearest-rank percentiles and max of `sorted` plus `extra` copies of `extraValue`
- * (the timed-out requests), without building the merged array.
+ * Mean, percentiles and max of the latencies in `histogram` (µs) plus `extra` requests at
+ * `extraValueMs` (the timed-out ones); `sumMs` is the exact sum of the recorded latencies.
  */
-export function summarize(sorted: Float64Array, sum: number, extra = 0, extraValue = 0): LatencySummary {
-  const n = sorted.length + extra;
+export function summarize(histogram: Histogram, sumMs: number, extra = 0, extraValueMs = 0): LatencySummary {
+  const n = histogram.totalCount + extra;
   if (n === 0) return { mean: 0, p50: 0, p90: 0, p99: 0, max: 0 };
-  // Merged order: sorted values <= extraValue, then the extras, then the rest.
-  let below = 0;
-  let hi = sorted.length;
-  while (below < hi) {
-    const mid = (below + hi) >>> 1;
-    if (sorted[mid] <= extraValue) below = mid + 1;
-    else hi = mid;
+  let all = histogram;
+  if (extra > 0) {
+    all = latencyHistogram();
+    all.add(histogram);
+    all.recordValueWithCount(Math.round(extraValueMs * US_PER_MS), extra);
   }
-  const at = (rank: number): number => {
-    if (rank <= below) return sorted[rank - 1];
-    if (rank <= below + extra) return extraValue;
-    return sorted[rank - 1 - extra];
-  };
-  const pct = (p: number): number => round3(at(Math.max(1, Math.ceil((p / 100) * n))));
+  const ms = (us: number): number => round3(us / US_PER_MS);
   return {
-    mean: round3((sum + extra * extraValue) / n),
-    p50: pct(50),
-    p90: pct(90),
-    p99: pct(99),
-    max: round3(at(n)),
+    mean: round3((sumMs + extra * extraValueMs) / n),
+    p50: ms(all.getValueAtPercentile(50)),
+    p90: ms(all.getValueAtPercentile(90)),
+    p99: ms(all.getValueAtPercentile(99)),
+    max: ms(all.maxValue),
   };
 }
 
@@ -86,7 +73,7 @@ export function summarize(sorted: Float64Array, sum: number, extra = 0, extraVal
 class PhaseStats {
   private readonly startNs = process.hrtime.bigint();
   private readonly cpuStart = process.cpuUsage();
-  private readonly latencies = new Samples();
+  private readonly latencies = latencyHistogram();
   private latencySum = 0;
   private responses = 0;
   private bytes = 0;
@@ -105,7 +92,7 @@ class PhaseStats {
     this.responses++;
     this.secRequests++;
     this.bytes += bytes;
-    this.latencies.push(ms);
+    this.latencies.recordValue(Math.round(ms * US_PER_MS));
     this.latencySum += ms;
     const key = String(statusCode);
     this.statusCodes[key] = (this.statusCodes[key] ?? 0) + 1;
@@ -139,13 +126,12 @@ class PhaseStats {
     const durationS = Number(process.hrtime.bigint() - this.startNs) / 1e9;
     const cpu = process.cpuUsage(this.cpuStart);
     const perS = (x: number): number => (durationS > 0 ? round3(x / durationS) : 0);
-    const sorted = this.latencies.sorted();
     return {
       phase: this.phase,
       durationS: round3(durationS),
       requests: { total: this.responses, perSecond: perS(this.responses) },
-      latencyMs: summarize(sorted, this.latencySum, this.timeouts, timeoutMs),
-      completedLatencyMs: summarize(sorted, this.latencySum),
+      latencyMs: summarize(this.latencies, this.latencySum, this.timeouts, timeoutMs),
+      completedLatencyMs: summarize(this.latencies, this.latencySum),
       errors: this.socketErrors + this.timeouts,
       timeouts: this.timeouts,
       non2xx: this.non2xx,
