@@ -72,7 +72,7 @@ function specOf(c: Record<string, unknown>, ctx: LaunchJsonContext): LaunchSpec 
   const base = { cwd, args, runtimeArgs, env };
   if (runtime && /^(npm|yarn|pnpm)$/.test(path.basename(runtime))) {
     // `npm run-script start` / `npm run dev`: Hotline starts the script's node command itself.
-    const scriptName = runtimeArgs.find((a, i) => i > 0 && /^(run|run-script)$/.test(runtimeArgs[i - 1])) ?? runtimeArgs.find((a) => !a.startsWith('-') && !/^(run|run-script)$/.test(a));
+    const scriptName = runtimeArgs.find((_a, i) => i > 0 && /^(run|run-script)$/.test(runtimeArgs[i - 1])) ?? runtimeArgs.find((a) => !a.startsWith('-') && !/^(run|run-script)$/.test(a));
     const command = scriptName ? ctx.npmScript?.(cwd, scriptName) : undefined;
     if (!scriptName || command === undefined) throw new Error(`it runs ${runtime} without a package.json script Hotline can read`);
     try {

@@ -18,7 +18,7 @@ import { analyzeRunDir } from '../../src/core/analyze-run/analyze-run.ts';
 import { writeRunRecord } from '../../src/core/store/run-record.ts';
 import type { LineCost } from '../../src/core/analysis/model.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
-import { COVERAGE_FILE, PROFILE_FILE, REPORT_FILE, createRunDir, newRunId, runsDirOf, writeReport } from '../../src/core/store/store.ts';
+import { COVERAGE_FILE, PROFILE_FILE, createRunDir, newRunId, runsDirOf, writeReport } from '../../src/core/store/store.ts';
 
 const FIXTURE = path.join(REPO_ROOT, 'test/fixtures/login-api');
 

@@ -584,7 +584,7 @@ const names: Family = {
       const name = rng.pick(NAMES);
       const where = rng.int(5);
       if (where === 0) node.callFrame.functionName = name;
-      else if (where === 1) node.callFrame.url = useWs ? fileUrl(path.join(ctx.ws.root, `${name.slice(0, 100).replace(/\u0000/g, '')}.js`)) : name;
+      else if (where === 1) node.callFrame.url = useWs ? fileUrl(path.join(ctx.ws.root, `${name.slice(0, 100).replaceAll('\u0000', '')}.js`)) : name;
       else if (where === 2) node.callFrame.scriptId = rng.chance(0.5) ? name : JSON.parse(rng.pick(['{"toString": 1}', '{"toString": 1, "valueOf": 1}', '[{"toString": 1}]', '{}', '[]', 'null', '{"__proto__": null}']));
       else if (where === 3 && useWs) { node.callFrame.url = fileUrl(ctx.ws.app); node.callFrame.lineNumber = rng.int(ctx.ws.appLines); node.callFrame.columnNumber = rng.int(40); node.callFrame.functionName = name; }
       else node.callFrame.functionName = `${name}.${rng.pick(NAMES)}`;

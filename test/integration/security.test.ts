@@ -84,8 +84,6 @@ afterEach(() => {
   g?.assertClean();
 });
 
-type Diag = { diagnostic(message: string): void };
-
 const addr = (s: ListeningSocket): string => `${s.family === 6 ? `[${s.address}]` : s.address}:${s.port}`;
 
 /** Starts helper-module under the inspector (paused at its first line), runs `look`, stops it. */

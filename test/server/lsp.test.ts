@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { CodeAction, CodeLens, Diagnostic, Hover, MarkupContent, PublishDiagnosticsParams, ShowMessageParams } from 'vscode-languageserver/node';
+import type { CodeAction, CodeLens, Hover, MarkupContent, PublishDiagnosticsParams, ShowMessageParams } from 'vscode-languageserver/node';
 import { FIXTURES_DIR, relocateUrl, type FixtureMeta } from '../helpers/fixtures.ts';
 import type { AnalyzeProfileResult, DecorationsParams, ExplainHintArgs, OpenReportAtArgs, ShownRunParams } from '../../src/protocol.ts';
 import { LspClient, assertServerBuilt } from './lsp-client.ts';
@@ -114,13 +114,10 @@ describe('login-api capture through AnalyzeProfileRequest', () => {
     assert.equal(none, null);
   });
 
-  let diagnostic: Diagnostic;
-
   test('a crypto-sync diagnostic on the call expression of line 35, and its code action', TEST_TIMEOUT, async () => {
     const published = await client.waitFor<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.diagnostics.length > 0, 0);
     const d = published.diagnostics.find((x) => x.code === 'crypto-sync');
     assert.ok(d, JSON.stringify(published.diagnostics));
-    diagnostic = d;
     assert.equal(d.range.start.line, 34);
     assert.equal(d.source, 'hotline');
     assert.equal(d.severity, 2);

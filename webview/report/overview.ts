@@ -2,7 +2,7 @@
 // the window without the profiler), where the CPU went, and the one line and hint to look at first.
 // Figures and wording follow the terminal report (src/cli/render.ts).
 import { CATEGORY_LABELS, CPU_CATEGORIES, deltaView, type ViewContext } from './context.ts';
-import { codeText, h, meter, type Child } from './dom.ts';
+import { codeText, h, type Child } from './dom.ts';
 import { dateTime, fmt, ms, num, pct, pctOf, seconds, where } from './format.ts';
 import { externalNote, missingFigure } from './external-load.ts';
 import { hasWorkers, threadsSection } from './threads.ts';

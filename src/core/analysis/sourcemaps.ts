@@ -1,7 +1,6 @@
 // Generated → original positions for TypeScript and bundled code, through
 // @jridgewell/trace-mapping. The maps are handed in already read (the analysis does no I/O);
 // a map that does not parse, or whose sources leave the workspace, is dropped with a note.
-import * as path from 'node:path';
 import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, decodedMappings, originalPositionFor } from '@jridgewell/trace-mapping';
 import { isWithin } from '../common/index.ts';
 import { fileOfUrl, type Workspace } from './categories.ts';

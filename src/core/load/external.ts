@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isLoopback, REDACTED, redactHeaders, redactUrl } from '../common/index.ts';
 import { LoadError, type LoadPhase, type PhaseResult } from './load-run.ts';
-import { type LoadTool, type ParsedLoad, parseLoadOutput, toolOfCommand } from './parsers.ts';
+import { type ParsedLoad, parseLoadOutput, toolOfCommand } from './parsers.ts';
 import { CommandLineError, splitCommandLine } from './argv.ts';
 import type { ExternalLoadFigures } from '../report/index.ts';
 
