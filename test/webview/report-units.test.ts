@@ -121,6 +121,6 @@ describe('formatting (webview/report/format.ts)', () => {
     assert.equal(pct(94.48), '94%');
     assert.equal(pct(2.25), '2.3%');
     assert.equal(pct(0.01), '<0.1%');
-    assert.equal(pct(0), '0.0%');
+    assert.equal(pct(0), '0%');
   });
 });
