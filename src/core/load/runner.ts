@@ -60,11 +60,13 @@ export function summarize(histogram: Histogram, sumMs: number, extra = 0, extraV
     all.recordValueWithCount(Math.round(extraValueMs * US_PER_MS), extra);
   }
   const ms = (us: number): number => round3(us / US_PER_MS);
+  // A percentile is the top of its bucket: never above the largest value recorded.
+  const at = (p: number): number => ms(Math.min(all.getValueAtPercentile(p), all.maxValue));
   return {
     mean: round3((sumMs + extra * extraValueMs) / n),
-    p50: ms(all.getValueAtPercentile(50)),
-    p90: ms(all.getValueAtPercentile(90)),
-    p99: ms(all.getValueAtPercentile(99)),
+    p50: at(50),
+    p90: at(90),
+    p99: at(99),
     max: ms(all.maxValue),
   };
 }
