@@ -2,7 +2,7 @@
 // says which way it travels. Webview messages are validated on arrival: a message that is not
 // one of these is dropped, so a webview can never make the extension do something else.
 import { NotificationType, NotificationType0, RequestType } from 'vscode-languageserver-protocol';
-import type { ReportV1 } from './core/report/index.ts';
+import { isObject, type ReportV1 } from './core/report/index.ts';
 import type { TimelineV1 } from './core/analysis/timeline.ts';
 
 // ---- extension ⇄ language server (custom LSP methods) ------------------------------------------
@@ -135,7 +135,6 @@ export type FromFlameView = { type: 'ready' } | { type: 'loaded' } | { type: 'er
 /** A day: no profile is longer; a larger range end is not a real selection. */
 const MAX_RANGE_END_MS = 86_400_000;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Validates a message from the report webview; anything else is undefined (and dropped). */
 export function parseFromReportView(v: unknown): FromReportView | undefined {

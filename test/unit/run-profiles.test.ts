@@ -11,9 +11,11 @@ import type { ReportV1 } from '../../src/core/report/schema.ts';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-run-profiles-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** The parts of a report the list reads: threads (main first) and heap, as analyze-extras writes them. */
+/** A real report (a fixture) with the parts the list reads replaced: threads (main first) and heap. */
+const BASE = JSON.parse(fs.readFileSync(path.join(__dirname, '../webview/fixtures/workers-heap.json'), 'utf8')) as ReportV1;
+
 function writeReport(extra: Partial<ReportV1>): string {
-  const report = { version: 1, id: 'r', lines: [], functions: [], hints: [], profile: { file: 'profile.cpuprofile' }, categories: {}, ...extra };
+  const report = { ...BASE, threads: undefined, heap: undefined, profile: { ...BASE.profile, file: 'profile.cpuprofile' }, ...extra };
   const file = path.join(dir, 'report.json');
   fs.writeFileSync(file, JSON.stringify(report));
   return file;

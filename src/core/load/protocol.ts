@@ -11,7 +11,7 @@
 // After `finish` is answered the child exits by itself. If the IPC channel closes
 // (parent gone, or `disconnect()`), the child stops the load and exits at once.
 
-import type { LatencySummary } from '../report/index.ts';
+import { count, isObject, num, oneOf, record, shape, str, type LatencySummary } from '../report/index.ts';
 
 export type LoadPhase = 'warmup' | 'measured' | 'profiled';
 export const LOAD_PHASES: readonly LoadPhase[] = ['warmup', 'measured', 'profiled'];
@@ -85,81 +85,45 @@ export type RunnerMessage =
 // ---------------------------------------------------------------------------------------------
 // validation
 
-type Obj = Record<string, unknown>;
+const isLatencySummary = shape({ mean: num, p50: num, p90: num, p99: num, max: num });
 
-function isObj(x: unknown): x is Obj {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-function isNum(x: unknown): x is number {
-  return typeof x === 'number' && Number.isFinite(x);
-}
-function isCount(x: unknown): x is number {
-  return isNum(x) && Number.isInteger(x) && x >= 0;
-}
 export function isLoadPhase(x: unknown): x is LoadPhase {
-  return typeof x === 'string' && (LOAD_PHASES as readonly string[]).includes(x);
-}
-function isLatency(x: unknown): x is LatencySummary {
-  return isObj(x) && isNum(x.mean) && isNum(x.p50) && isNum(x.p90) && isNum(x.p99) && isNum(x.max);
-}
-function isStringRecord(x: unknown, value: (v: unknown) => boolean): boolean {
-  return isObj(x) && Object.values(x).every(value);
+  return oneOf(...LOAD_PHASES)(x);
 }
 
-function isRunnerOptions(x: unknown): x is RunnerOptions {
-  return (
-    isObj(x) &&
-    typeof x.url === 'string' &&
-    typeof x.method === 'string' &&
-    isStringRecord(x.headers, (v) => typeof v === 'string') &&
-    (x.body === undefined || typeof x.body === 'string') &&
-    isCount(x.connections) &&
-    isCount(x.pipelining) &&
-    isNum(x.timeoutS) &&
-    (x.maxDurationS === undefined || (isNum(x.maxDurationS) && x.maxDurationS > 0))
-  );
-}
+const isRunnerOptions = shape(
+  { url: str, method: str, headers: record(str), connections: count, pipelining: count, timeoutS: num },
+  { body: str, maxDurationS: (v) => num(v) && (v as number) > 0 },
+) as (x: unknown) => x is RunnerOptions;
 
-function isPhaseResult(x: unknown): x is PhaseResult {
-  return (
-    isObj(x) &&
-    isLoadPhase(x.phase) &&
-    isNum(x.durationS) &&
-    isObj(x.requests) &&
-    isCount(x.requests.total) &&
-    isNum(x.requests.perSecond) &&
-    isLatency(x.latencyMs) &&
-    isLatency(x.completedLatencyMs) &&
-    isCount(x.errors) &&
-    isCount(x.timeouts) &&
-    isCount(x.non2xx) &&
-    isStringRecord(x.statusCodes, isCount) &&
-    isNum(x.bytesPerSecond) &&
-    isNum(x.loadCpu)
-  );
-}
+const isPhaseResult = shape({
+  phase: isLoadPhase,
+  durationS: num,
+  requests: shape({ total: count, perSecond: num }),
+  latencyMs: isLatencySummary,
+  completedLatencyMs: isLatencySummary,
+  errors: count,
+  timeouts: count,
+  non2xx: count,
+  statusCodes: record(count),
+  bytesPerSecond: num,
+  loadCpu: num,
+}) as (x: unknown) => x is PhaseResult;
 
-function isTick(x: unknown): x is LoadTick {
-  return (
-    isObj(x) &&
-    isLoadPhase(x.phase) &&
-    isCount(x.second) &&
-    isCount(x.requests) &&
-    isCount(x.errors) &&
-    isCount(x.non2xx)
-  );
-}
+const isTick = shape({ phase: isLoadPhase, second: count, requests: count, errors: count, non2xx: count }) as (
+  x: unknown,
+) => x is LoadTick;
 
 /** Validates a message received by the runner (child side); null for anything unknown. */
 export function parseParentMessage(x: unknown): ParentMessage | null {
-  if (!isObj(x)) return null;
+  if (!isObject(x)) return null;
   switch (x.type) {
     case 'start':
       return isRunnerOptions(x.options) ? { type: 'start', options: x.options } : null;
     case 'switch':
-      return isCount(x.seq) && isLoadPhase(x.next) ? { type: 'switch', seq: x.seq, next: x.next } : null;
+      return count(x.seq) && isLoadPhase(x.next) ? { type: 'switch', seq: x.seq, next: x.next } : null;
     case 'finish':
-      return isCount(x.seq) ? { type: 'finish', seq: x.seq } : null;
+      return count(x.seq) ? { type: 'finish', seq: x.seq } : null;
     default:
       return null;
   }
@@ -167,14 +131,14 @@ export function parseParentMessage(x: unknown): ParentMessage | null {
 
 /** Validates a message received by LoadRun (parent side); null for anything unknown. */
 export function parseRunnerMessage(x: unknown): RunnerMessage | null {
-  if (!isObj(x)) return null;
+  if (!isObject(x)) return null;
   switch (x.type) {
     case 'started':
       return isLoadPhase(x.phase) ? { type: 'started', phase: x.phase } : null;
     case 'tick':
       return isTick(x.tick) ? { type: 'tick', tick: x.tick } : null;
     case 'phase-result':
-      return isCount(x.seq) && isPhaseResult(x.result)
+      return count(x.seq) && isPhaseResult(x.result)
         ? { type: 'phase-result', seq: x.seq, result: x.result }
         : null;
     case 'fatal':

@@ -6,7 +6,6 @@ export {
   buildReport,
   type ExternalLoadFigures,
   type HeapFigures,
-  isReportV1,
   type LatencySummary,
   type LoadFigures,
   type ReportParts,
@@ -14,3 +13,5 @@ export {
   type RunSettings,
   type ThreadSummary,
 } from './schema.ts';
+export { arr, bool, type Check, count, isObject, num, oneOf, record, shape, str } from './checks.ts';
+export { isCategory, isReportV1 } from './report-check.ts';

@@ -196,11 +196,3 @@ export function buildReport(p: ReportParts): ReportV1 {
     ...(p.partial ? { partial: p.partial } : {}),
   };
 }
-
-/** Checks that a parsed report.json is one this version can show (the runs view skips others). */
-export function isReportV1(value: unknown): value is ReportV1 {
-  if (typeof value !== 'object' || value === null) return false;
-  const r = value as Partial<ReportV1>;
-  return r.version === 1 && typeof r.id === 'string' && Array.isArray(r.lines) && Array.isArray(r.functions) &&
-    Array.isArray(r.hints) && typeof r.profile === 'object' && r.profile !== null && typeof r.categories === 'object';
-}
