@@ -2,13 +2,16 @@
 // its language server, and the webviews (browser bundles). `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
-const watch = process.argv.includes('--watch');
+// `--production` (npm run package): minified, as the .vsix ships; names kept for readable stacks.
+const production = process.argv.includes('--production');
+const minify = production ? { minify: true, keepNames: true } : {};
 
-const nodeBundle = {
+export const nodeBundle = {
   bundle: true,
   platform: 'node',
-  target: 'node18',
+  target: 'node20', // package.json engines: node >= 20
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
@@ -16,6 +19,7 @@ const nodeBundle = {
   external: ['bufferutil', 'utf-8-validate', 'vscode'],
   // Prefer ES module builds: jsonc-parser's UMD "main" hides its requires from the bundler.
   mainFields: ['module', 'main'],
+  ...minify,
 };
 
 const webBundle = {
@@ -25,31 +29,44 @@ const webBundle = {
   format: 'iife',
   sourcemap: true,
   logLevel: 'warning',
+  ...minify,
 };
 
-const entries = [
+export const entries = [
   { ...nodeBundle, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
-  { ...nodeBundle, entryPoints: ['src/core/load-runner.ts'], outfile: 'dist/load-runner.js' },
+  { ...nodeBundle, entryPoints: ['src/core/load/runner.ts'], outfile: 'dist/load-runner.js' },
   { ...nodeBundle, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
   { ...nodeBundle, entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
   // The flame graph's merged copy of a big .cpuprofile, written off the extension host's thread.
-  { ...nodeBundle, entryPoints: ['src/core/flame-merge-worker.ts'], outfile: 'dist/flame-merge-worker.js' },
+  { ...nodeBundle, entryPoints: ['src/extension/flame-merge-worker.ts'], outfile: 'dist/flame-merge-worker.js' },
   { ...webBundle, entryPoints: ['webview/report/main.ts'], outfile: 'dist/webview/report.js' },
   { ...webBundle, entryPoints: ['webview/flame/main.ts'], outfile: 'dist/webview/flame.js' },
 ].filter((e) => existsSync(e.entryPoints[0]));
 
-// speedscope ships a built, offline web app: its files are served from the extension as they are.
-const speedscope = 'node_modules/speedscope/dist/release';
-if (existsSync(speedscope)) {
-  mkdirSync('dist/speedscope', { recursive: true });
-  // Not its sample profile or favicons: only what the page loads (and index.html, which names them).
-  cpSync(speedscope, 'dist/speedscope', { recursive: true, filter: (f) => !/(perf-vertx|favicon)/.test(f) });
+// Imported (scripts/bundle-sizes.mjs, the bundle tests): the options above, no build.
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  build(process.argv.includes('--watch')).catch(() => {
+    process.exitCode = 1; // esbuild has printed the errors
+  });
 }
 
-const contexts = await Promise.all(entries.map((e) => esbuild.context(e)));
-if (watch) {
-  await Promise.all(contexts.map((c) => c.watch()));
-} else {
-  await Promise.all(contexts.map((c) => c.rebuild()));
-  await Promise.all(contexts.map((c) => c.dispose()));
+async function build(watch) {
+  // speedscope ships a built, offline web app: its files are served from the extension as they are.
+  const speedscope = 'node_modules/speedscope/dist/release';
+  if (existsSync(speedscope)) {
+    mkdirSync('dist/speedscope', { recursive: true });
+    // Not its sample profile or favicons: only what the page loads (and index.html, which names them).
+    cpSync(speedscope, 'dist/speedscope', { recursive: true, filter: (f) => !/(perf-vertx|favicon)/.test(f) });
+  }
+
+  const contexts = await Promise.all(entries.map((e) => esbuild.context(e)));
+  if (watch) {
+    await Promise.all(contexts.map((c) => c.watch()));
+  } else {
+    try {
+      await Promise.all(contexts.map((c) => c.rebuild()));
+    } finally {
+      await Promise.all(contexts.map((c) => c.dispose()));
+    }
+  }
 }

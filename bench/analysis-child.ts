@@ -1,20 +1,20 @@
 // One measurement of figure 4, in a fresh process (bundled to plain JS by analysis-speed.ts, so
-// no loader sits in its memory): `parse` = read the file + JSON.parse; `analyse` = what the
-// language server runs for a .cpuprofile (analyseFile: read, strict parse, analysis). Prints
+// no loader sits in its memory): `parse` = read the file + JSON.parse; `analyze` = what the
+// language server runs for a .cpuprofile (analyzeFile: read, strict parse, analysis). Prints
 // {ms, maxRssBytes} on stdout.
 import * as fs from 'node:fs';
-import { analyseFile } from '../src/core/analyse-run.ts';
+import { analyzeFile } from '../src/core/analyze-run/analyze-run.ts';
 
 const [mode, file, root] = process.argv.slice(2);
 const t0 = performance.now();
 if (mode === 'parse') {
   const value = JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes: unknown[] };
   if (!Array.isArray(value.nodes)) throw new Error('no nodes');
-} else if (mode === 'analyse') {
-  const { analysis } = analyseFile(file, root);
+} else if (mode === 'analyze') {
+  const { analysis } = analyzeFile(file, root);
   if (!analysis) throw new Error('no analysis');
 } else {
-  throw new Error(`mode must be parse or analyse, got ${mode}`);
+  throw new Error(`mode must be parse or analyze, got ${mode}`);
 }
 const ms = performance.now() - t0;
 process.stdout.write(`${JSON.stringify({ ms, maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);

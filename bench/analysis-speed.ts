@@ -1,4 +1,4 @@
-// Figure 4, analysis speed: the time to analyse a synthetic 100 MB .cpuprofile the way the
+// Figure 4, analysis speed: the time to analyze a synthetic 100 MB .cpuprofile the way the
 // language server does (read + strict parse + analysis) ÷ the time to read it and JSON.parse it,
 // alternated, each in a fresh process; and that process's peak RSS ÷ the file's size.
 import { execFileSync } from 'node:child_process';
@@ -32,9 +32,9 @@ export async function benchAnalysisSpeed(dir: string): Promise<Figure[]> {
   const child = path.join(dir, 'analysis-child.js');
   await esbuild.build({ entryPoints: [path.join(BENCH_DIR, 'analysis-child.ts')], outfile: child, bundle: true, platform: 'node', format: 'cjs', logLevel: 'warning' });
   const root = tmpDir('hlbench-root-');
-  const measure = (mode: 'parse' | 'analyse'): Reading =>
+  const measure = (mode: 'parse' | 'analyze'): Reading =>
     JSON.parse(execFileSync(process.execPath, [child, mode, file, root], { encoding: 'utf8', maxBuffer: 1 << 20 })) as Reading;
-  const pairs = await alternate(PAIRS, `analysis of ${BIG_PROFILE_MB} MB`, async () => measure('analyse'), async () => measure('parse'));
+  const pairs = await alternate(PAIRS, `analysis of ${BIG_PROFILE_MB} MB`, async () => measure('analyze'), async () => measure('parse'));
   fs.rmSync(root, { recursive: true, force: true });
   const mb = (size / 1e6).toFixed(0);
   return [
@@ -56,8 +56,8 @@ export async function benchAnalysisSpeed(dir: string): Promise<Figure[]> {
         atMost: 3,
         pairs: pairs.map((p) => ({ a: p.a.maxRssBytes, b: size })),
       }),
-      samples: { analysePeakMB: pairs.map((p) => round(p.a.maxRssBytes / 1e6, 1)), parsePeakMB: pairs.map((p) => round(p.b.maxRssBytes / 1e6, 1)), fileMB: round(size / 1e6, 1), parseRssRatio: round(median(pairs.map((p) => p.b.maxRssBytes / size))) },
-      note: 'peak RSS of the analysing process (process.resourceUsage().maxRSS); parseRssRatio = the same for JSON.parse alone',
+      samples: { analyzePeakMB: pairs.map((p) => round(p.a.maxRssBytes / 1e6, 1)), parsePeakMB: pairs.map((p) => round(p.b.maxRssBytes / 1e6, 1)), fileMB: round(size / 1e6, 1), parseRssRatio: round(median(pairs.map((p) => p.b.maxRssBytes / size))) },
+      note: 'peak RSS of the analyzing process (process.resourceUsage().maxRSS); parseRssRatio = the same for JSON.parse alone',
     },
   ];
 }

@@ -4,10 +4,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LoadRun, type PhaseResult } from '../src/core/load.ts';
-import { accepts, freePort } from '../src/core/ports.ts';
-import { profileUnderLoad } from '../src/core/run.ts';
-import type { ReportV1 } from '../src/core/report.ts';
+import { LoadRun, type PhaseResult } from '../src/core/load/load-run.ts';
+import { accepts, freePort } from '../src/core/app/ports.ts';
+import { profileUnderLoad } from '../src/core/index.ts';
+import type { ReportV1 } from '../src/core/report/schema.ts';
 import { BENCH_DIR, tmpDir } from './common.ts';
 
 export const APPS_DIR = path.join(BENCH_DIR, 'apps');

@@ -8,11 +8,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { AppProcess } from '../src/core/launch.ts';
-import { InspectorSession } from '../src/core/inspector.ts';
-import { LoadRun } from '../src/core/load.ts';
-import { DEFAULT_HEAP_INTERVAL_BYTES } from '../src/core/profiled-extras.ts';
-import { freePort } from '../src/core/ports.ts';
+import { AppProcess } from '../src/core/app/launch.ts';
+import { InspectorSession } from '../src/core/inspector/session.ts';
+import { LoadRun } from '../src/core/load/load-run.ts';
+import { DEFAULT_HEAP_INTERVAL_BYTES } from '../src/core/capture/extras.ts';
+import { freePort } from '../src/core/app/ports.ts';
 
 const REPO = path.resolve(__dirname, '..');
 const { values } = parseArgs({ options: {

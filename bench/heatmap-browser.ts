@@ -6,7 +6,7 @@
 //     the grid rebuilt, with a forced layout.
 import * as fs from 'node:fs';
 import type { TimelineV1 } from '../src/core/analysis/timeline.ts';
-import type { ReportV1 } from '../src/core/report.ts';
+import type { ReportV1 } from '../src/core/report/schema.ts';
 import { REPORT_JS, launchChromium, openReportPage, servePage } from '../test/webview/report-helpers.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,6 +1,6 @@
 // The heat map stays interactive on a big profile: a synthetic 60 s profile sampled at 1 kHz
 // (60 000 samples; stacks 8–30 frames deep through an app's handlers, its dependencies, Node
-// internals and native code; idle stretches and bursts), analysed once, then:
+// internals and native code; idle stretches and bursts), analyzed once, then:
 //   - the heat map grid built once (what the Timeline tab draws),
 //   - per range change: rankRange (the page re-ranks the lines) + cutProfile (the extension cuts
 //     the profile for the flame graph) over 25 random ranges from 20 ms to 20 s; median, p90
@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { analyzeProfileWithTimeline } from '../src/core/analysis/analyze.ts';
 import { readCpuProfile, type CpuProfile, type CpuProfileNode } from '../src/core/analysis/cpuprofile.ts';
 import { cutProfile, heatMap, rankRange, sampleStarts } from '../src/core/analysis/timeline.ts';
-import { buildReport } from '../src/core/report.ts';
+import { buildReport } from '../src/core/report/schema.ts';
 import { browserFigures } from './heatmap-browser.ts';
 import { seededRandom } from './gen-profile.ts';
 
@@ -23,7 +23,7 @@ export interface HeatmapBench {
   samples: number;
   nodes: number;
   /** Analysis + timeline of the whole profile (done once per run, in the language server). */
-  analyseMs: number;
+  analyzeMs: number;
   /** timeline.json's size. */
   timelineBytes: number;
   /** JSON.parse of timeline.json + the heat map grid: what opening the tab costs. */
@@ -117,7 +117,7 @@ export async function benchHeatmap(): Promise<HeatmapBench> {
   const profile = syntheticProfile();
   let t0 = performance.now();
   const { timeline, analysis } = analyzeProfileWithTimeline({ profile, root: ROOT });
-  const analyseMs = performance.now() - t0;
+  const analyzeMs = performance.now() - t0;
   if (!timeline) throw new Error('the synthetic profile has samples: it must have a timeline');
   const json = JSON.stringify(timeline);
 
@@ -161,7 +161,7 @@ export async function benchHeatmap(): Promise<HeatmapBench> {
   return {
     samples: parsed.sampleUs.length,
     nodes: profile.nodes.length,
-    analyseMs: Math.round(analyseMs),
+    analyzeMs: Math.round(analyzeMs),
     timelineBytes: json.length,
     heatMapBuildMs: Math.round(heatMapBuildMs * 10) / 10,
     ranges: RANGES,
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
   const b = await benchHeatmap();
   const verdict = (ms: number): string => (ms < TARGET_MS ? 'PASS' : 'MISS');
   const fig = (x: Stats): string => `median ${x.median} ms, p90 ${x.p90} ms, max ${x.max} ms`;
-  console.log(`heat map bench: ${b.samples} samples (60 s at 1 kHz), ${b.nodes} nodes; analysis + timeline ${b.analyseMs} ms; timeline.json ${(b.timelineBytes / 1024).toFixed(0)} KiB; load average ${b.loadAverage}`);
+  console.log(`heat map bench: ${b.samples} samples (60 s at 1 kHz), ${b.nodes} nodes; analysis + timeline ${b.analyzeMs} ms; timeline.json ${(b.timelineBytes / 1024).toFixed(0)} KiB; load average ${b.loadAverage}`);
   console.log(`  heat map build (parse + grid)   ${b.heatMapBuildMs} ms   ${verdict(b.heatMapBuildMs)} (target < ${TARGET_MS} ms)`);
   console.log(`  per range change, ${b.ranges} ranges (rankRange + cutProfile)  ${fig(b.rangeChangeMs)}   ${verdict(b.rangeChangeMs.p90)} (p90 < ${TARGET_MS} ms)`);
   console.log(`    rankRange  ${fig(b.rankMs)}; cutProfile  ${fig(b.cutMs)}`);

@@ -3,7 +3,7 @@
 // inspector) under the same load (Hotline's own LoadRun, same connections, warm-up and window).
 // A B A B …: the plain window, then a Hotline run. The Hotline runs' reports are handed on to
 // figure 2 (profiler cost at the default interval), which reads their two windows.
-import { RUN_DEFAULTS } from '../src/core/run-settings.ts';
+import { RUN_DEFAULTS } from '../src/core/capture/settings.ts';
 import { APP_URL, hotlineRun, loadWindow, startPlain, type RunReport } from './apps.ts';
 import { PAIRS, QUICK, alternate, ratioFigure, type Figure } from './common.ts';
 

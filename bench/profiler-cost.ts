@@ -4,7 +4,7 @@
 // loop probe (report.eventLoop.cpu / .profiled.cpu). One run = one pair (measured, profiled).
 // At the default interval the runs of figure 1 are reused; at the finest interval offered
 // (the settings' minimum, 50 µs) new runs are made.
-import { RUN_DEFAULTS } from '../src/core/run-settings.ts';
+import { RUN_DEFAULTS } from '../src/core/capture/settings.ts';
 import { hotlineRun, type RunReport } from './apps.ts';
 import { PAIRS, progress, ratioFigure, type Figure } from './common.ts';
 import { HONEST_LOAD } from './honest.ts';

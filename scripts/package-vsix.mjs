@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const vsce = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
-execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
+execFileSync(process.execPath, ['esbuild.mjs', '--production'], { stdio: 'inherit' });
 const out = process.argv[2] || 'hotline.vsix';
 // The repository README has screenshots by relative path; the extension's page has its own text.
 execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--readme-path', 'docs/extension.md', '-o', out], { stdio: 'inherit' });

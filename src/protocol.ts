@@ -1,26 +1,31 @@
 // Every message between the extension, the language server and the webviews, typed. Each one
 // says which way it travels. Webview messages are validated on arrival: a message that is not
 // one of these is dropped, so a webview can never make the extension do something else.
-import type { ReportV1 } from './core/report.ts';
+import { NotificationType, NotificationType0, RequestType } from 'vscode-languageserver-protocol';
+import { isObject, type ReportV1 } from './core/report/index.ts';
 import type { TimelineV1 } from './core/analysis/timeline.ts';
 
 // ---- extension ⇄ language server (custom LSP methods) ------------------------------------------
+// Typed message objects: the client's sendRequest/sendNotification and the server's
+// onRequest/onNotification take these, so both ends agree on params and results at compile time.
 
-/** client → server (request): analyse a captured run folder, write its report.json, show it. */
-export const AnalyseRunRequest = 'hotline/analyseRun';
-export interface AnalyseRunParams {
+/** client → server (request): analyze a captured run folder, write its report.json, show it. */
+export const AnalyzeRunRequest = new RequestType<AnalyzeRunParams, AnalyzeRunResult, void>('hotline/analyzeRun');
+export interface AnalyzeRunParams {
   runDir: string;
   /** The app folder: its files outside node_modules are "your code". */
   root: string;
 }
-export interface AnalyseRunResult {
+export interface AnalyzeRunResult {
   reportFile: string;
   runId: string;
 }
 
-/** client → server (request): analyse a .cpuprofile opened from disk (no load figures) and show it. */
-export const AnalyseProfileRequest = 'hotline/analyseProfile';
-export interface AnalyseProfileParams {
+/** client → server (request): analyze a .cpuprofile opened from disk (no load figures) and show it. */
+export const AnalyzeProfileRequest = new RequestType<AnalyzeProfileParams, AnalyzeProfileResult, void>(
+  'hotline/analyzeProfile',
+);
+export interface AnalyzeProfileParams {
   profileFile: string;
   root: string;
   /**
@@ -30,7 +35,7 @@ export interface AnalyseProfileParams {
    */
   outDir?: string;
 }
-export interface AnalyseProfileResult {
+export interface AnalyzeProfileResult {
   /** report.json written beside a temporary copy, so the report webview can show it too. */
   reportFile: string;
   /** The id given to this analysis (a generated run id). */
@@ -38,16 +43,16 @@ export interface AnalyseProfileResult {
 }
 
 /** client → server (notification): show this saved run's costs in the editor (newest run, or the one picked). */
-export const ShowRunNotification = 'hotline/showRun';
+export const ShowRunNotification = new NotificationType<ShowRunParams>('hotline/showRun');
 export interface ShowRunParams {
   reportFile: string;
 }
 
 /** client → server (notification): hide all costs (the run was deleted). */
-export const ClearRunNotification = 'hotline/clearRun';
+export const ClearRunNotification = new NotificationType0('hotline/clearRun');
 
 /** server → client (notification): hot lines of one open document, for the heat decorations. */
-export const DecorationsNotification = 'hotline/decorations';
+export const DecorationsNotification = new NotificationType<DecorationsParams>('hotline/decorations');
 export interface LineHeat {
   /** 0-based line in the document as it is now (already mapped through edits). */
   line: number;
@@ -62,7 +67,7 @@ export interface DecorationsParams {
 }
 
 /** server → client (notification): which run the editor shows now (for the status bar), or none. */
-export const ShownRunNotification = 'hotline/shownRun';
+export const ShownRunNotification = new NotificationType<ShownRunParams>('hotline/shownRun');
 export interface ShownRunParams {
   runId?: string;
   reportFile?: string;
@@ -70,7 +75,7 @@ export interface ShownRunParams {
   staleFiles: string[];
   /**
    * Files with costs that the run has no text snapshot of (no or partial sources.json): their
-   * costs are hidden, since their lines cannot be checked against the text the run analysed.
+   * costs are hidden, since their lines cannot be checked against the text the run analyzed.
    */
   filesWithoutSnapshot?: string[];
 }
@@ -86,7 +91,7 @@ export const DiagnosticSource = 'hotline';
 export interface OpenReportAtArgs {
   reportFile: string;
   file: string;
-  /** 1-based, as in report.json: the line in the text the run analysed (not the edited document). */
+  /** 1-based, as in report.json: the line in the text the run analyzed (not the edited document). */
   line: number;
   functionName?: string;
   /** The lens shows allocations (report.heap), not CPU time: the client can hide these alone. */
@@ -130,7 +135,6 @@ export type FromFlameView = { type: 'ready' } | { type: 'loaded' } | { type: 'er
 /** A day: no profile is longer; a larger range end is not a real selection. */
 const MAX_RANGE_END_MS = 86_400_000;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Validates a message from the report webview; anything else is undefined (and dropped). */
 export function parseFromReportView(v: unknown): FromReportView | undefined {

@@ -1,9 +1,6 @@
 // `--baseline RUN` and `--fail-if-slower N%`: a run compared with an earlier one, the comparison
 // kept in its report.json, and a verdict CI can act on (exit 3 = slower than allowed).
-import type { ReportV1 } from '../core/report.ts';
-import { StoreError, readRun, writeReport } from '../core/store.ts';
-import { compareReports, type Comparison } from '../core/analysis/compare.ts';
-import { ThresholdError, parseThreshold, regressionGate, type GateVerdict } from '../core/analysis/gate.ts';
+import { compareReports, type Comparison, type GateVerdict, parseThreshold, readRun, regressionGate, type ReportV1, StoreError, ThresholdError, writeReport } from '../core/index.ts';
 
 /** Exit code of a run or comparison that regressed past --fail-if-slower. */
 export const EXIT_REGRESSED = 3;

@@ -3,17 +3,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { RUN_DEFAULTS, RunError, profileUnderLoad, type RunProgress } from '../core/run.ts';
-import { analyseFile } from '../core/analyse-run.ts';
-import { TargetError, resolveTarget } from '../core/target.ts';
-import { ProfileFormatError } from '../core/analysis/cpuprofile.ts';
-import { compareReports } from '../core/analysis/compare.ts';
-import { StoreError, readRun } from '../core/store.ts';
-import { runsDirOf } from '../core/store.ts';
+import { analyzeFile, type AttachSpec, compareReports, type Comparison, parseAttachTarget, ProfileFormatError, profileUnderLoad, readRun, REMOTE_ATTACH_WARNING, remoteHostOf, resolveTarget, RUN_DEFAULTS, RunError, type RunProgress, runsDirOf, StoreError, TargetError } from '../core/index.ts';
 import { renderAnalysis, renderComparison, renderReport } from './render.ts';
-import { BaselineError, attachBaseline, gateOutcome, readBaseline, threshold } from './baseline.ts';
-import type { Comparison } from '../core/analysis/compare.ts';
-import { REMOTE_ATTACH_WARNING, parseAttachTarget, remoteHostOf, type AttachSpec } from '../core/attach.ts';
+import { attachBaseline, BaselineError, gateOutcome, readBaseline, threshold } from './baseline.ts';
 
 const USAGE = `Usage:
   hotline profile [DIR] --url PATH|URL [--entry FILE | --script NAME | --attach TARGET] [options] [-- APP ARGS]
@@ -52,7 +44,7 @@ const USAGE = `Usage:
       --fail-if-slower N%     with --baseline: exit 3 when req/s fell or p99 latency rose by more
                               than N% (both from the window without the profiler)
   hotline analyze FILE.cpuprofile [--root DIR] [--json] [--timeline OUT.json]
-      Analyse a saved profile; DIR is the app folder whose code is "yours" (default: current folder).
+      Analyze a saved profile; DIR is the app folder whose code is "yours" (default: current folder).
       --timeline writes its samples in time (the report's sub-second heat map) to OUT.json.
   hotline compare RUN_A RUN_B [--json] [--fail-if-slower N%]
       Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline.
@@ -67,7 +59,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'profile':
         return await profile(rest);
       case 'analyze':
-      case 'analyse':
+      case 'analyse': // the British spelling, accepted as typed
         return analyze(rest);
       case 'compare':
         return compare(rest);
@@ -285,7 +277,7 @@ function analyze(argv: string[]): number {
   let analysis;
   let timeline;
   try {
-    ({ analysis, timeline } = analyseFile(file, root));
+    ({ analysis, timeline } = analyzeFile(file, root));
   } catch (err) {
     if (err instanceof ProfileFormatError) throw new Error(`${positionals[0]} is not a usable CPU profile: ${err.message}`);
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${positionals[0]} does not exist`);

@@ -2,9 +2,8 @@
 // of the hot lines with bars, and the hints.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ReportV1 } from '../core/report.ts';
-import type { Analysis } from '../core/analysis/model.ts';
-import type { Comparison, Delta } from '../core/analysis/compare.ts';
+import type { Analysis, Comparison, Delta, ReportV1 } from '../core/index.ts';
+import { fmt, formatBytes as bytes, formatMs as ms, formatPct, num } from '../format.ts';
 
 const CATEGORY_LABELS: Record<string, string> = {
   user: 'your code', dependencies: 'dependencies', nodeInternals: 'node internals', native: 'native', gc: 'GC', program: 'program', idle: 'idle',
@@ -99,7 +98,6 @@ function renderHeap(r: ReportV1, o: RenderOptions): string[] {
   return out;
 }
 
-const bytes = (b: number): string => (b >= 1 << 30 ? `${(b / (1 << 30)).toFixed(1)} GB` : b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KB` : `${Math.round(b)} B`);
 
 export function renderAnalysis(a: Pick<Analysis, 'categories' | 'lines' | 'hints' | 'functions' | 'notes' | 'nonIdleMs' | 'durationMs' | 'samples' | 'intervalUs'>, o: RenderOptions): string[] {
   const out: string[] = [];
@@ -182,10 +180,7 @@ function d(x: Delta, higherIsBetter: boolean, unit = ''): string {
   return `${num(x.base)}${unit} → ${num(x.current)}${unit}${rel}  ${word}`;
 }
 
-const num = (v: number): string => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(1) : v.toFixed(3));
-const fmt = (v: number): string => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
-const ms = (v: number): string => `${fmt(v)} ms`;
-const pct = (part: number, whole: number): string => `${whole > 0 ? Math.round((part / whole) * 100) : 0}%`;
+const pct = (part: number, whole: number): string => formatPct(whole > 0 ? (part / whole) * 100 : 0);
 
 function bar(p: number): string {
   const width = 20;

@@ -4,19 +4,12 @@
 // refused unless hotline.allowRemoteAttach is on, and even then asked about, every time.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { REMOTE_ATTACH_WARNING, parseAttachTarget, remoteHostOf, type AttachSpec } from '../core/attach.ts';
-import { nodeProcessesIn, type NodeProcess } from '../core/proc-net.ts';
-import { descendantsOf } from '../core/processes.ts';
+import { type AttachSpec, descendantsOf, isWithin, type NodeProcess, nodeProcessesIn, parseAttachTarget, REMOTE_ATTACH_WARNING, remoteHostOf } from '../core/index.ts';
 import type { HotlineSettings } from './settings.ts';
 
 /** Node processes running in `folder`, but none of the editor's own (language server, load runner). */
 function appsRunningIn(folder: string): NodeProcess[] {
   return nodeProcessesIn(folder, new Set([process.pid, ...descendantsOf(process.pid)]));
-}
-
-function isInside(dir: string, folder: string): boolean {
-  const rel = path.relative(folder, dir);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /** Whether the text is an attach target; the message says what to type otherwise. */
@@ -32,7 +25,7 @@ export function attachTargetProblem(text: string): string | undefined {
 export async function pickAttachTarget(folder: vscode.WorkspaceFolder, settings: HotlineSettings): Promise<AttachSpec | undefined> {
   const root = folder.uri.fsPath;
   const items: Array<vscode.QuickPickItem & { target?: string }> = appsRunningIn(root).map((p) => ({
-    label: `$(server-process) ${p.pid}  ${p.argv.map((a) => (path.isAbsolute(a) && isInside(a, root) ? path.relative(root, a) : path.basename(a))).join(' ')}`,
+    label: `$(server-process) ${p.pid}  ${p.argv.map((a) => (path.isAbsolute(a) && isWithin(root, a) ? path.relative(root, a) : path.basename(a))).join(' ')}`,
     description: path.relative(root, p.cwd) || '.',
     detail: 'Opens its inspector with SIGUSR1 if it has none (closed again afterwards)',
     target: `pid:${p.pid}`,

@@ -2,8 +2,7 @@
 // latency against the baseline, and the biggest saving among the user's functions. No `vscode`
 // import: the text is tested on its own.
 import * as path from 'node:path';
-import { compareReports, type Comparison, type Delta } from '../core/analysis/compare.ts';
-import { readRun } from '../core/store.ts';
+import { compareReports, type Comparison, type Delta, readRun } from '../core/index.ts';
 
 /** The summary, or undefined when there is no (other, readable) baseline. */
 export function againstBaseline(reportFile: string, baselineFile: string | undefined): string | undefined {

@@ -5,18 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import {
-  AnalyseProfileRequest,
-  AnalyseRunRequest,
-  ClearRunNotification,
-  ShowRunNotification,
-  type AnalyseProfileResult,
-  type AnalyseRunResult,
-  type ExplainHintArgs,
-  type OpenReportAtArgs,
-  type ShownRunParams,
-} from '../protocol.ts';
-import { PROFILE_FILE, REPORT_FILE, readRun } from '../core/store.ts';
+import { AnalyzeProfileRequest, AnalyzeRunRequest, ClearRunNotification, type ExplainHintArgs, type OpenReportAtArgs, type ShownRunParams, ShowRunNotification } from '../protocol.ts';
+import { readRun, REPORT_FILE } from '../core/index.ts';
 import { startLanguageClient } from './language-client.ts';
 import { HeatDecorations } from './decorations.ts';
 import { RunController } from './run-controller.ts';
@@ -27,7 +17,7 @@ import { readSettings } from './settings.ts';
 import { ReportPanel } from './report-panel.ts';
 import { FlamePanel } from './flame-view.ts';
 import { CpuProfileEditorProvider } from './cpuprofile-editor.ts';
-import { RunItem, pickRun, RunsView } from './runs-view.ts';
+import { pickRun, type RunItem, RunsView } from './runs-view.ts';
 import { againstBaseline } from './baseline-summary.ts';
 import { flameTitle } from './flame-title.ts';
 
@@ -114,7 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const load = await pickLoad(settings, state);
     if (!load) return;
     const outcome = await runs!.run({ ...app, env: app.env }, { ...load }, async (runDir, root) => {
-      await lc.sendRequest<AnalyseRunResult>(AnalyseRunRequest, { runDir, root });
+      await lc.sendRequest(AnalyzeRunRequest, { runDir, root });
     }, { attach, loadCommand: settings.loadCommand || undefined });
     if (!outcome) return;
     if (!appDirs().includes(outcome.appDir)) await state.update(APP_DIRS, [...state.get<string[]>(APP_DIRS, []), outcome.appDir]);
@@ -131,18 +121,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
 
   // Reports of profiles opened from disk are kept in the extension's storage, not beside them.
-  const analyseProfile = async (profileFile: string, root: string): Promise<void> => {
+  const analyzeProfile = async (profileFile: string, root: string): Promise<void> => {
     const outDir = vscode.Uri.joinPath(context.globalStorageUri, 'profiles', path.basename(profileFile).replace(/[^\w.-]/g, '_')).fsPath;
     await fs.promises.mkdir(outDir, { recursive: true });
-    await lc.sendRequest<AnalyseProfileResult>(AnalyseProfileRequest, { profileFile, root, outDir });
+    await lc.sendRequest(AnalyzeProfileRequest, { profileFile, root, outDir });
   };
 
   context.subscriptions.push(
-    vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.viewType, new CpuProfileEditorProvider(context.extensionUri, analyseProfile), {
+    vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.viewType, new CpuProfileEditorProvider(context.extensionUri, analyzeProfile), {
       supportsMultipleEditorsPerDocument: true,
       webviewOptions: { retainContextWhenHidden: true },
     }),
-    vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.otherViewType, new CpuProfileEditorProvider(context.extensionUri, analyseProfile), {
+    vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.otherViewType, new CpuProfileEditorProvider(context.extensionUri, analyzeProfile), {
       supportsMultipleEditorsPerDocument: true,
       webviewOptions: { retainContextWhenHidden: true },
     }),

@@ -1,20 +1,20 @@
 // speedscope in a webview: the flame graph of a run's profiles (a panel per profile: the main
 // thread, each worker thread, the allocations) or of any profile opened from the explorer or the
 // "Open Profile in Flame Graph…" command (.cpuprofile, .heapprofile, `node --prof` logs, `perf
-// script` text; see core/profile-formats.ts). The page loads speedscope from the extension's own
+// script` text; see extension/profile-formats.ts). The page loads speedscope from the extension's own
 // files; after `ready` the page is told the profile's webview resource URL and fetches it (a
 // converted --prof log is posted as bytes: it exists only in memory).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { flameSource } from '../core/profile-formats.ts';
+import { flameSource } from './profile-formats.ts';
 import { runProfiles } from './run-profiles.ts';
 import { readSettings } from './settings.ts';
 import { flameHtml } from '../../webview/flame/html.ts';
 import { parseFromFlameView, type ToFlameView } from '../protocol.ts';
-import { PROFILE_FILE } from '../core/store.ts';
+import { PROFILE_FILE } from '../core/index.ts';
 import { nonce } from './webview-html.ts';
-import { MERGE_ABOVE_BYTES, mergedCopyPath } from '../core/flame-merge-file.ts';
+import { MERGE_ABOVE_BYTES, mergedCopyPath } from './flame-merge-file.ts';
 import { writeCutProfileOffThread, writeMergedCopyOffThread } from './flame-merge-host.ts';
 
 /** Wires a webview (panel or custom editor) to show one profile file. */
@@ -22,7 +22,7 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
   const speedscope = vscode.Uri.joinPath(extensionUri, 'dist', 'speedscope');
   const dist = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
   // The profile's own folder too: the page fetches the file itself (see the `ready` case). A big
-  // .cpuprofile is shown from its merged copy (core/flame-merge.ts), whose own folder is allowed.
+  // .cpuprofile is shown from its merged copy (extension/flame-merge.ts), whose own folder is allowed.
   const profileDir = vscode.Uri.file(path.dirname(profileFile));
   const merged = bigEnoughToMerge(profileFile);
   const roots = [speedscope, dist, profileDir];

@@ -46,8 +46,8 @@ export async function startLanguageClient(context: vscode.ExtensionContext, outp
   const client = new LanguageClient('hotline', 'Hotline', serverOptions, clientOptions);
   await client.start();
   context.subscriptions.push(
-    client.onNotification(DecorationsNotification, (p: DecorationsParams) => events.onDecorations(p)),
-    client.onNotification(ShownRunNotification, (p: ShownRunParams) => events.onShownRun(p)),
+    client.onNotification(DecorationsNotification, (p) => events.onDecorations(p)),
+    client.onNotification(ShownRunNotification, (p) => events.onShownRun(p)),
   );
   return client;
 }

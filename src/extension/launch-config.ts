@@ -3,8 +3,7 @@
 // `vscode` import): the text of the files comes in, launch specs or reasons go out.
 import * as path from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import type { LaunchSpec } from '../core/launch.ts';
-import { TargetError, fromNodeCommand } from '../core/target.ts';
+import { fromNodeCommand, type LaunchSpec, TargetError } from '../core/index.ts';
 
 export interface LaunchChoice {
   /** The configuration's name, shown in a quick pick. */
@@ -73,7 +72,7 @@ function specOf(c: Record<string, unknown>, ctx: LaunchJsonContext): LaunchSpec 
   const base = { cwd, args, runtimeArgs, env };
   if (runtime && /^(npm|yarn|pnpm)$/.test(path.basename(runtime))) {
     // `npm run-script start` / `npm run dev`: Hotline starts the script's node command itself.
-    const scriptName = runtimeArgs.find((a, i) => i > 0 && /^(run|run-script)$/.test(runtimeArgs[i - 1])) ?? runtimeArgs.find((a) => !a.startsWith('-') && !/^(run|run-script)$/.test(a));
+    const scriptName = runtimeArgs.find((_a, i) => i > 0 && /^(run|run-script)$/.test(runtimeArgs[i - 1])) ?? runtimeArgs.find((a) => !a.startsWith('-') && !/^(run|run-script)$/.test(a));
     const command = scriptName ? ctx.npmScript?.(cwd, scriptName) : undefined;
     if (!scriptName || command === undefined) throw new Error(`it runs ${runtime} without a package.json script Hotline can read`);
     try {

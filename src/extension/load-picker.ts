@@ -1,7 +1,7 @@
 // What load to send: from the settings when `hotline.url` is set, otherwise a short quick-pick
 // flow (URL, method, body) whose answers are remembered per workspace and offered next time.
 import * as vscode from 'vscode';
-import type { LoadSettings } from '../core/run.ts';
+import type { LoadSettings } from '../core/index.ts';
 import type { HotlineSettings } from './settings.ts';
 
 const REMEMBERED = 'hotline.load';

@@ -5,9 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { reportHtml } from '../../webview/report/html.ts';
-import { readRun } from '../core/store.ts';
-import type { ReportV1 } from '../core/report.ts';
-import { TIMELINE_FILE, type TimelineV1 } from '../core/analysis/timeline.ts';
+import { readRun, type ReportV1, TIMELINE_FILE, type TimelineV1 } from '../core/index.ts';
 import { parseFromReportView, type ToReportView } from '../protocol.ts';
 import { nonce } from './webview-html.ts';
 import { openInWorkspace } from './open-source.ts';
@@ -109,7 +107,7 @@ function tryRead(reportFile: string): ReportV1 | undefined {
   }
 }
 
-/** timeline.json beside the report (the page validates it); none for runs analysed before it existed. */
+/** timeline.json beside the report (the page validates it); none for runs analyzed before it existed. */
 function readTimeline(reportFile: string): TimelineV1 | undefined {
   const file = path.join(path.dirname(reportFile), TIMELINE_FILE);
   try {

@@ -1,13 +1,9 @@
 // "Hotline: Profile Under Load": one run at a time, with a progress notification that shows the
 // phase and live req/s and whose Cancel stops the app and the load at once. The app's output
-// goes to an output channel; the run is captured here (I/O only) and analysed by the language
+// goes to an output channel; the run is captured here (I/O only) and analyzed by the language
 // server, which writes report.json before anything is shown.
 import * as vscode from 'vscode';
-import { RunError, captureUnderLoad, type RunProgress } from '../core/run.ts';
-import type { LaunchSpec } from '../core/launch.ts';
-import type { LoadSettings } from '../core/run.ts';
-import { redactUrl } from '../core/redact.ts';
-import type { AttachSpec } from '../core/attach.ts';
+import { type AttachSpec, captureUnderLoad, type LaunchSpec, type LoadSettings, redactUrl, RunError, type RunProgress } from '../core/index.ts';
 
 /** How the run reaches its app and loads it, beyond the usual: attach, or the user's load tool. */
 export interface RunVariant {
@@ -26,7 +22,7 @@ const PHASE_LABEL: Record<RunProgress['phase'], string> = {
   warmup: 'Warm-up',
   measuring: 'Measuring (profiler off)',
   profiling: 'Profiling',
-  analysing: 'Analysing',
+  analyzing: 'Analyzing',
   done: 'Done',
 };
 
@@ -45,10 +41,10 @@ export class RunController implements vscode.Disposable {
   }
 
   /**
-   * Captures a run with progress and Cancel; then `analyse` (the language server) turns it into a
+   * Captures a run with progress and Cancel; then `analyze` (the language server) turns it into a
    * report. Resolves undefined when cancelled; errors are shown here and resolve undefined too.
    */
-  async run(app: LaunchSpec, load: LoadSettings, analyse: (runDir: string, appDir: string) => Promise<void>, variant: RunVariant = {}): Promise<RunOutcome | undefined> {
+  async run(app: LaunchSpec, load: LoadSettings, analyze: (runDir: string, appDir: string) => Promise<void>, variant: RunVariant = {}): Promise<RunOutcome | undefined> {
     if (this.running) {
       void vscode.window.showWarningMessage('Hotline: a run is already in progress. Cancel it first (click the Hotline item in the status bar).');
       return undefined;
@@ -81,9 +77,9 @@ export class RunController implements vscode.Disposable {
           onProgress,
           onOutput: (_stream, text) => this.output.append(text),
         });
-        progress.report({ message: 'Analysing the profile', increment: 0 });
-        this.status.text = '$(pulse) Hotline: analysing';
-        await analyse(runDir, app.cwd);
+        progress.report({ message: 'Analyzing the profile', increment: 0 });
+        this.status.text = '$(pulse) Hotline: analyzing';
+        await analyze(runDir, app.cwd);
         return { runDir, appDir: app.cwd };
       },
     );

@@ -2,8 +2,7 @@
 // worker thread and the allocations, as report.json lists them. No vscode import (unit-tested).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isReportV1 } from '../core/report.ts';
-import { PROFILE_FILE } from '../core/store.ts';
+import { isReportV1, PROFILE_FILE } from '../core/index.ts';
 
 export interface RunProfile {
   label: string;

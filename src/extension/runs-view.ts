@@ -3,8 +3,7 @@
 // read is listed as such, never breaks the view.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { listRuns, runsDirOf, REPORT_FILE } from '../core/store.ts';
-import type { ReportV1 } from '../core/report.ts';
+import { listRuns, REPORT_FILE, type ReportV1, runsDirOf } from '../core/index.ts';
 
 export class RunItem extends vscode.TreeItem {
   constructor(readonly reportFile: string, readonly report: ReportV1, isBaseline: boolean, cwd: string) {

@@ -1,6 +1,6 @@
 // The `hotline.*` settings, read in one place with their defaults (package.json declares them).
 import * as vscode from 'vscode';
-import { RUN_DEFAULTS } from '../core/run.ts';
+import { RUN_DEFAULTS } from '../core/index.ts';
 
 export interface HotlineSettings {
   entry: string;

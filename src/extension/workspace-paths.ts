@@ -3,6 +3,7 @@
 // `vscode`, so it is tested on its own (test/unit/workspace-paths.test.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isBelow } from '../core/index.ts';
 
 /**
  * True when `file` is an absolute path to something strictly inside one of `folders` (the folder
@@ -19,8 +20,7 @@ export function isInWorkspace(file: string, folders: readonly string[]): boolean
   return folders.some((folder) => {
     const root = path.isAbsolute(folder) ? realPath(path.resolve(folder)) : undefined;
     if (root === undefined) return false;
-    const rel = path.relative(root, real);
-    return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+    return isBelow(root, real);
   });
 }
 

@@ -2,13 +2,9 @@
 // shown run) and where they land in the document as it is now (through a LineMapping). Pure: the
 // server turns these items into LSP lenses, hovers, diagnostics and decoration messages.
 import * as path from 'node:path';
-import type { FunctionCost, HeapLine, Hint, LineCost } from '../core/analysis/model.ts';
-import type { ReportV1 } from '../core/report.ts';
+import type { FunctionCost, HeapLine, Hint, LineCost, ReportV1 } from '../core/index.ts';
 import type { LineHeat, OpenReportAtArgs } from '../protocol.ts';
-import {
-  decorationLabel, functionHoverMarkdown, functionLensText, heapLensText, isBlockingHint, isDecoratedLine, isHeapLensLine, isHoverLine, isLensFunction, isLensLine,
-  lineHoverMarkdown, lineLensText, type HeapContext, type TextContext,
-} from './lens-text.ts';
+import { decorationLabel, functionHoverMarkdown, functionLensText, type HeapContext, heapLensText, isBlockingHint, isDecoratedLine, isHeapLensLine, isHoverLine, isLensFunction, isLensLine, lineHoverMarkdown, lineLensText, type TextContext } from './lens-text.ts';
 import type { LineMapping } from './staleness.ts';
 
 /**

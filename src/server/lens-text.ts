@@ -2,7 +2,8 @@
 // Pure: every figure comes from the report (percentages are of non-idle time, design.md "How
 // time is counted"); no I/O, no LSP types.
 import * as path from 'node:path';
-import type { CallLink, FunctionCost, HeapLine, Hint, LineCost } from '../core/analysis/model.ts';
+import { formatBytes, formatMs, formatPct } from '../format.ts';
+import { type CallLink, type FunctionCost, type HeapLine, type Hint, isBelow, type LineCost } from '../core/index.ts';
 
 /** A line gets a lens when its own time is at least this share of non-idle time. */
 export const LENS_MIN_OWN_PCT = 1;
@@ -17,44 +18,17 @@ export const isLensLine = (l: LineCost): boolean => l.ownPct >= LENS_MIN_OWN_PCT
 export const isDecoratedLine = (l: LineCost): boolean => l.ownPct >= DECORATION_MIN_OWN_PCT;
 export const isHoverLine = (l: LineCost): boolean => l.ownPct >= LENS_MIN_OWN_PCT || l.totalPct >= HOVER_MIN_TOTAL_PCT;
 /** Functions that can carry a lens: your code, with a known source range, costly enough. */
+export { formatBytes, formatMs, formatPct };
+
 export const isLensFunction = (f: FunctionCost): boolean =>
   f.category === 'user' && f.line >= 1 && f.endLine !== undefined && f.totalPct >= LENS_MIN_FUNCTION_TOTAL_PCT;
 
-/** 0 ms, <0.1 ms, 4.2 ms, 812 ms, 1.9 s, 123 s. */
-export function formatMs(ms: number): string {
-  if (!Number.isFinite(ms) || ms <= 0) return '0 ms';
-  if (ms < 0.05) return '<0.1 ms';
-  if (ms < 9.95) return `${ms.toFixed(1)} ms`;
-  if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  return s < 99.95 ? `${s.toFixed(1)} s` : `${Math.round(s)} s`;
-}
 
-/** 0%, <0.1%, 2.1%, 93% (no decimals from 10%). */
-export function formatPct(pct: number): string {
-  if (!Number.isFinite(pct) || pct <= 0) return '0%';
-  if (pct < 0.05) return '<0.1%';
-  if (pct < 9.95) return `${pct.toFixed(1)}%`;
-  return `${Math.round(pct)}%`;
-}
 
 /** A function of your code gets an allocations lens from this share of the sampled bytes. */
 export const HEAP_LENS_MIN_PCT = 1;
 export const isHeapLensLine = (l: HeapLine): boolean => l.ownPct >= HEAP_LENS_MIN_PCT && l.line >= 1;
 
-/** 0 B, 812 B, 3.1 KB, 42 KB, 12 MB, 1.2 GB (powers of 1024, as V8 and DevTools count). */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 B';
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let v = bytes;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  if (u === 0) return `${Math.round(v)} B`;
-  return v < 9.95 ? `${v.toFixed(1)} ${units[u]}` : `${Math.round(v)} ${units[u]}`;
-}
 
 /** What a run says about its allocations, for the allocations lens. */
 export interface HeapContext {
@@ -121,10 +95,7 @@ export function code(text: string): string {
 export function where(file: string, line: number, root: string): string {
   if (file === '') return '(native)';
   let shown = file;
-  if (path.isAbsolute(file) && root) {
-    const rel = path.relative(root, file);
-    if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) shown = rel.split(path.sep).join('/');
-  }
+  if (root && isBelow(root, file)) shown = path.relative(root, file).split(path.sep).join('/');
   return line >= 1 ? `${shown}:${line}` : shown;
 }
 

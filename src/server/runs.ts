@@ -1,12 +1,10 @@
-// The server's file work: analyse a run folder or a bare .cpuprofile (core/analyse-run.ts), and
+// The server's file work: analyze a run folder or a bare .cpuprofile (core/analyze-run/analyze-run.ts), and
 // read a saved run with its source snapshot. Errors are RunLoadErrors with a sentence a person
 // can act on; the server turns them into a ResponseError or a warning.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyseFile, analyseRunDir, writeSourceSnapshot, writeTimeline } from '../core/analyse-run.ts';
-import { buildReport, type ReportV1, type RunSettings } from '../core/report.ts';
-import { PROFILE_FILE, REPORT_FILE, SOURCES_FILE, newRunId, readRun, writeReport } from '../core/store.ts';
+import { analyzeFile, analyzeRunDir, buildReport, newRunId, PROFILE_FILE, readRun, REPORT_FILE, type ReportV1, type RunSettings, SOURCES_FILE, writeReport, writeSourceSnapshot, writeTimeline } from '../core/index.ts';
 import { fileKey } from './file-view.ts';
 
 export class RunLoadError extends Error {
@@ -19,7 +17,7 @@ export class RunLoadError extends Error {
 export interface LoadedRun {
   reportFile: string;
   report: ReportV1;
-  /** sources.json: file key → the text the run analysed. */
+  /** sources.json: file key → the text the run analyzed. */
   snapshot: Map<string, string>;
   /** What went wrong short of failing (a missing or damaged sources.json), for a warning. */
   warnings: string[];
@@ -46,13 +44,13 @@ function readSnapshot(file: string): { snapshot: Map<string, string>; warning?: 
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
-    return { snapshot, warning: `${file} is missing (a run saved by an older Hotline?): costs are hidden, since the lines cannot be checked against the text the run analysed.` };
+    return { snapshot, warning: `${file} is missing (a run saved by an older Hotline?): costs are hidden, since the lines cannot be checked against the text the run analyzed.` };
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { snapshot, warning: `${file} is not valid JSON (${message(err)}): costs are hidden, since the lines cannot be checked against the text the run analysed.` };
+    return { snapshot, warning: `${file} is not valid JSON (${message(err)}): costs are hidden, since the lines cannot be checked against the text the run analyzed.` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { snapshot, warning: `${file} is not a Hotline source snapshot: costs are hidden.` };
@@ -61,18 +59,18 @@ function readSnapshot(file: string): { snapshot: Map<string, string>; warning?: 
   return { snapshot };
 }
 
-/** AnalyseRunRequest: analyse a captured run folder (writes report.json and sources.json). */
-export function analyseRun(runDir: string, root: string): LoadedRun {
+/** AnalyzeRunRequest: analyze a captured run folder (writes report.json and sources.json). */
+export function analyzeRun(runDir: string, root: string): LoadedRun {
   const dir = path.resolve(runDir);
   try {
-    analyseRunDir(dir, path.resolve(root));
+    analyzeRunDir(dir, path.resolve(root));
   } catch (err) {
-    throw new RunLoadError(`Could not analyse the run in ${dir}: ${message(err)}`, dir);
+    throw new RunLoadError(`Could not analyze the run in ${dir}: ${message(err)}`, dir);
   }
   return loadRun(path.join(dir, REPORT_FILE));
 }
 
-/** Temporary folders made for profiles analysed without an outDir; deleted when the server exits. */
+/** Temporary folders made for profiles analyzed without an outDir; deleted when the server exits. */
 const tempDirs: string[] = [];
 
 export function removeTempDirs(): void {
@@ -80,20 +78,20 @@ export function removeTempDirs(): void {
 }
 
 /**
- * AnalyseProfileRequest: analyse a .cpuprofile with the sources under `root`, and write a report
+ * AnalyzeProfileRequest: analyze a .cpuprofile with the sources under `root`, and write a report
  * without load figures, the source snapshot and a copy of the profile into `outDir` (or a
  * temporary folder), so the report and flame graph webviews can open it like a run.
  */
-export function analyseProfile(profileFile: string, root: string, outDir?: string): LoadedRun {
+export function analyzeProfile(profileFile: string, root: string, outDir?: string): LoadedRun {
   const source = path.resolve(profileFile);
   const appRoot = path.resolve(root);
-  let analysed: ReturnType<typeof analyseFile>;
+  let analyzed: ReturnType<typeof analyzeFile>;
   let startedAt: string;
   try {
     startedAt = fs.statSync(source).mtime.toISOString();
-    analysed = analyseFile(source, appRoot);
+    analyzed = analyzeFile(source, appRoot);
   } catch (err) {
-    throw new RunLoadError(`Could not analyse ${source}: ${message(err)}`, source);
+    throw new RunLoadError(`Could not analyze ${source}: ${message(err)}`, source);
   }
   const dir = outDir ? path.resolve(outDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-profile-'));
   if (!outDir) tempDirs.push(dir);
@@ -101,7 +99,7 @@ export function analyseProfile(profileFile: string, root: string, outDir?: strin
     fs.mkdirSync(dir, { recursive: true });
     const copy = path.join(dir, PROFILE_FILE);
     if (path.resolve(copy) !== source) fs.copyFileSync(source, copy);
-    const { analysis, sources, timeline } = analysed;
+    const { analysis, sources, timeline } = analyzed;
     const settings: RunSettings = {
       url: '', method: '', headers: {}, connections: 0, pipelining: 0, durationS: analysis.durationMs / 1000, warmupS: 0,
       samplingIntervalUs: analysis.intervalUs, timeoutS: 0,
@@ -113,7 +111,7 @@ export function analyseProfile(profileFile: string, root: string, outDir?: strin
       settings,
       profileFile: PROFILE_FILE,
       analysis,
-      notes: [`Analysed from ${source}: a profile without a load test, so there are no load or event-loop figures.`],
+      notes: [`Analyzed from ${source}: a profile without a load test, so there are no load or event-loop figures.`],
     });
     writeSourceSnapshot(dir, report, sources);
     writeTimeline(dir, timeline);

@@ -1,33 +1,25 @@
 // The Hotline language server: holds the shown run and turns it into CodeLens, hovers,
 // diagnostics, code actions and heat decorations, off the extension host's thread (like
 // vscode-eslint's server). Plain Node and vscode-languageserver: no `vscode` here.
-// Messages (src/protocol.ts): client → server AnalyseRun, AnalyseProfile (requests), ShowRun,
+// Messages (src/protocol.ts): client → server AnalyzeRun, AnalyzeProfile (requests), ShowRun,
 // ClearRun (notifications); server → client Decorations, ShownRun (notifications).
 import * as fs from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  CodeActionKind, CodeLensRefreshRequest, DiagnosticSeverity, LSPErrorCodes, MessageType, NotificationType, NotificationType0, ProposedFeatures,
-  RequestType, ResponseError, ShowMessageNotification, TextDocumentSyncKind, TextDocuments, createConnection,
+  CodeActionKind, CodeLensRefreshRequest, DiagnosticSeverity, LSPErrorCodes, MessageType, ProposedFeatures,
+  ResponseError, ShowMessageNotification, TextDocumentSyncKind, TextDocuments, createConnection,
   type CodeAction, type CodeLens, type Diagnostic, type Hover,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  AnalyseProfileRequest, AnalyseRunRequest, ClearRunNotification, DecorationsNotification, DiagnosticSource, ExplainHintCommand,
+  AnalyzeProfileRequest, AnalyzeRunRequest, ClearRunNotification, DecorationsNotification, DiagnosticSource, ExplainHintCommand,
   OpenReportAtCommand, ShowRunNotification, ShownRunNotification,
-  type AnalyseProfileParams, type AnalyseProfileResult, type AnalyseRunParams, type AnalyseRunResult, type DecorationsParams,
-  type ExplainHintArgs, type ShowRunParams, type ShownRunParams,
+  type ExplainHintArgs, type ShownRunParams,
 } from '../protocol.ts';
 import { ReportIndex, fileKey, heatOf, hintsOf, hoverOf, lensesOf, linesOfInterest, type FileCosts } from './file-view.ts';
 import { callRange, lineRange } from './hint-range.ts';
-import { RunLoadError, analyseProfile, analyseRun, loadRun, removeTempDirs, type LoadedRun } from './runs.ts';
+import { RunLoadError, analyzeProfile, analyzeRun, loadRun, removeTempDirs, type LoadedRun } from './runs.ts';
 import { mapLines, splitLines, type LineMapping } from './staleness.ts';
-
-const analyseRunType = new RequestType<AnalyseRunParams, AnalyseRunResult, void>(AnalyseRunRequest);
-const analyseProfileType = new RequestType<AnalyseProfileParams, AnalyseProfileResult, void>(AnalyseProfileRequest);
-const showRunType = new NotificationType<ShowRunParams>(ShowRunNotification);
-const clearRunType = new NotificationType0(ClearRunNotification);
-const decorationsType = new NotificationType<DecorationsParams>(DecorationsNotification);
-const shownRunType = new NotificationType<ShownRunParams>(ShownRunNotification);
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -109,7 +101,7 @@ function sendShownRun(): void {
   const params: ShownRunParams = shown
     ? { runId: shown.run.report.id, reportFile: shown.run.reportFile, staleFiles: [...shown.stale.values()].sort(), filesWithoutSnapshot: filesWithoutSnapshot(shown) }
     : { staleFiles: [] };
-  void connection.sendNotification(shownRunType, params);
+  void connection.sendNotification(ShownRunNotification, params);
 }
 
 function diagnosticsOf(fc: FileCosts, mapping: LineMapping | undefined, lines: string[]): Diagnostic[] {
@@ -148,7 +140,7 @@ function refreshFile(s: Shown, fc: FileCosts): boolean {
   else s.diagnosed.delete(key);
   if (doc) {
     const lines = mapping ? heatOf(fc, mapping) : [];
-    if (lines.length > 0 || s.decorated.has(doc.uri)) void connection.sendNotification(decorationsType, { uri: doc.uri, lines });
+    if (lines.length > 0 || s.decorated.has(doc.uri)) void connection.sendNotification(DecorationsNotification, { uri: doc.uri, lines });
     if (lines.length > 0) s.decorated.add(doc.uri);
     else s.decorated.delete(doc.uri);
   }
@@ -159,7 +151,7 @@ function refreshFile(s: Shown, fc: FileCosts): boolean {
 function hideRest(previous: Shown, now: Shown | undefined): void {
   const diagnosed = new Set(now?.diagnosed.values());
   for (const uri of previous.diagnosed.values()) if (!diagnosed.has(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
-  for (const uri of previous.decorated) if (!now?.decorated.has(uri)) void connection.sendNotification(decorationsType, { uri, lines: [] });
+  for (const uri of previous.decorated) if (!now?.decorated.has(uri)) void connection.sendNotification(DecorationsNotification, { uri, lines: [] });
 }
 
 function refreshLenses(): void {
@@ -214,10 +206,10 @@ process.on('exit', removeTempDirs);
 
 // ---- the shown run -------------------------------------------------------------------------------
 
-connection.onRequest(analyseRunType, (params) => {
+connection.onRequest(AnalyzeRunRequest, (params) => {
   let run: LoadedRun;
   try {
-    run = analyseRun(params.runDir, params.root);
+    run = analyzeRun(params.runDir, params.root);
   } catch (err) {
     return failed(err);
   }
@@ -225,10 +217,10 @@ connection.onRequest(analyseRunType, (params) => {
   return { reportFile: run.reportFile, runId: run.report.id };
 });
 
-connection.onRequest(analyseProfileType, (params) => {
+connection.onRequest(AnalyzeProfileRequest, (params) => {
   let run: LoadedRun;
   try {
-    run = analyseProfile(params.profileFile, params.root, params.outDir);
+    run = analyzeProfile(params.profileFile, params.root, params.outDir);
   } catch (err) {
     return failed(err);
   }
@@ -236,7 +228,7 @@ connection.onRequest(analyseProfileType, (params) => {
   return { reportFile: run.reportFile, runId: run.report.id };
 });
 
-connection.onNotification(showRunType, (params) => {
+connection.onNotification(ShowRunNotification, (params) => {
   let run: LoadedRun;
   try {
     run = loadRun(params.reportFile);
@@ -248,7 +240,7 @@ connection.onNotification(showRunType, (params) => {
   show(run);
 });
 
-connection.onNotification(clearRunType, () => show(undefined));
+connection.onNotification(ClearRunNotification, () => show(undefined));
 
 // ---- documents -----------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-// Which line of the document, as it is now, a report line (counted in the text the run analysed)
+// Which line of the document, as it is now, a report line (counted in the text the run analyzed)
 // lands on. Identical text maps each line to itself; otherwise a line diff of the snapshot
 // (sources.json) against the current text: lines in unchanged regions follow their new numbers,
 // lines inside a changed hunk are dropped. A cost on the wrong line is worse than none

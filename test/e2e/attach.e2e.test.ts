@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import { ensureSetup, freePort, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
 import { loginApiCopy, packExtension } from './hotline-setup.ts';
-import { listeningSockets } from '../../src/core/proc-net.ts';
+import { listeningSockets } from '../../src/core/app/proc-net.ts';
 
 /** The packed extension, a copy of the login example, and that example already running. */
 async function setUp(): Promise<{ tmp: string; vsix: string; workspace: string; app: ChildProcess; port: number; listening: Promise<void> }> {

@@ -294,7 +294,7 @@ function makeRunDir(): string {
   return dir;
 }
 
-function runEnv(runDir: string, env: E2EEnv, extra?: Record<string, string>): NodeJS.ProcessEnv {
+function runEnv(runDir: string, _env: E2EEnv, extra?: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
   // Variables of an enclosing VS Code / test runner must not leak into the one we start.
   for (const k of Object.keys(base)) {
@@ -315,12 +315,12 @@ function runEnv(runDir: string, env: E2EEnv, extra?: Record<string, string>): No
   };
 }
 
-function readJson(file: string): any {
-  return JSON.parse(fs.readFileSync(file, 'utf8'));
+function readJson<T>(file: string): T {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
 }
 
 function installUnpacked(extDir: string, extensionsDir: string): void {
-  const pkg = readJson(path.join(extDir, 'package.json'));
+  const pkg = readJson<{ publisher: string; name: string; version: string }>(path.join(extDir, 'package.json'));
   const dest = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`.toLowerCase());
   fs.cpSync(extDir, dest, { recursive: true, dereference: true });
 }

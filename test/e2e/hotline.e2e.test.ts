@@ -70,7 +70,7 @@ function vscodeWith(name: string, settings: Record<string, unknown>) {
 }
 
 /** The run's progress notification, in whichever phase it is shown. */
-const PROGRESS = /Hotline.*(Starting the app|Warm-up|Measuring|Profiling|Analysing)/;
+const PROGRESS = /Hotline.*(Starting the app|Warm-up|Measuring|Profiling|Analyzing)/;
 
 describe('a completed run', () => {
   const { scenario } = vscodeWith('completed', LOGIN_SETTINGS);
@@ -80,7 +80,7 @@ describe('a completed run', () => {
     const { page } = vs;
     await dom.runCommand(page, 'Hotline: Profile Under Load');
     await dom.waitForNotification(page, PROGRESS, 60_000);
-    // The report opens when the run is analysed; its first card is the hottest line.
+    // The report opens when the run is analyzed; its first card is the hottest line.
     const report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
     await report.getByText('server.js:35').first().waitFor({ state: 'visible', timeout: 60_000 });
     await report.getByText('checkPassword').first().waitFor({ state: 'visible' });

@@ -14,10 +14,11 @@ import { pathToFileURL } from 'node:url';
 import { REPO_ROOT, ensureSetup, processesMentioning, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
 import { loginApiCopy, packExtension } from './hotline-setup.ts';
-import { analyseRunDir, writeRunRecord } from '../../src/core/analyse-run.ts';
+import { analyzeRunDir } from '../../src/core/analyze-run/analyze-run.ts';
+import { writeRunRecord } from '../../src/core/store/run-record.ts';
 import type { LineCost } from '../../src/core/analysis/model.ts';
-import type { ReportV1 } from '../../src/core/report.ts';
-import { COVERAGE_FILE, PROFILE_FILE, REPORT_FILE, createRunDir, newRunId, runsDirOf, writeReport } from '../../src/core/store.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
+import { COVERAGE_FILE, PROFILE_FILE, createRunDir, newRunId, runsDirOf, writeReport } from '../../src/core/store/store.ts';
 
 const FIXTURE = path.join(REPO_ROOT, 'test/fixtures/login-api');
 
@@ -31,7 +32,7 @@ const REFUSED = /is not a file of this workspace, so it is not opened/;
 
 /**
  * A finished run in the workspace, made from the captured login-api fixture (its profile and
- * coverage moved to the workspace, analysed by the engine), with two extra hot lines that point
+ * coverage moved to the workspace, analyzed by the engine), with two extra hot lines that point
  * at `outsideFile` and at `symlink`, as a tampered or foreign report.json could.
  */
 function savedRun(ws: string, outsideFile: string, symlink: string): { reportFile: string; report: ReportV1 } {
@@ -52,7 +53,7 @@ function savedRun(ws: string, outsideFile: string, symlink: string): { reportFil
     load: load.load,
     eventLoop: load.eventLoop,
   });
-  const report = analyseRunDir(runDir, ws);
+  const report = analyzeRunDir(runDir, ws);
   const hot = report.lines[0];
   assert.ok(hot && hot.file === path.join(ws, 'server.js') && hot.line === 35, `the fixture's hot line is server.js:35 (got ${hot?.file}:${hot?.line})`);
   const foreign = (file: string, fn: string, ownMs: number): LineCost => ({ ...hot, file, line: 1, function: fn, ownMs, callees: [] });

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { ensureSetup, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
 import { LOGIN_SETTINGS, loginApiCopy, packExtension } from './hotline-setup.ts';
-import type { ReportV1 } from '../../src/core/report.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 
 /** The fix a user makes: the hash leaves the event loop (the example keeps both versions). */
 const SYNC_SWITCH = "const HASH_MODE = process.env.HASH_MODE === 'async' ? 'async' : 'sync';";

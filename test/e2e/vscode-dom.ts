@@ -35,7 +35,9 @@ export const SEL = {
 
 // Browser globals, used only inside page.evaluate() callbacks (the project compiles without the
 // DOM lib; these declarations are local to this module).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the page's document, untyped without the DOM lib
 declare const document: any;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an element of the page, as above
 declare function getComputedStyle(el: any): { visibility: string; display: string };
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -234,6 +236,7 @@ export async function editorText(page: Page): Promise<string> {
   await lines.waitFor({ state: 'visible' });
   return lines.evaluate((el) =>
     [...el.querySelectorAll('.view-line')]
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an element of the page, as above
       .map((l: any) => ({ top: parseFloat(l.style.top || '0'), text: (l.textContent ?? '').replace(/\u00a0/g, ' ') }))
       .sort((a, b) => a.top - b.top)
       .map((l) => l.text)

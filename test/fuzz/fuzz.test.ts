@@ -1,6 +1,6 @@
 // Bad input: at least 1,000 malformed, truncated, huge-valued and adversarial .cpuprofile inputs
 // (test/helpers/fuzz-gen.ts says which) through the analysis and the loader the editor uses
-// (analyseFile). Each must give a typed error or a valid result: never an untyped exception,
+// (analyzeFile). Each must give a typed error or a valid result: never an untyped exception,
 // never a hang, never a read outside the root, never a changed prototype.
 //
 // Families (counts at the default 1,200; test/helpers/fuzz-gen.ts builds them): huge (the
@@ -11,7 +11,7 @@
 // paths), numbers (NaN, ±Infinity, 1e300, 2^53, negative), samples (vs. nodes and deltas), names
 // (unicode, __proto__/constructor/toString), urls (non-file URLs, file: URLs leaving the root
 // through .., %2e%2e, symlinks, a named pipe, /dev/zero), odd (valid but odd), merge (segments
-// merged as a run does), sourcemaps (corrupt and hostile maps), files (analyseFile on a 0-byte
+// merged as a run does), sourcemaps (corrupt and hostile maps), files (analyzeFile on a 0-byte
 // file, a folder, non-UTF-8, BOMs, a bad coverage.json beside it).
 //
 // Typed errors: ProfileFormatError; and, for the `files` family only, Node's fs errors for the

@@ -11,8 +11,8 @@ import { readCoverage, type CoverageRange } from '../../src/core/analysis/covera
 import type { SourceMapInput } from '../../src/core/analysis/sourcemaps.ts';
 import { analyzeProfile, type AnalyzeInput } from '../../src/core/analysis/analyze.ts';
 import type { Analysis } from '../../src/core/analysis/model.ts';
-import { buildReport, type EventLoopFigures, type LoadFigures, type ReportV1 } from '../../src/core/report.ts';
-import { loadSources } from '../../src/core/sources.ts';
+import { buildReport, type EventLoopFigures, type LoadFigures, type ReportV1 } from '../../src/core/report/schema.ts';
+import { loadSources } from '../../src/core/store/sources.ts';
 
 export const FIXTURES_DIR = path.resolve(__dirname, '..', 'fixtures');
 
@@ -122,7 +122,7 @@ export function lineOf(file: string, line: number): string {
 export const FIXTURE_SETTINGS = { url: '/login', method: 'POST', headers: {}, connections: 20, pipelining: 1, durationS: 3, warmupS: 1, samplingIntervalUs: 1000, timeoutS: 10 };
 
 /**
- * A report of a captured fixture with its captured load figures (load.json), analysed in the
+ * A report of a captured fixture with its captured load figures (load.json), analyzed in the
  * login-api folder so runs of both login fixtures name the same files.
  */
 export function fixtureReport(name: FixtureName, id: string): ReportV1 {

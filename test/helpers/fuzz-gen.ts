@@ -4,7 +4,7 @@
 // those three, so any case can be rebuilt alone (`HOTLINE_FUZZ_ONLY=family:index`). Families
 // build bad `.cpuprofile` inputs from the real captures in test/fixtures or from scratch, and
 // `runCase` feeds each through what the CLI and the editor run: readCpuProfile → loadSources →
-// analyzeProfile in memory, and analyseFile on a file (the loader of the custom editor), with
+// analyzeProfile in memory, and analyzeFile on a file (the loader of the custom editor), with
 // every file read recorded to prove that nothing outside the root is read.
 //
 // The generator builds deliberately ill-typed values, hence the loose `any` below.
@@ -18,8 +18,8 @@ import { ProfileFormatError, readCpuProfile } from '../../src/core/analysis/cpup
 import { analyzeProfile } from '../../src/core/analysis/analyze.ts';
 import { mergeProfiles } from '../../src/core/analysis/merge.ts';
 import type { Analysis } from '../../src/core/analysis/model.ts';
-import { analyseFile } from '../../src/core/analyse-run.ts';
-import { loadSources } from '../../src/core/sources.ts';
+import { analyzeFile } from '../../src/core/analyze-run/analyze-run.ts';
+import { loadSources } from '../../src/core/store/sources.ts';
 import { FIXTURE_NAMES, FIXTURES_DIR, relocateUrl, type RawProfile } from './fixtures.ts';
 
 type J = any;
@@ -73,13 +73,13 @@ export function caseSeed(seed: number, family: string, index: number): number {
 // ---- what a case is -------------------------------------------------------------------------------
 
 export type FuzzInput =
-  /** readCpuProfile(value) → loadSources → analyzeProfile; and, when `file`, JSON text → analyseFile. */
+  /** readCpuProfile(value) → loadSources → analyzeProfile; and, when `file`, JSON text → analyzeFile. */
   | { kind: 'value'; value: unknown; root: string; note: string; file?: boolean }
-  /** Bytes in a .cpuprofile file → analyseFile. */
+  /** Bytes in a .cpuprofile file → analyzeFile. */
   | { kind: 'text'; text: string | Buffer; root: string; note: string }
-  /** Each value through readCpuProfile, the accepted ones merged, the merge re-read and analysed. */
+  /** Each value through readCpuProfile, the accepted ones merged, the merge re-read and analyzed. */
   | { kind: 'merge'; values: unknown[]; root: string; note: string }
-  /** `make` lays out a file (or not) and returns its path → analyseFile. fs errors listed in `fsErrors` are expected. */
+  /** `make` lays out a file (or not) and returns its path → analyzeFile. fs errors listed in `fsErrors` are expected. */
   | { kind: 'file'; make: (dir: string) => string; root: string; note: string; fsErrors?: string[] }
   /** The 10M-sample profile, built in memory: readCpuProfile + analyzeProfile, timed. */
   | { kind: 'huge'; samples: number; note: string };
@@ -584,7 +584,7 @@ const names: Family = {
       const name = rng.pick(NAMES);
       const where = rng.int(5);
       if (where === 0) node.callFrame.functionName = name;
-      else if (where === 1) node.callFrame.url = useWs ? fileUrl(path.join(ctx.ws.root, `${name.slice(0, 100).replace(/\u0000/g, '')}.js`)) : name;
+      else if (where === 1) node.callFrame.url = useWs ? fileUrl(path.join(ctx.ws.root, `${name.slice(0, 100).replaceAll('\u0000', '')}.js`)) : name;
       else if (where === 2) node.callFrame.scriptId = rng.chance(0.5) ? name : JSON.parse(rng.pick(['{"toString": 1}', '{"toString": 1, "valueOf": 1}', '[{"toString": 1}]', '{}', '[]', 'null', '{"__proto__": null}']));
       else if (where === 3 && useWs) { node.callFrame.url = fileUrl(ctx.ws.app); node.callFrame.lineNumber = rng.int(ctx.ws.appLines); node.callFrame.columnNumber = rng.int(40); node.callFrame.functionName = name; }
       else node.callFrame.functionName = `${name}.${rng.pick(NAMES)}`;
@@ -639,7 +639,7 @@ const urls: Family = {
   },
 };
 
-/** Valid-but-odd profiles: each must analyse to a sane result (or a typed error). */
+/** Valid-but-odd profiles: each must analyze to a sane result (or a typed error). */
 const ODD: Array<{ name: string; make(ctx: GenContext, rng: Rng): J }> = [
   { name: 'no samples, hit counts only', make: (ctx, rng) => { const p = clone(rng.pick(ctx.fixtures).raw) as J; delete p.samples; delete p.timeDeltas; return p; } },
   { name: 'no samples and no hits', make: (ctx, rng) => { const p = clone(rng.pick(ctx.fixtures).raw) as J; delete p.samples; delete p.timeDeltas; for (const n of p.nodes) n.hitCount = 0; return p; } },
@@ -821,7 +821,7 @@ const shapes: Family = {
   },
 };
 
-/** Files on disk for analyseFile: empty, a folder, bytes that are not UTF-8, a BOM, a bad coverage.json beside it. */
+/** Files on disk for analyzeFile: empty, a folder, bytes that are not UTF-8, a BOM, a bad coverage.json beside it. */
 const FILES: Array<{ name: string; fsErrors?: string[]; make(dir: string, ctx: GenContext, rng: Rng): string }> = [
   { name: '0-byte file', make: (dir) => put(dir, 'x.cpuprofile', '') },
   { name: 'whitespace only', make: (dir) => put(dir, 'x.cpuprofile', ' \n\t\r\n') },
@@ -1056,7 +1056,7 @@ export function runCase(input: FuzzInput, ctx: RunContext): CaseResult {
       return;
     }
     step(() => {
-      const { analysis, sources } = analyseFile(file, root);
+      const { analysis, sources } = analyzeFile(file, root);
       checkSources(sources, ctx.ws);
       checkAnalysis(analysis);
     }, root, [file, path.join(path.dirname(file), 'coverage.json'), realOrResolved(file)], fsErrors);
@@ -1118,7 +1118,7 @@ export function runCase(input: FuzzInput, ctx: RunContext): CaseResult {
         info.analyzeMs = Math.round(performance.now() - t);
         info.samples = analysis.samples;
         checkAnalysis(analysis);
-        if (analysis.samples !== input.samples) throw new Invalid(`${analysis.samples} samples analysed of ${input.samples}`);
+        if (analysis.samples !== input.samples) throw new Invalid(`${analysis.samples} samples analyzed of ${input.samples}`);
       }, ctx.fixtures[0].root);
       results[results.length - 1].info = info;
       break;

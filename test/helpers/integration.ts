@@ -1,5 +1,5 @@
 // Shared by test/integration/*: where the apps are, temp folders, the built CLI as a child
-// process, and process accounting read straight from /proc (independent of src/core/processes.ts,
+// process, and process accounting read straight from /proc (independent of src/core/app/processes.ts,
 // so a bug there cannot hide a leak here). Nothing here sleeps: waits are on events.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -8,7 +8,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before } from 'node:test';
-import type { RunPhase, RunProgress } from '../../src/core/run.ts';
+import type { RunPhase, RunProgress } from '../../src/core/capture/run.ts';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const LOGIN_API = path.join(REPO_ROOT, 'examples', 'login-api');
@@ -60,7 +60,7 @@ export function removeTempDirs(): void {
 }
 
 /** A port nothing listens on right now (the OS picks it): the engine's own. */
-export { freePort } from '../../src/core/ports.ts';
+export { freePort } from '../../src/core/app/ports.ts';
 
 /** A TCP server holding a port, for the port-in-use cases. */
 export async function occupyPort(): Promise<{ port: number; close(): Promise<void> }> {

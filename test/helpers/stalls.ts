@@ -4,7 +4,7 @@
 // fires its timer late, and a second may be lost to another process).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LOG_FILE, PROFILE_FILE } from '../../src/core/store.ts';
+import { LOG_FILE, PROFILE_FILE } from '../../src/core/store/store.ts';
 
 /** A stall as [start, end], ms from the profile's start. */
 export type Stall = [number, number];

@@ -7,10 +7,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import CDP from 'chrome-remote-interface';
-import { profileUnderLoad } from '../../src/core/run.ts';
-import { RunError } from '../../src/core/run-errors.ts';
-import { listeningSockets } from '../../src/core/proc-net.ts';
-import type { ReportV1 } from '../../src/core/report.ts';
+import { profileUnderLoad } from '../../src/core/index.ts';
+import { RunError } from '../../src/core/common/run-error.ts';
+import { listeningSockets } from '../../src/core/app/proc-net.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { FIXED_PORT_APP, RUN_TEST_TIMEOUT, assertBuilt, freePort, isRunning, rejectionOf, removeTempDirs, runCli, tempDir } from '../helpers/integration.ts';
 
 const SERVER = path.join(FIXED_PORT_APP, 'server.js');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { ReportV1 } from '../../src/core/report.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import {
   HELPER_MODULE,
   LOGIN_API,

@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { profileUnderLoad } from '../../src/core/run.ts';
-import { RunError } from '../../src/core/run-errors.ts';
-import type { ReportV1 } from '../../src/core/report.ts';
+import { profileUnderLoad } from '../../src/core/index.ts';
+import { RunError } from '../../src/core/common/run-error.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { leakCheckedRuns, FIXED_PORT_APP, REPO_ROOT, RUN_TEST_TIMEOUT, freePort, rejectionOf, runCli, tempDir } from '../helpers/integration.ts';
 
 const SERVER = path.join(FIXED_PORT_APP, 'server.js');

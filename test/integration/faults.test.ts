@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
-import { RunError, profileUnderLoad, type RunOptions } from '../../src/core/run.ts';
+import { RunError, profileUnderLoad, type RunOptions } from '../../src/core/index.ts';
 import {
   BAD_APPS,
   DIE_WHEN_TOLD,

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
-import { profileUnderLoad, type RunResult } from '../../src/core/run.ts';
-import { compareReports } from '../../src/core/analysis/compare.ts';
-import type { ReportV1 } from '../../src/core/report.ts';
+import { profileUnderLoad, type ProfiledRun } from '../../src/core/index.ts';
+import { compareReports } from '../../src/core/report/compare.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import {
   FIXED_PORT_APP,
   HELPER_MODULE,
@@ -31,7 +31,7 @@ const runs = leakCheckedRuns();
 before(ensureLoginApiDeps);
 
 /** One run with the leak guard armed for `cwd`; the report's pid is checked after the test. */
-async function run(opts: Parameters<typeof profileUnderLoad>[0]): Promise<Required<RunResult>> {
+async function run(opts: Parameters<typeof profileUnderLoad>[0]): Promise<ProfiledRun> {
   runs.watch(opts.target.cwd);
   const result = await profileUnderLoad(opts);
   runs.appStarted(result.report.app.pid);

@@ -15,11 +15,12 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
-import { AppProcess } from '../../src/core/launch.ts';
-import { InspectorError, InspectorSession, isLoopback } from '../../src/core/inspector.ts';
-import { LoadError, LoadRun } from '../../src/core/load.ts';
-import { RunError, profileUnderLoad, type RunProgress } from '../../src/core/run.ts';
-import { LOG_FILE } from '../../src/core/store.ts';
+import { AppProcess } from '../../src/core/app/launch.ts';
+import { InspectorError, InspectorSession } from '../../src/core/inspector/session.ts';
+import { isLoopback } from '../../src/core/common/loopback.ts';
+import { LoadError, LoadRun } from '../../src/core/load/load-run.ts';
+import { RunError, profileUnderLoad, type RunProgress } from '../../src/core/index.ts';
+import { LOG_FILE } from '../../src/core/store/store.ts';
 import {
   BAD_APPS,
   HELPER_MODULE as HELPER_MODULE_SRC,
@@ -82,8 +83,6 @@ afterEach(() => {
   guard = undefined;
   g?.assertClean();
 });
-
-type Diag = { diagnostic(message: string): void };
 
 const addr = (s: ListeningSocket): string => `${s.family === 6 ? `[${s.address}]` : s.address}:${s.port}`;
 

@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { profileUnderLoad } from '../../src/core/run.ts';
-import type { ReportV1 } from '../../src/core/report.ts';
+import { profileUnderLoad } from '../../src/core/index.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { LeakGuard, REPO_ROOT, RUN_TEST_TIMEOUT, SHORT_RUN, TS_APP, assertBuilt, removeTempDirs, tempDir } from '../helpers/integration.ts';
 
 /** Build outputs inside the app folder (its code is "yours" there), ignored by git. */

@@ -6,10 +6,10 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { profileUnderLoad, type RunResult } from '../../src/core/run.ts';
+import { profileUnderLoad, type ProfiledRun } from '../../src/core/index.ts';
 import { parseCpuProfileText } from '../../src/core/analysis/cpuprofile.ts';
 import { parseHeapProfileText } from '../../src/core/analysis/heap.ts';
-import { HEAP_FILE, PROFILE_FILE } from '../../src/core/store.ts';
+import { HEAP_FILE, PROFILE_FILE } from '../../src/core/store/store.ts';
 import { DIE_WHEN_TOLD, dieDuring, leakCheckedRuns, REPO_ROOT, RUN_TEST_TIMEOUT, freePort, tempDir } from '../helpers/integration.ts';
 
 const WORKER_APP = path.join(REPO_ROOT, 'test', 'apps', 'worker-app');
@@ -17,7 +17,7 @@ const HEAP_APP = path.join(REPO_ROOT, 'test', 'apps', 'heap-app');
 
 const runs = leakCheckedRuns();
 
-async function run(opts: Parameters<typeof profileUnderLoad>[0]): Promise<Required<RunResult>> {
+async function run(opts: Parameters<typeof profileUnderLoad>[0]): Promise<ProfiledRun> {
   runs.watch(opts.target.cwd);
   const result = await profileUnderLoad(opts);
   runs.appStarted(result.report.app.pid);

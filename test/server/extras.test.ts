@@ -1,14 +1,14 @@
 // Worker threads and allocations in the editor, end to end: real `hotline profile` runs (real app,
-// real load, real inspector; one with --heap) analysed by the language server through
-// AnalyseRunRequest over a real LSP connection, then the lenses on the worker file and on the
+// real load, real inspector; one with --heap) analyzed by the language server through
+// AnalyzeRunRequest over a real LSP connection, then the lenses on the worker file and on the
 // allocating function.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CodeLens } from 'vscode-languageserver/node';
-import type { ReportV1 } from '../../src/core/report.ts';
-import type { AnalyseRunResult, OpenReportAtArgs } from '../../src/protocol.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
+import type { AnalyzeRunResult, OpenReportAtArgs } from '../../src/protocol.ts';
 import { REPO_ROOT, assertBuilt, removeTempDirs, runCli, tempDir } from '../helpers/integration.ts';
 import { LspClient, assertServerBuilt } from './lsp-client.ts';
 
@@ -26,21 +26,21 @@ after(async () => {
   removeTempDirs();
 });
 
-/** Runs the CLI on `app` and has the server analyse the run; returns the report. */
-async function captureAndAnalyse(app: string, url: string, extra: string[]): Promise<ReportV1> {
+/** Runs the CLI on `app` and has the server analyze the run; returns the report. */
+async function captureAndAnalyze(app: string, url: string, extra: string[]): Promise<ReportV1> {
   const out = tempDir('hotline-lsp-extras-');
   const cli = await runCli(['profile', app, '--entry', 'server.js', '--url', url, '--connections', '8', '--duration', '2', '--warmup', '1', '--out', out, ...extra]);
   assert.equal(cli.code, 0, `the CLI failed:\n${cli.stderr.slice(-3000)}`);
   const [id] = fs.readdirSync(out).filter((name) => fs.statSync(path.join(out, name)).isDirectory());
   client ??= await LspClient.start();
-  const result = await client.request<AnalyseRunResult>('hotline/analyseRun', { runDir: path.join(out, id), root: app });
+  const result = await client.request<AnalyzeRunResult>('hotline/analyzeRun', { runDir: path.join(out, id), root: app });
   return JSON.parse(fs.readFileSync(result.reportFile, 'utf8')) as ReportV1;
 }
 
 const show = (lenses: CodeLens[]): string => lenses.map((l) => `${l.range.start.line + 1}: ${l.command?.title}`).join('\n');
 
 test('a worker-thread run: the hot line of the worker file gets a lens, as a share of the workers\' CPU', { timeout: 120_000 }, async () => {
-  const report = await captureAndAnalyse(WORKER_APP, '/hash', []);
+  const report = await captureAndAnalyze(WORKER_APP, '/hash', []);
   const workerFile = path.join(WORKER_APP, 'hash-worker.js');
   const hotLine = fs.readFileSync(workerFile, 'utf8').split('\n').findIndex((l) => l.includes('// the hot line')) + 1;
   const uri = await client!.open(workerFile);
@@ -58,7 +58,7 @@ test('a worker-thread run: the hot line of the worker file gets a lens, as a sha
 });
 
 test('a --heap run: the top allocating function gets an allocations lens in bytes per second and per request', { timeout: 120_000 }, async () => {
-  const report = await captureAndAnalyse(HEAP_APP, '/rows', ['--heap']);
+  const report = await captureAndAnalyze(HEAP_APP, '/rows', ['--heap']);
   assert.ok(report.heap, 'report.heap');
   const serverJs = path.join(HEAP_APP, 'server.js');
   const source = fs.readFileSync(serverJs, 'utf8').split('\n');

@@ -1,9 +1,9 @@
-// file-view.ts: the login-api capture's report seen through server.js, as analysed and after edits.
+// file-view.ts: the login-api capture's report seen through server.js, as analyzed and after edits.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildReport } from '../../src/core/report.ts';
+import { buildReport } from '../../src/core/report/schema.ts';
 import { ReportIndex, heatOf, hintsOf, hoverOf, lensesOf, linesOfInterest } from '../../src/server/file-view.ts';
 import { mapLines } from '../../src/server/staleness.ts';
 import { FIXTURES_DIR, analyzeFixture } from '../helpers/fixtures.ts';
@@ -26,7 +26,7 @@ test('only server.js has costs worth showing; its lines of interest', () => {
   assert.deepEqual(linesOfInterest(fc), [34, 35, 62, 72, 73]);
 });
 
-test('as analysed: lenses, heat and the hint on their own lines', () => {
+test('as analyzed: lenses, heat and the hint on their own lines', () => {
   const m = mapLines(text, text, linesOfInterest(fc));
   const lenses = lensesOf(index, fc, m);
   assert.deepEqual(lenses.map((l) => [l.line0 + 1, l.title]), [

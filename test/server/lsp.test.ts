@@ -1,5 +1,5 @@
 // The language server over a real LSP connection (dist/server.js --stdio, vscode-jsonrpc): the
-// committed login-api capture (test/fixtures/login-api) analysed through AnalyseProfileRequest,
+// committed login-api capture (test/fixtures/login-api) analyzed through AnalyzeProfileRequest,
 // then lenses, hover, diagnostics, code actions and decorations on server.js, through edits that
 // move the hot line, rewrite it and change the file beyond mapping; a corrupt run; clearing.
 import assert from 'node:assert/strict';
@@ -7,9 +7,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { CodeAction, CodeLens, Diagnostic, Hover, MarkupContent, PublishDiagnosticsParams, ShowMessageParams } from 'vscode-languageserver/node';
+import type { CodeAction, CodeLens, Hover, MarkupContent, PublishDiagnosticsParams, ShowMessageParams } from 'vscode-languageserver/node';
 import { FIXTURES_DIR, relocateUrl, type FixtureMeta } from '../helpers/fixtures.ts';
-import type { AnalyseProfileResult, DecorationsParams, ExplainHintArgs, OpenReportAtArgs, ShownRunParams } from '../../src/protocol.ts';
+import type { AnalyzeProfileResult, DecorationsParams, ExplainHintArgs, OpenReportAtArgs, ShownRunParams } from '../../src/protocol.ts';
 import { LspClient, assertServerBuilt } from './lsp-client.ts';
 
 const FIXTURE = path.join(FIXTURES_DIR, 'login-api');
@@ -58,12 +58,12 @@ after(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('login-api capture through AnalyseProfileRequest', () => {
+describe('login-api capture through AnalyzeProfileRequest', () => {
   test('analyses the profile, writes the report and announces the shown run', TEST_TIMEOUT, async () => {
     const { profileFile } = stageFixture();
     const from = client.mark();
     const outDir = path.join(tmp, 'out');
-    const result = await client.request<AnalyseProfileResult>('hotline/analyseProfile', { profileFile, root: appDir, outDir });
+    const result = await client.request<AnalyzeProfileResult>('hotline/analyzeProfile', { profileFile, root: appDir, outDir });
     reportFile = result.reportFile;
     runId = result.runId;
     assert.equal(reportFile, path.join(outDir, 'report.json'));
@@ -114,13 +114,10 @@ describe('login-api capture through AnalyseProfileRequest', () => {
     assert.equal(none, null);
   });
 
-  let diagnostic: Diagnostic;
-
   test('a crypto-sync diagnostic on the call expression of line 35, and its code action', TEST_TIMEOUT, async () => {
     const published = await client.waitFor<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.diagnostics.length > 0, 0);
     const d = published.diagnostics.find((x) => x.code === 'crypto-sync');
     assert.ok(d, JSON.stringify(published.diagnostics));
-    diagnostic = d;
     assert.equal(d.range.start.line, 34);
     assert.equal(d.source, 'hotline');
     assert.equal(d.severity, 2);
@@ -237,14 +234,14 @@ describe('login-api capture through AnalyseProfileRequest', () => {
     assert.deepEqual(await codeLenses(), []);
   });
 
-  test('a profile that cannot be analysed is a request error with the reason', TEST_TIMEOUT, async () => {
+  test('a profile that cannot be analyzed is a request error with the reason', TEST_TIMEOUT, async () => {
     const missing = path.join(tmp, 'nope.cpuprofile');
-    await assert.rejects(client.request('hotline/analyseProfile', { profileFile: missing, root: appDir }), (err: Error & { code?: number }) => {
+    await assert.rejects(client.request('hotline/analyzeProfile', { profileFile: missing, root: appDir }), (err: Error & { code?: number }) => {
       assert.equal(err.code, -32803);
-      assert.match(err.message, /Could not analyse .*nope\.cpuprofile/);
+      assert.match(err.message, /Could not analyze .*nope\.cpuprofile/);
       return true;
     });
     const notRun = path.join(tmp, 'capture');
-    await assert.rejects(client.request('hotline/analyseRun', { runDir: notRun, root: appDir }), /run\.json/);
+    await assert.rejects(client.request('hotline/analyzeRun', { runDir: notRun, root: appDir }), /run\.json/);
   });
 });

@@ -1,13 +1,13 @@
 // The main path, end to end: a real `hotline profile` run of examples/login-api (real app, real
-// load, real inspector) captured by the CLI, then analysed by the language server through
-// AnalyseRunRequest over a real LSP connection, and shown on server.js.
+// load, real inspector) captured by the CLI, then analyzed by the language server through
+// AnalyzeRunRequest over a real LSP connection, and shown on server.js.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CodeLens, PublishDiagnosticsParams } from 'vscode-languageserver/node';
-import type { ReportV1 } from '../../src/core/report.ts';
-import type { AnalyseRunResult, DecorationsParams, ShownRunParams } from '../../src/protocol.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
+import type { AnalyzeRunResult, DecorationsParams, ShownRunParams } from '../../src/protocol.ts';
 import { LOGIN_API, LOGIN_BODY, assertBuilt, ensureLoginApiDeps, removeTempDirs, runCli, tempDir } from '../helpers/integration.ts';
 import { LspClient, assertServerBuilt } from './lsp-client.ts';
 
@@ -24,7 +24,7 @@ after(async () => {
   removeTempDirs();
 });
 
-test('a real login-api run, analysed by the server, puts pbkdf2Sync on line 35', { timeout: 120_000 }, async () => {
+test('a real login-api run, analyzed by the server, puts pbkdf2Sync on line 35', { timeout: 120_000 }, async () => {
   const out = tempDir('hotline-lsp-run-');
   const cli = await runCli(['profile', 'examples/login-api', '--entry', 'server.js', '--url', '/login', '--method', 'POST',
     '--header', 'content-type:application/json', '--body', LOGIN_BODY, '--connections', '20', '--duration', '2', '--warmup', '1', '--out', out]);
@@ -35,7 +35,7 @@ test('a real login-api run, analysed by the server, puts pbkdf2Sync on line 35',
 
   client = await LspClient.start();
   const from = client.mark();
-  const result = await client.request<AnalyseRunResult>('hotline/analyseRun', { runDir, root: LOGIN_API });
+  const result = await client.request<AnalyzeRunResult>('hotline/analyzeRun', { runDir, root: LOGIN_API });
   assert.deepEqual(result, { reportFile: path.join(runDir, 'report.json'), runId: id });
   const report = JSON.parse(fs.readFileSync(result.reportFile, 'utf8')) as ReportV1;
   assert.ok(report.load, 'the run has load figures');

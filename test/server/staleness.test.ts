@@ -1,4 +1,4 @@
-// staleness.ts: report lines mapped from the analysed text (sources.json) to the document now.
+// staleness.ts: report lines mapped from the analyzed text (sources.json) to the document now.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { mapLines, splitLines } from '../../src/server/staleness.ts';

@@ -8,11 +8,11 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { parseAttachTarget, remoteHostOf } from '../../src/core/attach.ts';
-import { decodeAddress, listeningSockets, nodeProcessesIn, parseTcpTable } from '../../src/core/proc-net.ts';
-import { commandArgv, redactArgv } from '../../src/core/external-load.ts';
-import { LoadError } from '../../src/core/load.ts';
-import { RunError } from '../../src/core/run-errors.ts';
+import { parseAttachTarget, remoteHostOf } from '../../src/core/app/attach.ts';
+import { decodeAddress, listeningSockets, nodeProcessesIn, parseTcpTable } from '../../src/core/app/proc-net.ts';
+import { commandArgv, redactArgv } from '../../src/core/load/external.ts';
+import { LoadError } from '../../src/core/load/load-run.ts';
+import { RunError } from '../../src/core/common/run-error.ts';
 
 test('--attach takes a ws:// URL, a port, host:port, pid:N, or a bare number (port or pid, decided later)', () => {
   assert.deepEqual(parseAttachTarget('ws://127.0.0.1:9229/8a9f-11'), { kind: 'ws', url: 'ws://127.0.0.1:9229/8a9f-11', host: '127.0.0.1' });

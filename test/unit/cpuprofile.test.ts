@@ -28,7 +28,7 @@ function rejects(input: unknown, where: string | RegExp, message?: RegExp): void
   assert.throws(() => readCpuProfile(input), (err: unknown) => {
     assert.ok(err instanceof ProfileFormatError, `a ProfileFormatError, got ${String(err)}`);
     if (typeof where === 'string') assert.equal(err.where, where);
-    else assert.match(err.where, where);
+    else assert.match(err.where ?? '', where);
     assert.ok(err.message.includes(`(at ${err.where})`));
     if (message) assert.match(err.message, message);
     return true;

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { parseDurationMs, parseLoadOutput, sniffTool, toolOfCommand, type ParsedLoad } from '../../src/core/load-parsers.ts';
-import { CommandLineError, splitCommandLine } from '../../src/core/argv.ts';
+import { parseDurationMs, parseLoadOutput, sniffTool, toolOfCommand, type ParsedLoad } from '../../src/core/load/parsers.ts';
+import { CommandLineError, splitCommandLine } from '../../src/core/load/argv.ts';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'load-output');
 const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name), 'utf8');

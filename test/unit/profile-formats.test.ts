@@ -1,4 +1,4 @@
-// Recognising and preparing profiles of other formats for speedscope (src/core/profile-formats.ts):
+// Recognising and preparing profiles of other formats for speedscope (src/extension/profile-formats.ts):
 // real captures (test/fixtures/formats), a real `node --prof` log made here by this node, and
 // files that are not profiles.
 import assert from 'node:assert/strict';
@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { ProfileFormatError, detectFormat, prepareForFlame } from '../../src/core/profile-formats.ts';
+import { ProfileFormatError } from '../../src/core/index.ts';
+import { detectFormat, prepareForFlame } from '../../src/extension/profile-formats.ts';
 import { analyzeHeapProfile, parseHeapProfileText } from '../../src/core/analysis/heap.ts';
 import { makeProfLog } from '../helpers/prof-log.ts';
 

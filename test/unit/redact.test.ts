@@ -1,7 +1,7 @@
 // redact.ts: secrets a user puts into a load test never reach report.json in clear.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { REDACTED, redactBody, redactEnv, redactHeaders, redactUrl } from '../../src/core/redact.ts';
+import { REDACTED, redactBody, redactEnv, redactHeaders, redactUrl } from '../../src/core/common/redact.ts';
 
 const ENCODED = encodeURIComponent(REDACTED);
 const PASSWORD = 'correct horse battery staple';

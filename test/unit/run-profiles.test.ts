@@ -1,19 +1,21 @@
 // The flame graph's list of a run's profiles (src/extension/run-profiles.ts): the parts of
-// report.json it reads, written as analyse-extras.ts writes them.
+// report.json it reads, written as analyze-extras.ts writes them.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { runProfiles } from '../../src/extension/run-profiles.ts';
-import type { ReportV1 } from '../../src/core/report.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-run-profiles-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** The parts of a report the list reads: threads (main first) and heap, as analyse-extras writes them. */
+/** A real report (a fixture) with the parts the list reads replaced: threads (main first) and heap. */
+const BASE = JSON.parse(fs.readFileSync(path.join(__dirname, '../webview/fixtures/workers-heap.json'), 'utf8')) as ReportV1;
+
 function writeReport(extra: Partial<ReportV1>): string {
-  const report = { version: 1, id: 'r', lines: [], functions: [], hints: [], profile: { file: 'profile.cpuprofile' }, categories: {}, ...extra };
+  const report = { ...BASE, threads: undefined, heap: undefined, profile: { ...BASE.profile, file: 'profile.cpuprofile' }, ...extra };
   const file = path.join(dir, 'report.json');
   fs.writeFileSync(file, JSON.stringify(report));
   return file;

@@ -10,7 +10,7 @@ import { Workspace } from '../../src/core/analysis/categories.ts';
 import { readCpuProfile } from '../../src/core/analysis/cpuprofile.ts';
 import type { Analysis } from '../../src/core/analysis/model.ts';
 import { SourceMapper } from '../../src/core/analysis/sourcemaps.ts';
-import { loadSources } from '../../src/core/sources.ts';
+import { loadSources } from '../../src/core/store/sources.ts';
 import { FIXTURES_DIR, loadFixture } from '../helpers/fixtures.ts';
 import { buildProfile } from '../helpers/profiles.ts';
 import { makeTempDir, removeTempDirs, writeFiles } from '../helpers/tempdir.ts';

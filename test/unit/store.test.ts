@@ -5,8 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Analysis } from '../../src/core/analysis/model.ts';
-import { buildReport, type ReportV1 } from '../../src/core/report.ts';
-import { REPORT_FILE, StoreError, createRunDir, listRuns, newRunId, readRun, runsDirOf, writeReport } from '../../src/core/store.ts';
+import { buildReport, type ReportV1 } from '../../src/core/report/schema.ts';
+import { REPORT_FILE, StoreError, createRunDir, listRuns, newRunId, readRun, runsDirOf, writeReport } from '../../src/core/store/store.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/tempdir.ts';
 
 after(removeTempDirs);

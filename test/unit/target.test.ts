@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { TargetError, resolveTarget } from '../../src/core/target.ts';
+import { TargetError, resolveTarget } from '../../src/core/app/target.ts';
 import { makeTempDir, removeTempDirs, writeFiles } from '../helpers/tempdir.ts';
 
 after(removeTempDirs);

@@ -3,7 +3,7 @@
 // stands for the repository root of the checkout the tests run in.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ReportV1 } from '../../src/core/report.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { REPO_ROOT } from './report-helpers.ts';
 
 export const REPORT_FIXTURES = path.join(REPO_ROOT, 'test', 'webview', 'fixtures');

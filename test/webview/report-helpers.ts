@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { ReportV1 } from '../../src/core/report.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { reportHtml } from '../../webview/report/html.ts';
 import { CHROMIUM, assertChromium } from '../helpers/chromium.ts';
 

@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { buildReport, type EventLoopFigures, type LoadFigures, type ReportV1 } from '../../src/core/report.ts';
+import { buildReport, type EventLoopFigures, type LoadFigures, type ReportV1 } from '../../src/core/report/schema.ts';
 import { canOpen, pct, relPath, where } from '../../webview/report/format.ts';
 import { reportCsp, reportHtml } from '../../webview/report/html.ts';
-import { isReport, parseToReportView } from '../../webview/report/validate.ts';
+import { isReportV1 as isReport } from '../../src/core/report/index.ts';
+import { parseToReportView } from '../../webview/report/validate.ts';
 import { FIXTURES_DIR, FIXTURE_NAMES, analyzeFixture, type FixtureName } from '../helpers/fixtures.ts';
 
 const SETTINGS = { url: '/login', method: 'POST', headers: {}, connections: 20, pipelining: 1, durationS: 3, warmupS: 1, samplingIntervalUs: 1000, timeoutS: 10 };
@@ -121,6 +122,6 @@ describe('formatting (webview/report/format.ts)', () => {
     assert.equal(pct(94.48), '94%');
     assert.equal(pct(2.25), '2.3%');
     assert.equal(pct(0.01), '<0.1%');
-    assert.equal(pct(0), '0.0%');
+    assert.equal(pct(0), '0%');
   });
 });

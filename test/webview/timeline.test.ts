@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { ReportV1 } from '../../src/core/report.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { TIMELINE_FILE, heatMap, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
 import { REPO_ROOT, assertBundleFresh, hostRecord, hotlineProfileJson, launchChromium, openCheckedReport, screenshot, servePage, tempDir, type PageServer, type ThemeName } from './report-helpers.ts';
 import { assertChromium } from '../helpers/chromium.ts';

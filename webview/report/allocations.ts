@@ -2,13 +2,12 @@
 // profiled window, and which functions of your code allocated them. V8's sampling heap profile
 // names functions, not lines: a "line" here is where the allocating function starts (the
 // engine's note says so too), so the rows open the function, like render.ts "Allocations".
-import type { HeapFigures } from '../../src/core/report.ts';
+import type { HeapFigures } from '../../src/core/report/index.ts';
 import { CATEGORY_LABELS, type ViewContext } from './context.ts';
-import { h } from './dom.ts';
+import { h, share } from './dom.ts';
 import { bytes, canOpen, pct, pctOf, where } from './format.ts';
-import { share } from './overview.ts';
 import { MAX_ROWS } from './tables.ts';
-import { dataGrid, divider, type Column, type GridRow } from './toolkit.ts';
+import { type Column, dataGrid, divider, type GridRow } from './toolkit.ts';
 
 function tile(label: string, value: string, sub?: string): HTMLElement {
   return h('div', { class: 'stat', data: { stat: label } },

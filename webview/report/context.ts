@@ -1,6 +1,6 @@
 // What every view of the page gets: the report, the comparison with the baseline when there is
 // one, and the one way out of the page (a validated FromReportView message to the extension).
-import type { ReportV1 } from '../../src/core/report.ts';
+import type { ReportV1 } from '../../src/core/report/index.ts';
 import type { Category } from '../../src/core/analysis/model.ts';
 import type { FromReportView } from '../../src/protocol.ts';
 import type { Comparison, Delta } from './compare.ts';

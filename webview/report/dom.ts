@@ -1,6 +1,8 @@
 // Building the page from data without ever parsing HTML: every string from a report (file and
 // function names come from the profiled app) becomes a text node. No innerHTML anywhere.
 
+import { pct } from './format.ts';
+
 export type Child = Node | string | number | false | null | undefined;
 
 export interface Props {
@@ -50,6 +52,11 @@ export function meter(percent: number, cls = ''): HTMLElement {
   const fill = h('span', { class: 'meter-fill' });
   fill.style.width = `${Math.max(0, Math.min(100, percent))}%`;
   return h('span', { class: `meter ${cls}`.trim(), attrs: { 'aria-hidden': 'true' } }, fill);
+}
+
+/** For a function row or a hot line: the share as a number and a bar. */
+export function share(p: number, cls = ''): HTMLElement {
+  return h('span', { class: 'share' }, h('span', { class: 'num share-pct' }, pct(p)), meter(p, cls));
 }
 
 export function clear(el: Element): void {

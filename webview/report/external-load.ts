@@ -1,6 +1,6 @@
 // The load came from the user's own tool (--load-command): which tool, its command line (secrets
 // already redacted by the engine), where its raw output is, and which figures it did not print.
-import type { ExternalLoadFigures } from '../../src/core/report.ts';
+import type { ExternalLoadFigures } from '../../src/core/report/index.ts';
 import { h } from './dom.ts';
 
 /** The tool's output had no such figure ("latency p90", "errors", "non-2xx"): shown as "–". */

@@ -1,21 +1,13 @@
 // Numbers, paths and dates as the report page shows them: the same rounding and wording as the
-// terminal report (src/cli/render.ts), without Node's `path` (this runs in the browser).
+// terminal report and the lenses (numbers: src/format.ts), without Node's `path` (this runs in the browser).
+import { fmt, formatBytes, formatMs, formatPct, num } from '../../src/format.ts';
 
-/** 3 significant-ish digits: 1234 → "1234", 12.34 → "12.3", 0.1234 → "0.123" (render.ts `num`). */
-export const num = (v: number): string => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(1) : v.toFixed(3));
-
-/** ≥ 100 without decimals, else one decimal (render.ts `fmt`). */
-export const fmt = (v: number): string => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(1));
-
-export const ms = (v: number): string => `${fmt(v)} ms`;
+export { fmt, num };
+export const ms = formatMs;
+export const pct = formatPct;
+export const bytes = formatBytes;
 
 export const pctOf = (part: number, whole: number): number => (whole > 0 ? (part / whole) * 100 : 0);
-
-/** A percentage with one decimal below 10 %, none above: "94%", "2.3%", "<0.1%". */
-export function pct(p: number): string {
-  if (p > 0 && p < 0.05) return '<0.1%';
-  return p >= 10 ? `${Math.round(p)}%` : `${p.toFixed(1)}%`;
-}
 
 /** "+12.3" / "−4.0": a signed number with a real minus sign. */
 export function signed(v: number, digits?: number): string {
@@ -55,11 +47,3 @@ export function dateTime(iso: string): string {
 
 /** "2 s", "1.5 s". */
 export const seconds = (s: number): string => `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-
-/** "14.3 MB", "6.3 KB", "512 B" (1024-based, as render.ts `bytes`). */
-export function bytes(b: number): string {
-  if (b >= 1 << 30) return `${(b / (1 << 30)).toFixed(1)} GB`;
-  if (b >= 1 << 20) return `${(b / (1 << 20)).toFixed(1)} MB`;
-  if (b >= 1024) return `${(b / 1024).toFixed(1)} KB`;
-  return `${Math.round(b)} B`;
-}

@@ -2,7 +2,7 @@
 // the window without the profiler), where the CPU went, and the one line and hint to look at first.
 // Figures and wording follow the terminal report (src/cli/render.ts).
 import { CATEGORY_LABELS, CPU_CATEGORIES, deltaView, type ViewContext } from './context.ts';
-import { codeText, h, meter, type Child } from './dom.ts';
+import { codeText, h, type Child } from './dom.ts';
 import { dateTime, fmt, ms, num, pct, pctOf, seconds, where } from './format.ts';
 import { externalNote, missingFigure } from './external-load.ts';
 import { hasWorkers, threadsSection } from './threads.ts';
@@ -210,9 +210,4 @@ function cpuSection(ctx: ViewContext): HTMLElement {
   const out = section('Where the CPU went', `of ${fmt(total)} ms non-idle${hasWorkers(ctx) ? ' on the main thread' : ''}`, bar, legend);
   out.appendChild(h('p', { class: 'muted' }, `idle ${ms(r.categories.idle)} (not in the bar) \u00b7 profile ${(p.durationMs / 1000).toFixed(1)} s, ${p.samples} samples every ${p.intervalUs} \u00b5s`));
   return out;
-}
-
-/** For a function row or a hot line: the share as a number and a bar. */
-export function share(p: number, cls = ''): HTMLElement {
-  return h('span', { class: 'share' }, h('span', { class: 'num share-pct' }, pct(p)), meter(p, cls));
 }

@@ -3,9 +3,8 @@
 import type { CallLink, FunctionCost, Hint, LineCost } from '../../src/core/analysis/model.ts';
 import type { CostChange } from './compare.ts';
 import { CATEGORY_LABELS, type ViewContext } from './context.ts';
-import { codeText, h, type Child } from './dom.ts';
+import { codeText, h, share, type Child } from './dom.ts';
 import { canOpen, fmt, num, pct, signed, where } from './format.ts';
-import { share } from './overview.ts';
 import { hasWorkers, workerTag } from './threads.ts';
 import { badge, dataGrid, divider, link, type Column, type GridRow } from './toolkit.ts';
 

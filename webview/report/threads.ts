@@ -2,12 +2,11 @@
 // hottest line, whether it came or went during the window) and the tag that marks a worker's
 // row in the tables. A worker row's percentages are of the workers' CPU (report.workers), never
 // of the main thread's: render.ts "Worker threads" reads the report the same way.
-import type { ThreadSummary } from '../../src/core/report.ts';
+import type { ThreadSummary } from '../../src/core/report/index.ts';
 import type { ViewContext } from './context.ts';
-import { h } from './dom.ts';
+import { h, share } from './dom.ts';
 import { canOpen, fmt, ms, pct, pctOf, where } from './format.ts';
-import { share } from './overview.ts';
-import { dataGrid, type Column, type GridRow } from './toolkit.ts';
+import { type Column, dataGrid, type GridRow } from './toolkit.ts';
 
 /** The worker lines and functions are in the report only when it profiled workers. */
 export function hasWorkers(ctx: ViewContext): boolean {

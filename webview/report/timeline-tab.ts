@@ -3,10 +3,9 @@
 // button that opens the flame graph of just that range.
 import { cellRangeMs, heatMap, rankRange, sampleStarts, type RangeRanking, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
 import type { ViewContext } from './context.ts';
-import { clear, h } from './dom.ts';
+import { clear, h, share } from './dom.ts';
 import { canOpen, fmt, where } from './format.ts';
 import { heatMapView, type Selection } from './heatmap.ts';
-import { share } from './overview.ts';
 import { button } from './toolkit.ts';
 
 const ROWS_PER_SECOND = 50;

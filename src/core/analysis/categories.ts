@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { isBelow } from '../common/index.ts';
 import { CATEGORIES, type Category } from './model.ts';
 
 export { CATEGORIES, type Category };
@@ -13,10 +14,7 @@ export class Workspace {
     this.root = path.resolve(root);
   }
   contains(file: string): boolean {
-    if (!path.isAbsolute(file)) return false;
-    const rel = path.relative(this.root, file);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return false;
-    return !rel.split(path.sep).includes('node_modules');
+    return isBelow(this.root, file) && !path.relative(this.root, file).split(path.sep).includes('node_modules');
   }
 }
 

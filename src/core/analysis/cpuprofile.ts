@@ -45,9 +45,13 @@ export type SampleArray = readonly number[] | Int32Array | Float64Array;
 const isNumberList = (v: unknown): v is SampleArray => Array.isArray(v) || v instanceof Int32Array || v instanceof Float64Array;
 
 /** The input is not a usable CPU profile; `where` says which part broke the rule. */
+/** A file that is not a profile Hotline can read or show; `where` is the place in it, when known. */
 export class ProfileFormatError extends Error {
-  constructor(message: string, readonly where: string) {
-    super(`${message} (at ${where})`);
+  constructor(
+    message: string,
+    readonly where?: string,
+  ) {
+    super(where === undefined ? message : `${message} (at ${where})`);
     this.name = 'ProfileFormatError';
   }
 }

@@ -6,7 +6,7 @@
 // bytes of a function land on the line where the function starts, and the report says so.
 // Sizes: V8 scales each sample by the sampling probability, so `selfSize` estimates all bytes
 // allocated there (with the include-collected flags: allocated, not just still alive).
-import { Workspace, categoryOf, fileOfUrl, type Category } from './categories.ts';
+import { Workspace, categoryOf, fileOfUrl } from './categories.ts';
 import type { HeapFunction, HeapLine } from './model.ts';
 
 export type { HeapFunction, HeapLine };

@@ -1,6 +1,7 @@
 // The rule table behind the hints: APIs that block the event loop, how to recognise them in a
 // profile (the frame V8 shows for them), and the fix to name. Rules match frames, so they hold
 // for any app; the analysis decides which line of the user's code each match belongs to.
+import { formatPct } from '../../format.ts';
 import type { Frame } from './profile.ts';
 
 export interface FrameRule {
@@ -88,7 +89,6 @@ export function gcHintMessage(pct: number): string {
 }
 export const GC_FIX = 'allocate less on the hot path (reuse buffers and objects, avoid building large temporary arrays or strings); a heap profile shows where';
 
-const formatPct = (pct: number): string => `${pct >= 10 ? Math.round(pct) : pct.toFixed(1)}%`;
 
 function lastName(functionName: string): string {
   return functionName.slice(functionName.lastIndexOf('.') + 1);

@@ -1,8 +1,8 @@
 // Generated → original positions for TypeScript and bundled code, through
 // @jridgewell/trace-mapping. The maps are handed in already read (the analysis does no I/O);
 // a map that does not parse, or whose sources leave the workspace, is dropped with a note.
-import * as path from 'node:path';
 import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, decodedMappings, originalPositionFor } from '@jridgewell/trace-mapping';
+import { isWithin } from '../common/index.ts';
 import { fileOfUrl, type Workspace } from './categories.ts';
 
 export interface SourceMapInput {
@@ -36,7 +36,7 @@ export class SourceMapper {
         notes.push(`Ignored the source map of ${input.generatedFile}: ${(err as Error).message}.`);
         continue;
       }
-      const outside = traced.resolvedSources.map((s) => fileOfUrl(s)).filter((s) => !isInside(workspace.root, s));
+      const outside = traced.resolvedSources.map((s) => fileOfUrl(s)).filter((s) => !isWithin(workspace.root, s));
       if (outside.length > 0) {
         notes.push(`Ignored the source map of ${input.generatedFile}: it points outside the workspace (${outside[0]}).`);
         continue;
@@ -95,10 +95,4 @@ function toOriginal(m: { source: string | null | undefined; line: number | null;
   if (typeof m.source !== 'string' || m.line === null || m.column === null) return undefined;
   if (!validPosition(m.line, m.column)) return undefined;
   return { file: fileOfUrl(m.source), line: m.line, column: m.column };
-}
-
-function isInside(root: string, file: string): boolean {
-  if (!path.isAbsolute(file)) return false;
-  const rel = path.relative(root, file);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }

@@ -1,0 +1,13 @@
+// The analysis: a CPU profile (and the app's sources) in, where the time went out. Pure: no I/O
+// but what callers pass in. `model.ts` (the data model) and `timeline.ts` are also read directly by
+// the report schema and the webviews, which must not pull the rest.
+export { analyzeProfile, analyzeProfileWithTimeline } from './analyze.ts';
+export { fileOfUrl, Workspace } from './categories.ts';
+export { readCoverage } from './coverage.ts';
+export { parseCpuProfileBytes, readCpuProfileBytes } from './cpuprofile-reader.ts';
+export { type CallFrame, type CpuProfile, parseCpuProfileText, ProfileFormatError } from './cpuprofile.ts';
+export { analyzeHeapProfile, parseHeapProfileText, type SamplingHeapProfile } from './heap.ts';
+export { mergeProfiles } from './merge.ts';
+export { type Analysis, type CallLink, type FunctionCost, type HeapLine, type Hint, type LineCost } from './model.ts';
+export { type SourceMapInput } from './sourcemaps.ts';
+export { cutProfile, TIMELINE_FILE, type TimelineV1 } from './timeline.ts';

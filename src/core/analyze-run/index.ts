@@ -1,0 +1,4 @@
+// The second half of a run: read a run folder, analyze it, write report.json (the CLI does it
+// in-process, the editor in its language server).
+export { analyzeFile, analyzeRunDir, readProfileFile, writeSourceSnapshot, writeTimeline } from './analyze-run.ts';
+export { type ProfiledRun, profileUnderLoad } from './profile-under-load.ts';

@@ -1,0 +1,106 @@
+// What the profiled window captures besides the main thread's CPU profile: the worker threads'
+// CPU profiles (always) and the main thread's allocation sampling (with --heap). run.ts calls
+// this at the window's start, at each segment boundary and at its end; `saveExtras` writes the
+// files into the run folder and returns what run.json records about them.
+import * as path from 'node:path';
+import { type InspectorSession, type WorkerCapture, WorkerProfilers } from '../inspector/index.ts';
+import { mergeProfiles, type SamplingHeapProfile } from '../analysis/index.ts';
+import { type ExtrasRecord, HEAP_FILE, workerProfileFile, writeFileAtomic } from '../store/index.ts';
+
+/** Worker profiles kept per run (an app may start a worker per job: thousands of them). */
+export const MAX_WORKER_PROFILES = 64;
+
+/** V8's default: one sample per 32 KiB allocated on average. */
+export const DEFAULT_HEAP_INTERVAL_BYTES = 32 * 1024;
+
+export interface ExtrasOptions {
+  samplingIntervalUs: number;
+  /** Allocation sampling of the main thread, when set. */
+  heap?: { samplingIntervalBytes?: number };
+}
+
+export interface ExtrasCaptured {
+  workers: WorkerCapture[];
+  heap?: { profile: SamplingHeapProfile; samplingIntervalBytes: number };
+  notes: string[];
+}
+
+export class ProfiledExtras {
+  private constructor(
+    private readonly inspector: InspectorSession,
+    private readonly workers: WorkerProfilers | undefined,
+    private readonly heapInterval: number | undefined,
+    private readonly notes: string[],
+  ) {}
+
+  /** Right after the main thread's profiler started. */
+  static async start(inspector: InspectorSession, o: ExtrasOptions): Promise<ProfiledExtras> {
+    const notes: string[] = [];
+    // Watching since the app's first line (the session's own), or from now (an app attached to).
+    let workers: WorkerProfilers | undefined;
+    try {
+      workers = inspector.workers ?? (await WorkerProfilers.watch(inspector.channel()));
+      await workers.startWindow(o.samplingIntervalUs);
+    } catch (err) {
+      // An old Node without the NodeWorker domain: the main thread is still profiled.
+      workers = undefined;
+      notes.push(`Worker threads were not profiled: ${(err as Error).message}`);
+    }
+    const heapInterval = o.heap ? o.heap.samplingIntervalBytes ?? DEFAULT_HEAP_INTERVAL_BYTES : undefined;
+    if (heapInterval !== undefined) await inspector.startHeapSampling(heapInterval);
+    return new ProfiledExtras(inspector, workers, heapInterval, notes);
+  }
+
+  nextSegment(): Promise<void> {
+    return this.workers?.nextSegment() ?? Promise.resolve();
+  }
+
+  /** At the window's end, while the app still runs. */
+  async finish(): Promise<ExtrasCaptured> {
+    const workers = (await this.workers?.stop()) ?? [];
+    const heap = this.heapInterval !== undefined ? { profile: await this.inspector.stopHeapSampling(), samplingIntervalBytes: this.heapInterval } : undefined;
+    return { workers, heap, notes: this.notes };
+  }
+
+  /** The app exited in the window: whatever was taken up to then. */
+  async salvage(): Promise<ExtrasCaptured> {
+    const workers = (await this.workers?.salvage()) ?? [];
+    const heapProfile = this.heapInterval !== undefined ? await this.inspector.salvagedHeapProfile() : undefined;
+    const notes = [...this.notes];
+    if (this.heapInterval !== undefined && !heapProfile) notes.push('The allocation profile was lost when the app exited.');
+    return { workers, heap: heapProfile ? { profile: heapProfile, samplingIntervalBytes: this.heapInterval! } : undefined, notes };
+  }
+
+  dispose(): void {
+    if (this.workers !== this.inspector.workers) this.workers?.dispose();
+  }
+}
+
+/** Writes the worker profiles and the heap profile into the run folder. */
+export function saveExtras(runDir: string, c: ExtrasCaptured): ExtrasRecord {
+  const record: ExtrasRecord = { workers: [], notes: [...c.notes] };
+  const withProfile = c.workers.filter((w) => w.segments.length > 0);
+  if (withProfile.length > MAX_WORKER_PROFILES) {
+    record.notes.push(`${withProfile.length} worker threads ran in the profiled window: the first ${MAX_WORKER_PROFILES} are kept and analyzed, the others are left out.`);
+  }
+  const kept = new Set(withProfile.slice(0, MAX_WORKER_PROFILES));
+  for (const w of c.workers) {
+    if (w.segments.length > 0 && !kept.has(w)) continue;
+    const name = w.info.title || `worker ${w.info.threadId}`;
+    if (w.segments.length === 0) {
+      record.notes.push(`Worker thread ${name} gave no profile${w.lost ? ` (${w.lost})` : ''}.`);
+      continue;
+    }
+    const file = workerProfileFile(w.info.threadId);
+    writeFileAtomic(path.join(runDir, file), JSON.stringify(mergeProfiles(w.segments)));
+    record.workers.push({ threadId: w.info.threadId, title: w.info.title, url: w.info.url, file, joinedLate: w.joinedLate, exitedEarly: w.exitedEarly });
+    if (w.exitedEarly) record.notes.push(`Worker thread ${name} exited during the profiled window: its profile ends there.`);
+    if (w.joinedLate) record.notes.push(`Worker thread ${name} started during the profiled window: its profile starts there.`);
+    if (w.lost) record.notes.push(`Part of worker thread ${name}'s profile was lost: ${w.lost}.`);
+  }
+  if (c.heap) {
+    writeFileAtomic(path.join(runDir, HEAP_FILE), JSON.stringify(c.heap.profile));
+    record.heap = { file: HEAP_FILE, samplingIntervalBytes: c.heap.samplingIntervalBytes };
+  }
+  return record;
+}

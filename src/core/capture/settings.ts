@@ -1,0 +1,62 @@
+// A run's settings: defaults, and the checks made before anything starts.
+import type { LoadOptions } from '../load/index.ts';
+import { isLoopback, redactUrl, RunError } from '../common/index.ts';
+
+/** The load of a run: the load generator's options, with a URL that may be a bare path. */
+export interface LoadSettings extends Omit<LoadOptions, 'url' | 'maxDurationS'> {
+  /** A path (`/login`, joined to the port the app opened) or a full loopback URL. */
+  url: string;
+  /** Seconds of each window: measured, then profiled. */
+  durationS?: number;
+  warmupS?: number;
+  samplingIntervalUs?: number;
+  /** Also sample the main thread's allocations in the profiled window (heap.heapprofile). */
+  heap?: { samplingIntervalBytes?: number };
+}
+
+export const RUN_DEFAULTS = {
+  method: 'GET',
+  connections: 10,
+  pipelining: 1,
+  durationS: 10,
+  warmupS: 2,
+  samplingIntervalUs: 1000,
+  timeoutS: 10,
+  listenTimeoutS: 30,
+} as const;
+
+export type Settings = Required<Omit<LoadSettings, 'body' | 'headers' | 'heap'>> & { body?: string; headers: Record<string, string> };
+
+export function withDefaults(o: LoadSettings): Settings {
+  return {
+    url: o.url,
+    method: (o.method ?? RUN_DEFAULTS.method).toUpperCase(),
+    headers: o.headers ?? {},
+    body: o.body,
+    connections: o.connections ?? RUN_DEFAULTS.connections,
+    pipelining: o.pipelining ?? RUN_DEFAULTS.pipelining,
+    durationS: o.durationS ?? RUN_DEFAULTS.durationS,
+    warmupS: o.warmupS ?? RUN_DEFAULTS.warmupS,
+    samplingIntervalUs: o.samplingIntervalUs ?? RUN_DEFAULTS.samplingIntervalUs,
+    timeoutS: o.timeoutS ?? RUN_DEFAULTS.timeoutS,
+  };
+}
+
+export function validate(s: Settings): void {
+  const positive = (v: number, what: string, max: number): void => {
+    if (!Number.isFinite(v) || v <= 0 || v > max) throw new RunError('bad-options', `${what} must be a number above 0 and at most ${max} (got ${v}).`);
+  };
+  positive(s.connections, 'connections', 10_000);
+  positive(s.pipelining, 'pipelining', 100);
+  positive(s.durationS, 'duration', 3600);
+  positive(s.timeoutS, 'timeout', 600);
+  if (!Number.isFinite(s.warmupS) || s.warmupS < 0 || s.warmupS > 600) throw new RunError('bad-options', `warm-up must be 0–600 s (got ${s.warmupS}).`);
+  if (!Number.isFinite(s.samplingIntervalUs) || s.samplingIntervalUs < 50 || s.samplingIntervalUs > 100_000) {
+    throw new RunError('bad-options', `the sampling interval must be 50–100000 µs (got ${s.samplingIntervalUs}).`);
+  }
+  if (!s.url.startsWith('/') && !/^https?:\/\//.test(s.url)) throw new RunError('bad-options', `--url must be a path (/login) or a full http:// URL (got ${redactUrl(s.url)}).`);
+  if (/^https?:\/\//.test(s.url) && !isLoopback(new URL(s.url).hostname)) {
+    throw new RunError('bad-options', `Load tests only target this machine: ${new URL(s.url).hostname} is not a loopback address (use 127.0.0.1 or localhost).`);
+  }
+}
+

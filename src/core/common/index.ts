@@ -1,0 +1,6 @@
+// Small rules every layer shares: which hosts are this machine, secrets kept out of reports, how
+// a run fails.
+export { isLoopback, type ListenAddress } from './loopback.ts';
+export { isBelow, isWithin } from './paths.ts';
+export { redactBody, REDACTED, redactEnv, redactHeaders, redactUrl } from './redact.ts';
+export { RunError } from './run-error.ts';

@@ -1,0 +1,393 @@
+// One Chrome DevTools Protocol session with the app (chrome-remote-interface): it learns where
+// the app listens, samples the event loop, and drives V8's CPU profiler.
+import CDP from 'chrome-remote-interface';
+import type { CpuProfile, SamplingHeapProfile } from '../analysis/index.ts';
+import { isLoopback, type ListenAddress } from '../common/index.ts';
+import { type CdpChannel, WorkerProfilers } from './workers.ts';
+
+export interface LoopReading {
+  /** How late the event loop ran a 10 ms timer: p50/p99/max/mean, ms. */
+  delayMs: { mean: number; p50: number; p99: number; max: number };
+  /** Share of the window the event loop was busy (0–1). */
+  utilization: number;
+  /** CPU seconds the app used (all its threads) per wall second of the window. */
+  cpu: number;
+  /** The probe's timer never fired: the delays are the window's length, a lower bound. */
+  blockedThroughout?: boolean;
+}
+
+export interface StackFrame {
+  functionName: string;
+  /** The script's URL as V8 gives it (file://…, node:…). */
+  url: string;
+  /** 1-based */
+  line: number;
+  column: number;
+}
+
+export class InspectorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InspectorError';
+  }
+}
+
+const BINDING = '__hotlineListening';
+/** Where the probe keeps its state inside the app, out of the way of the app's own globals. */
+const PROBE = `globalThis[Symbol.for('hotline.probe')]`;
+const LOOP_RESOLUTION_MS = 10;
+
+export class InspectorSession {
+  private closedFlag = false;
+  readonly closed: Promise<void>;
+  private readonly listeners: Array<(a: ListenAddress) => void> = [];
+  readonly listening: ListenAddress[] = [];
+
+  private constructor(private readonly client: CDP.Client) {
+    this.closed = new Promise((resolve) => {
+      client.on('disconnect', () => {
+        this.closedFlag = true;
+        resolve();
+      });
+    });
+    // When the app's script ends while we are attached, Node waits for the debugger to
+    // disconnect and would hang: let it go as soon as its context is destroyed.
+    // Only the main context: an app's own vm contexts come and go.
+    let mainContext: number | undefined;
+    client.on('Runtime.executionContextCreated', (p: { context: { id: number; auxData?: { isDefault?: boolean } } }) => {
+      if (mainContext === undefined || p.context.auxData?.isDefault) mainContext ??= p.context.id;
+    });
+    client.on('Runtime.executionContextDestroyed', (p: { executionContextId: number }) => {
+      if (p.executionContextId !== mainContext) return;
+      // The app is exiting (process.exit or an uncaught exception): Node waits for us to
+      // disconnect, so the profile of the time up to here can still be taken.
+      this.salvage = this.profiling ? this.stopProfiler().catch(() => undefined) : Promise.resolve(undefined);
+      this.heapSalvage = this.heapSampling ? this.stopHeapSampling().catch(() => undefined) : Promise.resolve(undefined);
+      void Promise.all([this.salvage, this.heapSalvage]).finally(() => this.close());
+    });
+    client.on('Runtime.bindingCalled', (p: { name: string; payload: string }) => {
+      if (p.name !== BINDING) return;
+      const address = parseAddress(p.payload);
+      if (!address) return;
+      this.listening.push(address);
+      for (const l of this.listeners) l(address);
+    });
+  }
+
+  /** `allowRemote`: the user opted in to a non-loopback inspector (attach only; it gives code execution). */
+  static async connect(wsUrl: string, opts: { allowRemote?: boolean } = {}): Promise<InspectorSession> {
+    const url = new URL(wsUrl);
+    if (!isLoopback(url.hostname) && opts.allowRemote !== true) throw new InspectorError(`Refusing to connect to an inspector on ${url.hostname}: only loopback addresses are allowed.`);
+    // No `local: true`: the bundled protocol lacks Node's own domains.
+    const client = await CDP({ host: url.hostname, port: Number(url.port), target: wsUrl });
+    const session = new InspectorSession(client);
+    await client.Runtime.enable();
+    return session;
+  }
+
+  get isClosed(): boolean {
+    return this.closedFlag;
+  }
+
+  onListening(listener: (a: ListenAddress) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  /**
+   * Before the app's first line runs (it waits under --inspect-brk): report every server that
+   * starts listening through a binding (an event, so no polling), then let it run.
+   */
+  async release(): Promise<void> {
+    await this.client.Runtime.addBinding({ name: BINDING });
+    await this.evaluate(`(() => {
+      const net = process.getBuiltinModule ? process.getBuiltinModule('net') : require('net');
+      const report = globalThis[${JSON.stringify(BINDING)}];
+      const listen = net.Server.prototype.listen;
+      net.Server.prototype.listen = function (...args) {
+        this.once('listening', () => { try { report(JSON.stringify(this.address())); } catch {} });
+        return listen.apply(this, args);
+      };
+    })()`);
+    try {
+      this.workerProfilers = await WorkerProfilers.watch(this.channel());
+    } catch {
+      // No NodeWorker domain (an old Node): the main thread is profiled alone (profiled-extras notes it).
+    }
+    await this.client.Runtime.runIfWaitingForDebugger();
+  }
+
+  /** The app's worker threads, watched from its first line (see WorkerProfilers.watch). */
+  get workers(): WorkerProfilers | undefined {
+    return this.workerProfilers;
+  }
+
+  private workerProfilers: WorkerProfilers | undefined;
+
+  /**
+   * Makes the app exit if its parent (this process) dies without stopping it. Installed once the
+   * app runs: at the --inspect-brk pause Node's timers are not initialised yet.
+   */
+  async exitWithParent(parentPid: number): Promise<void> {
+    await this.evaluate(`(() => {
+      const parent = ${parentPid};
+      setInterval(() => { if (process.ppid !== parent) process.exit(70); }, 500).unref();
+    })()`);
+  }
+
+  /** Servers already listening (for an app that was running before we attached). */
+  async listeningServers(): Promise<ListenAddress[]> {
+    const json = await this.evaluate(`JSON.stringify(process._getActiveHandles()
+      .filter((h) => h && typeof h.address === 'function' && typeof h.listen === 'function' && h.listening)
+      .map((h) => h.address()))`);
+    const list = typeof json === 'string' ? (JSON.parse(json) as unknown[]) : [];
+    return list.map((a) => parseAddress(JSON.stringify(a))).filter((a): a is ListenAddress => a !== undefined);
+  }
+
+  /** Who the app is, asked from inside (for an app Hotline attached to rather than started). */
+  async appProcess(): Promise<{ pid: number; argv: string[]; execArgv: string[]; cwd: string }> {
+    const json = await this.evaluate(`JSON.stringify({ pid: process.pid, argv: process.argv, execArgv: process.execArgv, cwd: process.cwd() })`);
+    return JSON.parse(String(json)) as { pid: number; argv: string[]; execArgv: string[]; cwd: string };
+  }
+
+  /**
+   * Leaves an app that keeps running as it was before the run: the loop probe removed, the
+   * profiler and coverage off. (The listen hook and the parent watchdog are installed only in
+   * apps Hotline launched.) Each step is tried even if one before failed.
+   */
+  async restore(): Promise<string[]> {
+    const failed: string[] = [];
+    const step = async (what: string, work: () => Promise<unknown>): Promise<void> => {
+      try {
+        await work();
+      } catch (err) {
+        failed.push(`${what}: ${(err as Error).message}`);
+      }
+    };
+    await step('loop probe', () => this.stopLoopProbe());
+    if (this.profiling) await step('profiler', () => this.stopProfiler());
+    await step('coverage', () => this.client.Profiler.stopPreciseCoverage());
+    await step('profiler domain', () => this.client.Profiler.disable());
+    return failed;
+  }
+
+  /** Closes the app's inspector port once this session has gone (for a port Hotline opened). */
+  async closeInspectorAfterDetach(): Promise<void> {
+    // The module is taken now: `require` exists only while the evaluation runs.
+    await this.evaluate(`(() => {
+      const inspector = process.getBuiltinModule ? process.getBuiltinModule('inspector') : require('inspector');
+      setTimeout(() => inspector.close(), 200).unref();
+    })()`);
+  }
+
+  /** Starts (or restarts) the event-loop probe; `readLoop` gives the figures since then. */
+  async startLoopProbe(): Promise<void> {
+    await this.evaluate(`(() => {
+      const { monitorEventLoopDelay, performance } = process.getBuiltinModule ? process.getBuiltinModule('perf_hooks') : require('perf_hooks');
+      const old = ${PROBE};
+      if (old) old.histogram.disable();
+      const histogram = monitorEventLoopDelay({ resolution: ${LOOP_RESOLUTION_MS} });
+      histogram.enable();
+      ${PROBE} = { histogram, elu: performance.eventLoopUtilization(), cpu: process.cpuUsage(), t: process.hrtime.bigint() };
+    })()`);
+  }
+
+  /** Reads the probe; the histogram values include the timer's own 10 ms, which we take off. */
+  async readLoop(): Promise<LoopReading> {
+    const json = await this.evaluate(`(() => {
+      const p = ${PROBE};
+      const { performance } = process.getBuiltinModule ? process.getBuiltinModule('perf_hooks') : require('perf_hooks');
+      const h = p.histogram;
+      const cpu = process.cpuUsage(p.cpu);
+      const wallUs = Number(process.hrtime.bigint() - p.t) / 1e3;
+      return JSON.stringify({ count: h.count, mean: h.mean, p50: h.percentile(50), p99: h.percentile(99), max: h.max,
+        utilization: performance.eventLoopUtilization(p.elu).utilization, cpu: (cpu.user + cpu.system) / wallUs, wallMs: wallUs / 1e3 });
+    })()`);
+    const r = JSON.parse(String(json)) as Record<string, number>;
+    // No timer fired in the whole window: the loop was blocked at least that long.
+    if (!(r.count > 0)) {
+      const blocked = round(r.wallMs);
+      return { delayMs: { mean: blocked, p50: blocked, p99: blocked, max: blocked }, utilization: round(r.utilization, 3), cpu: round(r.cpu, 3), blockedThroughout: true };
+    }
+    const delay = (ns: number): number => (Number.isFinite(ns) ? round(Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS)) : 0);
+    return {
+      delayMs: { mean: delay(r.mean), p50: delay(r.p50), p99: delay(r.p99), max: delay(r.max) },
+      utilization: round(r.utilization, 3),
+      cpu: round(r.cpu, 3),
+    };
+  }
+
+  async stopLoopProbe(): Promise<void> {
+    await this.evaluate(`(() => { const p = ${PROBE}; if (p) { p.histogram.disable(); delete ${PROBE}; } })()`);
+  }
+
+  /**
+   * Where the main thread is right now: the debugger pauses it (between two JS instructions,
+   * even in an endless loop), reads the stack and lets it go. For a loop that never yields the
+   * profiler can only show the caller (its code was optimised on the stack), this names it.
+   */
+  async stackNow(timeoutMs = 3000): Promise<StackFrame[]> {
+    const { Debugger } = this.client;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new InspectorError('the app did not pause')), timeoutMs);
+    });
+    const paused = Debugger.paused();
+    // Call frames name their script by id; enabling the debugger replays every script's URL.
+    const urls = new Map<string, string>();
+    const unsubscribe = Debugger.scriptParsed((s) => urls.set(s.scriptId, s.url));
+    await Debugger.enable();
+    try {
+      await Debugger.pause();
+      const p = await Promise.race([paused, timedOut]);
+      return p.callFrames.slice(0, 12).map((f) => ({
+        functionName: f.functionName || '(anonymous)',
+        url: urls.get(f.location.scriptId) ?? f.url ?? '',
+        line: f.location.lineNumber + 1,
+        column: (f.location.columnNumber ?? 0) + 1,
+      }));
+    } finally {
+      clearTimeout(timer);
+      unsubscribe();
+      await Debugger.resume().catch(() => undefined);
+      await Debugger.disable().catch(() => undefined);
+    }
+  }
+
+  /** Block coverage with counts (instrumented code: only while nothing is measured). */
+  async startBlockCoverage(): Promise<void> {
+    await this.client.Profiler.enable();
+    await this.client.Profiler.startPreciseCoverage({ callCount: true, detailed: true });
+  }
+
+  /** The coverage since startBlockCoverage, for scripts `keep` accepts; coverage is switched off. */
+  async takeBlockCoverage(keep: (url: string) => boolean): Promise<unknown[]> {
+    const { result } = await this.client.Profiler.takePreciseCoverage();
+    await this.client.Profiler.stopPreciseCoverage();
+    return result.filter((script) => keep(script.url));
+  }
+
+  /**
+   * Starts the CPU profiler. Precise coverage is switched on and off first: that deoptimises
+   * code V8 had optimised on-stack (OSR), which the profiler would otherwise not attribute.
+   */
+  async startProfiler(intervalUs: number, opts: { flush?: boolean } = {}): Promise<void> {
+    const { Profiler } = this.client;
+    await Profiler.enable();
+    if (opts.flush !== false) {
+      await Profiler.startPreciseCoverage({ callCount: false, detailed: false });
+      await Profiler.stopPreciseCoverage();
+    }
+    await Profiler.setSamplingInterval({ interval: intervalUs });
+    await Profiler.start();
+    this.profiling = true;
+  }
+
+  async stopProfiler(): Promise<CpuProfile> {
+    this.profiling = false;
+    const { profile } = await this.client.Profiler.stop();
+    return profile as unknown as CpuProfile;
+  }
+
+  /**
+   * Raw access to this session's connection for the domains this class does not wrap (NodeWorker
+   * for worker threads, see workers.ts). The session stays the connection's one owner.
+   */
+  channel(): CdpChannel {
+    // At run time the client is an EventEmitter with a promise-returning send (its typings only
+    // know Chrome's domains, not Node's NodeWorker).
+    const client = this.client as unknown as {
+      send(method: string, params: object): Promise<unknown>;
+      on(event: string, handler: (params: never) => void): void;
+      removeListener(event: string, handler: (params: never) => void): void;
+    };
+    return {
+      send: (method, params = {}) => client.send(method, params),
+      on: (event, handler) => {
+        client.on(event, handler);
+        return () => client.removeListener(event, handler);
+      },
+    };
+  }
+
+  /**
+   * Starts V8's allocation sampling on the main thread: one sample about every `intervalBytes`
+   * allocated, kept even once the object is collected (so the profile is what was allocated,
+   * not what is still alive).
+   */
+  async startHeapSampling(intervalBytes: number): Promise<void> {
+    // The include flags are newer than chrome-remote-interface's typings.
+    await this.channel().send('HeapProfiler.startSampling', {
+      samplingInterval: intervalBytes,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+    this.heapSampling = true;
+  }
+
+  async stopHeapSampling(): Promise<SamplingHeapProfile> {
+    this.heapSampling = false;
+    const { profile } = (await this.channel().send('HeapProfiler.stopSampling')) as { profile: SamplingHeapProfile };
+    return profile;
+  }
+
+  /** The allocation profile taken as the app exited while sampling ran, if it exited that way. */
+  salvagedHeapProfile(): Promise<SamplingHeapProfile | undefined> {
+    return this.heapSalvage ?? Promise.resolve(undefined);
+  }
+
+  private heapSampling = false;
+  private heapSalvage: Promise<SamplingHeapProfile | undefined> | undefined;
+
+  /** The profile taken as the app exited while the profiler ran, if it exited that way. */
+  salvagedProfile(): Promise<CpuProfile | undefined> {
+    return this.salvage ?? Promise.resolve(undefined);
+  }
+
+  private profiling = false;
+  private salvage: Promise<CpuProfile | undefined> | undefined;
+
+  /**
+   * Closes the session. If the app died first, chrome-remote-interface's close() can wait for a
+   * close event that already happened: the socket's own end (or a second) is enough.
+   */
+  async close(): Promise<void> {
+    if (this.closedFlag) return;
+    this.workerProfilers?.dispose();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.client.close().catch(() => undefined), // the app already went away: closed either way
+      this.closed,
+      new Promise<void>((resolve) => { timer = setTimeout(resolve, 1000); }),
+    ]);
+    clearTimeout(timer);
+    this.closedFlag = true;
+  }
+
+  private async evaluate(expression: string): Promise<unknown> {
+    const result = await this.client.Runtime.evaluate({ expression, includeCommandLineAPI: true, returnByValue: true, silent: true });
+    if (result.exceptionDetails) {
+      const text = result.exceptionDetails.exception?.description ?? result.exceptionDetails.text;
+      throw new InspectorError(`Evaluating in the app failed: ${text}`);
+    }
+    return result.result.value;
+  }
+}
+
+function parseAddress(payload: string): ListenAddress | undefined {
+  try {
+    const a = JSON.parse(payload) as Partial<ListenAddress> | string | null;
+    if (a && typeof a === 'object' && typeof a.port === 'number') return { address: String(a.address), family: String(a.family), port: a.port };
+  } catch {
+    // a pipe or a malformed payload: not a TCP server we can load
+  }
+  return undefined;
+}
+
+const round = (v: number, digits = 2): number => {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+};

@@ -1,0 +1,4 @@
+// The HTTP load: autocannon in a child process (load-run, runner, protocol), or the user's own
+// tool (external, parsers, argv).
+export { checkLoadCommand, ExternalLoad, isExternalResult, LOAD_LOG_FILE } from './external.ts';
+export { LoadError, type LoadOptions, LoadRun, type LoadTick, type PhaseResult } from './load-run.ts';

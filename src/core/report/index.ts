@@ -1,0 +1,17 @@
+// report.json: its shape, and how two reports compare and gate. Pure and browser-safe: the
+// webviews import it.
+export { compareReports, type Comparison, type CostChange, type Delta } from './compare.ts';
+export { type GateVerdict, parseThreshold, regressionGate, ThresholdError } from './gate.ts';
+export {
+  buildReport,
+  type ExternalLoadFigures,
+  type HeapFigures,
+  type LatencySummary,
+  type LoadFigures,
+  type ReportParts,
+  type ReportV1,
+  type RunSettings,
+  type ThreadSummary,
+} from './schema.ts';
+export { arr, bool, type Check, count, isObject, num, oneOf, record, shape, str } from './checks.ts';
+export { isCategory, isReportV1 } from './report-check.ts';

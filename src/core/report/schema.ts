@@ -1,0 +1,198 @@
+// report.json, version 1 (design.md "Contracts"): fields are added, never renamed. Everything
+// that shows a run (CLI text, language server, webviews) reads this shape and nothing else.
+import type { Analysis, CategoryTimes, FunctionCost, Hint, LineCost } from '../analysis/model.ts';
+import type { HeapFunction, HeapLine } from '../analysis/model.ts';
+
+export const REPORT_VERSION = 1;
+
+/** Latency percentiles of a window, ms. */
+export interface LatencySummary {
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+export interface LoadFigures {
+  durationS: number;
+  connections: number;
+  requests: { total: number; perSecond: number };
+  /**
+   * Latency of every request sent in the window. Requests that timed out are counted at the
+   * timeout (autocannon leaves them out), so with timeouts > 0 these are lower bounds.
+   */
+  latencyMs: LatencySummary;
+  /** Completed responses only: what autocannon itself would print. */
+  completedLatencyMs?: LatencySummary;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+  /** The load generator, not the app, was the limit: the app could have served more. */
+  loadLimited: boolean;
+  /** CPU of the load generator per second (1 = one core saturated). */
+  loadCpu?: number;
+  /** The load came from the user's own tool (--load-command): its output, parsed where the format is known. */
+  external?: ExternalLoadFigures;
+  /** The same load while the profiler ran: its req/s next to the figures above show its cost. */
+  profiled: {
+    durationS: number;
+    requests: { perSecond: number; total?: number };
+    latencyMs: LatencySummary;
+    errors?: number;
+    non2xx?: number;
+  };
+}
+
+export interface ExternalLoadFigures {
+  /** argv after the {url}/{port} placeholders, secrets redacted. */
+  command: string[];
+  /** wrk, ab, autocannon, artillery or k6: whose output format was read. */
+  tool?: string;
+  /** Both windows' outputs were parsed; false: the load figures are zeros, the raw output is in `log`. */
+  parsed: boolean;
+  /** Figures the tool's output did not have (reported as 0): e.g. "latency p90". */
+  missing: string[];
+  exitCodes: { measured: number | null; profiled: number | null };
+  /** The raw output of each run, in the run folder. */
+  log: string;
+}
+
+export interface EventLoopFigures {
+  delayMs: { mean: number; p50: number; p99: number; max: number };
+  utilization: number;
+  /** App CPU (all threads) per wall second, in the measured and profiled windows. */
+  cpu?: number;
+  /** Not one 10 ms timer ran in the window: the delays are the window's length (a lower bound). */
+  blockedThroughout?: boolean;
+  /** Where the main thread was stuck then (the debugger paused it once), innermost first. */
+  blockedAt?: Array<{ function: string; file: string; line: number }>;
+  profiled?: { delayMs: { mean: number; p50: number; p99: number; max: number }; utilization: number; cpu?: number };
+}
+
+export interface RunSettings {
+  entry?: string;
+  /** The run attached to a running app (--attach: inspector URL, port or pid) instead of starting it. */
+  attach?: string;
+  args?: string[];
+  runtimeArgs?: string[];
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  /** Recorded with secrets redacted. */
+  body?: string;
+  connections: number;
+  pipelining: number;
+  durationS: number;
+  warmupS: number;
+  samplingIntervalUs: number;
+  timeoutS: number;
+  env?: Record<string, string>;
+}
+
+export interface ReportV1 {
+  version: 1;
+  /** Run id: the folder name under .hotline/runs. */
+  id: string;
+  startedAt: string;
+  app: { command: string[]; cwd: string; pid: number; url: string };
+  settings: RunSettings;
+  load?: LoadFigures;
+  eventLoop?: EventLoopFigures;
+  profile: { file: string; durationMs: number; samples: number; intervalUs: number };
+  categories: CategoryTimes;
+  nonIdleMs: number;
+  functions: FunctionCost[];
+  lines: LineCost[];
+  hints: Hint[];
+  notes: string[];
+  /** The run ended early (the app crashed, the user cancelled): figures cover what was measured. */
+  partial?: { reason: string };
+  baseline?: { runId: string; deltas: Record<string, unknown> };
+  /**
+   * Every thread profiled: the main thread first (id 0, the figures above), then each worker
+   * thread (id = its threadId) with its own profile file. Absent in runs from before workers.
+   */
+  threads?: ThreadSummary[];
+  /**
+   * The worker threads analyzed together (all workers' samples): their lines and user functions
+   * are also in `lines`/`functions`, tagged `thread: 'worker'`, where their percentages are of
+   * `workers.nonIdleMs` (the workers' CPU), not of the main thread's.
+   */
+  workers?: { nonIdleMs: number; durationMs: number; samples: number; categories: CategoryTimes; hints: Hint[] };
+  /** Allocation sampling (`--heap`): bytes allocated per function of the main thread. */
+  heap?: HeapFigures;
+}
+
+export interface ThreadSummary {
+  /** 0 for the main thread, else the worker's threadId. */
+  id: number;
+  /** "main", or the worker's title ("[worker 1] hasher"). */
+  title: string;
+  /** Its .cpuprofile in the run folder. */
+  file: string;
+  /** The worker's script (absolute path); absent for the main thread. */
+  script?: string;
+  durationMs: number;
+  samples: number;
+  nonIdleMs: number;
+  /** Its line of your code with the most own time; ownPct is of this thread's non-idle time. */
+  topLine?: { file: string; line: number; function: string; ownMs: number; ownPct: number };
+  /** It started after the profiled window began, or exited before it ended. */
+  joinedLate?: boolean;
+  exitedEarly?: boolean;
+}
+
+export interface HeapFigures {
+  /** heap.heapprofile in the run folder (V8's SamplingHeapProfile; speedscope opens it). */
+  file: string;
+  samplingIntervalBytes: number;
+  /** Estimated bytes allocated in the profiled window (V8 scales the samples), all code. */
+  totalBytes: number;
+  /** Bytes allocated with no frame of your code on the stack. */
+  outsideUserBytes: number;
+  /** totalBytes per second / per request of the profiled window, when the run had a load. */
+  bytesPerSecond?: number;
+  bytesPerRequest?: number;
+  /**
+   * Per function of your code (deepest frame of your code owns the bytes). `line` is where the
+   * function starts: V8's sampling heap profile has no line per allocation. ownPct is of totalBytes.
+   */
+  lines: HeapLine[];
+  functions: HeapFunction[];
+}
+
+export interface ReportParts {
+  id: string;
+  startedAt: string;
+  app: ReportV1['app'];
+  settings: RunSettings;
+  load?: LoadFigures;
+  eventLoop?: EventLoopFigures;
+  profileFile: string;
+  analysis: Analysis;
+  notes?: string[];
+  partial?: { reason: string };
+}
+
+export function buildReport(p: ReportParts): ReportV1 {
+  const a = p.analysis;
+  return {
+    version: REPORT_VERSION,
+    id: p.id,
+    startedAt: p.startedAt,
+    app: p.app,
+    settings: p.settings,
+    ...(p.load ? { load: p.load } : {}),
+    ...(p.eventLoop ? { eventLoop: p.eventLoop } : {}),
+    profile: { file: p.profileFile, durationMs: a.durationMs, samples: a.samples, intervalUs: a.intervalUs },
+    categories: a.categories,
+    nonIdleMs: a.nonIdleMs,
+    functions: a.functions,
+    lines: a.lines,
+    hints: a.hints,
+    notes: [...(p.notes ?? []), ...a.notes],
+    ...(p.partial ? { partial: p.partial } : {}),
+  };
+}

@@ -1,0 +1,33 @@
+// run.json: what a run measured, written by the capture as soon as the app is stopped and read
+// by the analysis (maybe in another process: the editor's language server).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ReportParts } from '../report/index.ts';
+import { RUN_FILE, StoreError, writeFileAtomic } from './store.ts';
+
+/** What run.json says about the extra files (the analysis reads them from there). */
+export interface ExtrasRecord {
+  workers: Array<{ threadId: number; title: string; url: string; file: string; joinedLate: boolean; exitedEarly: boolean }>;
+  heap?: { file: string; samplingIntervalBytes: number };
+  notes: string[];
+}
+
+/** run.json: what a run measured, written as soon as the app is stopped. */
+export type RunRecord = { version: 1 } & Omit<ReportParts, 'analysis' | 'profileFile' | 'notes'> & { extras?: ExtrasRecord };
+
+export function writeRunRecord(runDir: string, record: RunRecord): void {
+  writeFileAtomic(path.join(runDir, RUN_FILE), `${JSON.stringify(record, null, 1)}\n`);
+}
+
+export function readRunRecord(runDir: string): RunRecord {
+  const file = path.join(runDir, RUN_FILE);
+  let value: unknown;
+  try {
+    value = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new StoreError(`Cannot read ${file}: ${(err as Error).message}`, file);
+  }
+  const r = value as Partial<RunRecord>;
+  if (r?.version !== 1 || typeof r.id !== 'string' || typeof r.startedAt !== 'string') throw new StoreError(`${file} is not a Hotline run record.`, file);
+  return r as RunRecord;
+}
