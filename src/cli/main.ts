@@ -34,6 +34,8 @@ const USAGE = `Usage:
       --env K=V               environment variable for the app, repeatable
       --node PATH             node binary for the app (default: node on PATH)
       --listen-timeout S      how long the app may take to listen (default ${RUN_DEFAULTS.listenTimeoutS})
+      --stop-grace S          after its one SIGTERM, how long the app may take to shut down before
+                              SIGKILL (default ${RUN_DEFAULTS.stopGraceS})
       --out DIR               where runs are kept (default DIR/.hotline/runs)
       --attach TARGET         profile an app that already runs instead of starting one, and leave it
                               running: its inspector URL (ws://127.0.0.1:9229/…), inspector port
@@ -101,22 +103,41 @@ function fail(err: unknown): number {
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`hotline: ${message}\n`);
   if (err instanceof BaselineError) return 2;
-  if (err instanceof UsageError) process.stderr.write('Run `hotline help` for the options.\n');
+  // Options the engine refuses (out of range, a URL off this machine) are bad usage too.
+  const usage = err instanceof UsageError || (err instanceof RunError && err.kind === 'bad-options');
+  if (usage) process.stderr.write('Run `hotline help` for the options.\n');
   if (err instanceof RunError && err.output.trim() && (err.kind === 'app-exited' || err.kind === 'never-listened' || err.kind === 'port-in-use')) {
     // Stack frames last: the error's own line and the source it points at matter more.
     const lines = err.output.trimEnd().split('\n').filter((l) => !INSPECTOR_NOISE.test(l) && !/^\s+at /.test(l));
     const tail = lines.slice(-12);
     process.stderr.write(`The app's last output:\n${tail.map((l) => `  | ${l}`).join('\n')}\n`);
   }
-  return err instanceof UsageError ? 2 : 1;
+  return usage ? 2 : 1;
 }
 
 function parse(args: string[], options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>): ReturnType<typeof parseArgs> {
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: joinNegativeValues(args, options), allowPositionals: true, options, strict: true });
   } catch (err) {
     throw new UsageError((err as Error).message.split('\n')[0]);
   }
+}
+
+/**
+ * `--duration -1` as `--duration=-1`: parseArgs takes a value that starts with a dash for an
+ * option and calls the call ambiguous, though the user plainly meant a (negative) number, which
+ * then gets the range message it deserves.
+ */
+function joinNegativeValues(args: string[], options: Record<string, { type: 'string' | 'boolean' }>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = /^--([^=]+)$/.exec(args[i])?.[1];
+    if (name !== undefined && options[name]?.type === 'string' && /^-(\d|\.\d)/.test(args[i + 1] ?? '')) {
+      out.push(`${args[i]}=${args[i + 1]}`);
+      i++;
+    } else out.push(args[i]);
+  }
+  return out;
 }
 
 function num(value: unknown, flag: string): number | undefined {
@@ -144,7 +165,7 @@ async function profile(argv: string[]): Promise<number> {
     header: { type: 'string', multiple: true }, body: { type: 'string' }, connections: { type: 'string' },
     pipelining: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' },
     'sampling-interval': { type: 'string' }, timeout: { type: 'string' }, env: { type: 'string', multiple: true },
-    node: { type: 'string' }, 'listen-timeout': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
+    node: { type: 'string' }, 'listen-timeout': { type: 'string' }, 'stop-grace': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
     baseline: { type: 'string' }, 'fail-if-slower': { type: 'string' },
     heap: { type: 'boolean' },
     attach: { type: 'string' }, 'allow-remote-attach': { type: 'boolean' }, 'load-command': { type: 'string' },
@@ -196,6 +217,7 @@ async function profile(argv: string[]): Promise<number> {
       ...(values.heap === true ? { heap: {} } : {}),
       timeoutS: num(values.timeout, 'timeout'),
       listenTimeoutS: num(values['listen-timeout'], 'listen-timeout'),
+      stopGraceS: num(values['stop-grace'], 'stop-grace'),
       runsDir,
       attach,
       loadCommand: values['load-command'] as string | undefined,
@@ -239,7 +261,7 @@ function attachOptions(values: ReturnType<typeof parseArgs>['values'], appArgs: 
     if (allowRemote) throw new UsageError('--allow-remote-attach goes with --attach');
     return undefined;
   }
-  const startOnly = ['entry', 'script', 'env', 'node', 'listen-timeout'].filter((k) => values[k] !== undefined);
+  const startOnly = ['entry', 'script', 'env', 'node', 'listen-timeout', 'stop-grace'].filter((k) => values[k] !== undefined);
   if (startOnly.length > 0 || appArgs.length > 0) {
     throw new UsageError(`--attach profiles an app that already runs: ${startOnly.map((k) => `--${k}`).concat(appArgs.length > 0 ? ['-- APP ARGS'] : []).join(', ')}: these apply only to an app Hotline starts`);
   }

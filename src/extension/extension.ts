@@ -115,7 +115,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (!load) return;
     const outcome = await runs!.run({ ...app, env: app.env }, { ...load }, async (runDir, root) => {
       await lc.sendRequest<AnalyseRunResult>(AnalyseRunRequest, { runDir, root });
-    }, { attach, loadCommand: settings.loadCommand || undefined });
+    }, { attach, loadCommand: settings.loadCommand || undefined, listenTimeoutS: settings.listenTimeout, stopGraceS: settings.stopGracePeriod });
     if (!outcome) return;
     if (!appDirs().includes(outcome.appDir)) await state.update(APP_DIRS, [...state.get<string[]>(APP_DIRS, []), outcome.appDir]);
     runsView.refresh();
