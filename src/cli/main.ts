@@ -10,7 +10,9 @@ import { ProfileFormatError } from '../core/analysis/cpuprofile.ts';
 import { compareReports } from '../core/analysis/compare.ts';
 import { StoreError, readRun } from '../core/store.ts';
 import { runsDirOf } from '../core/store.ts';
-import { renderAnalysis, renderComparison, renderReport } from './render.ts';
+import { renderAnalysis, renderComparison, renderHeapAnalysis, renderReport } from './render.ts';
+import { formatOf, notAnalysable } from './other-profiles.ts';
+import { HeapProfileError, analyzeHeapProfile, parseHeapProfileText } from '../core/analysis/heap.ts';
 import { BaselineError, attachBaseline, gateOutcome, readBaseline, threshold } from './baseline.ts';
 import type { Comparison } from '../core/analysis/compare.ts';
 import { REMOTE_ATTACH_WARNING, parseAttachTarget, remoteHostOf, type AttachSpec } from '../core/attach.ts';
@@ -104,7 +106,7 @@ function fail(err: unknown): number {
   process.stderr.write(`hotline: ${message}\n`);
   if (err instanceof BaselineError) return 2;
   // Options the engine refuses (out of range, a URL off this machine) are bad usage too.
-  const usage = err instanceof UsageError || (err instanceof RunError && err.kind === 'bad-options');
+  const usage = err instanceof UsageError || err instanceof TargetError || (err instanceof RunError && err.kind === 'bad-options');
   if (usage) process.stderr.write('Run `hotline help` for the options.\n');
   if (err instanceof RunError && err.output.trim() && (err.kind === 'app-exited' || err.kind === 'never-listened' || err.kind === 'port-in-use')) {
     // Stack frames last: the error's own line and the source it points at matter more.
@@ -202,6 +204,7 @@ async function profile(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const progress = progressPrinter();
+  const startedAt = Date.now();
   try {
     const run = await profileUnderLoad({
       target,
@@ -232,7 +235,9 @@ async function profile(argv: string[]): Promise<number> {
     else {
       process.stdout.write(`${renderReport(report, { cwd: process.cwd(), color: process.stdout.isTTY === true })}\n`);
       if (compared) process.stdout.write(`\n${renderComparison(compared.comparison, { cwd: process.cwd(), color: false })}\n`);
-      process.stdout.write(`\nSaved ${path.relative(process.cwd(), runDir) || runDir}/report.json and profile.cpuprofile\n`);
+      process.stdout.write(`\nSaved ${shortPath(runDir)}${path.sep} (report.json, profile.cpuprofile, …: see README, "Runs are kept")\n`);
+      const profLog = profLogsOf(target, startedAt);
+      if (profLog.length > 0) process.stdout.write(`The app's own node --prof wrote ${profLog.map(shortPath).join(', ')}: open it as a flame graph in VS Code (Hotline), or \`node --prof-process FILE\`.\n`);
     }
     if (report.partial) {
       // A report was written, but the run did not complete: CI must not take it for a pass.
@@ -252,6 +257,29 @@ async function profile(argv: string[]): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/** A path as the user reads it best: relative when inside the current folder, else absolute. */
+function shortPath(file: string): string {
+  const r = path.relative(process.cwd(), file);
+  return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : file;
+}
+
+/**
+ * The isolate-*.log files a `node --prof` in the app's own flags (an npm script's) wrote during
+ * the run: V8 puts them in the app's folder, where nobody would look for them.
+ */
+function profLogsOf(target: { cwd: string; runtimeArgs?: string[] }, since: number): string[] {
+  if (!(target.runtimeArgs ?? []).some((a) => a === '--prof' || a.startsWith('--logfile'))) return [];
+  const logfile = (target.runtimeArgs ?? []).find((a) => a.startsWith('--logfile='))?.slice('--logfile='.length);
+  const candidates = logfile ? [path.resolve(target.cwd, logfile)] : fs.readdirSync(target.cwd).filter((f) => /^isolate-.*\.log$/.test(f)).map((f) => path.join(target.cwd, f));
+  return candidates.filter((f) => {
+    try {
+      return fs.statSync(f).mtimeMs >= since;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** --attach and what it excludes (the app already runs: how to start it is not ours to say). */
@@ -304,6 +332,11 @@ function analyze(argv: string[]): number {
   if (positionals.length !== 1) throw new UsageError('analyze takes one .cpuprofile file');
   const file = path.resolve(positionals[0]);
   const root = path.resolve((values.root as string | undefined) ?? '.');
+  if (!fs.existsSync(file)) throw new Error(`${positionals[0]} does not exist`);
+  const format = formatOf(file);
+  if (format === 'heapprofile') return analyzeHeap(file, positionals[0], root, values.json === true, values.timeline !== undefined);
+  // One line and exit 1, as for a damaged profile: the file is the problem, not the options.
+  if (format !== undefined && format !== 'cpuprofile') throw new Error(notAnalysable(positionals[0], format));
   let analysis;
   let timeline;
   try {
@@ -320,6 +353,20 @@ function analyze(argv: string[]): number {
   }
   if (values.json) process.stdout.write(`${JSON.stringify(analysis, null, 1)}\n`);
   else process.stdout.write(`${renderAnalysis(analysis, { cwd: process.cwd(), color: process.stdout.isTTY === true }).join('\n')}\n`);
+  return 0;
+}
+
+function analyzeHeap(file: string, shown: string, root: string, json: boolean, timeline: boolean): number {
+  if (timeline) throw new UsageError(`${shown} is a heap profile: it has allocations, not samples in time (no --timeline)`);
+  let analysis;
+  try {
+    analysis = analyzeHeapProfile(parseHeapProfileText(fs.readFileSync(file, 'utf8')), root);
+  } catch (err) {
+    if (err instanceof HeapProfileError) throw new Error(`${shown} is not a usable heap profile: ${err.message}`);
+    throw err;
+  }
+  if (json) process.stdout.write(`${JSON.stringify({ kind: 'heapprofile', ...analysis }, null, 1)}\n`);
+  else process.stdout.write(`${renderHeapAnalysis(analysis, { cwd: process.cwd(), color: process.stdout.isTTY === true }).join('\n')}\n`);
   return 0;
 }
 
