@@ -12,7 +12,6 @@ import {
   ShowRunNotification,
   type AnalyseProfileResult,
   type AnalyseRunResult,
-  type ExplainHintArgs,
   type OpenReportAtArgs,
   type ShownRunParams,
 } from '../protocol.ts';
@@ -30,6 +29,7 @@ import { CpuProfileEditorProvider } from './cpuprofile-editor.ts';
 import { RunItem, pickRun, RunsView } from './runs-view.ts';
 import { againstBaseline } from './baseline-summary.ts';
 import { flameTitle } from './flame-title.ts';
+import { registerHintExplanations } from './hint-explanation.ts';
 
 const BASELINE = 'hotline.baseline';
 const APP_DIRS = 'hotline.appDirs';
@@ -104,6 +104,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
       return;
     }
+    // Refuse before any question: the answers would be thrown away.
+    if (runs?.isRunning) {
+      void vscode.window.showWarningMessage('Hotline: a run is already in progress. Cancel it first (click the Hotline item in the status bar).');
+      return;
+    }
     const folder = await pickFolder();
     if (!folder) return;
     const settings = readSettings(folder.uri);
@@ -174,7 +179,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('hotline.openReportAt', (args: OpenReportAtArgs) => {
       if (args && typeof args.reportFile === 'string') openReport(args.reportFile, { file: args.file, line: args.line, functionName: args.functionName });
     }),
-    vscode.commands.registerCommand('hotline.explainHint', (args: ExplainHintArgs) => explainHint(args)),
+    ...registerHintExplanations(),
     vscode.commands.registerCommand('hotline.setBaseline', async (from?: RunItem) => {
       const item = from ?? (await pickRun(runsView.runs().items, 'The run later runs are compared with (the baseline)'));
       if (!item) return;
@@ -240,20 +245,4 @@ async function pickFolder(): Promise<vscode.WorkspaceFolder | undefined> {
   const active = vscode.window.activeTextEditor?.document.uri;
   const fromEditor = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
   return fromEditor ?? vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which app folder to profile?' });
-}
-
-function explainHint(args: ExplainHintArgs): void {
-  if (!args || typeof args.api !== 'string') return;
-  const doc = [
-    `# ${args.api} blocks the event loop`,
-    '',
-    `Hotline found \`${args.api}\` on a hot path of your app while it was under load (rule \`${args.rule}\`).`,
-    '',
-    'While a synchronous call runs, the event loop serves nobody else: every other request waits, so latency grows with the number of connections and throughput stays at what one thread can do.',
-    '',
-    `**Fix:** ${args.fix}.`,
-    '',
-    'Then run *Hotline: Profile Under Load* again and compare it with the first run (set the first run as the baseline in the Runs view) to verify the fix.',
-  ].join('\n');
-  void vscode.workspace.openTextDocument({ language: 'markdown', content: doc }).then((d) => vscode.commands.executeCommand('markdown.showPreview', d.uri));
 }

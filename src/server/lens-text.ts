@@ -200,8 +200,9 @@ export function functionHoverMarkdown(f: FunctionCost, mainCtx: TextContext): st
   return out.join('\n');
 }
 
+/** The fix only: the hint's message is the line's diagnostic, which VS Code shows in the same hover. */
 function hintMarkdown(h: Hint): string[] {
-  return [`**⚠ ${h.message}**`, '', `Fix: ${h.fix}`];
+  return [`**Fix:** ${h.fix}`];
 }
 
 /** Costs measured in worker threads: their 100% is the workers' non-idle time. */

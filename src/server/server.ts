@@ -19,6 +19,7 @@ import {
 } from '../protocol.ts';
 import { ReportIndex, fileKey, heatOf, hintsOf, hoverOf, lensesOf, linesOfInterest, type FileCosts } from './file-view.ts';
 import { callRange, lineRange } from './hint-range.ts';
+import { asyncFixOf } from './async-fix.ts';
 import { RunLoadError, analyseProfile, analyseRun, loadRun, removeTempDirs, type LoadedRun } from './runs.ts';
 import { mapLines, splitLines, type LineMapping } from './staleness.ts';
 
@@ -123,11 +124,14 @@ function diagnosticsOf(fc: FileCosts, mapping: LineMapping | undefined, lines: s
       severity: DiagnosticSeverity.Warning,
       source: DiagnosticSource,
       code: hint.rule,
-      message: hint.message,
+      // The Problems panel and the hover show plain text: markdown backticks would show as such.
+      message: plainText(hint.message),
       data,
     };
   });
 }
+
+const plainText = (markdown: string): string => markdown.replace(/`([^`]+)`/g, '$1');
 
 /**
  * Brings one costly file up to date with its text now (the open document's, else the disk's):
@@ -306,18 +310,35 @@ const isExplainArgs = (v: unknown): v is ExplainHintArgs =>
 
 connection.onCodeAction((params): CodeAction[] => {
   const actions: CodeAction[] = [];
+  const doc = documents.get(params.textDocument.uri);
   for (const d of params.context.diagnostics) {
     if (d.source !== DiagnosticSource || !isExplainArgs(d.data)) continue;
     const args: ExplainHintArgs = { rule: d.data.rule, api: d.data.api, fix: d.data.fix };
-    actions.push({
-      title: `Hotline: how to fix \`${args.api}\``,
-      kind: CodeActionKind.QuickFix,
-      diagnostics: [d],
-      command: { title: `Hotline: how to fix \`${args.api}\``, command: ExplainHintCommand, arguments: [args] },
-    });
+    // The edit first when there is one: it is the fix; the explanation is the why.
+    const fix = doc && asyncFixOf(doc.getText(), d.range.start.line, args.api);
+    if (doc && fix) {
+      actions.push({
+        title: fix.title,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [d],
+        isPreferred: true,
+        edit: {
+          // needsConfirmation: VS Code shows the change in its Refactor Preview before applying it.
+          changeAnnotations: { [FIX_ANNOTATION]: { label: fix.title, description: 'Hotline', needsConfirmation: true } },
+          documentChanges: [{
+            textDocument: { uri: doc.uri, version: doc.version },
+            edits: fix.edits.map((e) => ({ range: { start: doc.positionAt(e.start), end: doc.positionAt(e.end) }, newText: e.newText, annotationId: FIX_ANNOTATION })),
+          }],
+        },
+      });
+    }
+    const title = `Explain: why ${args.api} blocks the event loop`;
+    actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], command: { title, command: ExplainHintCommand, arguments: [args] } });
   }
   return actions;
 });
+
+const FIX_ANNOTATION = 'hotline.asyncFix';
 
 documents.listen(connection);
 connection.listen();
