@@ -174,7 +174,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         filters: { Profiles: ['cpuprofile', 'heapprofile', 'log', 'json', 'txt', 'perf'], 'All files': ['*'] },
       });
       const file = picked?.[0]?.fsPath;
-      if (file) FlamePanel.show(context.extensionUri, file, path.basename(file));
+      if (!file) return;
+      // Titled by its folder too: every run's profile is called profile.cpuprofile.
+      FlamePanel.show(context.extensionUri, file, `${path.basename(file)} · ${path.basename(path.dirname(file))}`);
+      // As when it is opened from the Explorer: a CPU profile's costs go on the editor's lines.
+      if (file.endsWith('.cpuprofile')) {
+        const root = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? path.dirname(file);
+        analyseProfile(file, root).catch((err: Error) => void vscode.window.showWarningMessage(`Hotline: the profile shows as a flame graph, but its lines could not be analysed: ${err.message}`));
+      }
     }),
     vscode.commands.registerCommand('hotline.openReportAt', (args: OpenReportAtArgs) => {
       if (args && typeof args.reportFile === 'string') openReport(args.reportFile, { file: args.file, line: args.line, functionName: args.functionName });

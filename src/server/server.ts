@@ -151,7 +151,7 @@ function refreshFile(s: Shown, fc: FileCosts): boolean {
   if (diagnostics.length > 0) s.diagnosed.set(key, uri);
   else s.diagnosed.delete(key);
   if (doc) {
-    const lines = mapping ? heatOf(fc, mapping) : [];
+    const lines = mapping ? heatOf(s.index, fc, mapping) : [];
     if (lines.length > 0 || s.decorated.has(doc.uri)) void connection.sendNotification(decorationsType, { uri: doc.uri, lines });
     if (lines.length > 0) s.decorated.add(doc.uri);
     else s.decorated.delete(doc.uri);
