@@ -235,7 +235,7 @@ async function profile(argv: string[]): Promise<number> {
     else {
       process.stdout.write(`${renderReport(report, { cwd: process.cwd(), color: process.stdout.isTTY === true })}\n`);
       if (compared) process.stdout.write(`\n${renderComparison(compared.comparison, { cwd: process.cwd(), color: false })}\n`);
-      process.stdout.write(`\nSaved ${shortPath(runDir)}${path.sep} (report.json, profile.cpuprofile, …: see README, "Runs are kept")\n`);
+      process.stdout.write(`\nSaved ${shortPath(runDir)}${path.sep} (report.json, profile.cpuprofile, …)\n`);
       const profLog = profLogsOf(target, startedAt);
       if (profLog.length > 0) process.stdout.write(`The app's own node --prof wrote ${profLog.map(shortPath).join(', ')}: open it as a flame graph in VS Code (Hotline), or \`node --prof-process FILE\`.\n`);
     }

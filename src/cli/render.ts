@@ -6,6 +6,7 @@ import type { ReportV1 } from '../core/report.ts';
 import type { Analysis } from '../core/analysis/model.ts';
 import type { Comparison, Delta } from '../core/analysis/compare.ts';
 import type { HeapAnalysis } from '../core/analysis/heap.ts';
+import { capacityOf, costText, type CapacityBasis } from '../capacity.ts';
 
 const CATEGORY_LABELS: Record<string, string> = {
   user: 'your code', dependencies: 'dependencies', nodeInternals: 'node internals', native: 'native', gc: 'GC', program: 'program', idle: 'idle',
@@ -16,6 +17,8 @@ export interface RenderOptions {
   cwd: string;
   color: boolean;
   topLines?: number;
+  /** A run's capacity (capacity.ts): the top line's cost is also said per request and per core. */
+  capacity?: CapacityBasis;
 }
 
 export function renderReport(r: ReportV1, o: RenderOptions): string {
@@ -62,7 +65,7 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
   }
   // The main thread's figures; the workers' lines (tagged) have their own section below.
   const main = { lines: r.lines.filter((l) => l.thread === undefined), functions: r.functions.filter((f) => f.thread === undefined) };
-  out.push(...renderAnalysis({ ...r, ...main, durationMs: r.profile.durationMs, samples: r.profile.samples, intervalUs: r.profile.intervalUs }, o));
+  out.push(...renderAnalysis({ ...r, ...main, durationMs: r.profile.durationMs, samples: r.profile.samples, intervalUs: r.profile.intervalUs }, { ...o, capacity: capacityOf(r) }));
   out.push(...renderThreads(r, o), ...renderHeap(r, o));
   return out.join('\n');
 }
@@ -167,6 +170,9 @@ export function renderAnalysis(a: Pick<Analysis, 'categories' | 'lines' | 'hints
     const text = sourceLine(sources, l.file, l.line);
     out.push(`  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${where}  ${column(l.function, 28)} ${text}`);
   }
+  // The shares above are of the busy time: say what the top line costs of the app's capacity too,
+  // or a mostly idle app's top line reads as hot as a real bottleneck.
+  if (lines[0] && o.capacity) out.push(`  (% of the ${fmt(a.nonIdleMs)} ms of busy CPU; the top line costs ${costText(lines[0].ownMs, o.capacity)})`);
   out.push('');
   out.push(bold('Hottest functions') + ' (self time)');
   for (const f of a.functions.filter((x) => x.selfMs > 0 && x.category !== 'idle').slice(0, 8)) {

@@ -109,26 +109,27 @@ export function asyncFixOf(text: string, line0: number, api: string): AsyncFix |
     if (viaFs) {
       return {
         title: `Use await ${moduleVar}.promises.${asyncName}(…) instead of ${api}`,
-        edits: [
-          { start: node.start, end: node.start, newText: wrap ? '(await ' : 'await ' },
-          { start: callee.start, end: callee.end, newText: `${moduleVar}.promises.${asyncName}` },
-          ...(wrap ? [{ start: node.end, end: node.end, newText: ')' }] : []),
-        ],
+        edits: awaitCall(node, wrap, `${moduleVar}.promises.${asyncName}`),
       };
     }
     const declared = names.get(asyncName);
     const reuse = declared !== undefined && declared.type === 'VariableDeclarator' && /promisify/.test(text.slice(declared.start, declared.end));
     const name = declared === undefined || reuse ? asyncName : `${asyncName}Async`;
     if (!reuse && names.has(name)) return undefined;
-    const edits: TextEdit[] = [
-      { start: node.start, end: node.start, newText: wrap ? '(await ' : 'await ' },
-      { start: callee.start, end: callee.end, newText: name },
-      ...(wrap ? [{ start: node.end, end: node.end, newText: ')' }] : []),
-    ];
+    const edits = awaitCall(node, wrap, name);
     if (!reuse) edits.push(declaration(program, text, names, name, `${moduleVar}.${asyncName}`));
     return { title: `Use await ${name}(…) (util.promisify) instead of ${api}`, edits };
   }
   return undefined;
+}
+
+/** `crypto.pbkdf2Sync(` → `await pbkdf2(` as one edit (one change in a preview), parenthesised when used as an object. */
+function awaitCall(call: AnyNode, wrap: boolean, callee: string): TextEdit[] {
+  const calleeNode = call.callee as AnyNode;
+  return [
+    { start: call.start, end: calleeNode.end, newText: `${wrap ? '(' : ''}await ${callee}` },
+    ...(wrap ? [{ start: call.end, end: call.end, newText: ')' }] : []),
+  ];
 }
 
 /** `const pbkdf2 = util.promisify(crypto.pbkdf2);` after the last top-level require/import. */

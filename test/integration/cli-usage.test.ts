@@ -82,7 +82,7 @@ test('a run from another folder: the run folder printed absolute, the app\'s nod
   assert.equal(r.code, 0, show(r));
   guard.assertClean();
   const [runId] = fs.readdirSync(runs);
-  assert.ok(r.stdout.includes(`Saved ${path.join(runs, runId)}${path.sep} (report.json, profile.cpuprofile`), show(r));
+  assert.ok(r.stdout.includes(`Saved ${path.join(runs, runId)}${path.sep} (report.json, profile.cpuprofile, …)`), show(r));
   assert.doesNotMatch(r.stdout, /Saved \.\./);
   const log = fs.readdirSync(app).find((f) => /^isolate-.*\.log$/.test(f));
   assert.ok(log, 'node --prof wrote its log in the app folder');

@@ -68,6 +68,7 @@ test('a long function name does not run into the source text', () => {
   const line = { file, line: 56, function: 'http.createServer callback', ownMs: 50, ownPct: 50, selfMs: 50, totalMs: 50, selfPct: 50, totalPct: 50, callees: [] };
   const text = renderReport(report({ lines: [line, { ...line, line: 57, function: 'a.very.long.function.name.beyond.the.column' }] as unknown as ReportV1['lines'] }), { cwd: APP, color: false });
   assert.match(text, /server\.js:56 {2}http\.createServer callback  +\S/);
+  assert.match(text, /\(% of the 100 ms of busy CPU; the top line costs 50 ms · 2\.5% of a core\)/, 'the top line of the capacity too');
   assert.match(text, /server\.js:57 {2}a\.very\.long\.function\.name\.b… \S/);
 });
 

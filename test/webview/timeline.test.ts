@@ -96,13 +96,25 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
       await canvas.waitFor();
       assert.equal(await canvas.getAttribute('data-columns'), String(heatMap(timeline, 50).columns));
 
-      // The stall's cells are painted in the theme's chart orange, a quiet cell is not.
+      // The stall's cells are painted in the page's hot orange (opaque, per theme kind), a quiet cell is not.
       const inStall = await pixel(page, 1, (band.start + Math.floor(band.length / 2)) % 50);
       const quiet = await pixel(page, 1, (band.start + band.length + 15) % 50);
-      const orange = [0xd1, 0x86, 0x16];
+      const hot = await page.evaluate("getComputedStyle(document.body).getPropertyValue('--hl-hot').trim()") as string;
+      const orange = [1, 3, 5].map((i) => parseInt(hot.slice(i, i + 2), 16));
+      assert.equal(orange.length, 3, `--hl-hot is #rrggbb: ${hot}`);
       const dist = (a: number[], b: number[]): number => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-      assert.ok(dist(inStall, orange) < 60, `a stall cell is orange: ${inStall}`);
-      assert.ok(dist(quiet, orange) > 120, `a quiet cell is not: ${quiet}`);
+      // A cell is the orange laid over the empty grid with an opacity that grows with its busyness:
+      // a point on the line from the grid colour to the orange, far along it for the stall.
+      const gridHex = await page.evaluate("getComputedStyle(document.body).getPropertyValue('--vscode-editorWidget-background').trim()") as string;
+      const grid = [1, 3, 5].map((i) => parseInt(gridHex.slice(i, i + 2), 16));
+      const along = (p: number[]): { t: number; off: number } => {
+        const d = orange.map((v, i) => v - grid[i]);
+        const t = d.reduce((s, v, i) => s + v * (p[i] - grid[i]), 0) / d.reduce((s, v) => s + v * v, 0);
+        return { t, off: dist(p, grid.map((g, i) => g + t * d[i])) };
+      };
+      const stall = along(inStall);
+      assert.ok(stall.off < 25 && stall.t > 0.3, `a stall cell is orange: ${inStall} (${JSON.stringify(stall)}, ${hot} over ${gridHex})`);
+      assert.ok(along(quiet).t < stall.t - 0.2, `a quiet cell is not: ${quiet}`);
 
       // Drag from the band's first row to its last, in the second column (second 1).
       const from = await cellPoint(page, 1, band.start);

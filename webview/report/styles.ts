@@ -194,6 +194,8 @@ vscode-data-grid-row.focused {
 .stat.absent .stat-value { color: var(--vscode-descriptionForeground); font-weight: normal; }
 /* A long path is cut with an ellipsis (the row's tooltip has it whole), never run into the function beside it. */
 .loc-cell { display: block; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; padding-right: 12px; }
+/* Function names break between words ("http.createServer callback"), not inside one. */
+vscode-data-grid-cell .fn { overflow-wrap: normal; word-break: normal; }
 .worker-top { margin-top: 6px; padding-top: 6px; border-top: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); }
 .jump { margin: -4px 0 10px; }
 
