@@ -106,7 +106,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }
     // Refuse before any question: the answers would be thrown away.
     if (runs?.isRunning) {
-      void vscode.window.showWarningMessage('Hotline: a run is already in progress. Cancel it first (click the Hotline item in the status bar).');
+      // Short enough to read in a toast; the way out is its button.
+      void vscode.window.showWarningMessage('Hotline: a run is already in progress.', 'Cancel Run').then((c) => c && runs?.cancel());
       return;
     }
     const folder = await pickFolder();

@@ -52,11 +52,12 @@ function contrast(fg: Rgba, bg: Rgba): number {
 }
 
 /** The report's hot colours as the page computes them, and the editor background under them. */
-async function hotColours(report: FrameLocator): Promise<{ headline: string; swatch: string; background: string; chartsOrange: string }> {
+async function hotColours(report: FrameLocator): Promise<{ headline: string; swatch: string; meter: string; background: string; chartsOrange: string }> {
   // No named helpers inside: tsx would wrap them in its __name(), which the page does not have.
   return report.locator('body').evaluate((body) => ({
     headline: getComputedStyle(body.querySelector('.big-pct')!).color,
     swatch: getComputedStyle(body.querySelector('.swatch.cat-user')!).backgroundColor,
+    meter: getComputedStyle(body.querySelector('.meter.hot .meter-fill')!).backgroundColor,
     background: getComputedStyle(body.ownerDocument.documentElement).getPropertyValue('--vscode-editor-background').trim(),
     chartsOrange: getComputedStyle(body.ownerDocument.documentElement).getPropertyValue('--vscode-charts-orange').trim(),
   }));
@@ -117,7 +118,7 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
     assert.ok(!problem.includes('`'), `no markdown backticks: ${problem}`);
     await dom.activateTab(page, 'server.js');
     await dom.goToLine(page, hotLine);
-    const hover = await dom.hoverText(page, 'SALT, 20000', 'pbkdf2Sync');
+    const hover = await dom.hoverText(page, 'SALT, 20000', 'pbkdf2Sync', /Hotline/);
     assert.equal(hover.match(/blocks the event loop/g)?.length, 1, `the hint once in the hover: ${hover}`);
     assert.match(hover, /Fix: use crypto\.pbkdf2/);
     await vs.screenshot('ux-3-hover');
@@ -154,7 +155,7 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
 
     // 7. Verify: the second run opens on Overview, beside the code, and says the app is cool.
     await dom.runCommand(page, 'Hotline: Profile Under Load');
-    await dom.pickQuickItem(page, /as last time/);
+    await dom.pickQuickItem(page, /GET \//); // "as last time"
     report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
     await dom.waitUntil('the second run in the report', async () => {
       const id = await report.locator('body').getAttribute('data-report-id');
@@ -175,9 +176,9 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
       await report.locator('vscode-panel-tab#tab-overview').click();
       await dom.waitUntil(`report in ${theme.name}`, async () => (await hotColours(report)).background !== '' || undefined, 15_000);
       const c = await hotColours(report);
-      t.diagnostic(`${theme.name}: charts-orange ${c.chartsOrange}, headline ${c.headline}, swatch ${c.swatch}, background ${c.background}`);
+      t.diagnostic(`${theme.name}: charts-orange ${c.chartsOrange}, headline ${c.headline}, swatch ${c.swatch}, bars ${c.meter}, background ${c.background}`);
       const bg = parseColor(c.background);
-      for (const [what, colour] of [['headline', c.headline], ['swatch', c.swatch]] as const) {
+      for (const [what, colour] of [['headline', c.headline], ['swatch', c.swatch], ['bars', c.meter]] as const) {
         const rgba = parseColor(colour);
         assert.equal(rgba[3], 1, `${theme.name}: the ${what} is opaque (${colour})`);
         const ratio = contrast(rgba, bg);

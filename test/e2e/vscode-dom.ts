@@ -459,8 +459,11 @@ export async function chooseQuickFix(page: Page, text: RegExp, opts: { preview?:
   await page.locator(SEL.actionWidgetRow).first().waitFor({ state: 'hidden' });
 }
 
-/** Hovers the token `word` on the rendered line that contains `line`; returns the hover's text. */
-export async function hoverText(page: Page, line: string, word: string, timeout = 30_000): Promise<string> {
+/**
+ * Hovers the token `word` on the rendered line that contains `line`; returns the hover's text once
+ * it matches `until` and has stopped changing (providers answer one by one; "Loading..." first).
+ */
+export async function hoverText(page: Page, line: string, word: string, until: RegExp, timeout = 30_000): Promise<string> {
   const row = page.locator(`${SEL.activeEditorLines} .view-line`).filter({ hasText: line }).first();
   await row.locator('span span').filter({ hasText: exactly(word) }).first().hover();
   const hover = page.locator(SEL.hover).first();
@@ -469,7 +472,7 @@ export async function hoverText(page: Page, line: string, word: string, timeout 
   let last = '';
   return waitUntil('the hover to settle', async () => {
     const now = (await hover.textContent()) ?? '';
-    const settled = now !== '' && now === last;
+    const settled = until.test(now) && !/Loading\.\.\./.test(now) && now === last;
     last = now;
     return settled ? now.replace(/\u00a0/g, ' ') : undefined;
   }, timeout, 300);
@@ -499,7 +502,10 @@ export async function themeKind(page: Page): Promise<string> {
 
 /** Switches the colour theme through "Preferences: Color Theme" and waits until it applies. */
 export async function setColorTheme(page: Page, name: string, kind: 'vs' | 'vs-dark' | 'hc-black' | 'hc-light'): Promise<void> {
-  await runCommand(page, 'Preferences: Color Theme');
+  // The command opens a second quick pick in the same widget: runCommand() would wait for it to close.
+  await openQuickInput(page, 'F1', '>Preferences: Color Theme');
+  await page.locator(SEL.quickInputRow).filter({ has: page.locator(SEL.rowLabel, { hasText: exactly('Preferences: Color Theme') }) }).first().click();
+  await waitUntil('the colour theme picker', async () => /Color Theme/i.test((await page.locator(SEL.quickInputBox).getAttribute('placeholder')) ?? '') || (await page.locator(SEL.quickInputBox).getAttribute('aria-label') ?? '').includes('Color Theme'), 15_000);
   await page.locator(SEL.quickInputBox).fill(name);
   // Older builds prefix the built-in themes with "Default ".
   await pickQuickItem(page, new RegExp(`^\\s*(Default )?${escapeRe(name)}\\s*$`));

@@ -62,7 +62,7 @@ function firstLook(ctx: ViewContext): HTMLElement | null {
       h('div', { class: 'label' }, workers ? 'Hottest line of your code on the main thread' : 'Hottest line of your code'),
       h('div', { class: 'top-line-main' },
         // What the line costs of the app's capacity: a mostly idle app's top line reads as cool.
-        h('span', { class: 'big-pct', data: { field: 'top-core' } }, formatCorePct(corePct(top.ownMs, capacity)), h('span', { class: 'big-unit' }, ' of a core')),
+        h('span', { class: `big-pct${corePct(top.ownMs, capacity) < COOL_CORE_PCT ? ' cool' : ''}`, data: { field: 'top-core' } }, formatCorePct(corePct(top.ownMs, capacity)), h('span', { class: 'big-unit' }, ' of a core')),
         h('span', { class: 'top-line-what' },
           link([h('span', { class: 'mono' }, where(top.file, top.line, r.app.cwd))], () => ctx.openSource(top.file, top.line), { title: 'Open in the editor' }),
           ' in ', h('span', { class: 'mono fn' }, top.function),
@@ -81,6 +81,9 @@ function firstLook(ctx: ViewContext): HTMLElement | null {
   }
   return box;
 }
+
+/** Below this share of a core the hottest line is no bottleneck: its figure is not painted hot. */
+const COOL_CORE_PCT = 10;
 
 /** "0.42 ms per request · own 336 ms = 66% of the 512 ms of busy CPU (the line and the calls it makes)". */
 function topCost(ownMs: number, ownPct: number, capacity: CapacityBasis, nonIdleMs: number, workers: boolean): string {

@@ -92,6 +92,7 @@ vscode-panel-view.view > * { width: 100%; }
 }
 .top-line-main { display: flex; align-items: baseline; gap: 12px; flex-wrap: wrap; margin-bottom: 2px; }
 .big-pct { font-size: 1.9em; font-weight: 600; line-height: 1.1; color: var(--hl-hot); }
+.big-pct.cool { color: var(--vscode-foreground); }
 .big-unit { font-size: 0.45em; font-weight: 400; color: var(--vscode-descriptionForeground); }
 .top-line-what { font-size: 1.1em; }
 .hint-message { margin: 2px 0 6px; }
