@@ -16,9 +16,14 @@ import { flameTitle } from '../../src/extension/flame-title.ts';
 
 
 
-/** The app (its entry on the command line) and the load generator: none may outlive a run. */
-function runProcesses(workspace: string): number[] {
-  return [...processesMentioning(path.join(workspace, 'server.js')), ...processesMentioning('dist/load-runner.js')];
+/**
+ * The app (its entry on the command line) and the load generator of this VS Code's extension
+ * (its install folder is in the run folder): none may outlive a run. Not any dist/load-runner.js:
+ * other runs on a shared machine have theirs.
+ */
+function runProcesses(workspace: string, runDir: string): number[] {
+  const ours = new Set(processesMentioning(runDir));
+  return [...processesMentioning(path.join(workspace, 'server.js')), ...processesMentioning('dist/load-runner.js').filter((pid) => ours.has(pid))];
 }
 
 test('Hotline in a real VS Code: profile under load, CodeLens on the hot line, report, flame graph, cancel', { timeout: 600_000 }, async (t) => {
@@ -52,7 +57,7 @@ test('Hotline in a real VS Code: profile under load, CodeLens on the hot line, r
     await report.getByText(/crypto\.pbkdf2Sync/).first().waitFor({ state: 'visible' });
     await vs.screenshot('hotline-2-report');
     lap('report shown');
-    assert.deepEqual(runProcesses(workspace), [], 'no app or load process after a completed run');
+    assert.deepEqual(runProcesses(workspace, vs.runDir), [], 'no app or load process after a completed run');
 
     // The run is on disk before it was shown.
     const runsDir = path.join(workspace, '.hotline', 'runs');
@@ -101,11 +106,11 @@ test('Hotline in a real VS Code: profile under load, CodeLens on the hot line, r
     await dom.dismissNotifications(page);
     await dom.runCommand(page, 'Hotline: Profile Under Load');
     await dom.waitForNotification(page, /Measuring/, 60_000);
-    assert.ok(runProcesses(workspace).length > 0, 'the app and the load run while measuring');
+    assert.ok(runProcesses(workspace, vs.runDir).length > 0, 'the app and the load run while measuring');
     await dom.clickNotificationButton(page, /Measuring/, 'Cancel');
     await dom.waitForNotification(page, /run cancelled/, 30_000);
     await vs.screenshot('hotline-6-cancelled');
-    await dom.waitUntil('the app and the load to be gone after Cancel', async () => runProcesses(workspace).length === 0, 15_000);
+    await dom.waitUntil('the app and the load to be gone after Cancel', async () => runProcesses(workspace, vs.runDir).length === 0, 15_000);
     lap('cancelled, nothing left running');
 
     // The window reloads (the extension host goes away) in the middle of a run: the extension's
@@ -113,9 +118,9 @@ test('Hotline in a real VS Code: profile under load, CodeLens on the hot line, r
     await dom.dismissNotifications(page);
     await dom.runCommand(page, 'Hotline: Profile Under Load');
     await dom.waitForNotification(page, /Measuring/, 60_000);
-    assert.ok(runProcesses(workspace).length > 0, 'the app and the load run while measuring');
+    assert.ok(runProcesses(workspace, vs.runDir).length > 0, 'the app and the load run while measuring');
     await dom.runCommand(page, 'Developer: Reload Window');
-    await dom.waitUntil('the app and the load to be gone after the extension host went away', async () => runProcesses(workspace).length === 0, 20_000);
+    await dom.waitUntil('the app and the load to be gone after the extension host went away', async () => runProcesses(workspace, vs.runDir).length === 0, 20_000);
     await dom.waitForWorkbench(page);
     lap('reloaded during a run, nothing left running');
   } catch (err) {
@@ -127,6 +132,6 @@ test('Hotline in a real VS Code: profile under load, CodeLens on the hot line, r
   } finally {
     await vs.stop();
   }
-  assert.deepEqual(runProcesses(workspace), [], 'nothing left after VS Code stopped');
+  assert.deepEqual(runProcesses(workspace, vs.runDir), [], 'nothing left after VS Code stopped');
   fs.rmSync(tmp, { recursive: true, force: true });
 });
