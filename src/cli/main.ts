@@ -55,8 +55,10 @@ const USAGE = `Usage:
                               comparison is printed and kept in report.json
       --fail-if-slower N%     with --baseline: exit 3 when req/s fell or p99 latency rose by more
                               than N% (both from the window without the profiler)
-  hotline analyze FILE.cpuprofile [--root DIR] [--json] [--timeline OUT.json]
-      Analyse a saved profile; DIR is the app folder whose code is "yours" (default: current folder).
+  hotline analyze FILE.cpuprofile|FILE.heapprofile [--root DIR] [--json] [--timeline OUT.json]
+      Analyse a saved profile (a heap profile: bytes per function); DIR is the app folder whose
+      code is "yours" (default: current folder). A node --prof log or perf script text is named,
+      with what opens it (the flame graph in VS Code).
       --timeline writes its samples in time (the report's sub-second heat map) to OUT.json.
   hotline compare RUN_A RUN_B [--json] [--fail-if-slower N%]
       Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline.
@@ -329,7 +331,7 @@ function progressPrinter(): ((p: RunProgress) => void) & { end(): void } {
 
 function analyze(argv: string[]): number {
   const { values, positionals } = parse(argv, { root: { type: 'string' }, json: { type: 'boolean' }, timeline: { type: 'string' } });
-  if (positionals.length !== 1) throw new UsageError('analyze takes one .cpuprofile file');
+  if (positionals.length !== 1) throw new UsageError('analyze takes one .cpuprofile (or .heapprofile) file');
   const file = path.resolve(positionals[0]);
   const root = path.resolve((values.root as string | undefined) ?? '.');
   if (!fs.existsSync(file)) throw new Error(`${positionals[0]} does not exist`);
