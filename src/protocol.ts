@@ -58,7 +58,9 @@ export interface LineHeat {
   line: number;
   ownMs: number;
   ownPct: number;
-  /** Short after-text, e.g. "■ 812 ms". */
+  /** Of one core's time in the profile (capacity.ts): the tint's scale, so a mostly idle app stays pale. */
+  corePct: number;
+  /** Short after-text, e.g. "■ 0.42 ms/request". */
   label: string;
 }
 export interface DecorationsParams {

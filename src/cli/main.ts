@@ -3,8 +3,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { analyzeFile, type AttachSpec, compareReports, type Comparison, parseAttachTarget, ProfileFormatError, profileUnderLoad, readRun, REMOTE_ATTACH_WARNING, remoteHostOf, resolveTarget, RUN_DEFAULTS, RunError, type RunProgress, runsDirOf, StoreError, TargetError } from '../core/index.ts';
-import { renderAnalysis, renderComparison, renderReport } from './render.ts';
+import { analyzeFile, analyzeHeapProfile, type AttachSpec, compareReports, type Comparison, HeapProfileError, parseAttachTarget, parseHeapProfileText, ProfileFormatError, profileUnderLoad, readRun, REMOTE_ATTACH_WARNING, remoteHostOf, resolveTarget, RUN_DEFAULTS, RunError, type RunProgress, runsDirOf, StoreError, TargetError } from '../core/index.ts';
+import { renderAnalysis, renderComparison, renderHeapAnalysis, renderReport } from './render.ts';
+import { formatOf, notAnalysable } from './other-profiles.ts';
 import { attachBaseline, BaselineError, gateOutcome, readBaseline, threshold } from './baseline.ts';
 
 const USAGE = `Usage:
@@ -26,6 +27,8 @@ const USAGE = `Usage:
       --env K=V               environment variable for the app, repeatable
       --node PATH             node binary for the app (default: node on PATH)
       --listen-timeout S      how long the app may take to listen (default ${RUN_DEFAULTS.listenTimeoutS})
+      --stop-grace S          after its one SIGTERM, how long the app may take to shut down before
+                              SIGKILL (default ${RUN_DEFAULTS.stopGraceS})
       --out DIR               where runs are kept (default DIR/.hotline/runs)
       --attach TARGET         profile an app that already runs instead of starting one, and leave it
                               running: its inspector URL (ws://127.0.0.1:9229/…), inspector port
@@ -43,8 +46,10 @@ const USAGE = `Usage:
                               comparison is printed and kept in report.json
       --fail-if-slower N%     with --baseline: exit 3 when req/s fell or p99 latency rose by more
                               than N% (both from the window without the profiler)
-  hotline analyze FILE.cpuprofile [--root DIR] [--json] [--timeline OUT.json]
-      Analyze a saved profile; DIR is the app folder whose code is "yours" (default: current folder).
+  hotline analyze FILE.cpuprofile|FILE.heapprofile [--root DIR] [--json] [--timeline OUT.json]
+      Analyze a saved profile (a heap profile: bytes per function); DIR is the app folder whose
+      code is "yours" (default: current folder). A node --prof log or perf script text is named,
+      with what opens it (the flame graph in VS Code).
       --timeline writes its samples in time (the report's sub-second heat map) to OUT.json.
   hotline compare RUN_A RUN_B [--json] [--fail-if-slower N%]
       Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline.
@@ -93,22 +98,41 @@ function fail(err: unknown): number {
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`hotline: ${message}\n`);
   if (err instanceof BaselineError) return 2;
-  if (err instanceof UsageError) process.stderr.write('Run `hotline help` for the options.\n');
+  // Options the engine refuses (out of range, a URL off this machine) are bad usage too.
+  const usage = err instanceof UsageError || err instanceof TargetError || (err instanceof RunError && err.kind === 'bad-options');
+  if (usage) process.stderr.write('Run `hotline help` for the options.\n');
   if (err instanceof RunError && err.output.trim() && (err.kind === 'app-exited' || err.kind === 'never-listened' || err.kind === 'port-in-use')) {
     // Stack frames last: the error's own line and the source it points at matter more.
     const lines = err.output.trimEnd().split('\n').filter((l) => !INSPECTOR_NOISE.test(l) && !/^\s+at /.test(l));
     const tail = lines.slice(-12);
     process.stderr.write(`The app's last output:\n${tail.map((l) => `  | ${l}`).join('\n')}\n`);
   }
-  return err instanceof UsageError ? 2 : 1;
+  return usage ? 2 : 1;
 }
 
 function parse(args: string[], options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>): ReturnType<typeof parseArgs> {
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: joinNegativeValues(args, options), allowPositionals: true, options, strict: true });
   } catch (err) {
     throw new UsageError((err as Error).message.split('\n')[0]);
   }
+}
+
+/**
+ * `--duration -1` as `--duration=-1`: parseArgs takes a value that starts with a dash for an
+ * option and calls the call ambiguous, though the user plainly meant a (negative) number, which
+ * then gets the range message it deserves.
+ */
+function joinNegativeValues(args: string[], options: Record<string, { type: 'string' | 'boolean' }>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = /^--([^=]+)$/.exec(args[i])?.[1];
+    if (name !== undefined && options[name]?.type === 'string' && /^-(\d|\.\d)/.test(args[i + 1] ?? '')) {
+      out.push(`${args[i]}=${args[i + 1]}`);
+      i++;
+    } else out.push(args[i]);
+  }
+  return out;
 }
 
 function num(value: unknown, flag: string): number | undefined {
@@ -136,7 +160,7 @@ async function profile(argv: string[]): Promise<number> {
     header: { type: 'string', multiple: true }, body: { type: 'string' }, connections: { type: 'string' },
     pipelining: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' },
     'sampling-interval': { type: 'string' }, timeout: { type: 'string' }, env: { type: 'string', multiple: true },
-    node: { type: 'string' }, 'listen-timeout': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
+    node: { type: 'string' }, 'listen-timeout': { type: 'string' }, 'stop-grace': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
     baseline: { type: 'string' }, 'fail-if-slower': { type: 'string' },
     heap: { type: 'boolean' },
     attach: { type: 'string' }, 'allow-remote-attach': { type: 'boolean' }, 'load-command': { type: 'string' },
@@ -173,6 +197,7 @@ async function profile(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const progress = progressPrinter();
+  const startedAt = Date.now();
   try {
     const run = await profileUnderLoad({
       target,
@@ -188,6 +213,7 @@ async function profile(argv: string[]): Promise<number> {
       ...(values.heap === true ? { heap: {} } : {}),
       timeoutS: num(values.timeout, 'timeout'),
       listenTimeoutS: num(values['listen-timeout'], 'listen-timeout'),
+      stopGraceS: num(values['stop-grace'], 'stop-grace'),
       runsDir,
       attach,
       loadCommand: values['load-command'] as string | undefined,
@@ -202,7 +228,9 @@ async function profile(argv: string[]): Promise<number> {
     else {
       process.stdout.write(`${renderReport(report, { cwd: process.cwd(), color: process.stdout.isTTY === true })}\n`);
       if (compared) process.stdout.write(`\n${renderComparison(compared.comparison, { cwd: process.cwd(), color: false })}\n`);
-      process.stdout.write(`\nSaved ${path.relative(process.cwd(), runDir) || runDir}/report.json and profile.cpuprofile\n`);
+      process.stdout.write(`\nSaved ${shortPath(runDir)}${path.sep} (report.json, profile.cpuprofile, …)\n`);
+      const profLog = profLogsOf(target, startedAt);
+      if (profLog.length > 0) process.stdout.write(`The app's own node --prof wrote ${profLog.map(shortPath).join(', ')}: open it as a flame graph in VS Code (Hotline), or \`node --prof-process FILE\`.\n`);
     }
     if (report.partial) {
       // A report was written, but the run did not complete: CI must not take it for a pass.
@@ -224,6 +252,29 @@ async function profile(argv: string[]): Promise<number> {
   }
 }
 
+/** A path as the user reads it best: relative when inside the current folder, else absolute. */
+function shortPath(file: string): string {
+  const r = path.relative(process.cwd(), file);
+  return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : file;
+}
+
+/**
+ * The isolate-*.log files a `node --prof` in the app's own flags (an npm script's) wrote during
+ * the run: V8 puts them in the app's folder, where nobody would look for them.
+ */
+function profLogsOf(target: { cwd: string; runtimeArgs?: string[] }, since: number): string[] {
+  if (!(target.runtimeArgs ?? []).some((a) => a === '--prof' || a.startsWith('--logfile'))) return [];
+  const logfile = (target.runtimeArgs ?? []).find((a) => a.startsWith('--logfile='))?.slice('--logfile='.length);
+  const candidates = logfile ? [path.resolve(target.cwd, logfile)] : fs.readdirSync(target.cwd).filter((f) => /^isolate-.*\.log$/.test(f)).map((f) => path.join(target.cwd, f));
+  return candidates.filter((f) => {
+    try {
+      return fs.statSync(f).mtimeMs >= since;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** --attach and what it excludes (the app already runs: how to start it is not ours to say). */
 function attachOptions(values: ReturnType<typeof parseArgs>['values'], appArgs: string[]): AttachSpec | undefined {
   const allowRemote = values['allow-remote-attach'] === true;
@@ -231,7 +282,7 @@ function attachOptions(values: ReturnType<typeof parseArgs>['values'], appArgs: 
     if (allowRemote) throw new UsageError('--allow-remote-attach goes with --attach');
     return undefined;
   }
-  const startOnly = ['entry', 'script', 'env', 'node', 'listen-timeout'].filter((k) => values[k] !== undefined);
+  const startOnly = ['entry', 'script', 'env', 'node', 'listen-timeout', 'stop-grace'].filter((k) => values[k] !== undefined);
   if (startOnly.length > 0 || appArgs.length > 0) {
     throw new UsageError(`--attach profiles an app that already runs: ${startOnly.map((k) => `--${k}`).concat(appArgs.length > 0 ? ['-- APP ARGS'] : []).join(', ')}: these apply only to an app Hotline starts`);
   }
@@ -271,9 +322,14 @@ function progressPrinter(): ((p: RunProgress) => void) & { end(): void } {
 
 function analyze(argv: string[]): number {
   const { values, positionals } = parse(argv, { root: { type: 'string' }, json: { type: 'boolean' }, timeline: { type: 'string' } });
-  if (positionals.length !== 1) throw new UsageError('analyze takes one .cpuprofile file');
+  if (positionals.length !== 1) throw new UsageError('analyze takes one .cpuprofile (or .heapprofile) file');
   const file = path.resolve(positionals[0]);
   const root = path.resolve((values.root as string | undefined) ?? '.');
+  if (!fs.existsSync(file)) throw new Error(`${positionals[0]} does not exist`);
+  const format = formatOf(file);
+  if (format === 'heapprofile') return analyzeHeap(file, positionals[0], root, values.json === true, values.timeline !== undefined);
+  // One line and exit 1, as for a damaged profile: the file is the problem, not the options.
+  if (format !== undefined && format !== 'cpuprofile') throw new Error(notAnalysable(positionals[0], format));
   let analysis;
   let timeline;
   try {
@@ -290,6 +346,20 @@ function analyze(argv: string[]): number {
   }
   if (values.json) process.stdout.write(`${JSON.stringify(analysis, null, 1)}\n`);
   else process.stdout.write(`${renderAnalysis(analysis, { cwd: process.cwd(), color: process.stdout.isTTY === true }).join('\n')}\n`);
+  return 0;
+}
+
+function analyzeHeap(file: string, shown: string, root: string, json: boolean, timeline: boolean): number {
+  if (timeline) throw new UsageError(`${shown} is a heap profile: it has allocations, not samples in time (no --timeline)`);
+  let analysis;
+  try {
+    analysis = analyzeHeapProfile(parseHeapProfileText(fs.readFileSync(file, 'utf8')), root);
+  } catch (err) {
+    if (err instanceof HeapProfileError) throw new Error(`${shown} is not a usable heap profile: ${err.message}`);
+    throw err;
+  }
+  if (json) process.stdout.write(`${JSON.stringify({ kind: 'heapprofile', ...analysis }, null, 1)}\n`);
+  else process.stdout.write(`${renderHeapAnalysis(analysis, { cwd: process.cwd(), color: process.stdout.isTTY === true }).join('\n')}\n`);
   return 0;
 }
 

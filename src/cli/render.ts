@@ -2,8 +2,9 @@
 // of the hot lines with bars, and the hints.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Analysis, Comparison, Delta, ReportV1 } from '../core/index.ts';
+import type { Analysis, Comparison, Delta, HeapAnalysis, ReportV1 } from '../core/index.ts';
 import { fmt, formatBytes as bytes, formatMs as ms, formatPct, num } from '../format.ts';
+import { capacityOf, costText, type CapacityBasis } from '../capacity.ts';
 
 const CATEGORY_LABELS: Record<string, string> = {
   user: 'your code', dependencies: 'dependencies', nodeInternals: 'node internals', native: 'native', gc: 'GC', program: 'program', idle: 'idle',
@@ -14,6 +15,8 @@ export interface RenderOptions {
   cwd: string;
   color: boolean;
   topLines?: number;
+  /** A run's capacity (capacity.ts): the top line's cost is also said per request and per core. */
+  capacity?: CapacityBasis;
 }
 
 export function renderReport(r: ReportV1, o: RenderOptions): string {
@@ -22,7 +25,7 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
   const loadDescription = r.load?.external
     ? `load by the command below, ${r.load.durationS.toFixed(1)} s measured + ${r.load.profiled.durationS.toFixed(1)} s profiled`
     : `${r.settings.connections} connections, ${r.settings.durationS} s measured + ${r.settings.durationS} s profiled`;
-  out.push(bold(`Hotline run ${r.id}`) + `  ${r.load?.external ? '' : `${r.settings.method} `}${r.app.url}  ${loadDescription}${r.settings.attach ? `  (attached to ${r.settings.attach}, pid ${r.app.pid})` : ''}`);
+  out.push(bold(`Hotline run ${r.id}`) + `  ${r.load?.external ? '' : `${r.settings.method} `}${r.app.url}  ${loadDescription}${r.settings.attach ? `  (${attachedTo(r.settings.attach, r.app.pid)})` : ''}`);
   if (r.partial) out.push(`  PARTIAL: ${r.partial.reason}`);
   if (r.load) {
     const l = r.load;
@@ -60,28 +63,64 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
   }
   // The main thread's figures; the workers' lines (tagged) have their own section below.
   const main = { lines: r.lines.filter((l) => l.thread === undefined), functions: r.functions.filter((f) => f.thread === undefined) };
-  out.push(...renderAnalysis({ ...r, ...main, durationMs: r.profile.durationMs, samples: r.profile.samples, intervalUs: r.profile.intervalUs }, o));
+  out.push(...renderAnalysis({ ...r, ...main, durationMs: r.profile.durationMs, samples: r.profile.samples, intervalUs: r.profile.intervalUs }, { ...o, capacity: capacityOf(r) }));
   out.push(...renderThreads(r, o), ...renderHeap(r, o));
   return out.join('\n');
 }
 
-/** Worker threads: one line each, then the hot lines of all workers together. */
+/** "attached to pid 22867", not "attached to pid:22867, pid 22867". */
+function attachedTo(target: string, pid: number): string {
+  return target === `pid:${pid}` || target === String(pid) ? `attached to pid ${pid}` : `attached to ${target}, pid ${pid}`;
+}
+
+/**
+ * Worker threads: one line per kind of worker (same name and script), so an app that starts a
+ * worker per request reads as "one-off ×23", not 23 lines; then the hot lines of all workers.
+ */
 function renderThreads(r: ReportV1, o: RenderOptions): string[] {
   const workers = (r.threads ?? []).filter((t) => t.id !== 0);
   if (workers.length === 0 || !r.workers) return [];
   const bold = (s: string): string => (o.color ? `\x1b[1m${s}\x1b[22m` : s);
   const out = ['', bold('Worker threads') + ` (${workers.length}; ${fmt(r.workers.nonIdleMs)} ms non-idle together)`];
-  for (const t of workers) {
-    const flags = [t.joinedLate ? 'started in the window' : '', t.exitedEarly ? 'exited in the window' : ''].filter(Boolean).join(', ');
-    const top = t.topLine ? `  hottest ${rel(t.topLine.file, o.cwd)}:${t.topLine.line} ${t.topLine.ownPct.toFixed(1)}%` : '';
-    out.push(`  ${t.title}  ${fmt(t.nonIdleMs)} ms busy of ${fmt(t.durationMs)} ms${top}  (${t.file}${flags ? `; ${flags}` : ''})`);
+  for (const group of groupWorkers(workers)) {
+    const [t] = group;
+    const late = group.filter((w) => w.joinedLate).length;
+    const early = group.filter((w) => w.exitedEarly).length;
+    const top = group.filter((w) => w.topLine).sort((a, b) => b.topLine!.ownMs - a.topLine!.ownMs)[0]?.topLine;
+    const hottest = top ? `  hottest ${rel(top.file, o.cwd)}:${top.line}` : '';
+    if (group.length === 1) {
+      const flags = [late ? 'started in the window' : '', early ? 'exited in the window' : ''].filter(Boolean).join(', ');
+      out.push(`  ${t.title}  ${fmt(t.nonIdleMs)} ms busy of ${fmt(t.durationMs)} ms${hottest}${top ? ` ${top.ownPct.toFixed(1)}%` : ''}  (${t.file}${flags ? `; ${flags}` : ''})`);
+      continue;
+    }
+    const busy = group.reduce((sum, w) => sum + w.nonIdleMs, 0);
+    const flags = [late ? `${late} started in the window` : '', early ? `${early} exited in it` : ''].filter(Boolean).join(', ');
+    const ids = group.map((w) => w.id).sort((a, b) => a - b);
+    out.push(`  ${workerName(t)} ×${group.length}${t.script ? ` (${path.basename(t.script)})` : ''}  ${fmt(busy)} ms busy together${hottest}${flags ? `  (${flags})` : ''}  worker-{${ids[0]}…${ids[ids.length - 1]}}.cpuprofile`);
   }
   out.push(bold('Hot lines in worker threads') + " (own time, % of the workers' non-idle time)");
   const sources = new Map<string, string[]>();
   for (const l of r.lines.filter((x) => x.thread === 'worker' && x.ownMs > 0).slice(0, o.topLines ?? 10)) {
-    out.push(`  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${l.function.padEnd(18).slice(0, 28)} ${sourceLine(sources, l.file, l.line)}`);
+    out.push(`  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${column(l.function, 28)} ${sourceLine(sources, l.file, l.line)}`);
   }
   return out;
+}
+
+/** "[worker 12] one-off" → "one-off". */
+const workerName = (t: { title: string }): string => t.title.replace(/^\[worker \d+\]\s*/, '') || 'worker';
+
+function groupWorkers<T extends { title: string; script?: string }>(workers: T[]): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const w of workers) {
+    const key = `${workerName(w)}\u0000${w.script ?? ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), w]);
+  }
+  return [...groups.values()];
+}
+
+/** A name in a column of `width`: cut with an ellipsis, always followed by a space. */
+function column(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 }
 
 /** Allocations (--heap): totals, then the functions of your code that allocate most. */
@@ -91,7 +130,18 @@ function renderHeap(r: ReportV1, o: RenderOptions): string[] {
   const bold = (s: string): string => (o.color ? `\x1b[1m${s}\x1b[22m` : s);
   const rate = [h.bytesPerSecond !== undefined ? `${bytes(h.bytesPerSecond)}/s` : '', h.bytesPerRequest !== undefined ? `${bytes(h.bytesPerRequest)}/request` : ''].filter(Boolean).join(', ');
   const out = ['', bold('Allocations') + ` (main thread, sampled every ${bytes(h.samplingIntervalBytes)}: ${bytes(h.totalBytes)}${rate ? `, ${rate}` : ''}; ${bytes(h.outsideUserBytes)} outside your code)`];
-  out.push("  by function of your code (V8's sampling heap profile names functions, not lines: the line is where the function starts)");
+  return [...out, ...heapLines(h, o)];
+}
+
+/** `hotline analyze FILE.heapprofile`: the same table, for a heap profile saved anywhere. */
+export function renderHeapAnalysis(h: HeapAnalysis, o: RenderOptions): string[] {
+  const bold = (s: string): string => (o.color ? `\x1b[1m${s}\x1b[22m` : s);
+  return [bold('Allocations') + ` (sampling heap profile: ${bytes(h.totalBytes)}; ${bytes(h.outsideUserBytes)} outside your code)`, ...heapLines(h, o)];
+}
+
+function heapLines(h: Pick<HeapAnalysis, 'lines'>, o: RenderOptions): string[] {
+  const out = ["  by function of your code (V8's sampling heap profile names functions, not lines: the line is where the function starts)"];
+  if (h.lines.length === 0) out.push('  (no allocations in your code: --root names the folder whose code is yours)');
   for (const l of h.lines.slice(0, o.topLines ?? 10)) {
     out.push(`  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${l.function}  ${bytes(l.ownBytes)}`);
   }
@@ -115,8 +165,11 @@ export function renderAnalysis(a: Pick<Analysis, 'categories' | 'lines' | 'hints
   for (const l of lines) {
     const where = `${rel(l.file, o.cwd)}:${l.line}`.padEnd(width);
     const text = sourceLine(sources, l.file, l.line);
-    out.push(`  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${where}  ${l.function.padEnd(18).slice(0, 28)} ${text}`);
+    out.push(`  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${where}  ${column(l.function, 28)} ${text}`);
   }
+  // The shares above are of the busy time: say what the top line costs of the app's capacity too,
+  // or a mostly idle app's top line reads as hot as a real bottleneck.
+  if (lines[0] && o.capacity) out.push(`  (% of the ${fmt(a.nonIdleMs)} ms of busy CPU; the top line costs ${costText(lines[0].ownMs, o.capacity)})`);
   out.push('');
   out.push(bold('Hottest functions') + ' (self time)');
   for (const f of a.functions.filter((x) => x.selfMs > 0 && x.category !== 'idle').slice(0, 8)) {
@@ -131,12 +184,28 @@ export function renderAnalysis(a: Pick<Analysis, 'categories' | 'lines' | 'hints
       out.push(`    fix: ${h.fix}`);
     }
   }
-  if (a.notes.length > 0) {
+  const notes = groupNotes(a.notes);
+  if (notes.length > 0) {
     out.push('');
-    for (const n of a.notes.slice(0, 5)) out.push(`note: ${n}`);
-    if (a.notes.length > 5) out.push(`note: … and ${a.notes.length - 5} more in report.json`);
+    for (const n of notes.slice(0, 5)) out.push(`note: ${n}`);
+    if (notes.length > 5) out.push(`note: … and ${notes.length - 5} more in report.json`);
   }
   return out;
+}
+
+/**
+ * Notes that differ only in their numbers or their closing "(reason)" (one per worker thread,
+ * say) as one line with a count: "Worker thread [worker 6] one-off gave no profile (…); 47 more like it".
+ */
+export function groupNotes(notes: string[]): string[] {
+  const groups = new Map<string, { first: string; count: number }>();
+  for (const n of notes) {
+    const key = n.replace(/\s*\([^()]*\)\.?$/, '').replace(/\d+(\.\d+)?/g, '#');
+    const g = groups.get(key);
+    if (g) g.count++;
+    else groups.set(key, { first: n, count: 1 });
+  }
+  return [...groups.values()].map((g) => (g.count > 1 ? `${g.first.replace(/\.$/, '')}; ${g.count - 1} more like it` : g.first));
 }
 
 export function renderComparison(c: Comparison, o: RenderOptions): string {

@@ -1,7 +1,7 @@
 // The engine's front door: the CLI, the language server and the extension import the engine from
 // here only. Bundles keep only what they use (package.json "sideEffects": false), so the
 // extension, which captures, carries no analysis.
-export { type Analysis, type CallFrame, type CallLink, cutProfile, type FunctionCost, type HeapLine, type Hint, type LineCost, parseCpuProfileText, ProfileFormatError, TIMELINE_FILE, type TimelineV1 } from './analysis/index.ts';
+export { type Analysis, analyzeHeapProfile, type CallFrame, type CallLink, cutProfile, type FunctionCost, type HeapAnalysis, type HeapLine, HeapProfileError, type Hint, type LineCost, parseCpuProfileText, parseHeapProfileText, ProfileFormatError, TIMELINE_FILE, type TimelineV1 } from './analysis/index.ts';
 export { analyzeFile, analyzeRunDir, type ProfiledRun, profileUnderLoad, readProfileFile, writeSourceSnapshot, writeTimeline } from './analyze-run/index.ts';
 export { type AttachSpec, descendantsOf, fromNodeCommand, type LaunchSpec, type NodeProcess, nodeProcessesIn, parseAttachTarget, REMOTE_ATTACH_WARNING, remoteHostOf, resolveTarget, TargetError } from './app/index.ts';
 export { captureUnderLoad, type LoadSettings, RUN_DEFAULTS, type RunOptions, type RunProgress, type RunResult } from './capture/index.ts';

@@ -4,7 +4,10 @@ import * as vscode from 'vscode';
 import type { DecorationsParams, LineHeat } from '../protocol.ts';
 import { readSettings } from './settings.ts';
 
-/** Own-time share (of non-idle time) from which a line gets each heat level. */
+/**
+ * Share of one core from which a line gets each heat level: what the line costs of the app's
+ * capacity, not of its busy time (a mostly idle app's top line was as red as a real bottleneck).
+ */
 const LEVELS = [0.5, 3, 10, 30, 60];
 
 export class HeatDecorations implements vscode.Disposable {
@@ -49,7 +52,7 @@ export class HeatDecorations implements vscode.Disposable {
     const byLevel: vscode.DecorationOptions[][] = this.types.map(() => []);
     for (const l of lines) {
       let level = -1;
-      for (let i = 0; i < LEVELS.length; i++) if (l.ownPct >= LEVELS[i]) level = i;
+      for (let i = 0; i < LEVELS.length; i++) if (l.corePct >= LEVELS[i]) level = i;
       if (level < 0 || l.line >= editor.document.lineCount) continue;
       const end = editor.document.lineAt(l.line).range.end;
       byLevel[level].push({

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { AnalyzeProfileRequest, AnalyzeRunRequest, ClearRunNotification, type ExplainHintArgs, type OpenReportAtArgs, type ShownRunParams, ShowRunNotification } from '../protocol.ts';
+import { AnalyzeProfileRequest, AnalyzeRunRequest, ClearRunNotification, type OpenReportAtArgs, type ShownRunParams, ShowRunNotification } from '../protocol.ts';
 import { readRun, REPORT_FILE } from '../core/index.ts';
 import { startLanguageClient } from './language-client.ts';
 import { HeatDecorations } from './decorations.ts';
@@ -20,6 +20,7 @@ import { CpuProfileEditorProvider } from './cpuprofile-editor.ts';
 import { pickRun, type RunItem, RunsView } from './runs-view.ts';
 import { againstBaseline } from './baseline-summary.ts';
 import { flameTitle } from './flame-title.ts';
+import { registerHintExplanations } from './hint-explanation.ts';
 
 const BASELINE = 'hotline.baseline';
 const APP_DIRS = 'hotline.appDirs';
@@ -94,6 +95,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
       return;
     }
+    // Refuse before any question: the answers would be thrown away.
+    if (runs?.isRunning) {
+      // Short enough to read in a toast; the way out is its button.
+      void vscode.window.showWarningMessage('Hotline: a run is already in progress.', 'Cancel Run').then((c) => c && runs?.cancel());
+      return;
+    }
     const folder = await pickFolder();
     if (!folder) return;
     const settings = readSettings(folder.uri);
@@ -105,7 +112,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (!load) return;
     const outcome = await runs!.run({ ...app, env: app.env }, { ...load }, async (runDir, root) => {
       await lc.sendRequest(AnalyzeRunRequest, { runDir, root });
-    }, { attach, loadCommand: settings.loadCommand || undefined });
+    }, { attach, loadCommand: settings.loadCommand || undefined, listenTimeoutS: settings.listenTimeout, stopGraceS: settings.stopGracePeriod });
     if (!outcome) return;
     if (!appDirs().includes(outcome.appDir)) await state.update(APP_DIRS, [...state.get<string[]>(APP_DIRS, []), outcome.appDir]);
     runsView.refresh();
@@ -159,12 +166,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         filters: { Profiles: ['cpuprofile', 'heapprofile', 'log', 'json', 'txt', 'perf'], 'All files': ['*'] },
       });
       const file = picked?.[0]?.fsPath;
-      if (file) FlamePanel.show(context.extensionUri, file, path.basename(file));
+      if (!file) return;
+      // Titled by its folder too: every run's profile is called profile.cpuprofile.
+      FlamePanel.show(context.extensionUri, file, `${path.basename(file)} · ${path.basename(path.dirname(file))}`);
+      // As when it is opened from the Explorer: a CPU profile's costs go on the editor's lines.
+      if (file.endsWith('.cpuprofile')) {
+        const root = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? path.dirname(file);
+        analyzeProfile(file, root).catch((err: Error) => void vscode.window.showWarningMessage(`Hotline: the profile shows as a flame graph, but its lines could not be analyzed: ${err.message}`));
+      }
     }),
     vscode.commands.registerCommand('hotline.openReportAt', (args: OpenReportAtArgs) => {
       if (args && typeof args.reportFile === 'string') openReport(args.reportFile, { file: args.file, line: args.line, functionName: args.functionName });
     }),
-    vscode.commands.registerCommand('hotline.explainHint', (args: ExplainHintArgs) => explainHint(args)),
+    ...registerHintExplanations(),
     vscode.commands.registerCommand('hotline.setBaseline', async (from?: RunItem) => {
       const item = from ?? (await pickRun(runsView.runs().items, 'The run later runs are compared with (the baseline)'));
       if (!item) return;
@@ -230,20 +244,4 @@ async function pickFolder(): Promise<vscode.WorkspaceFolder | undefined> {
   const active = vscode.window.activeTextEditor?.document.uri;
   const fromEditor = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
   return fromEditor ?? vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which app folder to profile?' });
-}
-
-function explainHint(args: ExplainHintArgs): void {
-  if (!args || typeof args.api !== 'string') return;
-  const doc = [
-    `# ${args.api} blocks the event loop`,
-    '',
-    `Hotline found \`${args.api}\` on a hot path of your app while it was under load (rule \`${args.rule}\`).`,
-    '',
-    'While a synchronous call runs, the event loop serves nobody else: every other request waits, so latency grows with the number of connections and throughput stays at what one thread can do.',
-    '',
-    `**Fix:** ${args.fix}.`,
-    '',
-    'Then run *Hotline: Profile Under Load* again and compare it with the first run (set the first run as the baseline in the Runs view) to verify the fix.',
-  ].join('\n');
-  void vscode.workspace.openTextDocument({ language: 'markdown', content: doc }).then((d) => vscode.commands.executeCommand('markdown.showPreview', d.uri));
 }

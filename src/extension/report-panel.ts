@@ -54,7 +54,10 @@ export class ReportPanel implements vscode.Disposable {
       current = new ReportPanel(panel, extensionUri, opts.onFlameGraph, reportFile);
       ReportPanel.current = current;
     } else {
-      current.panel.reveal(undefined, opts.preserveFocus ?? false);
+      // Never over the code: the report moves beside the editor it would hide (its lenses are the news).
+      const editorColumn = vscode.window.activeTextEditor?.viewColumn;
+      const hidesCode = editorColumn !== undefined && current.panel.viewColumn === editorColumn;
+      current.panel.reveal(hidesCode ? vscode.ViewColumn.Beside : undefined, opts.preserveFocus ?? false);
     }
     current.reportFile = reportFile;
     current.panel.title = title(report);
@@ -79,7 +82,7 @@ export class ReportPanel implements vscode.Disposable {
         if (this.message) void this.panel.webview.postMessage(this.message);
         return;
       case 'openSource':
-        void openInWorkspace(msg.file, msg.line);
+        void openInWorkspace(msg.file, msg.line, this.panel.viewColumn);
         return;
       case 'openFlameGraph':
         this.onFlameGraph(this.reportFile);

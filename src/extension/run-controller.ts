@@ -10,6 +10,9 @@ export interface RunVariant {
   /** Attach to this running app instead of starting `app` (only its cwd counts then). */
   attach?: AttachSpec;
   loadCommand?: string;
+  /** How long the app may take to listen, and to shut down after its SIGTERM (settings). */
+  listenTimeoutS?: number;
+  stopGraceS?: number;
 }
 
 export interface RunOutcome {

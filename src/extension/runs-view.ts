@@ -4,18 +4,23 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { listRuns, REPORT_FILE, type ReportV1, runsDirOf } from '../core/index.ts';
+import { capacityOf, costText } from '../capacity.ts';
 
 export class RunItem extends vscode.TreeItem {
   constructor(readonly reportFile: string, readonly report: ReportV1, isBaseline: boolean, cwd: string) {
-    super(label(report), vscode.TreeItemCollapsibleState.None);
-    const top = report.lines[0];
-    const rps = report.load ? `${report.load.requests.perSecond.toFixed(1)} req/s` : 'profile only';
-    this.description = `${rps}${top ? ` · ${path.basename(top.file)}:${top.line} ${Math.round(top.ownPct)}%` : ''}${isBaseline ? ' · baseline' : ''}`;
+    // What matters first (a narrow side bar cuts the rest): req/s and the hot line; the time after.
+    const top = report.lines.find((l) => l.thread === undefined && l.ownMs > 0);
+    const rps = report.load ? `${fmtRate(report.load.requests.perSecond)} req/s` : 'profile only';
+    super(`${rps}${top ? ` · ${path.basename(top.file)}:${top.line}` : ''}`, vscode.TreeItemCollapsibleState.None);
+    this.description = `${when(report)}${isBaseline ? ' · baseline' : ''}`;
+    const capacity = capacityOf(report);
     this.tooltip = new vscode.MarkdownString([
-      `**${report.settings.method} ${report.app.url}**`,
+      // The path asked for, not the app's URL: that port was the run's and is closed now.
+      `**${report.load?.external ? '' : `${report.settings.method} `}${report.settings.url}** · ${label(report)}`,
       report.load ? `${rps}, p99 ${Math.round(report.load.latencyMs.p99)} ms, ${report.load.errors} errors` : '',
-      top ? `Hottest line: \`${path.relative(cwd, top.file)}:${top.line}\` (${top.function}), ${top.ownPct}% own time` : '',
+      top ? `Hottest line: \`${path.relative(cwd, top.file)}:${top.line}\` (${top.function}), own ${costText(top.ownMs, capacity)}` : '',
       report.partial ? `Partial: ${report.partial.reason}` : '',
+      isBaseline ? 'The baseline: later reports show their changes against it.' : '',
     ].filter(Boolean).join('\n\n'));
     this.iconPath = new vscode.ThemeIcon(isBaseline ? 'pinned' : report.partial ? 'warning' : 'flame');
     this.contextValue = isBaseline ? 'hotline.run.baseline' : 'hotline.run';
@@ -30,7 +35,7 @@ export async function pickRun(items: readonly RunItem[], placeHolder: string): P
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    items.map((item) => ({ label: `${item.report.id}`, description: String(item.description ?? ''), detail: String(item.label ?? ''), item })),
+    items.map((item) => ({ label: String(item.label ?? item.report.id), description: `${String(item.description ?? '')} · ${item.report.id}`, item })),
     { placeHolder, matchOnDescription: true },
   );
   return picked?.item;
@@ -48,6 +53,16 @@ function label(report: ReportV1): string {
   const d = new Date(report.startedAt);
   return Number.isNaN(d.getTime()) ? report.id : d.toLocaleString();
 }
+
+/** "14:02:11" today, "Nov 23 14:02" before. */
+function when(report: ReportV1): string {
+  const d = new Date(report.startedAt);
+  if (Number.isNaN(d.getTime())) return report.id;
+  const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return d.toDateString() === new Date().toDateString() ? time : `${d.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${time.slice(0, 5)}`;
+}
+
+const fmtRate = (v: number): string => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
 
 export class RunsView implements vscode.TreeDataProvider<vscode.TreeItem>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -79,6 +94,9 @@ export class RunsView implements vscode.TreeDataProvider<vscode.TreeItem>, vscod
       for (const s of listing.skipped) notes.push(new NoteItem(`${path.basename(s.dir)}: unreadable`, s.reason));
     }
     items.sort((a, b) => b.report.startedAt.localeCompare(a.report.startedAt));
+    // The walkthrough's steps and the baseline commands follow what exists, not what was clicked.
+    void vscode.commands.executeCommand('setContext', 'hotline.hasRuns', items.length > 0);
+    void vscode.commands.executeCommand('setContext', 'hotline.hasBaseline', baseline !== undefined && items.some((i) => path.resolve(i.reportFile) === path.resolve(baseline)));
     return { items, notes };
   }
 

@@ -16,6 +16,8 @@ export interface HotlineSettings {
   samplingInterval: number;
   timeout: number;
   listenTimeout: number;
+  /** Seconds between the app's SIGTERM and SIGKILL when a run stops it. */
+  stopGracePeriod: number;
   nodePath: string;
   env: Record<string, string>;
   decorations: boolean;
@@ -47,6 +49,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): HotlineSettings
     samplingInterval: c.get<number>('samplingInterval', RUN_DEFAULTS.samplingIntervalUs),
     timeout: c.get<number>('timeout', RUN_DEFAULTS.timeoutS),
     listenTimeout: c.get<number>('listenTimeout', RUN_DEFAULTS.listenTimeoutS),
+    stopGracePeriod: c.get<number>('stopGracePeriod', RUN_DEFAULTS.stopGraceS),
     nodePath: c.get<string>('nodePath', ''),
     env: c.get<Record<string, string>>('env', {}),
     decorations: c.get<boolean>('decorations.enabled', true),

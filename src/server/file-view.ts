@@ -6,6 +6,7 @@ import type { FunctionCost, HeapLine, Hint, LineCost, ReportV1 } from '../core/i
 import type { LineHeat, OpenReportAtArgs } from '../protocol.ts';
 import { decorationLabel, functionHoverMarkdown, functionLensText, type HeapContext, heapLensText, isBlockingHint, isDecoratedLine, isHeapLensLine, isHoverLine, isLensFunction, isLensLine, lineHoverMarkdown, lineLensText, type TextContext } from './lens-text.ts';
 import type { LineMapping } from './staleness.ts';
+import { capacityOf, corePct } from '../capacity.ts';
 
 /**
  * The key files are matched by: report paths and document paths meet here. VS Code spells a
@@ -34,7 +35,10 @@ export class ReportIndex {
   readonly heap: HeapContext | undefined;
 
   constructor(readonly report: ReportV1, readonly reportFile: string) {
-    this.context = { nonIdleMs: report.nonIdleMs, ...(report.workers ? { workersNonIdleMs: report.workers.nonIdleMs } : {}), underLoad: report.load !== undefined, root: report.app.cwd };
+    this.context = {
+      nonIdleMs: report.nonIdleMs, ...(report.workers ? { workersNonIdleMs: report.workers.nonIdleMs } : {}),
+      underLoad: report.load !== undefined, root: report.app.cwd, capacity: capacityOf(report),
+    };
     this.heap = report.heap ? { totalBytes: report.heap.totalBytes, bytesPerSecond: report.heap.bytesPerSecond, bytesPerRequest: report.heap.bytesPerRequest } : undefined;
     const of = (file: string): FileCosts => {
       const key = fileKey(file);
@@ -80,7 +84,7 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
     if (!isLensFunction(f)) continue;
     const line0 = mapping.toCurrent(f.line);
     if (line0 === undefined) continue;
-    items.push({ line0, title: functionLensText(f), args: { reportFile: index.reportFile, file: fc.file, line: f.line, functionName: f.name } });
+    items.push({ line0, title: functionLensText(f, index.context), args: { reportFile: index.reportFile, file: fc.file, line: f.line, functionName: f.name } });
   }
   // A line run by the main thread and by workers (shared code): the main thread's cost shows.
   const byLine = new Map([...fc.lines.filter((l) => l.thread === 'worker'), ...fc.lines.filter((l) => l.thread !== 'worker')].map((l) => [l.line, l]));
@@ -104,13 +108,16 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
   return items.sort((a, b) => a.line0 - b.line0);
 }
 
-export function heatOf(fc: FileCosts, mapping: LineMapping): LineHeat[] {
+export function heatOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping): LineHeat[] {
   if (mapping.changedBeyondMapping) return [];
   const heat: LineHeat[] = [];
   for (const l of fc.lines) {
     if (!isDecoratedLine(l)) continue;
     const line0 = mapping.toCurrent(l.line);
-    if (line0 !== undefined) heat.push({ line: line0, ownMs: l.ownMs, ownPct: l.ownPct, label: decorationLabel(l) });
+    if (line0 === undefined) continue;
+    // Worker lines: a share of the workers' time (several workers can each fill a core).
+    const core = l.thread === 'worker' ? l.ownPct : corePct(l.ownMs, index.context.capacity);
+    heat.push({ line: line0, ownMs: l.ownMs, ownPct: l.ownPct, corePct: core, label: decorationLabel(l, index.context.capacity) });
   }
   return heat.sort((a, b) => a.line - b.line);
 }

@@ -4,6 +4,8 @@
 import * as path from 'node:path';
 import { formatBytes, formatMs, formatPct } from '../format.ts';
 import { type CallLink, type FunctionCost, type HeapLine, type Hint, isBelow, type LineCost } from '../core/index.ts';
+import { functionLabel } from '../names.ts';
+import { corePct, costText, formatCorePct, formatCostMs, perRequestMs, type CapacityBasis } from '../capacity.ts';
 
 /** A line gets a lens when its own time is at least this share of non-idle time. */
 export const LENS_MIN_OWN_PCT = 1;
@@ -60,24 +62,37 @@ export interface TextContext {
   underLoad: boolean;
   /** Paths under this folder are shown relative to it (the app's folder). */
   root: string;
+  /** What the main thread's costs are of the app's capacity (capacity.ts). */
+  capacity: CapacityBasis;
 }
 
-/** `total 1.9 s (93%) · self 12 ms` */
-export function functionLensText(f: FunctionCost): string {
-  return `total ${formatMs(f.totalMs)} (${formatPct(f.totalPct)}${f.thread === 'worker' ? ' of worker threads' : ''}) · self ${formatMs(f.selfMs)}`;
+/** Time per request under load, else the time in the profile. */
+const amount = (ms: number, b: CapacityBasis): string => {
+  const per = perRequestMs(ms, b);
+  return per !== undefined ? `${formatCostMs(per)}/request` : formatCostMs(ms);
+};
+
+/** `total 48 ms/request (93% of a core) · self 0.10 ms/request` */
+export function functionLensText(f: FunctionCost, ctx: Pick<TextContext, 'capacity'>): string {
+  if (f.thread === 'worker') return `total ${formatMs(f.totalMs)} (${formatPct(f.totalPct)} of worker threads) · self ${formatMs(f.selfMs)}`;
+  return `total ${amount(f.totalMs, ctx.capacity)} (${formatCorePct(corePct(f.totalMs, ctx.capacity))} of a core) · self ${amount(f.selfMs, ctx.capacity)}`;
 }
 
-/** `93% of CPU under load · blocks the event loop` with a blocking-API hint, else `own 812 ms (41%)`. */
-export function lineLensText(l: Pick<LineCost, 'ownMs' | 'ownPct' | 'thread'>, hint: Hint | undefined, ctx: Pick<TextContext, 'underLoad'>): string {
+/**
+ * `48 ms/request · 93% of a core · blocks the event loop` with a blocking-API hint, else
+ * `own 0.42 ms/request · 3.1% of a core`: what the line costs of the app's capacity, so the
+ * next line up after a fix does not look as hot as the bug did.
+ */
+export function lineLensText(l: Pick<LineCost, 'ownMs' | 'ownPct' | 'thread'>, hint: Hint | undefined, ctx: Pick<TextContext, 'capacity'>): string {
   // Worker lines: a share of the workers' CPU, and no worker blocks the main event loop.
   if (l.thread === 'worker') return `own ${formatMs(l.ownMs)} (${formatPct(l.ownPct)} of worker threads)`;
-  if (hint) return `${formatPct(l.ownPct)} of CPU ${ctx.underLoad ? 'under load' : 'in this profile'} · blocks the event loop`;
-  return `own ${formatMs(l.ownMs)} (${formatPct(l.ownPct)})`;
+  if (hint) return `${costText(l.ownMs, ctx.capacity)} · blocks the event loop`;
+  return `own ${costText(l.ownMs, ctx.capacity)}`;
 }
 
-/** After-text of a heat decoration: `■ 812 ms`. */
-export function decorationLabel(l: LineCost): string {
-  return `■ ${formatMs(l.ownMs)}`;
+/** After-text of a heat decoration: `■ 0.42 ms/request` (or `■ 812 ms` for a bare profile). */
+export function decorationLabel(l: LineCost, capacity: CapacityBasis): string {
+  return `■ ${amount(l.ownMs, capacity)}`;
 }
 
 /** Hints that blame a line for blocking (the gc-pressure hint has no line and never gets here). */
@@ -103,7 +118,7 @@ const ofCpu = (ms: number, ctx: TextContext): string => `${formatMs(ms)} (${form
 
 /** Markdown for the callee list of a line: name, where, time, and whether the call site was inferred. */
 function calleeItems(callees: readonly CallLink[], ctx: TextContext): string[] {
-  return callees.map((c) => `- ${code(c.name || '(anonymous)')} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}${c.inferred ? ' · *inferred call site*' : ''}`);
+  return callees.map((c) => `- ${code(functionLabel(c.name, c.file))} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}${c.inferred ? ' · *inferred call site*' : ''}`);
 }
 
 export interface LineHoverInput {
@@ -120,12 +135,16 @@ export function lineHoverMarkdown(input: LineHoverInput, mainCtx: TextContext): 
   const out: string[] = [];
   out.push(`**Hotline** · line ${l.line} in ${code(l.function || '(anonymous)')}${l.thread === 'worker' ? ' · worker threads' : ''}`);
   out.push('');
-  out.push('| | time | of CPU |');
+  out.push('| | time | of busy CPU |');
   out.push('|---|---:|---:|');
   out.push(`| own | ${formatMs(l.ownMs)} | ${formatPct(l.ownPct)} |`);
   out.push(`| self | ${formatMs(l.selfMs)} | ${formatPct(l.selfPct)} |`);
   out.push(`| total | ${formatMs(l.totalMs)} | ${formatPct(l.totalPct)} |`);
   out.push('');
+  if (l.thread !== 'worker') {
+    out.push(`Of the app's capacity: own ${costText(l.ownMs, ctx.capacity)}.`);
+    out.push('');
+  }
   if (l.callees.length > 0) {
     out.push('Calls from this line:');
     out.push('');
@@ -171,8 +190,9 @@ export function functionHoverMarkdown(f: FunctionCost, mainCtx: TextContext): st
   return out.join('\n');
 }
 
+/** The fix only: the hint's message is the line's diagnostic, which VS Code shows in the same hover. */
 function hintMarkdown(h: Hint): string[] {
-  return [`**⚠ ${h.message}**`, '', `Fix: ${h.fix}`];
+  return [`**Fix:** ${h.fix}`];
 }
 
 /** Costs measured in worker threads: their 100% is the workers' non-idle time. */

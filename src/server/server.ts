@@ -18,6 +18,7 @@ import {
 } from '../protocol.ts';
 import { ReportIndex, fileKey, heatOf, hintsOf, hoverOf, lensesOf, linesOfInterest, type FileCosts } from './file-view.ts';
 import { callRange, lineRange } from './hint-range.ts';
+import { asyncFixOf } from './async-fix.ts';
 import { RunLoadError, analyzeProfile, analyzeRun, loadRun, removeTempDirs, type LoadedRun } from './runs.ts';
 import { mapLines, splitLines, type LineMapping } from './staleness.ts';
 
@@ -115,11 +116,14 @@ function diagnosticsOf(fc: FileCosts, mapping: LineMapping | undefined, lines: s
       severity: DiagnosticSeverity.Warning,
       source: DiagnosticSource,
       code: hint.rule,
-      message: hint.message,
+      // The Problems panel and the hover show plain text: markdown backticks would show as such.
+      message: plainText(hint.message),
       data,
     };
   });
 }
+
+const plainText = (markdown: string): string => markdown.replace(/`([^`]+)`/g, '$1');
 
 /**
  * Brings one costly file up to date with its text now (the open document's, else the disk's):
@@ -139,7 +143,7 @@ function refreshFile(s: Shown, fc: FileCosts): boolean {
   if (diagnostics.length > 0) s.diagnosed.set(key, uri);
   else s.diagnosed.delete(key);
   if (doc) {
-    const lines = mapping ? heatOf(fc, mapping) : [];
+    const lines = mapping ? heatOf(s.index, fc, mapping) : [];
     if (lines.length > 0 || s.decorated.has(doc.uri)) void connection.sendNotification(DecorationsNotification, { uri: doc.uri, lines });
     if (lines.length > 0) s.decorated.add(doc.uri);
     else s.decorated.delete(doc.uri);
@@ -298,18 +302,34 @@ const isExplainArgs = (v: unknown): v is ExplainHintArgs =>
 
 connection.onCodeAction((params): CodeAction[] => {
   const actions: CodeAction[] = [];
+  const doc = documents.get(params.textDocument.uri);
   for (const d of params.context.diagnostics) {
     if (d.source !== DiagnosticSource || !isExplainArgs(d.data)) continue;
     const args: ExplainHintArgs = { rule: d.data.rule, api: d.data.api, fix: d.data.fix };
-    actions.push({
-      title: `Hotline: how to fix \`${args.api}\``,
-      kind: CodeActionKind.QuickFix,
-      diagnostics: [d],
-      command: { title: `Hotline: how to fix \`${args.api}\``, command: ExplainHintCommand, arguments: [args] },
-    });
+    // The edit first when there is one: it is the fix; the explanation is the why.
+    const fix = doc && asyncFixOf(doc.getText(), d.range.start.line, args.api);
+    if (doc && fix) {
+      actions.push({
+        title: fix.title,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [d],
+        isPreferred: true,
+        // A plain edit: Enter applies it, Ctrl+Enter in the quick-fix menu shows it in VS Code's
+        // Refactor Preview first (asking for confirmation would leave every change unticked there).
+        edit: {
+          documentChanges: [{
+            textDocument: { uri: doc.uri, version: doc.version },
+            edits: fix.edits.map((e) => ({ range: { start: doc.positionAt(e.start), end: doc.positionAt(e.end) }, newText: e.newText })),
+          }],
+        },
+      });
+    }
+    const title = `Explain: why ${args.api} blocks the event loop`;
+    actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], command: { title, command: ExplainHintCommand, arguments: [args] } });
   }
   return actions;
 });
+
 
 documents.listen(connection);
 connection.listen();

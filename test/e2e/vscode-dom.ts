@@ -31,6 +31,13 @@ export const SEL = {
   viewPane: '.part.sidebar .pane',
   paneHeader: '.pane-header',
   paneRow: '.pane-body .monaco-list-row',
+  editorGroup: '.editor-group-container',
+  actionWidget: '.action-widget',
+  actionWidgetRow: '.action-widget .monaco-list-row.action',
+  hover: '.monaco-hover:not(.hidden)',
+  problemsRows: '.markers-panel .monaco-list-row',
+  /** The Refactor Preview panel (VS Code's bulk edit pane). */
+  refactorPreview: '.bulk-edit-panel, .refactor-preview',
 } as const;
 
 // Browser globals, used only inside page.evaluate() callbacks (the project compiles without the
@@ -434,4 +441,91 @@ export async function waitForViewItem(page: Page, title: string, label: string |
     .first();
   await row.waitFor({ state: 'visible', timeout });
   return row;
+}
+
+// ------------------------------------------------------------------------------------------
+// Editor groups, quick fixes, hovers, Problems, Refactor Preview, colour themes
+
+/** The title of the active tab of each editor group, left to right (what is on screen). */
+export async function activeTabPerGroup(page: Page): Promise<string[]> {
+  return page.locator(SEL.editorGroup).evaluateAll((groups) =>
+    groups.map((g) => ((g.querySelector('.tabs-container .tab.active')?.getAttribute('aria-label') ?? '') as string).split(',')[0]!.trim()).filter(Boolean));
+}
+
+/** Puts the cursor on a 1-based line of the active editor (Go to Line). */
+export async function goToLine(page: Page, line: number): Promise<void> {
+  await openQuickInput(page, 'Control+G', `:${line}`);
+  await page.keyboard.press('Enter');
+  await page.locator(SEL.quickInput).waitFor({ state: 'hidden' });
+}
+
+/** Opens the quick-fix menu at the cursor (Ctrl+.) and returns its entries' texts. */
+export async function openQuickFixes(page: Page, timeout = 30_000): Promise<string[]> {
+  await page.keyboard.press('Control+.');
+  await page.locator(SEL.actionWidgetRow).first().waitFor({ state: 'visible', timeout });
+  return (await page.locator(SEL.actionWidgetRow).allTextContents()).map((s) => s.replace(/\u00a0/g, ' ').trim());
+}
+
+/** Chooses the open quick-fix menu's entry whose text matches; `preview`: Ctrl+Enter (Refactor Preview) instead. */
+export async function chooseQuickFix(page: Page, text: RegExp, opts: { preview?: boolean } = {}): Promise<void> {
+  const row = page.locator(SEL.actionWidgetRow).filter({ hasText: text }).first();
+  if (opts.preview) {
+    await row.hover(); // the hovered entry is the focused one
+    await waitUntil(`"${text}" focused in the quick-fix menu`, async () => text.test((await page.locator(`${SEL.actionWidgetRow}.focused`).first().textContent()) ?? ''), 10_000);
+    await page.keyboard.press('Control+Enter');
+  } else await row.click();
+  await page.locator(SEL.actionWidgetRow).first().waitFor({ state: 'hidden' });
+}
+
+/**
+ * Hovers the token `word` on the rendered line that contains `line`; returns the hover's text once
+ * it matches `until` and has stopped changing (providers answer one by one; "Loading..." first).
+ */
+export async function hoverText(page: Page, line: string, word: string, until: RegExp, timeout = 30_000): Promise<string> {
+  const row = page.locator(`${SEL.activeEditorLines} .view-line`).filter({ hasText: line }).first();
+  await row.locator('span span').filter({ hasText: exactly(word) }).first().hover();
+  const hover = page.locator(SEL.hover).first();
+  await hover.waitFor({ state: 'visible', timeout });
+  // The hover fills in as its providers answer: wait until it stops changing.
+  let last = '';
+  return waitUntil('the hover to settle', async () => {
+    const now = (await hover.textContent()) ?? '';
+    const settled = until.test(now) && !/Loading\.\.\./.test(now) && now === last;
+    last = now;
+    return settled ? now.replace(/\u00a0/g, ' ') : undefined;
+  }, timeout, 300);
+}
+
+/** Texts of the Problems panel's rows (it is opened with Ctrl+Shift+M if needed). */
+export async function problems(page: Page, timeout = 30_000): Promise<string[]> {
+  if (!(await page.locator(SEL.problemsRows).first().isVisible())) await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+  await page.locator(SEL.problemsRows).first().waitFor({ state: 'visible', timeout });
+  return (await page.locator(SEL.problemsRows).allTextContents()).map((s) => s.replace(/\u00a0/g, ' ').trim());
+}
+
+/** Waits for the Refactor Preview (a workspace edit that asks for confirmation) and applies it. */
+export async function applyRefactorPreview(page: Page, timeout = 30_000): Promise<void> {
+  // Found by its Apply button: the pane's own classes vary between builds.
+  const apply = page.getByRole('button', { name: 'Apply', exact: true });
+  await apply.waitFor({ state: 'visible', timeout });
+  await apply.click();
+  await apply.waitFor({ state: 'hidden', timeout });
+}
+
+/** The workbench's theme kind, from its class: vs, vs-dark, hc-black or hc-light. */
+export async function themeKind(page: Page): Promise<string> {
+  const cls = (await page.locator(SEL.workbench).getAttribute('class')) ?? '';
+  return ['hc-light', 'hc-black', 'vs-dark', 'vs'].find((k) => cls.split(/\s+/).includes(k)) ?? '';
+}
+
+/** Switches the colour theme through "Preferences: Color Theme" and waits until it applies. */
+export async function setColorTheme(page: Page, name: string, kind: 'vs' | 'vs-dark' | 'hc-black' | 'hc-light'): Promise<void> {
+  // The command opens a second quick pick in the same widget: runCommand() would wait for it to close.
+  await openQuickInput(page, 'F1', '>Preferences: Color Theme');
+  await page.locator(SEL.quickInputRow).filter({ has: page.locator(SEL.rowLabel, { hasText: exactly('Preferences: Color Theme') }) }).first().click();
+  await waitUntil('the colour theme picker', async () => /Color Theme/i.test((await page.locator(SEL.quickInputBox).getAttribute('placeholder')) ?? '') || (await page.locator(SEL.quickInputBox).getAttribute('aria-label') ?? '').includes('Color Theme'), 15_000);
+  await page.locator(SEL.quickInputBox).fill(name);
+  // Older builds prefix the built-in themes with "Default ".
+  await pickQuickItem(page, new RegExp(`^\\s*(Default )?${escapeRe(name)}\\s*$`));
+  await waitUntil(`theme ${name}`, async () => (await themeKind(page)) === kind, 30_000);
 }

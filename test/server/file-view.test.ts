@@ -30,13 +30,14 @@ test('as analyzed: lenses, heat and the hint on their own lines', () => {
   const m = mapLines(text, text, linesOfInterest(fc));
   const lenses = lensesOf(index, fc, m);
   assert.deepEqual(lenses.map((l) => [l.line0 + 1, l.title]), [
-    [34, 'total 2.9 s (95%) · self 0 ms'],
-    [35, '95% of CPU in this profile · blocks the event loop'],
-    [62, 'total 3.0 s (98%) · self 1.1 ms'],
-    [72, 'own 63 ms (2.1%)'],
+    // A saturated app (no load figures: a bare profile): of a core ≈ of the busy time.
+    [34, 'total 2.9 s (95% of a core) · self 0 ms'],
+    [35, '2.9 s · 95% of a core · blocks the event loop'],
+    [62, 'total 3.0 s (98% of a core) · self 1.1 ms'],
+    [72, 'own 63 ms · 2.1% of a core'],
   ]);
   assert.deepEqual(lenses[1].args, { reportFile: '/runs/r1/report.json', file: serverJs, line: 35, functionName: 'checkPassword' });
-  assert.deepEqual(heatOf(fc, m).map((h) => [h.line + 1, h.label]), [[35, '■ 2.9 s'], [72, '■ 63 ms'], [73, '■ 28 ms']]);
+  assert.deepEqual(heatOf(index, fc, m).map((h) => [h.line + 1, h.label]), [[35, '■ 2.9 s'], [72, '■ 63 ms'], [73, '■ 28 ms']]);
   assert.deepEqual(hintsOf(fc, m).map((h) => [h.line0 + 1, h.hint.rule]), [[35, 'crypto-sync']]);
   assert.match(hoverOf(index, fc, m, 34) ?? '', /pbkdf2Sync/);
   assert.match(hoverOf(index, fc, m, 68) ?? '', /`checkPassword`.*inferred call site/, 'the call-site line of checkPassword');
@@ -54,6 +55,6 @@ test('after an edit: moved lines follow, the changed line goes, a rewrite hides 
   const gone = mapLines(text, rewritten, linesOfInterest(fc));
   assert.equal(gone.changedBeyondMapping, true);
   assert.deepEqual(lensesOf(index, fc, gone), []);
-  assert.deepEqual(heatOf(fc, gone), []);
+  assert.deepEqual(heatOf(index, fc, gone), []);
   assert.equal(hoverOf(index, fc, gone, 34), undefined);
 });

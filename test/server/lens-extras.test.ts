@@ -23,13 +23,13 @@ test('the allocations lens: the function\'s share of the run\'s rates, or its by
 
 test('worker lines and functions say their percentage is of the worker threads', () => {
   const line = { ownMs: 2562, ownPct: 71.3, thread: 'worker' } as const;
-  assert.equal(lineLensText(line, undefined, { underLoad: true }), 'own 2.6 s (71% of worker threads)');
-  assert.equal(lineLensText({ ownMs: 812, ownPct: 41 }, undefined, { underLoad: true }), 'own 812 ms (41%)');
+  assert.equal(lineLensText(line, undefined, { capacity: { wallMs: 2000 } }), 'own 2.6 s (71% of worker threads)');
+  assert.equal(lineLensText({ ownMs: 812, ownPct: 41 }, undefined, { capacity: { wallMs: 2000 } }), 'own 812 ms · 41% of a core');
   const fn = { totalMs: 3000, totalPct: 83, selfMs: 10, thread: 'worker' } as FunctionCost;
-  assert.equal(functionLensText(fn), 'total 3.0 s (83% of worker threads) · self 10 ms');
+  assert.equal(functionLensText(fn, { capacity: { wallMs: 2000 } }), 'total 3.0 s (83% of worker threads) · self 10 ms');
   const l: LineCost = { file: '/app/w.js', line: 10, function: 'slowHash', ownMs: 2562, ownPct: 71.3, selfMs: 2562, totalMs: 2562, selfPct: 71.3, totalPct: 71.3,
     callees: [{ name: 'inner', file: '/app/w.js', line: 3, totalMs: 1800, inferred: false }], thread: 'worker' };
-  const md = lineHoverMarkdown({ line: l, hints: [] }, { nonIdleMs: 100, workersNonIdleMs: 3600, underLoad: true, root: '/app' });
+  const md = lineHoverMarkdown({ line: l, hints: [] }, { nonIdleMs: 100, workersNonIdleMs: 3600, underLoad: true, root: '/app', capacity: { wallMs: 2000 } });
   assert.match(md, /slowHash` · worker threads/);
   assert.match(md, /inner` `w\.js:3` — 1\.8 s \(50%\)/, 'callee shares are of the workers\' time too');
   assert.match(md, /non-idle CPU time of the worker threads, all workers together \(3\.6 s under load\)/);

@@ -9,7 +9,8 @@ import {
 } from '../../src/server/lens-text.ts';
 import { analyzeFixture } from '../helpers/fixtures.ts';
 
-const ctx: TextContext = { nonIdleMs: 2000, underLoad: true, root: '/app' };
+// 2 s of wall time and 1000 requests: 812 ms is 0.81 ms per request and 41% of a core.
+const ctx: TextContext = { nonIdleMs: 2000, underLoad: true, root: '/app', capacity: { wallMs: 2000, requests: 1000 } };
 
 const line = (over: Partial<LineCost> = {}): LineCost => ({
   file: '/app/server.js', line: 35, function: 'checkPassword', ownMs: 812, ownPct: 40.6, selfMs: 0, totalMs: 812, selfPct: 0, totalPct: 40.6, callees: [], ...over,
@@ -58,15 +59,22 @@ describe('formatting', () => {
 });
 
 describe('lens and decoration texts', () => {
-  test('function: total and self', () => {
-    assert.equal(functionLensText(fn()), 'total 1.9 s (93%) · self 12 ms');
+  test('function: total and self, per request and of a core', () => {
+    assert.equal(functionLensText(fn(), ctx), 'total 1.9 ms/request (93% of a core) · self 0.01 ms/request');
+    assert.equal(functionLensText(fn(), { capacity: { wallMs: 2000 } }), 'total 1.9 s (93% of a core) · self 12 ms');
   });
 
-  test('hot line: blocking with a hint, own time without', () => {
-    assert.equal(lineLensText(line({ ownPct: 93 }), hint, ctx), '93% of CPU under load · blocks the event loop');
-    assert.equal(lineLensText(line({ ownPct: 93 }), hint, { underLoad: false }), '93% of CPU in this profile · blocks the event loop');
-    assert.equal(lineLensText(line(), undefined, ctx), 'own 812 ms (41%)');
-    assert.equal(decorationLabel(line()), '■ 812 ms');
+  test('hot line: what it costs of the capacity, blocking with a hint', () => {
+    assert.equal(lineLensText(line({ ownPct: 93 }), hint, ctx), '0.81 ms/request · 41% of a core · blocks the event loop');
+    assert.equal(lineLensText(line({ ownPct: 93 }), hint, { capacity: { wallMs: 2000 } }), '812 ms · 41% of a core · blocks the event loop');
+    assert.equal(lineLensText(line(), undefined, ctx), 'own 0.81 ms/request · 41% of a core');
+    assert.equal(decorationLabel(line(), ctx.capacity), '■ 0.81 ms/request');
+  });
+
+  test('a mostly idle app: its top line is 66% of the busy time but a few % of a core, and says so', () => {
+    // After the fix: 336 ms of 512 ms non-idle in a 10 s profile of 5000 requests.
+    const cool = line({ ownMs: 336, ownPct: 66 });
+    assert.equal(lineLensText(cool, undefined, { capacity: { wallMs: 10_000, requests: 5000 } }), 'own 0.07 ms/request · 3.4% of a core');
   });
 
   test('thresholds: one sample does not make a lens', () => {
@@ -98,8 +106,8 @@ describe('hover', () => {
     assert.match(md, /- `pbkdf2Sync` `node:internal\/crypto\/pbkdf2:62` — 800 ms \(40%\) · \*inferred call site\*/);
     assert.match(md, /Callers of `checkPassword`:\n\n- `app\.post\('\/login'\) callback` `server\.js:62` — 1\.9 s \(93%\)/);
     assert.match(md, /Generated code: `dist\/server\.js:80`/);
-    assert.match(md, /\*\*⚠ `crypto\.pbkdf2Sync` in `checkPassword` blocks the event loop/);
-    assert.match(md, /Fix: use crypto\.pbkdf2/);
+    assert.doesNotMatch(md, /blocks the event loop/, "the hint's message is the diagnostic's: VS Code shows it in the same hover");
+    assert.match(md, /\*\*Fix:\*\* use crypto\.pbkdf2/);
     assert.match(md, /non-idle CPU time \(2\.0 s under load\)/);
   });
 
@@ -120,11 +128,12 @@ describe('hover', () => {
     const hot = a.lines.find((l) => l.line === 35);
     assert.ok(hot);
     const h = a.hints.find((x) => x.line === 35);
-    assert.match(lineLensText(hot, h, { underLoad: true }), /^9\d% of CPU under load · blocks the event loop$/);
+    const capacity = { wallMs: a.durationMs };
+    assert.match(lineLensText(hot, h, { capacity }), /^2\.\d s · 9\d% of a core · blocks the event loop$/);
     const checkPassword = a.functions.find((f) => f.name === 'checkPassword');
     assert.ok(checkPassword && isLensFunction(checkPassword));
-    assert.match(functionLensText(checkPassword), /^total 2\.9 s \(95%\) · self /);
-    const md = lineHoverMarkdown({ line: hot, fn: checkPassword, hints: h ? [h] : [] }, { nonIdleMs: a.nonIdleMs, underLoad: true, root: '/' });
+    assert.match(functionLensText(checkPassword, { capacity }), /^total 2\.9 s \(9\d% of a core\) · self /);
+    const md = lineHoverMarkdown({ line: hot, fn: checkPassword, hints: h ? [h] : [] }, { nonIdleMs: a.nonIdleMs, underLoad: true, root: '/', capacity });
     assert.match(md, /`pbkdf2Sync`.*inferred call site/);
   });
 });

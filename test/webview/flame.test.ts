@@ -176,6 +176,39 @@ for (const theme of ['vscode-dark', 'vscode-light'] as const) {
   });
 }
 
+test("speedscope's toolbar: light in the light theme, no emoji glyphs, no overlap in a narrow panel", async () => {
+  type Bar = { background: string; visibleEmoji: string[]; boxes: Array<{ part: string; left: number; right: number; visible: boolean }> };
+  // A string, not a function: tsx would put its __name helper into a function the page runs.
+  const read = (p: FlamePage): Promise<Bar> => p.page.evaluate(`(() => {
+    const bar = document.querySelector('.hl-toolbar');
+    const visible = (el) => { const s = getComputedStyle(el); const r = el.getBoundingClientRect(); return s.display !== 'none' && s.visibility !== 'hidden' && r.width > 0; };
+    const emoji = [...bar.querySelectorAll('span')].filter((s) => /\\p{Extended_Pictographic}/u.test(s.textContent || '') && visible(s)).map((s) => s.textContent);
+    const boxes = [...bar.children].map((c) => ({ part: (c.className.match(/hl-toolbar-\\w+/) || ['?'])[0], left: c.getBoundingClientRect().left, right: c.getBoundingClientRect().left + Math.min(c.scrollWidth, c.getBoundingClientRect().width), visible: visible(c) }));
+    // The profile's name: a bare text node, visible unless its colour is transparent.
+    const title = [...bar.childNodes].find((n) => n.nodeType === 3 && n.textContent.trim());
+    if (title) { const range = document.createRange(); range.selectNodeContents(title); const r = range.getBoundingClientRect(); boxes.push({ part: 'title', left: r.left, right: r.right, visible: !/rgba\\(.*, 0\\)|transparent/.test(getComputedStyle(bar).color) }); }
+    return { background: getComputedStyle(bar).backgroundColor, visibleEmoji: emoji, boxes };
+  })()`);
+  const light = await harness.open('vscode-light');
+  await light.messages(1);
+  assert.deepEqual((await light.load(LOGIN())).reply, { type: 'loaded' });
+  const wide = await read(light);
+  const [r, g, b] = (wide.background.match(/\d+/g) ?? []).map(Number);
+  assert.ok(r > 200 && g > 200 && b > 200, `the toolbar is light in the light theme (${wide.background})`);
+  assert.deepEqual(wide.visibleEmoji, [], 'no emoji glyph is shown');
+  await light.screenshot('light-toolbar');
+  await light.page.context().close();
+  for (const width of [700, 440]) {
+    const narrow = await harness.open('vscode-dark', { viewport: { width, height: 600 } });
+    await narrow.messages(1);
+    assert.deepEqual((await narrow.load(LOGIN())).reply, { type: 'loaded' });
+    const shown = (await read(narrow)).boxes.filter((x) => x.visible).sort((x, y) => x.left - y.left);
+    for (let i = 1; i < shown.length; i++) assert.ok(shown[i].left >= shown[i - 1].right - 1, `${width}px: ${shown[i - 1].part} and ${shown[i].part} overlap: ${JSON.stringify(shown)}`);
+    await narrow.screenshot(`narrow-${width}-toolbar`);
+    await narrow.page.context().close();
+  }
+});
+
 test('a malformed profile gives an error; the page stays usable and loads the next one (no Uint8Array.fromBase64)', async () => {
   const p = await harness.open('vscode-dark', { oldChromium: true });
   assert.equal(await p.page.evaluate(() => typeof (Uint8Array as unknown as { fromBase64?: unknown }).fromBase64), 'undefined');

@@ -107,7 +107,7 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
       await canvas.waitFor();
       assert.equal(await canvas.getAttribute('data-columns'), String(heatMap(timeline, 50).columns));
 
-      // The busiest cell (a stall's) is painted in the theme's chart orange, a quiet one is not.
+      // The busiest cell (a stall's) is painted in the page's hot orange (opaque, per theme kind), a quiet one is not.
       // (A colour's strength is the cell's non-idle samples: a stall cell the app was descheduled
       // in is paler, so the busiest is the one to check.)
       const map = heatMap(timeline, 50);
@@ -118,10 +118,22 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
       const idlest = quietCells.reduce((a, b) => (map.nonIdle[b] < map.nonIdle[a] ? b : a));
       const inStall = await cell(busiest);
       const quiet = await cell(idlest);
-      const orange = [0xd1, 0x86, 0x16];
+      const hot = await page.evaluate("getComputedStyle(document.body).getPropertyValue('--hl-hot').trim()") as string;
+      const orange = [1, 3, 5].map((i) => parseInt(hot.slice(i, i + 2), 16));
+      assert.equal(orange.length, 3, `--hl-hot is #rrggbb: ${hot}`);
       const dist = (a: number[], b: number[]): number => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-      assert.ok(dist(inStall, orange) < 60, `a stall cell is orange: ${inStall}`);
-      assert.ok(dist(quiet, orange) > 120, `a quiet cell is not: ${quiet}`);
+      // A cell is the orange laid over the empty grid with an opacity that grows with its busyness:
+      // a point on the line from the grid colour to the orange, far along it for the stall.
+      const gridHex = await page.evaluate("getComputedStyle(document.body).getPropertyValue('--vscode-editorWidget-background').trim()") as string;
+      const grid = [1, 3, 5].map((i) => parseInt(gridHex.slice(i, i + 2), 16));
+      const along = (p: number[]): { t: number; off: number } => {
+        const d = orange.map((v, i) => v - grid[i]);
+        const t = d.reduce((s, v, i) => s + v * (p[i] - grid[i]), 0) / d.reduce((s, v) => s + v * v, 0);
+        return { t, off: dist(p, grid.map((g, i) => g + t * d[i])) };
+      };
+      const stall = along(inStall);
+      assert.ok(stall.off < 25 && stall.t > 0.3, `a stall cell is orange: ${inStall} (${JSON.stringify(stall)}, ${hot} over ${gridHex})`);
+      assert.ok(along(quiet).t < stall.t - 0.2, `a quiet cell is not: ${quiet}`);
 
       // Drag from the stall's first cell to its last.
       const from = await point(band.first);

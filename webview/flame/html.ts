@@ -75,6 +75,25 @@ export function flameHtml(o: FlameHtmlOptions): string {
 html, body { margin: 0; padding: 0; width: 100%; height: 100%; overflow: hidden; }
 body { background: var(--vscode-editor-background, #ffffff); }
 body.vscode-dark, body.vscode-high-contrast:not(.vscode-high-contrast-light) { background: var(--vscode-editor-background, #060606); }
+/* speedscope's toolbar (parts marked by the glue): no emoji (boxes without an emoji font), the
+   light themes' own colours instead of its black bar, and no overlap in a narrow panel. Aphrodite
+   marks all its rules !important: ours win by specificity (two classes and more). */
+.hl-toolbar .hl-emoji { display: none !important; }
+body.vscode-light .hl-toolbar, body.vscode-high-contrast-light .hl-toolbar {
+  background: var(--vscode-editorWidget-background, #f3f3f3) !important; color: var(--vscode-foreground, #333333) !important;
+  border-bottom: 1px solid var(--vscode-widget-border, #d4d4d4);
+}
+body.vscode-light .hl-tab, body.vscode-high-contrast-light .hl-tab { background: transparent !important; color: var(--vscode-foreground, #333333) !important; }
+body.vscode-light .hl-tab.hl-active, body.vscode-high-contrast-light .hl-tab.hl-active {
+  background: var(--vscode-button-background, #005fb8) !important; color: var(--vscode-button-foreground, #ffffff) !important;
+}
+/* The profile's name is a bare text node between the tabs: in a narrow panel it is made
+   transparent (the tabs keep their colour), and below that the Import/Export side goes. */
+@media (max-width: 760px) {
+  body .hl-toolbar.hl-toolbar { color: transparent !important; }
+  body .hl-toolbar .hl-tab { color: var(--vscode-foreground, #cccccc) !important; }
+}
+@media (max-width: 470px) { body .hl-toolbar .hl-toolbar-right { display: none !important; } }
 </style>
 <style nonce="${nonce}" data-aphrodite></style>
 </head>

@@ -160,8 +160,50 @@ window.addEventListener('message', (event: MessageEvent) => {
   void pump();
 });
 
+// ---- speedscope's toolbar, made to fit VS Code ------------------------------------------------
+// Its toolbar is black in its light scheme too, its three parts overlap in a narrow panel, and
+// its tabs start with emoji that render as boxes where no emoji font is installed. Its styles
+// have generated class names, so the parts are found by place and marked with our classes
+// (styled in html.ts); a MutationObserver marks what it re-renders.
+const PICTOGRAPH = /\p{Extended_Pictographic}/u;
+
+function mark(el: Element, cls: string): void {
+  if (!el.classList.contains(cls)) el.classList.add(cls);
+}
+
+function markToolbar(): void {
+  const bar = glCanvas()?.parentElement?.parentElement?.children[1];
+  if (!bar) return;
+  mark(bar, 'hl-toolbar');
+  const parts = [...bar.children] as HTMLElement[];
+  for (const part of parts) {
+    const style = getComputedStyle(part);
+    const side = style.position !== 'absolute' ? 'center' : style.left === '0px' ? 'left' : 'right';
+    mark(part, `hl-toolbar-${side}`);
+    if (side === 'center') continue;
+    const tabs = [...part.children];
+    for (const tab of tabs) mark(tab, 'hl-tab');
+    // The active view's tab is the one styled unlike the others.
+    if (side === 'left' && tabs.length > 2) {
+      for (const tab of tabs) {
+        const alike = tabs.filter((t) => t.className === tab.className).length;
+        if (alike === 1) mark(tab, 'hl-active');
+        else if (tab.classList.contains('hl-active')) tab.classList.remove('hl-active');
+      }
+    }
+  }
+  for (const span of bar.querySelectorAll('span')) if (PICTOGRAPH.test(span.textContent ?? '') && span.childElementCount === 0) mark(span, 'hl-emoji');
+}
+
 // speedscope's bundle runs right after this script and mounts synchronously; its canvas is ready
 // for a drop after its first re-render, which a timer after DOMContentLoaded waits for.
 document.addEventListener('DOMContentLoaded', () =>
-  setTimeout(() => post(glCanvas() ? { type: 'ready' } : { type: 'error', message: 'speedscope did not start' }), 0),
+  setTimeout(() => {
+    const bar = glCanvas()?.parentElement?.parentElement?.children[1];
+    if (bar) {
+      markToolbar();
+      new MutationObserver(markToolbar).observe(bar, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+    }
+    post(glCanvas() ? { type: 'ready' } : { type: 'error', message: 'speedscope did not start' });
+  }, 0),
 );

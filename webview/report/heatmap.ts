@@ -81,7 +81,7 @@ export function heatMapView(map: HeatMap, opts: { onSelect(sel: Selection, done:
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     const css = getComputedStyle(document.body);
     const v = (name: string, fallback: string): string => css.getPropertyValue(name).trim() || fallback;
-    const hot = v('--vscode-charts-orange', '#d18616');
+    const hot = v('--hl-hot', '#d18616');
     const empty = v('--vscode-editorWidget-background', '#202020');
     const text = v('--vscode-descriptionForeground', '#9d9d9d');
     const mark = v('--vscode-focusBorder', '#0078d4');

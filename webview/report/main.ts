@@ -42,6 +42,15 @@ function savedTab(): TabId {
   return TAB_IDS.includes(s?.tab as TabId) ? (s!.tab as TabId) : 'overview';
 }
 
+/** The run whose tab was saved: another run (a new one, one picked in the Runs view) opens on its Overview. */
+function savedReportId(): unknown {
+  return (vscode.getState() as { reportId?: unknown } | undefined)?.reportId;
+}
+
+function saveTab(tab: TabId, reportId: string): void {
+  vscode.setState({ tab, reportId });
+}
+
 function show(msg: Extract<ToReportView, { type: 'report' }>): void {
   const { report, baseline } = msg;
   const ctx: ViewContext = {
@@ -62,10 +71,11 @@ function show(msg: Extract<ToReportView, { type: 'report' }>): void {
     { id: 'hints', label: 'Hints', count: report.hints.length + (report.workers?.hints.length ?? 0), content: hints(ctx) },
   ];
   if (ctx.cmp) list.push({ id: 'compare', label: 'Cheaper / costlier', content: comparison(ctx) });
-  if (!list.some((t) => t.id === activeTab)) activeTab = 'overview';
+  if (!list.some((t) => t.id === activeTab) || savedReportId() !== report.id) activeTab = 'overview';
+  saveTab(activeTab, report.id);
   tabs = panels(list, activeTab, (id) => {
     activeTab = id as TabId;
-    vscode.setState({ tab: activeTab });
+    saveTab(activeTab, report.id);
   });
   clear(app);
   app.append(header(ctx), h('div', { class: 'focus-status', attrs: { id: 'focus-status', role: 'status' } }), tabs);
@@ -105,7 +115,7 @@ function focus(f: Focus): void {
   const tab: TabId = row.dataset.kind === 'line' ? 'lines' : 'functions';
   activeTab = tab;
   selectTab(tabs, tab);
-  vscode.setState({ tab });
+  saveTab(tab, document.body.dataset.reportId ?? '');
   row.classList.add('focused');
   document.body.dataset.focused = `${row.dataset.kind}:${row.dataset.line}`;
   requestAnimationFrame(() => row.scrollIntoView({ block: 'center' }));

@@ -7,6 +7,7 @@ import { dateTime, fmt, ms, num, pct, pctOf, seconds, where } from './format.ts'
 import { externalNote, missingFigure } from './external-load.ts';
 import { hasWorkers, threadsSection } from './threads.ts';
 import { badge, button, divider, link } from './toolkit.ts';
+import { capacityOf, corePct, formatCorePct, formatCostMs, perRequestMs, type CapacityBasis } from '../../src/capacity.ts';
 
 export function header(ctx: ViewContext): HTMLElement {
   const r = ctx.report;
@@ -54,18 +55,20 @@ function firstLook(ctx: ViewContext): HTMLElement | null {
   const hint = r.hints[0];
   if (!top && !hint) return null;
   const box = h('section', { class: 'first-look' });
+  const capacity = capacityOf(r);
   if (top) {
     const callee = top.callees[0];
     box.appendChild(h('div', { class: 'top-line', data: { field: 'top-line' } },
       h('div', { class: 'label' }, workers ? 'Hottest line of your code on the main thread' : 'Hottest line of your code'),
       h('div', { class: 'top-line-main' },
-        h('span', { class: 'big-pct' }, pct(top.ownPct)),
+        // What the line costs of the app's capacity: a mostly idle app's top line reads as cool.
+        h('span', { class: `big-pct${corePct(top.ownMs, capacity) < COOL_CORE_PCT ? ' cool' : ''}`, data: { field: 'top-core' } }, formatCorePct(corePct(top.ownMs, capacity)), h('span', { class: 'big-unit' }, ' of a core')),
         h('span', { class: 'top-line-what' },
           link([h('span', { class: 'mono' }, where(top.file, top.line, r.app.cwd))], () => ctx.openSource(top.file, top.line), { title: 'Open in the editor' }),
           ' in ', h('span', { class: 'mono fn' }, top.function),
           callee ? h('span', { class: 'muted' }, ' \u2192 calls ', h('span', { class: 'mono' }, callee.name)) : null),
       ),
-      h('div', { class: 'muted' }, `${ms(top.ownMs)} of ${ms(r.nonIdleMs)} ${workers ? "of the main thread's " : ''}non-idle CPU (own time)`),
+      h('div', { class: 'muted', data: { field: 'top-cost' } }, topCost(top.ownMs, top.ownPct, capacity, r.nonIdleMs, workers)),
       workers ? workerTop(ctx) : null,
     ));
   }
@@ -77,6 +80,15 @@ function firstLook(ctx: ViewContext): HTMLElement | null {
     ));
   }
   return box;
+}
+
+/** Below this share of a core the hottest line is no bottleneck: its figure is not painted hot. */
+const COOL_CORE_PCT = 10;
+
+/** "0.42 ms per request · own 336 ms = 66% of the 512 ms of busy CPU (the line and the calls it makes)". */
+function topCost(ownMs: number, ownPct: number, capacity: CapacityBasis, nonIdleMs: number, workers: boolean): string {
+  const per = perRequestMs(ownMs, capacity);
+  return `${per !== undefined ? `${formatCostMs(per)} per request · ` : ''}own ${ms(ownMs)} = ${pct(ownPct)} of the ${ms(nonIdleMs)} of ${workers ? "the main thread's " : ''}busy CPU (the line and the calls it makes)`;
 }
 
 /** Under the main thread's hottest line: the workers' own, whose share is of the workers' CPU. */
@@ -208,6 +220,8 @@ function cpuSection(ctx: ViewContext): HTMLElement {
     }));
   const p = r.profile;
   const out = section('Where the CPU went', `of ${fmt(total)} ms non-idle${hasWorkers(ctx) ? ' on the main thread' : ''}`, bar, legend);
+  // "your code <0.1%" beside a hottest line of 99% is no contradiction, but it reads like one.
+  out.appendChild(h('p', { class: 'muted', data: { field: 'cpu-note' } }, 'By what ran: “your code” is its own statements only; the hottest line’s own time also counts the Node.js and native code it calls.'));
   out.appendChild(h('p', { class: 'muted' }, `idle ${ms(r.categories.idle)} (not in the bar) \u00b7 profile ${(p.durationMs / 1000).toFixed(1)} s, ${p.samples} samples every ${p.intervalUs} \u00b5s`));
   return out;
 }

@@ -2,6 +2,13 @@
 // theme variables, so the page follows dark, light and high-contrast themes.
 export const REPORT_CSS = `
 :root { color-scheme: light dark; }
+/* The hot colour of figures, bars, the heat map and the "your code" swatch. Not the theme's
+   charts.orange: Dark Modern makes it rgba(234,92,0,0.33), dim brown on dark. One opaque orange
+   per theme kind, each readable as text on that kind's background (high contrast included). */
+body { --hl-hot: #b35000; }
+body.vscode-dark { --hl-hot: #f0883e; }
+body.vscode-high-contrast { --hl-hot: #ffa657; }
+body.vscode-high-contrast-light { --hl-hot: #8f3f00; }
 body {
   margin: 0; padding: 0 20px 32px;
   color: var(--vscode-foreground);
@@ -77,14 +84,16 @@ vscode-panel-view.view > * { width: 100%; }
   background: var(--vscode-editorWidget-background);
   border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border));
 }
-.first-look .top-line { border-left: 3px solid var(--vscode-charts-orange); }
+.first-look .top-line { border-left: 3px solid var(--hl-hot); }
 .first-look .top-hint { border-left: 3px solid var(--vscode-editorWarning-foreground); }
 .label {
   font-size: 0.85em; text-transform: uppercase; letter-spacing: 0.04em;
   color: var(--vscode-descriptionForeground); margin-bottom: 4px;
 }
 .top-line-main { display: flex; align-items: baseline; gap: 12px; flex-wrap: wrap; margin-bottom: 2px; }
-.big-pct { font-size: 1.9em; font-weight: 600; line-height: 1.1; color: var(--vscode-charts-orange); }
+.big-pct { font-size: 1.9em; font-weight: 600; line-height: 1.1; color: var(--hl-hot); }
+.big-pct.cool { color: var(--vscode-foreground); }
+.big-unit { font-size: 0.45em; font-weight: 400; color: var(--vscode-descriptionForeground); }
 .top-line-what { font-size: 1.1em; }
 .hint-message { margin: 2px 0 6px; }
 .hint-fix { color: var(--vscode-foreground); }
@@ -127,7 +136,7 @@ vscode-panel-view.view > * { width: 100%; }
 .legend-head > * { font-size: 0.85em; }
 .legend-pct { font-weight: 600; }
 .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; vertical-align: -1px; }
-.cat-user { background: var(--vscode-charts-orange); }
+.cat-user { background: var(--hl-hot); }
 .cat-dependencies { background: var(--vscode-charts-blue); }
 .cat-nodeInternals { background: var(--vscode-charts-green); }
 .cat-native { background: var(--vscode-charts-purple); }
@@ -153,7 +162,7 @@ vscode-data-grid-row.focused {
   border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border));
 }
 .meter-fill { display: block; height: 100%; background: var(--vscode-charts-blue); }
-.meter.hot .meter-fill { background: var(--vscode-charts-orange); }
+.meter.hot .meter-fill { background: var(--hl-hot); }
 .loc { color: var(--vscode-textLink-foreground); }
 .callees { display: flex; flex-direction: column; gap: 1px; }
 .inferred {
@@ -184,7 +193,10 @@ vscode-data-grid-row.focused {
 .external-load code.command { word-break: break-all; }
 .subtitle .attached { color: var(--vscode-foreground); }
 .stat.absent .stat-value { color: var(--vscode-descriptionForeground); font-weight: normal; }
-.loc-cell { white-space: nowrap; }
+/* A long path is cut with an ellipsis (the row's tooltip has it whole), never run into the function beside it. */
+.loc-cell { display: block; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; padding-right: 12px; }
+/* Function names break between words ("http.createServer callback"), not inside one. */
+vscode-data-grid-cell .fn { overflow-wrap: normal; word-break: normal; }
 .worker-top { margin-top: 6px; padding-top: 6px; border-top: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); }
 .jump { margin: -4px 0 10px; }
 
@@ -210,7 +222,7 @@ vscode-data-grid-row.focused {
 .heat-legend { display: flex; align-items: center; gap: 8px; margin: 6px 0 0 48px; font-size: 0.85em; }
 .heat-scale {
   display: inline-block; width: 90px; height: 8px; border-radius: 2px;
-  background: linear-gradient(to right, var(--vscode-editorWidget-background), var(--vscode-charts-orange));
+  background: linear-gradient(to right, var(--vscode-editorWidget-background), var(--hl-hot));
   border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border));
 }
 .range-bar { display: flex; align-items: center; gap: 12px; flex-wrap: wrap; margin-bottom: 10px; }

@@ -1,5 +1,6 @@
 // The Hot lines, Functions, Hints and Compare tabs. Rows that point at a file on disk open it at
 // the line (click or Enter); every name and path is a text node.
+import { functionLabel } from '../../src/names.ts';
 import type { CallLink, FunctionCost, Hint, LineCost } from '../../src/core/analysis/model.ts';
 import type { CostChange } from './compare.ts';
 import { CATEGORY_LABELS, type ViewContext } from './context.ts';
@@ -78,7 +79,7 @@ function lineGrid(ctx: ViewContext, lines: LineCost[], thread: 'main' | 'worker'
     worker
       ? { title: 'Own, worker CPU', width: SHARE_WIDTH, help: "Share of the worker threads' non-idle CPU whose deepest line of your code is this one" }
       : { title: 'Own', width: SHARE_WIDTH, help: 'Share of non-idle CPU whose deepest line of your code is this one' },
-    { title: 'Line', width: worker ? 'minmax(190px, 1fr)' : 'minmax(100px, 1fr)' },
+    { title: 'Line', width: worker ? 'minmax(190px, 1.2fr)' : 'minmax(140px, 1.2fr)' },
     { title: 'Function', width: 'minmax(140px, 1.4fr)' },
     { title: 'Own ms', width: '88px', numeric: true },
     { title: 'Self ms', width: '88px', numeric: true },
@@ -116,7 +117,7 @@ function callees(l: LineCost, cwd: string): Child {
 
 function callee(c: CallLink, cwd: string): HTMLElement {
   return h('span', { class: 'callee', title: where(c.file, c.line, cwd) },
-    h('span', { class: 'mono' }, c.name || '(anonymous)'),
+    h('span', { class: 'mono' }, functionLabel(c.name, c.file)),
     h('span', { class: 'muted' }, ` ${fmt(c.totalMs)} ms`),
     c.inferred ? h('span', { class: 'inferred', title: 'Call site found by reading the source: V8 gives line numbers only for the top frame' }, 'inferred') : null);
 }
@@ -152,7 +153,7 @@ function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: 'main' | '
       [fmt(f.selfMs)],
       [pct(f.totalPct)],
       [fmt(f.totalMs)],
-      [h('span', { class: 'mono fn' }, f.name || '(anonymous)'), worker ? workerTag() : null],
+      [h('span', { class: 'mono fn' }, functionLabel(f.name, f.file)), worker ? workerTag() : null],
       [location(f.file, f.line, r.app.cwd)],
       [h('span', { class: 'category' }, h('span', { class: `swatch cat-${f.category}` }), CATEGORY_LABELS[f.category])],
     ],

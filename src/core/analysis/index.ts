@@ -6,7 +6,7 @@ export { fileOfUrl, Workspace } from './categories.ts';
 export { readCoverage } from './coverage.ts';
 export { parseCpuProfileBytes, readCpuProfileBytes } from './cpuprofile-reader.ts';
 export { type CallFrame, type CpuProfile, parseCpuProfileText, ProfileFormatError } from './cpuprofile.ts';
-export { analyzeHeapProfile, parseHeapProfileText, type SamplingHeapProfile } from './heap.ts';
+export { analyzeHeapProfile, type HeapAnalysis, HeapProfileError, parseHeapProfileText, type SamplingHeapProfile } from './heap.ts';
 export { mergeProfiles } from './merge.ts';
 export { type Analysis, type CallLink, type FunctionCost, type HeapLine, type Hint, type LineCost } from './model.ts';
 export { type SourceMapInput } from './sourcemaps.ts';

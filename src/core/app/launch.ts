@@ -166,8 +166,8 @@ export class AppProcess implements RunApp {
     });
   }
 
-  /** Stops the app and every process it started: SIGTERM, then SIGKILL after `graceMs`. */
-  async stop(graceMs = 3000): Promise<void> {
+  /** Stops the app and every process it started: one SIGTERM, then SIGKILL after `graceMs`. */
+  async stop(graceMs = 5000): Promise<void> {
     const pid = this.child.pid;
     if (pid === undefined) return;
     // Once is enough: a second signal could reach a process that reused the pid.

@@ -78,7 +78,43 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-function signal(pids: number[], sig: NodeJS.Signals, group: number | undefined): void {
+/** The process group of `pid` (field 5 of /proc/PID/stat), undefined when unknown or gone. */
+function groupOf(pid: number): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True while any process of group `pgid` runs. */
+function groupAlive(pgid: number): boolean {
+  if (process.platform === 'win32') return false;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function send(target: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(target, sig);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * One signal per process: the group gets it once (every member of the group), and only the
+ * descendants that left the group (setsid, detached children) get it by pid. Sending it to the
+ * group and to each pid as well gave an app with a graceful shutdown a second SIGTERM in the
+ * middle of it, and the default action of that second one killed it with half-written files.
+ */
+function signalTree(group: number, pids: number[], sig: NodeJS.Signals): void {
   if (process.platform === 'win32') {
     // No signals nor process groups: end each process with its tree (no grace: Windows has no
     // SIGTERM). A gone leader's pid may be another process by now: only `pids` are ended.
@@ -87,46 +123,43 @@ function signal(pids: number[], sig: NodeJS.Signals, group: number | undefined):
     }
     return;
   }
-  if (group !== undefined) {
-    try {
-      process.kill(-group, sig);
-    } catch {
-      // the group is already gone
-    }
-  }
-  for (const pid of pids) {
-    try {
-      process.kill(pid, sig);
-    } catch {
-      // already gone
-    }
+  send(-group, sig);
+  for (const pid of pids) if (pid !== group && groupOf(pid) !== group) send(pid, sig);
+}
+
+/** Resolves true once `gone()` holds, false after `ms`; polls because a grandchild's end sends no event. */
+async function until(gone: () => boolean, exited: Promise<unknown>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  let leaderDone = false;
+  void exited.then(() => { leaderDone = true; });
+  for (;;) {
+    if (leaderDone && gone()) return true;
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(50, left)));
   }
 }
 
 /**
  * Ends `pid` (a process-group leader we spawned detached) and all its descendants, including
- * ones that left the group: SIGTERM first so the app can close cleanly, SIGKILL after `graceMs`.
+ * ones that left the group: one SIGTERM each, up to `graceMs` for the whole tree to end on its
+ * own (an app flushes files and closes connections), then SIGKILL for whatever is left.
  */
 export async function killTree(pid: number, exited: Promise<unknown>, graceMs: number, leaderGone = false): Promise<void> {
-  if (leaderGone) {
-    // The app already ended: only what is left of its process group may still run; its pid
-    // may belong to someone else by now.
-    signal([], 'SIGKILL', pid);
-    return;
-  }
-  const tree = [pid, ...descendantsOf(pid)];
-  signal(tree, 'SIGTERM', pid);
-  const timedOut = await Promise.race([
-    exited.then(() => false),
-    new Promise<boolean>((resolve) => setTimeout(resolve, graceMs, true).unref()),
-  ]);
+  // When the app already ended, its pid may belong to someone else by now: only its process
+  // group (whatever it started and left behind) is still ours to end.
+  const tree = leaderGone ? [] : [pid, ...descendantsOf(pid)];
+  signalTree(pid, tree, 'SIGTERM');
+  const outside = tree.filter((p) => p !== pid && groupOf(p) !== pid);
+  const allGone = (): boolean => !groupAlive(pid) && outside.every((p) => !isAlive(p));
+  if (await until(allGone, leaderGone ? Promise.resolve() : exited, graceMs)) return;
   // Descendants may outlive the leader, and new ones may have appeared meanwhile.
-  const rest = [...new Set([...tree, ...descendantsOf(pid)])].filter(isAlive);
-  if (timedOut || rest.length > 0) signal(rest, 'SIGKILL', pid);
-  if (timedOut) await exited;
+  const rest = [...new Set([...tree, ...(leaderGone ? [] : descendantsOf(pid))])].filter(isAlive);
+  signalTree(pid, rest, 'SIGKILL');
+  await exited;
 }
 
 /** Last resort from a synchronous 'exit' handler: no waiting possible, so SIGKILL at once. */
 export function killTreeNow(pid: number): void {
-  signal([pid, ...descendantsOf(pid)], 'SIGKILL', pid);
+  signalTree(pid, [pid, ...descendantsOf(pid)], 'SIGKILL');
 }

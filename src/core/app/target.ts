@@ -24,6 +24,7 @@ export interface TargetChoice {
 
 export function resolveTarget(dir: string, choice: TargetChoice): LaunchSpec {
   const cwd = path.resolve(dir);
+  if (!fs.existsSync(cwd)) throw new TargetError(`The app folder ${cwd} does not exist.`);
   const base = { cwd, runtimeArgs: choice.runtimeArgs ?? [], args: choice.args ?? [], env: choice.env ?? {}, nodePath: choice.nodePath };
   if (choice.entry) return { ...base, entry: choice.entry };
   const pkg = readPackageJson(cwd);

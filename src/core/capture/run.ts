@@ -24,6 +24,8 @@ export interface RunOptions extends LoadSettings {
   loadCommand?: string;
   /** How long the app may take to start listening. */
   listenTimeoutS?: number;
+  /** Seconds the app may take to end after its SIGTERM (a graceful shutdown) before SIGKILL. */
+  stopGraceS?: number;
   /** Seconds between profiler restarts in the profiled window (what a crash can lose at most). */
   segmentS?: number;
   /** Where runs are kept; default <app dir>/.hotline/runs. */
@@ -56,10 +58,10 @@ const PHASE_NAMES: Record<RunPhase, string> = {
   profiling: 'profiling', analyzing: 'analyzing', done: 'done',
 };
 
-/** Capture only: the caller analyses the run folder (the CLI in-process, the editor in its language server). */
+/** Capture only: the caller analyzes the run folder (the CLI in-process, the editor in its language server). */
 export async function captureUnderLoad(opts: RunOptions): Promise<RunResult> {
   const settings = withDefaults(opts);
-  validate(settings);
+  validate(settings, opts.stopGraceS);
   return new Run(opts, settings).execute();
 }
 
@@ -369,8 +371,7 @@ class Run {
     this.load?.kill();
     // An attached app undoes what the run installed before its session closes (in stop()).
     const closing = this.attached ? undefined : this.inspector?.close();
-    const cancelled = this.opts.signal?.aborted ?? false;
-    await this.app?.stop(cancelled ? 1000 : 3000);
+    await this.app?.stop((this.opts.stopGraceS ?? RUN_DEFAULTS.stopGraceS) * 1000);
     // Only once the app is gone may another run of it start.
     this.releaseLock?.();
     this.releaseLock = undefined;

@@ -23,6 +23,7 @@ export const RUN_DEFAULTS = {
   samplingIntervalUs: 1000,
   timeoutS: 10,
   listenTimeoutS: 30,
+  stopGraceS: 5,
 } as const;
 
 export type Settings = Required<Omit<LoadSettings, 'body' | 'headers' | 'heap'>> & { body?: string; headers: Record<string, string> };
@@ -42,7 +43,10 @@ export function withDefaults(o: LoadSettings): Settings {
   };
 }
 
-export function validate(s: Settings): void {
+export function validate(s: Settings, stopGraceS?: number): void {
+  if (stopGraceS !== undefined && (!Number.isFinite(stopGraceS) || stopGraceS < 0 || stopGraceS > 600)) {
+    throw new RunError('bad-options', `the stop grace period must be 0–600 s (got ${stopGraceS}).`);
+  }
   const positive = (v: number, what: string, max: number): void => {
     if (!Number.isFinite(v) || v <= 0 || v > max) throw new RunError('bad-options', `${what} must be a number above 0 and at most ${max} (got ${v}).`);
   };

@@ -1,0 +1,37 @@
+// `hotline analyze` of a file that is not a CPU profile: a heap profile is analyzed (bytes per
+// function of your code); a `node --prof` log or `perf script` text has no line-level CPU model
+// to build, so the user learns what the file is and what opens it, instead of a JSON error.
+import * as fs from 'node:fs';
+import { detectFormat, type ProfileFormat } from '../extension/profile-formats.ts';
+
+/** Enough of the file to recognise it (the formats announce themselves in their first bytes). */
+const HEAD_BYTES = 64 * 1024;
+
+/** The file's format, or 'text' for a file that is not even JSON (no profile at all). */
+export function formatOf(file: string): ProfileFormat | 'text' | undefined {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const n = fs.readSync(fd, buffer, 0, HEAD_BYTES, 0);
+    const head = buffer.subarray(0, n).toString('utf8');
+    return detectFormat(head, file) ?? (/^\uFEFF?\s*[{[]/.test(head) ? undefined : 'text');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const FLAME_VIEW = 'In VS Code, Hotline opens it as a flame graph (Explorer, or "Hotline: Open Profile in Flame Graph…")';
+
+/** What the file is and what opens it, for the formats `analyze` cannot turn into line costs. */
+export function notAnalysable(shown: string, format: Exclude<ProfileFormat, 'cpuprofile' | 'heapprofile'> | 'text'): string {
+  switch (format) {
+    case 'text':
+      return `${shown} is not a profile: \`hotline analyze\` reads .cpuprofile files (V8/Chrome CPU profiles) and .heapprofile files.`;
+    case 'prof-log':
+      return `${shown} is a \`node --prof\` log (V8 ticks), not a CPU profile: \`hotline analyze\` reads .cpuprofile files. ${FLAME_VIEW}; \`node --prof-process ${shown}\` prints its summary; \`hotline profile\` puts costs on your lines.`;
+    case 'v8log':
+      return `${shown} is a preprocessed \`node --prof\` log (JSON), not a CPU profile: \`hotline analyze\` reads .cpuprofile files. ${FLAME_VIEW}; \`hotline profile\` puts costs on your lines.`;
+    case 'perf-script':
+      return `${shown} is \`perf script\` output (native stacks sampled by Linux perf), not a CPU profile: \`hotline analyze\` reads .cpuprofile files. ${FLAME_VIEW}, as does speedscope; \`hotline profile\` puts costs on your lines.`;
+  }
+}
