@@ -1,19 +1,20 @@
 // The second half of a run, which may happen in another process (the editor's language server):
-// read a run folder (run.json, the profile, the warm-up's coverage), analyse it with the app's
+// read a run folder (run.json, the profile, the stack captures), analyse it with the app's
 // sources, and write report.json and a snapshot of the sources it points into.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CpuProfile } from './analysis/cpuprofile.ts';
 import { parseCpuProfileBytes, readCpuProfileBytes } from './analysis/cpuprofile-reader.ts';
 import { analyzeProfileWithTimeline } from './analysis/analyze.ts';
-import { readCoverage } from './analysis/coverage.ts';
+import { readStackCaptures } from './analysis/stacks-file.ts';
+import type { StackCapturesInput } from './analysis/stacks.ts';
 import type { Analysis } from './analysis/model.ts';
 import { TIMELINE_FILE, type TimelineV1 } from './analysis/timeline.ts';
 import { loadSources } from './sources.ts';
 import { buildReport, type ReportParts, type ReportV1 } from './report.ts';
 import type { ExtrasRecord } from './profiled-extras.ts';
 import { analyseExtras } from './analyse-extras.ts';
-import { COVERAGE_FILE, PROFILE_FILE, RUN_FILE, SOURCES_FILE, StoreError, writeFileAtomic, writeReport } from './store.ts';
+import { PROFILE_FILE, STACKS_FILE, RUN_FILE, SOURCES_FILE, StoreError, writeFileAtomic, writeReport } from './store.ts';
 
 /** run.json: what a run measured, written as soon as the app is stopped. */
 export type RunRecord = { version: 1 } & Omit<ReportParts, 'analysis' | 'profileFile' | 'notes'> & { extras?: ExtrasRecord };
@@ -56,14 +57,14 @@ export function writeTimeline(dir: string, timeline: TimelineV1 | undefined): vo
 }
 
 /**
- * Analyses a .cpuprofile file with the sources under `root`; a coverage.json beside it (a run
- * folder keeps the warm-up's block coverage there) sharpens the call-site lines.
+ * Analyses a .cpuprofile file with the sources under `root`; the stack captures of a run folder
+ * (stacks.json beside its profile.cpuprofile) give the measured calling lines.
  */
 export function analyseFile(profileFile: string, root: string): { analysis: Analysis; sources: Map<string, string>; timeline?: TimelineV1 } {
   const profile = readProfileFile(profileFile);
   const loaded = loadSources(profile, root);
-  const coverage = readCoverageBeside(profileFile);
-  const { analysis, timeline } = analyzeProfileWithTimeline({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, coverage });
+  const stacks = readStacksBeside(profileFile, profile.samples?.length ?? 0);
+  const { analysis, timeline } = analyzeProfileWithTimeline({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, stacks });
   // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
   analysis.notes = loaded.notes.concat(analysis.notes);
   return { analysis, sources: loaded.sources, timeline };
@@ -85,17 +86,20 @@ export function readProfileFile(profileFile: string): CpuProfile {
   return readCpuProfileBytes(() => fs.readFileSync(profileFile), { consume: true });
 }
 
-/** The coverage.json beside a profile, if any; one that cannot be read (a folder, a broken link) only costs precision. */
-function readCoverageBeside(profileFile: string): ReturnType<typeof readCoverage> | undefined {
-  const coverageFile = path.join(path.dirname(profileFile), COVERAGE_FILE);
-  if (!fs.existsSync(coverageFile)) return undefined;
+/**
+ * The stacks.json of a run folder's own profile.cpuprofile (its ticks name that profile's samples,
+ * nothing else's); one that cannot be read or does not fit the profile only costs precision.
+ */
+function readStacksBeside(profileFile: string, sampleCount: number): StackCapturesInput | undefined {
+  if (path.basename(profileFile) !== PROFILE_FILE) return undefined;
+  const stacksFile = path.join(path.dirname(profileFile), STACKS_FILE);
   let text: string;
   try {
-    text = fs.readFileSync(coverageFile, 'utf8');
+    text = fs.readFileSync(stacksFile, 'utf8');
   } catch {
     return undefined;
   }
-  return readCoverage(safeJson(text));
+  return readStackCaptures(safeJson(text), sampleCount);
 }
 
 /**
@@ -117,6 +121,6 @@ function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return undefined; // a damaged coverage file only costs precision
+    return undefined; // a damaged stacks file only costs precision
   }
 }

@@ -10,6 +10,7 @@ import type { LoadFigures, RunSettings } from './report.ts';
 import { redactBody, redactEnv, redactHeaders, redactUrl } from './redact.ts';
 import type { Settings } from './run-settings.ts';
 import type { ExtrasCaptured } from './profiled-extras.ts';
+import type { StackCapturesV1 } from './stack-sampler.ts';
 
 /** What the windows of a run measured. */
 export interface Measured {
@@ -19,7 +20,8 @@ export interface Measured {
   /** Absent when the app died in the profiled window. */
   profiledLoop?: LoopReading;
   profile: CpuProfile;
-  coverage: unknown[];
+  /** The profiled window's stack captures (main thread), when they ran. */
+  stacks?: StackCapturesV1;
   partial?: { reason: string };
   blockedAt?: StackFrame[];
   /** Worker threads' profiles and the allocation profile. */

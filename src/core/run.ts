@@ -11,9 +11,9 @@ import { ExternalLoad, LOAD_LOG_FILE, checkLoadCommand } from './external-load.t
 import { whyFailed, windowClock, type WindowClock } from './run-waits.ts';
 import type { CpuProfile } from './analysis/cpuprofile.ts';
 import { mergeProfiles } from './analysis/merge.ts';
-import { Workspace, fileOfUrl } from './analysis/categories.ts';
+import { fileOfUrl } from './analysis/categories.ts';
 import type { ReportV1 } from './report.ts';
-import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, acquireRunLock, createRunDir, newRunId, runsDirOf, writeFileAtomic } from './store.ts';
+import { LOG_FILE, PROFILE_FILE, STACKS_FILE, acquireRunLock, createRunDir, newRunId, runsDirOf, writeFileAtomic } from './store.ts';
 import { analyseRunDir, writeRunRecord } from './analyse-run.ts';
 import { redactUrl } from './redact.ts';
 import { loadFigures, recordedSettings, type Measured } from './run-record.ts';
@@ -21,6 +21,7 @@ import { RunError } from './run-errors.ts';
 import { RUN_DEFAULTS, validate, withDefaults, type LoadSettings, type Settings } from './run-settings.ts';
 import { accepts, explicitPort, freePort, joinUrl, loopbackHostOf } from './ports.ts';
 import { ProfiledExtras, saveExtras } from './profiled-extras.ts';
+import { DEFAULT_STACK_RATE_HZ, StackSampler } from './stack-sampler.ts';
 
 export { RunError, type RunErrorKind } from './run-errors.ts';
 export { RUN_DEFAULTS, type LoadSettings } from './run-settings.ts';
@@ -37,6 +38,8 @@ export interface RunOptions extends LoadSettings {
   listenTimeoutS?: number;
   /** Seconds between profiler restarts in the profiled window (what a crash can lose at most). */
   segmentS?: number;
+  /** Stack captures per second in the profiled window, for exact calling lines (stack-sampler.ts); 0: none. */
+  stackRateHz?: number;
   /** Where runs are kept; default <app dir>/.hotline/runs. */
   runsDir?: string;
   signal?: AbortSignal;
@@ -244,13 +247,8 @@ class Run {
     });
     this.stopReason = Promise.race([this.stopReason!, loadDied]);
     this.stopReason.catch(() => undefined);
-    // First half of the warm-up: block coverage of the app's code, to tell same-named calls
-    // apart later; second half: let the code re-optimise without the instrumentation.
-    const workspace = new Workspace(this.opts.target.cwd);
-    await this.race(this.inspector!.startBlockCoverage());
-    await this.wait(s.warmupS / 2);
-    const coverage = await this.race(this.inspector!.takeBlockCoverage((u) => workspace.contains(fileOfUrl(u))));
-    await this.wait(s.warmupS / 2);
+    // Nothing is attached to the app's code during the warm-up: it optimises as it would unobserved.
+    await this.wait(s.warmupS);
 
     const inspector = this.inspector!;
     await this.race(inspector.startLoopProbe());
@@ -266,7 +264,7 @@ class Run {
     await this.race(inspector.startLoopProbe());
     this.progress('profiling', PHASE_NAMES.profiling, { second: 0, of: s.durationS, requestsPerSecond: tickRps });
     await this.race(this.load.switchPhase('profiled'));
-    return { measured, loop, coverage, blockedAt, ...(await this.profiledWindow()) };
+    return { measured, loop, blockedAt, ...(await this.profiledWindow()) };
   }
 
   /**
@@ -275,13 +273,16 @@ class Run {
    * leaves the rest too (Node waits for the inspector to let go). Either way the run goes on
    * as a partial one, with the time up to the crash.
    */
-  private async profiledWindow(): Promise<Pick<Measured, 'profiled' | 'profiledLoop' | 'profile' | 'partial' | 'extras'>> {
+  private async profiledWindow(): Promise<Pick<Measured, 'profiled' | 'profiledLoop' | 'profile' | 'partial' | 'extras' | 'stacks'>> {
     const s = this.s;
     const inspector = this.inspector!;
     const load = this.load!;
     // Worker threads (in step with the segments below) and, with --heap, allocation sampling.
     const extras = await this.race(ProfiledExtras.start(inspector, { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }));
     this.disposers.push(() => extras.dispose());
+    const rateHz = this.opts.stackRateHz ?? DEFAULT_STACK_RATE_HZ;
+    const sampler = rateHz > 0 ? await this.race(this.startStackSampler(rateHz)) : undefined;
+    if (sampler) this.disposers.push(() => void sampler.dispose());
     const segmentS = this.opts.segmentS ?? PROFILE_SEGMENT_S;
     const segments: CpuProfile[] = [];
     const started = Date.now();
@@ -298,10 +299,12 @@ class Run {
       this.loadFinished = true;
       const profiled = await this.race(load.finish());
       const profiledLoop = await this.race(inspector.readLoop());
+      await sampler?.stop();
       segments.push(await this.race(inspector.stopProfiler()));
       const captured = await this.race(extras.finish());
       await inspector.stopLoopProbe().catch(() => undefined);
-      return { profiled, profiledLoop, profile: mergeProfiles(segments), extras: captured };
+      await sampler?.dispose();
+      return { profiled, profiledLoop, profile: mergeProfiles(segments), extras: captured, stacks: sampler?.result(segments) };
     } catch (err) {
       if (!(err instanceof RunError && err.kind === 'app-exited')) throw err;
       const salvaged = await inspector.salvagedProfile();
@@ -309,11 +312,24 @@ class Run {
       if (segments.length === 0) throw err;
       this.loadFinished = true;
       const profiled = await load.finish();
-      return { profiled, profile: mergeProfiles(segments), extras: await extras.salvage(), partial: { reason: `${err.message} The report covers the ${elapsedS().toFixed(1)} s of the profiled window before it.` } };
+      await sampler?.stop(0);
+      return { profiled, profile: mergeProfiles(segments), extras: await extras.salvage(), stacks: sampler?.result(segments), partial: { reason: `${err.message} The report covers the ${elapsedS().toFixed(1)} s of the profiled window before it.` } };
     }
   }
 
-  /** Writes the run's data (profile, coverage, app output, run.json) before anything reads it. */
+  /** Exact calling lines are a refinement: a sampler that cannot start leaves the run as it was, with a note. */
+  private async startStackSampler(rateHz: number): Promise<StackSampler | undefined> {
+    try {
+      return await StackSampler.start(this.inspector!.channel(), rateHz);
+    } catch (err) {
+      this.samplerNote = `Stack captures did not run (${(err as Error).message}): calling lines are read from the source.`;
+      return undefined;
+    }
+  }
+
+  private samplerNote: string | undefined;
+
+  /** Writes the run's data (profile, stack captures, app output, run.json) before anything reads it. */
   private save(startedAt: Date, url: string, m: Measured): string {
     const target = this.opts.target;
     const runsDir = this.opts.runsDir ?? runsDirOf(target.cwd);
@@ -321,8 +337,9 @@ class Run {
     const runDir = createRunDir(runsDir, id);
     writeFileAtomic(path.join(runDir, PROFILE_FILE), JSON.stringify(m.profile));
     writeFileAtomic(path.join(runDir, LOG_FILE), this.output.join(''));
-    writeFileAtomic(path.join(runDir, COVERAGE_FILE), JSON.stringify(m.coverage));
+    if (m.stacks) writeFileAtomic(path.join(runDir, STACKS_FILE), JSON.stringify(m.stacks));
     const extras = m.extras ? saveExtras(runDir, m.extras) : undefined;
+    if (extras && this.samplerNote) extras.notes.push(this.samplerNote);
     writeRunRecord(runDir, {
       version: 1,
       id,
