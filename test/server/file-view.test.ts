@@ -23,20 +23,21 @@ const fc = index.costsOf(serverJs)!;
 test('only server.js has costs worth showing; its lines of interest', () => {
   assert.ok(fc);
   assert.deepEqual([...index.files.values()].map((f) => f.file), [serverJs]);
-  assert.deepEqual(linesOfInterest(fc), [34, 35, 62, 72, 73]);
+  // res.json's three calls (65, 70, 73) are "one of" them in this fixture (no stack captures): the editor shows none.
+  assert.deepEqual(linesOfInterest(fc), [34, 35, 62, 72]);
 });
 
 test('as analysed: lenses, heat and the hint on their own lines', () => {
   const m = mapLines(text, text, linesOfInterest(fc));
   const lenses = lensesOf(index, fc, m);
   assert.deepEqual(lenses.map((l) => [l.line0 + 1, l.title]), [
-    [34, 'total 2.9 s (95%) · self 0 ms'],
-    [35, '95% of CPU in this profile · blocks the event loop'],
-    [62, 'total 3.0 s (98%) · self 1.1 ms'],
-    [72, 'own 63 ms (2.1%)'],
+    [34, 'total 2.9 s (96%) · self 0 ms'],
+    [35, '96% of CPU in this profile · blocks the event loop'],
+    [62, 'total 2.9 s (99%) · self 1.1 ms'],
+    [72, 'own 61 ms (2.0%)'],
   ]);
   assert.deepEqual(lenses[1].args, { reportFile: '/runs/r1/report.json', file: serverJs, line: 35, functionName: 'checkPassword' });
-  assert.deepEqual(heatOf(fc, m).map((h) => [h.line + 1, h.label]), [[35, '■ 2.9 s'], [72, '■ 63 ms'], [73, '■ 28 ms']]);
+  assert.deepEqual(heatOf(fc, m).map((h) => [h.line + 1, h.label]), [[35, '■ 2.9 s'], [72, '■ 61 ms']]);
   assert.deepEqual(hintsOf(fc, m).map((h) => [h.line0 + 1, h.hint.rule]), [[35, 'crypto-sync']]);
   assert.match(hoverOf(index, fc, m, 34) ?? '', /pbkdf2Sync/);
   assert.match(hoverOf(index, fc, m, 68) ?? '', /`checkPassword`.*inferred call site/, 'the call-site line of checkPassword');

@@ -123,7 +123,7 @@ describe('hover', () => {
     assert.match(lineLensText(hot, h, { underLoad: true }), /^9\d% of CPU under load · blocks the event loop$/);
     const checkPassword = a.functions.find((f) => f.name === 'checkPassword');
     assert.ok(checkPassword && isLensFunction(checkPassword));
-    assert.match(functionLensText(checkPassword), /^total 2\.9 s \(95%\) · self /);
+    assert.match(functionLensText(checkPassword), /^total 2\.9 s \(9[56]%\) · self /);
     const md = lineHoverMarkdown({ line: hot, fn: checkPassword, hints: h ? [h] : [] }, { nonIdleMs: a.nonIdleMs, underLoad: true, root: '/' });
     assert.match(md, /`pbkdf2Sync`.*inferred call site/);
   });

@@ -95,7 +95,7 @@ class Analyzer {
     });
     const stacks = input.stacks;
     if (stacks && stacks.ticks.length > 0) {
-      this.capturedFn = stacks.frames.map((f) => this.describe(f.functionName, f.url, f.line - 1, f.column - 1));
+      this.capturedFn = stacks.frames.map((f) => this.describe(f.functionName, f.url, f.line - 1, f.column - 1, true));
       this.evidence = buildStackEvidence(this.tree, stacks, (node) => identityOf(this.fnOfNode(node)), (frame) => identityOf(this.capturedFn[frame]));
       const used = this.evidence.aligned + this.evidence.misaligned;
       if (used > 0 && this.evidence.misaligned > used / 2) {
@@ -127,22 +127,40 @@ class Analyzer {
     const functions = functionCosts(this.fns, { fnSelf, fnTotal, edges }, nonIdleUs, limits.functions ?? 300, (file) => this.mapper.has(file));
     const lines = lineCosts(this.lines.values(), this.fns, nonIdleUs, limits.lines ?? 2000);
     for (const c of CATEGORIES) categories[c] = ms(categories[c]);
+    const changed = this.changedFiles();
+    const current = (file: string): boolean => !changed.has(file);
     return {
       durationMs: ms(t.durationUs),
       samples: t.sampleCount,
       intervalUs: Math.round(t.intervalUs),
       nonIdleMs: ms(nonIdleUs),
       categories,
-      functions,
-      lines,
-      hints,
+      functions: functions.filter((f) => current(f.file)),
+      lines: lines.filter((l) => current(l.file) && (!l.generated || current(l.generated.file))),
+      hints: hints.filter((h) => current(h.file)),
       notes: this.notes,
     };
   }
 
+  /**
+   * Files whose text is not the one the profile ran: a function's call frame is no function head
+   * in it (lines were added or removed since). Their costs would land on the wrong lines, so
+   * they are left out, with a note (a run's own sources.json gives the right text, see sources.ts).
+   */
+  private changedFiles(): Set<string> {
+    const changed = new Set<string>();
+    for (const fn of this.fns) {
+      if (!fn.stale || changed.has(fn.generatedFile)) continue;
+      changed.add(fn.generatedFile);
+      for (const other of this.fns) if (other.generatedFile === fn.generatedFile) changed.add(other.file);
+      this.notes.push(`${fn.generatedFile} is not the text this profile ran (it changed since: \`${fn.name}\` no longer starts at line ${fn.line}): its costs are not shown, they would land on the wrong lines.`);
+    }
+    return changed;
+  }
+
   // ---- functions and frames -------------------------------------------------------------
 
-  private describe(functionName: string, url: string, line0: number, col0: number): FunctionInfo {
+  private describe(functionName: string, url: string, line0: number, col0: number, isCapturedFrame = false): FunctionInfo {
     const generatedFile = fileOfUrl(url);
     let file = generatedFile;
     let line = line0 >= 0 ? line0 + 1 : 0;
@@ -156,6 +174,7 @@ class Analyzer {
     if (category === 'user' && line0 >= 0) {
       info.index = this.indexOf(generatedFile);
       info.scope = info.index?.functionAt(line0, col0);
+      if (info.index && !isCapturedFrame && !info.index.isFunctionHead(line0, col0)) info.stale = true;
       if (functionName === '' && info.scope) {
         info.name = info.scope.isProgram ? '(top level)' : info.index?.anonymousName(info.scope) ?? info.name;
       }

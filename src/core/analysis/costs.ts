@@ -13,6 +13,8 @@ export interface FunctionInfo {
   generatedFile: string;
   scope?: FunctionScope;
   index?: ScriptIndex;
+  /** The frame's position is no function head in the source at hand: the file changed since the profile. */
+  stale?: boolean;
 }
 
 export interface LineAcc {
