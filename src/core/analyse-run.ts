@@ -63,6 +63,9 @@ export function writeTimeline(dir: string, timeline: TimelineV1 | undefined): vo
 export function analyseFile(profileFile: string, root: string): { analysis: Analysis; sources: Map<string, string>; timeline?: TimelineV1 } {
   const profile = readProfileFile(profileFile);
   const loaded = loadSources(profile, root);
+  // A run analysed again (an older run opened later): its own saved sources are the text it ran,
+  // whatever was edited since; the editor maps the lines through those edits.
+  for (const [file, text] of savedSourcesBeside(profileFile)) loaded.sources.set(file, text);
   const stacks = readStacksBeside(profileFile, profile.samples?.length ?? 0);
   const { analysis, timeline } = analyzeProfileWithTimeline({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, stacks });
   // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
@@ -84,6 +87,21 @@ export function readProfileFile(profileFile: string): CpuProfile {
   }
   if (!regular) return parseCpuProfileBytes(fs.readFileSync(profileFile));
   return readCpuProfileBytes(() => fs.readFileSync(profileFile), { consume: true });
+}
+
+/** The sources.json of a run folder's own profile.cpuprofile (file → text), or nothing. */
+function savedSourcesBeside(profileFile: string): Map<string, string> {
+  const saved = new Map<string, string>();
+  if (path.basename(profileFile) !== PROFILE_FILE) return saved;
+  let value: unknown;
+  try {
+    value = JSON.parse(fs.readFileSync(path.join(path.dirname(profileFile), SOURCES_FILE), 'utf8'));
+  } catch {
+    return saved; // none yet (a run analysed for the first time), or unreadable: today's files are read
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return saved;
+  for (const [file, text] of Object.entries(value)) if (path.isAbsolute(file) && typeof text === 'string') saved.set(file, text);
+  return saved;
 }
 
 /**

@@ -43,6 +43,25 @@ const col = (text: string, lineNo: number, needle: string): number => {
   return c;
 };
 
+describe('a profile whose source changed since it ran', () => {
+  const SRC = ['function hot() {', '  let x = 0;', '  for (let i = 0; i < 1e6; i++) x += i;', '  return x;', '}', ''].join('\n');
+  const frames: FrameSpec[] = [{ name: 'hot', file: APP, line0: 0, col0: col(SRC, 1, '('), self: 10, ticks: [[3, 10]] }];
+
+  test('as it ran: the loop line', () => {
+    const a = analyze({ app: SRC, frames });
+    assert.equal(line(a, 3)!.ownMs, 10);
+    assert.equal(line(a, 3)!.code, 'for (let i = 0; i < 1e6; i++) x += i;');
+    assert.deepEqual(a.notes, []);
+  });
+
+  test('two lines added above: the frame is no function head any more, so the file shows no costs (never the wrong line)', () => {
+    const a = analyze({ app: `// added\n// added\n${SRC}`, frames });
+    assert.deepEqual(a.lines.filter((l) => l.file === APP), []);
+    assert.deepEqual(a.functions.filter((f) => f.file === APP), []);
+    assert.match(a.notes.join('\n'), /is not the text this profile ran/);
+  });
+});
+
 describe('recursion', () => {
   const FACT = ['function fact(n) {', '  if (n <= 1) return 1;', '  return n * fact(n - 1);', '}', 'function main() {', '  return fact(20);', '}', ''].join('\n');
   const factFrame = (self: number, ticks: Array<[number, number]>, children?: FrameSpec[]): FrameSpec =>

@@ -8,7 +8,7 @@ import { SourceMapper, type SourceMapInput } from './sourcemaps.ts';
 import { ScriptIndex, callNamesFor, fileIsModule, type CallSite } from './callsites.ts';
 import { FRAME_RULES, GC_FIX, GC_HINT_MIN_PCT, HINT_MIN_PCT, LINE_RULES, gcHintMessage, hintMessage } from './hints.ts';
 import { buildStackEvidence, type FrameWeights, type Identity, type StackCapturesInput, type StackEvidence } from './stacks.ts';
-import type { Analysis, CategoryTimes, Hint } from './model.ts';
+import type { Analysis, CategoryTimes, Hint, LineCost } from './model.ts';
 import { buildTimeline, type TimelineV1 } from './timeline.ts';
 import { functionCosts, lineCosts, ms, pct, type FunctionInfo, type LineAcc } from './costs.ts';
 
@@ -136,10 +136,24 @@ class Analyzer {
       nonIdleMs: ms(nonIdleUs),
       categories,
       functions: functions.filter((f) => current(f.file)),
-      lines: lines.filter((l) => current(l.file) && (!l.generated || current(l.generated.file))),
+      lines: lines.filter((l) => current(l.file) && (!l.generated || current(l.generated.file))).map((l) => this.withCode(l)),
       hints: hints.filter((h) => current(h.file)),
       notes: this.notes,
     };
+  }
+
+  /** The line with its code (for matching it in a later run: compare.ts), when the source is at hand. */
+  private withCode(l: LineCost): LineCost {
+    if (l.oneOf) return l;
+    const code = this.sourceLines(l.file)?.[l.line - 1]?.trim();
+    return code ? { ...l, code: code.length > 160 ? code.slice(0, 160) : code } : l;
+  }
+
+  private readonly splitSources = new Map<string, string[] | undefined>();
+
+  private sourceLines(file: string): string[] | undefined {
+    if (!this.splitSources.has(file)) this.splitSources.set(file, this.sources.get(file)?.split('\n'));
+    return this.splitSources.get(file);
   }
 
   /**
@@ -174,7 +188,7 @@ class Analyzer {
     if (category === 'user' && line0 >= 0) {
       info.index = this.indexOf(generatedFile);
       info.scope = info.index?.functionAt(line0, col0);
-      if (info.index && !isCapturedFrame && !info.index.isFunctionHead(line0, col0)) info.stale = true;
+      if (info.index && info.scope && !isCapturedFrame && !info.index.isFunctionHead(info.scope, line0, col0)) info.stale = true;
       if (functionName === '' && info.scope) {
         info.name = info.scope.isProgram ? '(top level)' : info.index?.anonymousName(info.scope) ?? info.name;
       }

@@ -150,15 +150,16 @@ export class ScriptIndex {
   }
 
   /**
-   * Whether a call frame's position (0-based, as V8 gives a function's) is the head of a function
-   * in this text: false means the text is not the one the profile ran (the file changed since).
+   * Whether a call frame's position (0-based, as V8 gives a function's) is the head of `scope`,
+   * the function functionAt found there: false means the text is not the one the profile ran
+   * (the file changed since).
    */
-  isFunctionHead(line0: number, col0: number): boolean {
+  isFunctionHead(scope: FunctionScope, line0: number, col0: number): boolean {
     if (line0 === 0 && col0 <= 0) return true; // the module's own top-level frame
-    if (line0 + 1 > this.lineStarts.length) return false;
-    if (col0 > this.lineText(line0 + 1).length) return false;
+    if (line0 + 1 > this.lineStarts.length || col0 > this.lineText(line0 + 1).length) return false;
+    if (scope.isProgram) return false;
     const offset = this.offsetOf(line0 + 1, Math.max(0, col0));
-    return this.scopes.some((s) => s.start <= offset && offset <= (s.bodyStart ?? s.start));
+    return scope.start <= offset && offset <= (scope.bodyStart ?? scope.start);
   }
 
   /** The innermost function (not the top level) that holds a 1-based line, if any. */

@@ -58,6 +58,8 @@ export interface LineCost {
    * which: a callee called from several lines with no stack capture to tell them apart.
    */
   oneOf?: number[];
+  /** The line's code as analysed (trimmed, at most 160 characters): a later run finds the line by it, whatever moved. */
+  code?: string;
 }
 
 export interface Hint {
