@@ -1065,7 +1065,7 @@ export function runCase(input: FuzzInput, ctx: RunContext): CaseResult {
       const { analysis, sources } = analyseFile(file, root);
       checkSources(sources, ctx.ws);
       checkAnalysis(analysis);
-    }, root, [file, path.join(path.dirname(file), 'stacks.json'), realOrResolved(file)], fsErrors);
+    }, root, [file, path.join(path.dirname(file), 'stacks.json'), path.join(path.dirname(file), 'sources.json'), realOrResolved(file)], fsErrors);
     fs.rmSync(dir, { recursive: true, force: true });
   };
 
