@@ -301,10 +301,14 @@ function isNode(v: unknown): v is AnyNode {
   return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string';
 }
 
+/** `(x)`, `a?.b` and `(0, x.fn)` (how tsc and esbuild call an import) all call what they end with. */
 function unwrap(node: AnyNode): AnyNode {
   let n = node;
-  while (n.type === 'ChainExpression' || n.type === 'ParenthesizedExpression') n = n.expression as AnyNode;
-  return n;
+  for (;;) {
+    if (n.type === 'ChainExpression' || n.type === 'ParenthesizedExpression') n = n.expression as AnyNode;
+    else if (n.type === 'SequenceExpression') n = (n.expressions as AnyNode[])[(n.expressions as AnyNode[]).length - 1];
+    else return n;
+  }
 }
 
 function memberName(prop: AnyNode, computed: boolean): string | undefined {
