@@ -106,6 +106,7 @@ export class StackSampler {
   private pending: { ticks: number[]; done: Promise<void> } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private disposed = false;
   private failure: string | undefined;
 
   private constructor(private readonly channel: CdpChannel, private readonly rateHz: number) {}
@@ -183,7 +184,10 @@ export class StackSampler {
     return index;
   }
 
-  /** Stops ticking and waits (briefly: an app stuck in native code may never answer) for the capture in flight. */
+  /**
+   * Stops ticking and waits (briefly: an app stuck in native code may never answer) for the
+   * capture in flight. `resume` starts again (a window taken in several parts).
+   */
   async stop(waitMs = 1000): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
@@ -192,6 +196,13 @@ export class StackSampler {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([pending.done, new Promise<void>((resolve) => { timer = setTimeout(resolve, waitMs); })]);
     clearTimeout(timer);
+  }
+
+  /** Ticks again after `stop` (unless the app stopped answering). */
+  resume(): void {
+    if (!this.stopped || this.failure !== undefined || this.disposed) return;
+    this.stopped = false;
+    this.schedule();
   }
 
   /**
@@ -207,6 +218,7 @@ export class StackSampler {
 
   /** Removes the capture function from the app (an attached app is left as it was found). */
   async dispose(): Promise<void> {
+    this.disposed = true;
     this.stopped = true;
     clearTimeout(this.timer);
     await this.evaluate(`delete ${FN}`).catch(() => undefined);
