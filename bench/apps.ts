@@ -74,7 +74,7 @@ export async function loadWindow(port: number, urlPath: string, o: WindowOptions
 }
 
 /** A whole Hotline run (the CLI's engine: capture, then analysis) of a bench app. */
-export async function hotlineRun(app: AppName, o: WindowOptions & { samplingIntervalUs?: number }): Promise<RunReport> {
+export async function hotlineRun(app: AppName, o: WindowOptions & { samplingIntervalUs?: number; stackRateHz?: number }): Promise<RunReport> {
   const runsDir = tmpDir('hlbench-runs-');
   const { report } = await profileUnderLoad({
     target: { cwd: APPS_DIR, entry: `${app}.js` },
@@ -83,6 +83,7 @@ export async function hotlineRun(app: AppName, o: WindowOptions & { samplingInte
     warmupS: o.warmupS,
     durationS: o.durationS,
     samplingIntervalUs: o.samplingIntervalUs,
+    stackRateHz: o.stackRateHz,
     runsDir,
   });
   fs.rmSync(runsDir, { recursive: true, force: true });

@@ -164,7 +164,8 @@ export function renderAnalysis(a: Pick<Analysis, 'categories' | 'lines' | 'hints
   const width = Math.max(...lines.map((l) => rel(l.file, o.cwd).length + String(l.line).length + 1), 10);
   for (const l of lines) {
     const where = `${rel(l.file, o.cwd)}:${l.line}`.padEnd(width);
-    const text = sourceLine(sources, l.file, l.line);
+    // Nothing measured which of several lines made the call: say so rather than pick one.
+    const text = l.oneOf ? `(one of lines ${l.oneOf.join(', ')})` : sourceLine(sources, l.file, l.line);
     out.push(`  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${where}  ${column(l.function, 28)} ${text}`);
   }
   // The shares above are of the busy time: say what the top line costs of the app's capacity too,

@@ -22,7 +22,10 @@ export function summarise(c: Comparison): string {
     parts.push(`req/s ${figure(c.load.requestsPerSecond, 1)}`);
     parts.push(`p99 ${figure(c.load.latencyMs.p99, 0)} ms`);
   }
-  const saving = c.functions.find((f) => f.change < 0);
+  // The function whose own line saved the most: a caller's total holds the same saving and
+  // would name the route handler rather than the line that was fixed.
+  const line = c.lines.find((l) => l.change < 0);
+  const saving = line ?? c.functions.find((f) => f.change < 0);
   if (saving) parts.push(`${saving.name} ${signed(saving.change)} ${c.unit}`);
   return `against the baseline ${c.baseId}: ${parts.length > 0 ? parts.join(', ') : 'no change in your code'}.`;
 }

@@ -47,9 +47,10 @@ export class ReportIndex {
       return fc;
     };
     const onDisk = (file: string): boolean => path.isAbsolute(file);
-    for (const l of report.lines) if (onDisk(l.file)) of(l.file).lines.push(l);
+    // "One of lines …" records belong to no single line: the report shows them, the editor does not guess.
+    for (const l of report.lines) if (onDisk(l.file) && !l.oneOf) of(l.file).lines.push(l);
     for (const f of report.functions) if (f.category === 'user' && onDisk(f.file)) of(f.file).functions.push(f);
-    for (const h of report.hints) if (isBlockingHint(h) && onDisk(h.file)) of(h.file).hints.push(h);
+    for (const h of report.hints) if (isBlockingHint(h) && onDisk(h.file) && !h.oneOf) of(h.file).hints.push(h);
     for (const l of report.heap?.lines ?? []) if (onDisk(l.file)) of(l.file).heap.push(l);
     // Files whose costs are all below every threshold show nothing: leave them out.
     for (const [key, fc] of this.files) if (linesOfInterest(fc).length === 0) this.files.delete(key);

@@ -63,7 +63,7 @@ test('Attach and Profile Under Load: pick the running app, report of its hot lin
     await row.click();
 
     // The run's progress, in whichever phase (a 3 s window may pass before a busy machine looks).
-    await dom.waitForNotification(page, /Hotline.*(Warm-up|Measuring|Profiling|Analysing)/, 60_000);
+    await dom.waitForNotification(page, /Hotline.*(Warm-up|Measuring|Profiling|Analyzing)/, 60_000);
     const report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
     await report.getByText('server.js:35').first().waitFor({ state: 'visible', timeout: 60_000 });
     await report.getByText(/crypto\.pbkdf2Sync/).first().waitFor({ state: 'visible' });

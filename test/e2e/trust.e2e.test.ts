@@ -18,7 +18,7 @@ import { analyzeRunDir } from '../../src/core/analyze-run/analyze-run.ts';
 import { writeRunRecord } from '../../src/core/store/run-record.ts';
 import type { LineCost } from '../../src/core/analysis/model.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
-import { COVERAGE_FILE, PROFILE_FILE, createRunDir, newRunId, runsDirOf, writeReport } from '../../src/core/store/store.ts';
+import { PROFILE_FILE, createRunDir, newRunId, runsDirOf, writeReport } from '../../src/core/store/store.ts';
 
 const FIXTURE = path.join(REPO_ROOT, 'test/fixtures/login-api');
 
@@ -32,7 +32,7 @@ const REFUSED = /is not a file of this workspace, so it is not opened/;
 
 /**
  * A finished run in the workspace, made from the captured login-api fixture (its profile and
- * coverage moved to the workspace, analyzed by the engine), with two extra hot lines that point
+ * moved to the workspace, analyzed by the engine), with two extra hot lines that point
  * at `outsideFile` and at `symlink`, as a tampered or foreign report.json could.
  */
 function savedRun(ws: string, outsideFile: string, symlink: string): { reportFile: string; report: ReportV1 } {
@@ -43,7 +43,6 @@ function savedRun(ws: string, outsideFile: string, symlink: string): { reportFil
   const id = newRunId(startedAt);
   const runDir = createRunDir(runsDirOf(ws), id);
   fs.writeFileSync(path.join(runDir, PROFILE_FILE), move(fs.readFileSync(path.join(FIXTURE, 'profile.cpuprofile'), 'utf8')));
-  fs.writeFileSync(path.join(runDir, COVERAGE_FILE), move(fs.readFileSync(path.join(FIXTURE, 'coverage.json'), 'utf8')));
   writeRunRecord(runDir, {
     version: 1,
     id,

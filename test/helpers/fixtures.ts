@@ -7,7 +7,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readCpuProfile, type CpuProfile } from '../../src/core/analysis/cpuprofile.ts';
-import { readCoverage, type CoverageRange } from '../../src/core/analysis/coverage.ts';
 import type { SourceMapInput } from '../../src/core/analysis/sourcemaps.ts';
 import { analyzeProfile, type AnalyzeInput } from '../../src/core/analysis/analyze.ts';
 import type { Analysis } from '../../src/core/analysis/model.ts';
@@ -36,8 +35,6 @@ export interface Fixture {
   sourceMaps: SourceMapInput[];
   /** What loadSources had to say (unreadable files, ignored maps). */
   notes: string[];
-  /** Block coverage of the warm-up, keyed by file under the fixture folder. */
-  coverage: Map<string, CoverageRange[]>;
 }
 
 /** The raw .cpuprofile shape, loosely typed: tests read it independently of src/. */
@@ -82,9 +79,6 @@ export function loadFixture(name: FixtureName, options: { as?: FixtureName } = {
   for (const node of raw.nodes) node.callFrame.url = relocateUrl(node.callFrame.url, meta.root, root);
   const profile = readCpuProfile(raw);
   const loaded = loadSources(profile, root);
-  const coverageFile = path.join(own, 'coverage.json');
-  const rawCoverage = fs.existsSync(coverageFile) ? (JSON.parse(fs.readFileSync(coverageFile, 'utf8')) as Array<{ url: string }>) : [];
-  for (const script of rawCoverage) script.url = relocateUrl(script.url, meta.root, root);
   const fixture: Fixture = {
     name,
     root,
@@ -94,21 +88,19 @@ export function loadFixture(name: FixtureName, options: { as?: FixtureName } = {
     sources: loaded.sources,
     sourceMaps: loaded.sourceMaps,
     notes: loaded.notes,
-    coverage: readCoverage(rawCoverage),
   };
   cache.set(key, fixture);
   return fixture;
 }
 
-/** The analysis a run makes of the fixture (coverage included unless `coverage: false`). */
-export function analyzeFixture(name: FixtureName, options: { coverage?: boolean; limits?: AnalyzeInput['limits']; as?: FixtureName } = {}): Analysis {
+/** The analysis of the fixture's profile with its sources (recorded before stack captures existed: calling lines are read from the source). */
+export function analyzeFixture(name: FixtureName, options: { limits?: AnalyzeInput['limits']; as?: FixtureName } = {}): Analysis {
   const f = loadFixture(name, { as: options.as });
   return analyzeProfile({
     profile: f.profile,
     root: f.root,
     sources: f.sources,
     sourceMaps: f.sourceMaps,
-    coverage: options.coverage === false ? undefined : f.coverage,
     limits: options.limits,
   });
 }

@@ -821,7 +821,7 @@ const shapes: Family = {
   },
 };
 
-/** Files on disk for analyzeFile: empty, a folder, bytes that are not UTF-8, a BOM, a bad coverage.json beside it. */
+/** Files on disk for analyzeFile: empty, a folder, bytes that are not UTF-8, a BOM, a bad stacks.json beside it. */
 const FILES: Array<{ name: string; fsErrors?: string[]; make(dir: string, ctx: GenContext, rng: Rng): string }> = [
   { name: '0-byte file', make: (dir) => put(dir, 'x.cpuprofile', '') },
   { name: 'whitespace only', make: (dir) => put(dir, 'x.cpuprofile', ' \n\t\r\n') },
@@ -851,12 +851,18 @@ const FILES: Array<{ name: string; fsErrors?: string[]; make(dir: string, ctx: G
   { name: 'trailing garbage', make: (dir, ctx) => put(dir, 'x.cpuprofile', `${JSON.stringify(ctx.fixtures[0].raw)}\u0000\u0000garbage`) },
   { name: 'JSON with comments', make: (dir, ctx) => put(dir, 'x.cpuprofile', `// saved by DevTools\n${JSON.stringify(ctx.fixtures[0].raw)}`) },
   { name: 'NUL bytes only', make: (dir) => put(dir, 'x.cpuprofile', Buffer.alloc(1000)) },
-  ...['null', '[1,2,3]', 'garbage{', '[{"url":null,"functions":null}]', '[{"url":"file:///x","functions":[{"ranges":[null,{},{"startOffset":-1,"endOffset":1e300,"count":-5}]}]}]',
-    JSON.stringify([{ url: '__proto__', functions: [{ ranges: [{ startOffset: 0, endOffset: 2 ** 53, count: 2 ** 53 }] }] }]), '{"__proto__":{"polluted":1}}']
-    .map((cov, i) => ({ name: `a bad coverage.json beside a good profile (#${i})`, make: (dir: string, ctx: GenContext) => { put(dir, 'coverage.json', cov); return put(dir, 'profile.cpuprofile', JSON.stringify(ctx.fixtures[0].raw)); } })),
-  { name: 'coverage.json that is a directory', make: (dir, ctx) => { fs.mkdirSync(path.join(dir, 'coverage.json')); return put(dir, 'profile.cpuprofile', JSON.stringify(ctx.fixtures[0].raw)); } },
-  { name: 'coverage.json that is a dangling symlink', make: (dir, ctx) => { fs.symlinkSync(path.join(dir, 'nowhere'), path.join(dir, 'coverage.json')); return put(dir, 'profile.cpuprofile', JSON.stringify(ctx.fixtures[0].raw)); } },
-  { name: 'a real coverage.json with a relocated profile', make: (dir, ctx) => { fs.copyFileSync(path.join(ctx.fixtures[0].root, 'coverage.json'), path.join(dir, 'coverage.json')); return put(dir, 'profile.cpuprofile', JSON.stringify(ctx.fixtures[0].raw)); } },
+  ...['null', '[1,2,3]', 'garbage{', '{"version":1,"sampleCount":0,"frames":null,"captures":[],"ticks":[]}',
+    '{"version":1,"sampleCount":-1,"frames":[{"url":1}],"captures":[[0,1e300]],"ticks":[[-1,0]]}',
+    JSON.stringify({ version: 1, sampleCount: 2 ** 53, frames: [{ url: '__proto__', line: 2 ** 53, column: -5, functionName: '__proto__', fnLine: 0, fnColumn: 0 }], captures: [[0]], ticks: [[0, 0]] }),
+    '{"__proto__":{"polluted":1}}']
+    .map((stacks, i) => ({ name: `a bad stacks.json beside a good profile (#${i})`, make: (dir: string, ctx: GenContext) => { put(dir, 'stacks.json', stacks); return put(dir, 'profile.cpuprofile', JSON.stringify(ctx.fixtures[0].raw)); } })),
+  { name: 'stacks.json that is a directory', make: (dir, ctx) => { fs.mkdirSync(path.join(dir, 'stacks.json')); return put(dir, 'profile.cpuprofile', JSON.stringify(ctx.fixtures[0].raw)); } },
+  { name: 'stacks.json that is a dangling symlink', make: (dir, ctx) => { fs.symlinkSync(path.join(dir, 'nowhere'), path.join(dir, 'stacks.json')); return put(dir, 'profile.cpuprofile', JSON.stringify(ctx.fixtures[0].raw)); } },
+  { name: 'stacks.json whose ticks name samples of another profile', make: (dir, ctx) => {
+    const samples = (ctx.fixtures[0].raw as { samples?: unknown[] }).samples?.length ?? 0;
+    put(dir, 'stacks.json', JSON.stringify({ version: 1, sampleCount: samples, frames: [{ url: '/elsewhere.js', line: 3, column: 1, functionName: 'f', fnLine: 1, fnColumn: 1 }], captures: [[0]], ticks: [[0, 0], [samples - 1, 0]] }));
+    return put(dir, 'profile.cpuprofile', JSON.stringify(ctx.fixtures[0].raw));
+  } },
 ];
 
 function put(dir: string, name: string, data: string | Buffer): string {
@@ -1059,7 +1065,7 @@ export function runCase(input: FuzzInput, ctx: RunContext): CaseResult {
       const { analysis, sources } = analyzeFile(file, root);
       checkSources(sources, ctx.ws);
       checkAnalysis(analysis);
-    }, root, [file, path.join(path.dirname(file), 'coverage.json'), realOrResolved(file)], fsErrors);
+    }, root, [file, path.join(path.dirname(file), 'stacks.json'), path.join(path.dirname(file), 'sources.json'), realOrResolved(file)], fsErrors);
     fs.rmSync(dir, { recursive: true, force: true });
   };
 

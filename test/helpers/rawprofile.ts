@@ -24,7 +24,8 @@ export function sampleDurations(p: RawProfile): number[] {
     const tail = p.endTime - p.startTime - starts[starts.length - 1];
     out[out.length - 1] = Math.max(0, Math.min(tail > 0 ? tail : median, median));
   }
-  return out;
+  // A sample stands for at most two intervals: a longer gap is time the thread did not run.
+  return median > 0 ? out.map((d) => Math.min(d, 2 * median)) : out;
 }
 
 /** The stack of every node, as node objects from the top frame down to (root). */

@@ -75,18 +75,19 @@ function assertHotLine(report: ReportV1): void {
 }
 
 /** What the run could have left inside the app, read through an inspector session of our own. */
-async function leftInside(wsUrl: string): Promise<{ probe: boolean; listenPatched: boolean; watchdogTimers: number }> {
+async function leftInside(wsUrl: string): Promise<{ probe: boolean; stackCapture: boolean; listenPatched: boolean; watchdogTimers: number }> {
   const url = new URL(wsUrl);
   const client = await CDP({ host: url.hostname, port: Number(url.port), target: wsUrl });
   try {
     const { result } = await client.Runtime.evaluate({
       expression: `JSON.stringify({ probe: globalThis[Symbol.for('hotline.probe')] !== undefined,
+        stackCapture: globalThis[Symbol.for('hotline.stack')] !== undefined,
         listenPatched: !String(require('net').Server.prototype.listen).includes('[native code]') && String(require('net').Server.prototype.listen).includes('report('),
         watchdogTimers: process._getActiveHandles().filter((h) => h && h._onTimeout && String(h._onTimeout).includes('process.ppid')).length })`,
       includeCommandLineAPI: true,
       returnByValue: true,
     });
-    return JSON.parse(String(result.value)) as { probe: boolean; listenPatched: boolean; watchdogTimers: number };
+    return JSON.parse(String(result.value)) as { probe: boolean; stackCapture: boolean; listenPatched: boolean; watchdogTimers: number };
   } finally {
     await client.close();
   }
@@ -127,7 +128,7 @@ test('attach by ws:// URL to an app started with --inspect: the run undoes what 
   assert.ok(isRunning(app.pid));
   assert.equal(await get(app.port, '/ok'), 200);
   // The app's own inspector stays (it was open before), and nothing of the run is left inside.
-  assert.deepEqual(await leftInside(app.inspectorUrl!), { probe: false, listenPatched: false, watchdogTimers: 0 });
+  assert.deepEqual(await leftInside(app.inspectorUrl!), { probe: false, stackCapture: false, listenPatched: false, watchdogTimers: 0 });
 });
 
 test('attach by inspector port, cancelled mid-run: the load stops, the app runs on untouched', RUN_TEST_TIMEOUT, async () => {
@@ -142,7 +143,7 @@ test('attach by inspector port, cancelled mid-run: the load stops, the app runs 
   assert.ok(err instanceof RunError && err.kind === 'cancelled', String(err));
   assert.ok(isRunning(app.pid));
   assert.equal(await get(app.port, '/ok'), 200);
-  assert.deepEqual(await leftInside(app.inspectorUrl!), { probe: false, listenPatched: false, watchdogTimers: 0 });
+  assert.deepEqual(await leftInside(app.inspectorUrl!), { probe: false, stackCapture: false, listenPatched: false, watchdogTimers: 0 });
 });
 
 test('an attached app killed in the profiled window leaves a partial report of the time before', RUN_TEST_TIMEOUT, async () => {
@@ -168,7 +169,7 @@ test('attach plus an external load command (real wrk): both work together, the a
   assert.ok(report.load!.requests.total > 0);
   assertHotLine(report);
   assert.ok(isRunning(app.pid));
-  assert.deepEqual(await leftInside(app.inspectorUrl!), { probe: false, listenPatched: false, watchdogTimers: 0 });
+  assert.deepEqual(await leftInside(app.inspectorUrl!), { probe: false, stackCapture: false, listenPatched: false, watchdogTimers: 0 });
 });
 
 test('an app on two ports and a path --url: refused with both ports named, nothing left in the app', RUN_TEST_TIMEOUT, async () => {
@@ -180,5 +181,5 @@ test('an app on two ports and a path --url: refused with both ports named, nothi
   assert.ok(err.message.includes(`listens on ports ${ports.join(', ')}`), err.message);
   assert.match(err.message, /full --url/);
   assert.ok(isRunning(app.pid));
-  assert.deepEqual(await leftInside(app.inspectorUrl!), { probe: false, listenPatched: false, watchdogTimers: 0 });
+  assert.deepEqual(await leftInside(app.inspectorUrl!), { probe: false, stackCapture: false, listenPatched: false, watchdogTimers: 0 });
 });

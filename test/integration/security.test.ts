@@ -296,7 +296,7 @@ test('secrets of a run (Authorization header, body and query passwords, env toke
   // The run's files, every one but app.log.
   const files = filesUnder(runsDir);
   t.diagnostic(`run folder: ${files.map((f) => `${path.relative(runsDir, f)} (${fs.statSync(f).size} B)`).join(', ')}`);
-  for (const name of ['report.json', 'run.json', 'sources.json', 'coverage.json', 'profile.cpuprofile']) assert.ok(fs.existsSync(path.join(runDir, name)), `${name} was written`);
+  for (const name of ['report.json', 'run.json', 'sources.json', 'stacks.json', 'profile.cpuprofile']) assert.ok(fs.existsSync(path.join(runDir, name)), `${name} was written`);
   const hits = secretsInFiles(runsDir, SECRETS, (f) => path.basename(f) === LOG_FILE);
   t.diagnostic(`secrets found in the run's files: ${hits.length === 0 ? 'none' : JSON.stringify(hits)}`);
   assert.deepEqual(hits, []);

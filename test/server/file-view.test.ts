@@ -23,7 +23,8 @@ const fc = index.costsOf(serverJs)!;
 test('only server.js has costs worth showing; its lines of interest', () => {
   assert.ok(fc);
   assert.deepEqual([...index.files.values()].map((f) => f.file), [serverJs]);
-  assert.deepEqual(linesOfInterest(fc), [34, 35, 62, 72, 73]);
+  // res.json's three calls (65, 70, 73) are "one of" them in this fixture (no stack captures): the editor shows none.
+  assert.deepEqual(linesOfInterest(fc), [34, 35, 62, 72]);
 });
 
 test('as analyzed: lenses, heat and the hint on their own lines', () => {
@@ -33,11 +34,11 @@ test('as analyzed: lenses, heat and the hint on their own lines', () => {
     // A saturated app (no load figures: a bare profile): of a core ≈ of the busy time.
     [34, 'total 2.9 s (95% of a core) · self 0 ms'],
     [35, '2.9 s · 95% of a core · blocks the event loop'],
-    [62, 'total 3.0 s (98% of a core) · self 1.1 ms'],
-    [72, 'own 63 ms · 2.1% of a core'],
+    [62, 'total 2.9 s (98% of a core) · self 1.1 ms'],
+    [72, 'own 61 ms · 2.0% of a core'],
   ]);
   assert.deepEqual(lenses[1].args, { reportFile: '/runs/r1/report.json', file: serverJs, line: 35, functionName: 'checkPassword' });
-  assert.deepEqual(heatOf(index, fc, m).map((h) => [h.line + 1, h.label]), [[35, '■ 2.9 s'], [72, '■ 63 ms'], [73, '■ 28 ms']]);
+  assert.deepEqual(heatOf(index, fc, m).map((h) => [h.line + 1, h.label]), [[35, '■ 2.9 s'], [72, '■ 63 ms']]);
   assert.deepEqual(hintsOf(fc, m).map((h) => [h.line0 + 1, h.hint.rule]), [[35, 'crypto-sync']]);
   assert.match(hoverOf(index, fc, m, 34) ?? '', /pbkdf2Sync/);
   assert.match(hoverOf(index, fc, m, 68) ?? '', /`checkPassword`.*inferred call site/, 'the call-site line of checkPassword');

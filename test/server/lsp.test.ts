@@ -35,11 +35,8 @@ function stageFixture(): { profileFile: string } {
   const meta = JSON.parse(fs.readFileSync(path.join(FIXTURE, 'meta.json'), 'utf8')) as FixtureMeta;
   const profile = JSON.parse(fs.readFileSync(path.join(FIXTURE, 'profile.cpuprofile'), 'utf8')) as { nodes: Array<{ callFrame: { url: string } }> };
   for (const node of profile.nodes) node.callFrame.url = relocateUrl(node.callFrame.url, meta.root, appDir);
-  const coverage = JSON.parse(fs.readFileSync(path.join(FIXTURE, 'coverage.json'), 'utf8')) as Array<{ url: string }>;
-  for (const script of coverage) script.url = relocateUrl(script.url, meta.root, appDir);
   const profileFile = path.join(capture, 'login.cpuprofile');
   fs.writeFileSync(profileFile, JSON.stringify(profile));
-  fs.writeFileSync(path.join(capture, 'coverage.json'), JSON.stringify(coverage));
   return { profileFile };
 }
 

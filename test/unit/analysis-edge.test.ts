@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { analyzeProfile } from '../../src/core/analysis/analyze.ts';
 import { readCpuProfile } from '../../src/core/analysis/cpuprofile.ts';
-import type { CoverageRange } from '../../src/core/analysis/coverage.ts';
+import type { StackCapturesInput } from '../../src/core/analysis/stacks.ts';
 import type { Analysis, LineCost } from '../../src/core/analysis/model.ts';
 import { buildProfile, nodeId, type BuildOptions, type FrameSpec } from '../helpers/profiles.ts';
 
@@ -17,7 +17,7 @@ interface Case {
   /** Source of /ws/app.js (omit for "no source"). */
   app?: string;
   build?: BuildOptions;
-  coverage?: Map<string, CoverageRange[]>;
+  stacks?: StackCapturesInput;
 }
 
 function analyze(c: Case): Analysis {
@@ -26,7 +26,7 @@ function analyze(c: Case): Analysis {
     profile: readCpuProfile(raw),
     root: ROOT,
     sources: new Map(c.app === undefined ? [] : [[APP, c.app]]),
-    coverage: c.coverage,
+    stacks: c.stacks,
   });
 }
 
@@ -42,6 +42,25 @@ const col = (text: string, lineNo: number, needle: string): number => {
   assert.ok(c >= 0, `${needle} not on line ${lineNo}`);
   return c;
 };
+
+describe('a profile whose source changed since it ran', () => {
+  const SRC = ['function hot() {', '  let x = 0;', '  for (let i = 0; i < 1e6; i++) x += i;', '  return x;', '}', ''].join('\n');
+  const frames: FrameSpec[] = [{ name: 'hot', file: APP, line0: 0, col0: col(SRC, 1, '('), self: 10, ticks: [[3, 10]] }];
+
+  test('as it ran: the loop line', () => {
+    const a = analyze({ app: SRC, frames });
+    assert.equal(line(a, 3)!.ownMs, 10);
+    assert.equal(line(a, 3)!.code, 'for (let i = 0; i < 1e6; i++) x += i;');
+    assert.deepEqual(a.notes, []);
+  });
+
+  test('two lines added above: the frame is no function head any more, so the file shows no costs (never the wrong line)', () => {
+    const a = analyze({ app: `// added\n// added\n${SRC}`, frames });
+    assert.deepEqual(a.lines.filter((l) => l.file === APP), []);
+    assert.deepEqual(a.functions.filter((f) => f.file === APP), []);
+    assert.match(a.notes.join('\n'), /is not the text this profile ran/);
+  });
+});
 
 describe('recursion', () => {
   const FACT = ['function fact(n) {', '  if (n <= 1) return 1;', '  return n * fact(n - 1);', '}', 'function main() {', '  return fact(20);', '}', ''].join('\n');
@@ -130,33 +149,40 @@ describe('call-site lines', () => {
     { name: 'work', file: `${ROOT}/node_modules/lib/index.js`, line0: 0, col0: 10, self: 10 },
   ] }];
 
-  test('several calls with the callee’s name split its time evenly, marked inferred', () => {
+  test('several calls with the callee’s name and nothing measured: one record "one of lines 3, 4", neither line alone', () => {
     const a = analyze({ app: RUN, frames: runFrames });
-    for (const n of [3, 4]) {
-      const l = line(a, n)!;
-      assert.equal(l.ownMs, 5, `line ${n}`);
-      assert.equal(l.totalMs, 5);
-      assert.equal(l.callees.length, 1);
-      assert.equal(l.callees[0].name, 'work');
-      assert.equal(l.callees[0].inferred, true);
-    }
+    assert.ok(!a.lines.some((l) => l.file === APP && l.oneOf === undefined && (l.line === 3 || l.line === 4)), 'no time on line 3 or 4 alone');
+    const either = a.lines.find((l) => l.oneOf !== undefined)!;
+    assert.deepEqual(either.oneOf, [3, 4]);
+    assert.equal(either.line, 3);
+    assert.equal(either.ownMs, 10);
+    assert.equal(either.totalMs, 10);
+    assert.equal(either.callees[0].name, 'work');
+    assert.equal(either.callees[0].inferred, true);
     assert.equal(fn(a, 'work').category, 'dependencies');
   });
 
-  test('block coverage drops the same-named call that never ran and weighs the others by count', () => {
-    const offsetOf = (lineNo: number, needle: string): number => RUN.split('\n').slice(0, lineNo - 1).join('\n').length + 1 + col(RUN, lineNo, needle);
-    const fnStart = offsetOf(2, 'function');
-    const fnEnd = RUN.indexOf('}\n') + 1;
-    const second = offsetOf(4, 'lib.work');
-    const onlyFirst = new Map([[APP, [{ startOffset: fnStart, endOffset: fnEnd, count: 9 }, { startOffset: second, endOffset: second + 12, count: 0 }]]]);
-    const a = analyze({ app: RUN, frames: runFrames, coverage: onlyFirst });
-    assert.equal(line(a, 3)!.ownMs, 10);
-    assert.equal(line(a, 4), undefined);
+  const LIB = `${ROOT}/node_modules/lib/index.js`;
+  const runAt = (lineNo: number) => ({ url: APP, line: lineNo, column: 3, functionName: 'run', fnLine: 2, fnColumn: 1 });
+  const workFrame = { url: LIB, line: 1, column: 12, functionName: 'work', fnLine: 1, fnColumn: 11 };
 
-    const weighted = new Map([[APP, [{ startOffset: fnStart, endOffset: fnEnd, count: 12 }, { startOffset: second, endOffset: second + 12, count: 4 }]]]);
-    const b = analyze({ app: RUN, frames: runFrames, coverage: weighted });
-    assert.equal(line(b, 3)!.ownMs, 7.5);
-    assert.equal(line(b, 4)!.ownMs, 2.5);
+  test('stack captures split a callee’s time by the calling lines they saw, measured (not inferred)', () => {
+    // Samples 0–9 are all in work(); three ticks saw run() at line 3, one at line 4.
+    const stacks: StackCapturesInput = { frames: [runAt(3), runAt(4), workFrame], captures: [[2, 0], [2, 1]], ticks: [[0, 0], [4, 0], [7, 0], [9, 1]] };
+    const a = analyze({ app: RUN, frames: runFrames, stacks });
+    assert.equal(line(a, 3)!.ownMs, 7.5);
+    assert.equal(line(a, 4)!.ownMs, 2.5);
+    assert.equal(line(a, 3)!.totalMs, 7.5);
+    assert.equal(line(a, 3)!.callees[0].inferred, false);
+    assert.ok(!a.lines.some((l) => l.oneOf), 'nothing left as "one of"');
+  });
+
+  test('a capture that landed after the callee returned says nothing about the call', () => {
+    // The only tick's stack has run() but no frame of the callee's script any more.
+    const stacks: StackCapturesInput = { frames: [runAt(4)], captures: [[0]], ticks: [[3, 0]] };
+    const a = analyze({ app: RUN, frames: runFrames, stacks });
+    assert.equal(line(a, 4), undefined);
+    assert.deepEqual(a.lines.find((l) => l.oneOf)?.oneOf, [3, 4]);
   });
 
   test('an anonymous callback is named after the call it is passed to, and its caller’s line is that call', () => {

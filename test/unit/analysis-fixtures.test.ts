@@ -20,8 +20,9 @@ const roundingSlack = (n: number): number => n * 0.005 + 0.01;
 
 const under = (root: string, file: string): boolean => file.startsWith(root + path.sep);
 
+/** The record of one line (not a "one of lines …" record that starts there). */
 function findLine(a: Analysis, file: string, line: number): LineCost | undefined {
-  return a.lines.find((l) => l.file === file && l.line === line);
+  return a.lines.find((l) => l.file === file && l.line === line && l.oneOf === undefined);
 }
 
 describe('every captured fixture', () => {
@@ -69,11 +70,12 @@ describe('every captured fixture', () => {
         assert.equal(a.samples, f.raw.samples!.length);
       });
 
-      test('categories add up to the profile duration (durationMs)', {
+      test('categories add up to at most the profile duration (durationMs: gaps the thread did not run are nobody’s)', {
       }, () => {
         const a = analysis(name);
         const total = sum(CATEGORIES.map((c) => a.categories[c]));
-        assert.ok(Math.abs(total - a.durationMs) <= roundingSlack(CATEGORIES.length), `categories ${total} ms, durationMs ${a.durationMs}`);
+        assert.ok(total <= a.durationMs + roundingSlack(CATEGORIES.length), `categories ${total} ms, durationMs ${a.durationMs}`);
+        assert.ok(total >= 0.5 * a.durationMs, `categories ${total} ms cover most of durationMs ${a.durationMs}`);
         assert.ok(Math.abs(a.nonIdleMs - (total - a.categories.idle)) <= roundingSlack(CATEGORIES.length), `nonIdleMs ${a.nonIdleMs}`);
       });
 
@@ -313,8 +315,9 @@ describe('file-server (readFileSync, 4 MB responses)', () => {
     const f = loadFixture('file-server');
     const a = analysis('file-server');
     const file = path.join(f.root, 'server.js');
-    const top2 = a.lines.slice(0, 2).map((l) => [l.line, l.function]);
-    assert.deepEqual(top2.sort(), [[47, 'send'], [59, 'readSync']]);
+    // send()'s res.end calls (lines 44 and 47): this fixture has no stack captures, so "one of" them.
+    const top2 = a.lines.slice(0, 2).map((l) => [l.oneOf?.join('|') ?? String(l.line), l.function]);
+    assert.deepEqual(top2.sort(), [['44|47', 'send'], ['59', 'readSync']]);
     const read = findLine(a, file, 59)!;
     assert.ok(read.ownPct >= 20, `${read.ownPct}%`);
     assert.ok(lineOf(file, 59).includes('fs.readFileSync('));
@@ -323,22 +326,16 @@ describe('file-server (readFileSync, 4 MB responses)', () => {
     assert.deepEqual([hint.api, hint.function, hint.file, hint.line], ['fs.readFileSync', 'readSync', file, 59]);
   });
 
-  test('block coverage keeps res.end’s time off the error branch that never ran (line 44)', () => {
+  test('res.end on the error branch that never ran (line 44) gets no time of its own: with nothing measured, "one of lines 44, 47"', () => {
     const f = loadFixture('file-server');
     const file = path.join(f.root, 'server.js');
-    const withCoverage = analysis('file-server');
-    const errorLine = findLine(withCoverage, file, 44);
-    assert.ok(!errorLine || errorLine.callees.length === 0, 'no call from line 44');
-    assert.ok(!errorLine || errorLine.ownPct < 1);
-
-    // Without coverage the two `res.end` calls of send() split the time evenly (marked inferred).
-    const without = analyzeFixture('file-server', { coverage: false });
-    const a = findLine(without, file, 44)!;
-    const b = findLine(without, file, 47)!;
-    const endA = a.callees.find((c) => c.name === 'end')!;
-    const endB = b.callees.find((c) => c.name === 'end')!;
-    assert.equal(endA.totalMs, endB.totalMs);
-    assert.equal(endA.inferred, true);
-    assert.ok(Math.abs(findLine(withCoverage, file, 47)!.callees[0].totalMs - (endA.totalMs + endB.totalMs)) <= 0.02);
+    const a = analysis('file-server');
+    // (V8's own position ticks put 1.5 ms of send()'s self time on line 44; that is V8's reading, not a guess.)
+    const alone = findLine(a, file, 44);
+    assert.deepEqual(alone?.callees ?? [], [], 'no call from line 44 alone');
+    const either = a.lines.find((l) => l.file === file && l.oneOf?.includes(44))!;
+    assert.deepEqual(either.oneOf, [44, 47]);
+    assert.equal(either.callees[0].name, 'end');
+    assert.equal(either.callees[0].inferred, true);
   });
 });

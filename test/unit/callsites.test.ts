@@ -153,7 +153,7 @@ describe('callbacks', () => {
 });
 
 describe('call expressions', () => {
-  test('names: member calls, fn.call/apply, optional calls, new, tagged templates, super', () => {
+  test('names: member calls, fn.call/apply, optional calls, new, tagged templates, super, (0, fn)() as fn', () => {
     const SRC = [
       'class A extends B {',
       '  constructor() {',
@@ -172,7 +172,7 @@ describe('call expressions', () => {
     ].join('\n');
     const ctor = parse(SRC).functionAt(1, 13);
     assert.deepEqual(ctor.calls.map((c) => c.names), [
-      ['super'], ['c'], ['call', 'handler'], ['apply', 'run'], ['go'], ['Thing'], ['html'], ['computed'], [],
+      ['super'], ['c'], ['call', 'handler'], ['apply', 'run'], ['go'], ['Thing'], ['html'], ['computed'], ['fn'],
     ]);
   });
 
@@ -286,4 +286,10 @@ describe('parse', () => {
     assert.equal(index.lineText(4), '');
     assert.equal(index.lineText(0), '');
   });
+});
+
+test('(0, x.fn)(…), as tsc and esbuild call an import, is a call of fn', () => {
+  const index = ScriptIndex.parse(['function handle() {', '  const a = (0, hash_1.hot)(20000);', '  return (0, import_hash.hot)(1);', '}', ''].join('\n'))!;
+  const scope = index.functionAt(0, 15);
+  assert.deepEqual(scope.calls.map((c) => [c.line, c.names, c.calleeText]), [[2, ['hot'], 'hash_1.hot'], [3, ['hot'], 'import_hash.hot']]);
 });

@@ -52,7 +52,7 @@ test('a worker per request: one line for the kind, not one per thread', () => {
 
 test('notes that differ only in numbers or their reason are counted, not repeated', () => {
   const notes = [
-    '154 worker threads ran in the profiled window: the first 64 are kept and analysed, the others are left out.',
+    '154 worker threads ran in the profiled window: the first 64 are kept and analyzed, the others are left out.',
     ...Array.from({ length: 30 }, (_, i) => `Worker thread [worker ${i + 5}] one-off gave no profile (worker ${i + 5} ${i % 2 ? 'exited' : 'has exited'}).`),
     'A source map was ignored.',
   ];
@@ -75,7 +75,7 @@ test('a long function name does not run into the source text', () => {
 test("README's list of run files names every file a run writes, and says sources.json copies your code", () => {
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('Runs are kept in'), readme.indexOf('Secrets in headers'));
-  const files = [store.PROFILE_FILE, store.REPORT_FILE, store.LOG_FILE, store.COVERAGE_FILE, store.RUN_FILE, store.SOURCES_FILE, store.HEAP_FILE, LOAD_LOG_FILE, TIMELINE_FILE, store.workerProfileFile(0).replace('0', '<threadId>')];
+  const files = [store.PROFILE_FILE, store.REPORT_FILE, store.LOG_FILE, store.STACKS_FILE, store.RUN_FILE, store.SOURCES_FILE, store.HEAP_FILE, LOAD_LOG_FILE, TIMELINE_FILE, store.workerProfileFile(0).replace('0', '<threadId>')];
   for (const f of files) assert.ok(section.includes(`\`${f}\``), `README lists ${f}`);
   assert.match(section, /`sources\.json`: \*\*a copy of the source files/);
 });

@@ -82,14 +82,14 @@ describe('sync vs async login-api (captured)', () => {
 });
 
 describe('hand-made reports', () => {
-  const analysis = (functions: Array<{ name: string; line: number; totalMs: number }>, lines: Array<{ fn: string; line: number; ownMs: number }> = []): Analysis => ({
+  const analysis = (functions: Array<{ name: string; line: number; totalMs: number }>, lines: Array<{ fn: string; line: number; ownMs: number; code?: string }> = []): Analysis => ({
     durationMs: 1000,
     samples: 1000,
     intervalUs: 1000,
     nonIdleMs: 1000,
     categories: { user: 600, dependencies: 0, nodeInternals: 0, native: 400, gc: 0, idle: 0, program: 0 },
     functions: functions.map((f) => ({ name: f.name, file: '/app/server.js', line: f.line, column: 0, category: 'user', selfMs: f.totalMs, totalMs: f.totalMs, selfPct: 0, totalPct: 0, callers: [], callees: [] })),
-    lines: lines.map((l) => ({ file: '/app/server.js', line: l.line, function: l.fn, ownMs: l.ownMs, ownPct: 0, selfMs: 0, totalMs: l.ownMs, selfPct: 0, totalPct: 0, callees: [] })),
+    lines: lines.map((l) => ({ file: '/app/server.js', line: l.line, function: l.fn, ownMs: l.ownMs, ownPct: 0, selfMs: 0, totalMs: l.ownMs, selfPct: 0, totalPct: 0, callees: [], ...(l.code ? { code: l.code } : {}) })),
     hints: [],
     notes: [],
   });
@@ -128,6 +128,23 @@ describe('hand-made reports', () => {
     assert.equal(cmp.functions.length, 1);
     assert.equal(cmp.functions[0].line, 12, 'shown where it is now');
     assert.deepEqual(cmp.lines.map((l) => [l.line, l.change]), [[11, -50], [13, 20]]);
+  });
+
+  test('lines are matched by their code and function, not their number: a fix that moves lines shows the right one cheaper', () => {
+    // Two lines were added above: the hot line moved from 11 to 13 and got cheaper; line 12 (other code) is new.
+    const cmp = compareReports(
+      report('a', analysis([{ name: 'f', line: 10, totalMs: 60 }], [{ fn: 'f', line: 11, ownMs: 50, code: 'hash(pw);' }, { fn: 'f', line: 12, ownMs: 10, code: 'res.end(x);' }])),
+      report('b', analysis([{ name: 'f', line: 10, totalMs: 30 }], [{ fn: 'f', line: 13, ownMs: 20, code: 'hash(pw);' }, { fn: 'f', line: 14, ownMs: 10, code: 'res.end(x);' }])),
+    );
+    assert.deepEqual(cmp.lines.map((l) => [l.line, l.base, l.current, l.change]), [[13, 50, 20, -30]]);
+  });
+
+  test('equal code twice in one function is told apart by its order', () => {
+    const cmp = compareReports(
+      report('a', analysis([{ name: 'f', line: 1, totalMs: 30 }], [{ fn: 'f', line: 3, ownMs: 20, code: 'res.end(x);' }, { fn: 'f', line: 7, ownMs: 10, code: 'res.end(x);' }])),
+      report('b', analysis([{ name: 'f', line: 1, totalMs: 25 }], [{ fn: 'f', line: 4, ownMs: 15, code: 'res.end(x);' }, { fn: 'f', line: 8, ownMs: 10, code: 'res.end(x);' }])),
+    );
+    assert.deepEqual(cmp.lines.map((l) => [l.line, l.change]), [[4, -5]]);
   });
 
   test('without load figures on both sides the unit is plain ms and there is no load section', () => {

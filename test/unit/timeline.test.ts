@@ -81,7 +81,7 @@ describe('timeline', () => {
 
   test('a range covering the whole real profile ranks lines as the report does', () => {
     const f = loadFixture('login-api');
-    const input = { profile: f.profile, root: f.root, sources: f.sources, sourceMaps: f.sourceMaps, coverage: f.coverage };
+    const input = { profile: f.profile, root: f.root, sources: f.sources, sourceMaps: f.sourceMaps };
     const { analysis, timeline } = analyzeProfileWithTimeline(input);
     assert.deepEqual(analysis, analyzeProfile(input), 'the timeline does not change the analysis');
     assert.ok(timeline);

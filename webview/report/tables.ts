@@ -72,6 +72,11 @@ function group(title: string, note: string, thread: 'main' | 'worker', ...childr
   return h('section', { class: 'block thread-group', data: { thread } }, h('h2', null, title, h('span', { class: 'muted note' }, note)), ...children);
 }
 
+/** Time that belongs to one of several lines, which one not measured (no stack captures in this profile). */
+function oneOfTag(lines: number[]): HTMLElement {
+  return h('span', { class: 'muted one-of', title: 'Nothing measured which of these lines made the call: the time is theirs together, not split.' }, ` one of lines ${lines.join(', ')}`);
+}
+
 function lineGrid(ctx: ViewContext, lines: LineCost[], thread: 'main' | 'worker'): HTMLElement {
   const r = ctx.report;
   const worker = thread === 'worker';
@@ -89,7 +94,7 @@ function lineGrid(ctx: ViewContext, lines: LineCost[], thread: 'main' | 'worker'
   const rows: GridRow[] = lines.slice(0, MAX_ROWS).map((l) => ({
     cells: [
       [share(l.ownPct, 'hot')],
-      [h('span', { class: 'loc-cell' }, location(l.file, l.line, r.app.cwd), worker ? workerTag() : null)],
+      [h('span', { class: 'loc-cell' }, location(l.file, l.line, r.app.cwd), l.oneOf ? oneOfTag(l.oneOf) : null, worker ? workerTag() : null)],
       [h('span', { class: 'mono fn' }, l.function)],
       [fmt(l.ownMs)],
       [fmt(l.selfMs)],

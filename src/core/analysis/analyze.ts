@@ -7,8 +7,8 @@ import { CATEGORIES, Workspace, categoryOf, fileOfUrl } from './categories.ts';
 import { SourceMapper, type SourceMapInput } from './sourcemaps.ts';
 import { ScriptIndex, callNamesFor, fileIsModule, type CallSite } from './callsites.ts';
 import { FRAME_RULES, GC_FIX, GC_HINT_MIN_PCT, HINT_MIN_PCT, LINE_RULES, gcHintMessage, hintMessage } from './hints.ts';
-import { executionCount, type CoverageByFile } from './coverage.ts';
-import type { Analysis, CategoryTimes, Hint } from './model.ts';
+import { buildStackEvidence, type FrameWeights, type Identity, type StackCapturesInput, type StackEvidence } from './stacks.ts';
+import type { Analysis, CategoryTimes, Hint, LineCost } from './model.ts';
 import { buildTimeline, type TimelineV1 } from './timeline.ts';
 import { functionCosts, lineCosts, ms, pct, type FunctionInfo, type LineAcc } from './costs.ts';
 
@@ -19,8 +19,12 @@ export interface AnalyzeInput {
   /** Text of scripts and original sources by absolute path. Missing ones degrade gracefully. */
   sources?: ReadonlyMap<string, string>;
   sourceMaps?: Iterable<SourceMapInput>;
-  /** Block coverage of the same code under the same load, to choose among same-named calls. */
-  coverage?: CoverageByFile;
+  /**
+   * Stack captures of the same window (stacks.json): exact lines of every frame at random ticks,
+   * each tied to a sample. Without them calling lines are read from the source, and a callee
+   * called from several lines is "one of" them, never split.
+   */
+  stacks?: StackCapturesInput;
   limits?: { functions?: number; lines?: number };
 }
 
@@ -34,8 +38,12 @@ interface LineShare {
 
 interface CallSiteResolution {
   shares: LineShare[];
+  /** Read from the source rather than measured (a name match, or the function's own line). */
   inferred: boolean;
 }
+
+/** Below this many ticks on one edge, the same caller→callee pair's ticks from every context are used if there are more. */
+const MIN_EDGE_TICKS = 20;
 
 export function analyzeProfile(input: AnalyzeInput): Analysis {
   return new Analyzer(input).run();
@@ -63,6 +71,9 @@ class Analyzer {
   private readonly callSiteCache = new Map<number, CallSiteResolution>();
   /** Per node: the lines its self time is own time of (see ownTime). */
   private owners: LineShare[][] = [];
+  /** The stack captures laid over the tree, when the run has them (see stacks.ts). */
+  private readonly evidence: StackEvidence | undefined;
+  private readonly capturedFn: FunctionInfo[] = [];
 
   constructor(private readonly input: AnalyzeInput) {
     this.tree = buildProfileTree(input.profile);
@@ -82,14 +93,29 @@ class Analyzer {
       }
       this.frameFn[f] = fi;
     });
+    const stacks = input.stacks;
+    if (stacks && stacks.ticks.length > 0) {
+      this.capturedFn = stacks.frames.map((f) => this.describe(f.functionName, f.url, f.line - 1, f.column - 1, true));
+      this.evidence = buildStackEvidence(this.tree, stacks, (node) => identityOf(this.fnOfNode(node)), (frame) => identityOf(this.capturedFn[frame]));
+      const used = this.evidence.aligned + this.evidence.misaligned;
+      if (used > 0 && this.evidence.misaligned > used / 2) {
+        this.notes.push(`Only ${this.evidence.aligned} of ${used} stack captures matched the profile: calling lines fall back to reading the source.`);
+      }
+    }
   }
 
   run(): Analysis {
     const t = this.tree;
     const n = t.parent.length;
     const categories = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as CategoryTimes;
-    for (let i = 0; i < n; i++) categories[this.fnOfNode(i).category] += t.selfUs[i];
-    const nonIdleUs = t.durationUs - categories.idle;
+    // What runs under Hotline's own scripts (the stack captures' natives too) is the profiler's cost.
+    const ours = new Uint8Array(n);
+    for (let k = 0; k < n; k++) {
+      const i = t.preorder[k];
+      ours[i] = this.fnOfNode(i).generatedFile.startsWith('hotline:') || (t.parent[i] >= 0 && ours[t.parent[i]] === 1) ? 1 : 0;
+      categories[ours[i] ? 'program' : this.fnOfNode(i).category] += t.selfUs[i];
+    }
+    const nonIdleUs = t.weightedUs - categories.idle;
 
     const fnSelf = new Float64Array(this.fns.length);
     for (let i = 0; i < n; i++) fnSelf[this.frameFn[t.nodeFrame[i]]] += t.selfUs[i];
@@ -101,22 +127,54 @@ class Analyzer {
     const functions = functionCosts(this.fns, { fnSelf, fnTotal, edges }, nonIdleUs, limits.functions ?? 300, (file) => this.mapper.has(file));
     const lines = lineCosts(this.lines.values(), this.fns, nonIdleUs, limits.lines ?? 2000);
     for (const c of CATEGORIES) categories[c] = ms(categories[c]);
+    const changed = this.changedFiles();
+    const current = (file: string): boolean => !changed.has(file);
     return {
       durationMs: ms(t.durationUs),
       samples: t.sampleCount,
       intervalUs: Math.round(t.intervalUs),
       nonIdleMs: ms(nonIdleUs),
       categories,
-      functions,
-      lines,
-      hints,
+      functions: functions.filter((f) => current(f.file)),
+      lines: lines.filter((l) => current(l.file) && (!l.generated || current(l.generated.file))).map((l) => this.withCode(l)),
+      hints: hints.filter((h) => current(h.file)),
       notes: this.notes,
     };
   }
 
+  /** The line with its code (for matching it in a later run: compare.ts), when the source is at hand. */
+  private withCode(l: LineCost): LineCost {
+    if (l.oneOf) return l;
+    const code = this.sourceLines(l.file)?.[l.line - 1]?.trim();
+    return code ? { ...l, code: code.length > 160 ? code.slice(0, 160) : code } : l;
+  }
+
+  private readonly splitSources = new Map<string, string[] | undefined>();
+
+  private sourceLines(file: string): string[] | undefined {
+    if (!this.splitSources.has(file)) this.splitSources.set(file, this.sources.get(file)?.split('\n'));
+    return this.splitSources.get(file);
+  }
+
+  /**
+   * Files whose text is not the one the profile ran: a function's call frame is no function head
+   * in it (lines were added or removed since). Their costs would land on the wrong lines, so
+   * they are left out, with a note (a run's own sources.json gives the right text, see sources.ts).
+   */
+  private changedFiles(): Set<string> {
+    const changed = new Set<string>();
+    for (const fn of this.fns) {
+      if (!fn.stale || changed.has(fn.generatedFile)) continue;
+      changed.add(fn.generatedFile);
+      for (const other of this.fns) if (other.generatedFile === fn.generatedFile) changed.add(other.file);
+      this.notes.push(`${fn.generatedFile} is not the text this profile ran (it changed since: \`${fn.name}\` no longer starts at line ${fn.line}): its costs are not shown, they would land on the wrong lines.`);
+    }
+    return changed;
+  }
+
   // ---- functions and frames -------------------------------------------------------------
 
-  private describe(functionName: string, url: string, line0: number, col0: number): FunctionInfo {
+  private describe(functionName: string, url: string, line0: number, col0: number, isCapturedFrame = false): FunctionInfo {
     const generatedFile = fileOfUrl(url);
     let file = generatedFile;
     let line = line0 >= 0 ? line0 + 1 : 0;
@@ -130,6 +188,7 @@ class Analyzer {
     if (category === 'user' && line0 >= 0) {
       info.index = this.indexOf(generatedFile);
       info.scope = info.index?.functionAt(line0, col0);
+      if (info.index && info.scope && !isCapturedFrame && !info.index.isFunctionHead(info.scope, line0, col0)) info.stale = true;
       if (functionName === '' && info.scope) {
         info.name = info.scope.isProgram ? '(top level)' : info.index?.anonymousName(info.scope) ?? info.name;
       }
@@ -199,6 +258,27 @@ class Analyzer {
   private execLines(node: number): LineShare[] {
     const cached = this.execCache.get(node);
     if (cached) return cached;
+    const shares = this.measuredSelfLines(node) ?? this.tickedLines(node);
+    this.execCache.set(node, shares);
+    return shares;
+  }
+
+  /**
+   * Self time of a function that had other functions of the user's code inlined into it: V8's
+   * position ticks then carry line numbers of other files (which may look like lines of this
+   * one), so the captured stacks, which name every inlined frame, place the time instead.
+   */
+  private measuredSelfLines(node: number): LineShare[] | undefined {
+    const seen = this.evidence?.selfOwner.get(node);
+    if (!seen || seen.inlined.size === 0 || sum(seen.own) + sum(seen.inlined) < 3) return undefined;
+    const fn = this.fnOfNode(node);
+    const weights = new Map<string, number>();
+    for (const [frame, w] of seen.own) this.addWeight(weights, this.frameLineKey(fn, frame), w);
+    for (const [frame, w] of seen.inlined) this.addWeight(weights, this.frameLineKey(this.capturedFn[frame], frame), w);
+    return normalise(weights);
+  }
+
+  private tickedLines(node: number): LineShare[] {
     const fn = this.fnOfNode(node);
     const frame = this.tree.frames[this.tree.nodeFrame[node]];
     const ticks = this.tree.positionTicks[node] ?? [];
@@ -214,11 +294,62 @@ class Analyzer {
       if (inlined) placed.push({ ...t, inlined: inlined.name ?? '(inlined)' });
     }
     const total = placed.reduce((s, t) => s + t.ticks, 0);
-    const shares = total > 0
+    return total > 0
       ? placed.map((t) => ({ key: this.lineKey(fn, t.line, undefined, t.inlined), frac: t.ticks / total }))
       : [{ key: this.lineKey(fn, frame.line0 + 1, Math.max(frame.col0, 0)), frac: 1 }];
-    this.execCache.set(node, shares);
-    return shares;
+  }
+
+  /** The line record of a captured frame, in function `fn` (the caller's, or the frame's own). */
+  private frameLineKey(fn: FunctionInfo, frame: number): string {
+    const f = this.input.stacks!.frames[frame];
+    return this.lineKey(fn, f.line, Math.max(f.column - 1, 0), this.capturedFn[frame].name);
+  }
+
+  private addWeight(weights: Map<string, number>, key: string, w: number): void {
+    weights.set(key, (weights.get(key) ?? 0) + w);
+  }
+
+  /** Edge evidence, or the same caller→callee pair's from every context when that has clearly more. */
+  private edgeWeights(byNode: ReadonlyMap<number, FrameWeights>, byPair: ReadonlyMap<string, FrameWeights>, caller: number, child: number): FrameWeights | undefined {
+    const own = byNode.get(child);
+    const ownTicks = own ? sum(own) : 0;
+    if (ownTicks >= MIN_EDGE_TICKS) return own;
+    const pair = byPair.get(`${identityOf(this.fnOfNode(caller)).key}>${identityOf(this.fnOfNode(child)).key}`);
+    if (pair && sum(pair) > ownTicks) return pair;
+    return own;
+  }
+
+  /** The line of `caller` that called `child`, as the captured stacks measured it. */
+  private measuredCallSite(caller: number, callerFn: FunctionInfo, child: number): CallSiteResolution | undefined {
+    if (!this.evidence) return undefined;
+    const weights = this.edgeWeights(this.evidence.callLine, this.evidence.callLineByPair, caller, child);
+    if (!weights || weights.size === 0) return undefined;
+    const byKey = new Map<string, number>();
+    for (const [frame, w] of weights) this.addWeight(byKey, this.frameLineKey(callerFn, frame), w);
+    return { shares: normalise(byKey), inferred: false };
+  }
+
+  /**
+   * Who owns the samples below workspace node `caller` through its child `child`: the deepest
+   * frame of the user's code in the captured stacks (a helper inlined into the caller shows
+   * there and nowhere in the profile), else the calling line.
+   */
+  private ownerShares(child: number): LineShare[] {
+    const caller = this.tree.parent[child];
+    if (this.evidence) {
+      const weights = this.edgeWeights(this.evidence.owner, this.evidence.ownerByPair, caller, child);
+      if (weights && weights.size > 0) {
+        const byKey = new Map<string, number>();
+        const callerFn = this.fnOfNode(caller);
+        for (const [frame, w] of weights) {
+          const frameFn = this.capturedFn[frame];
+          const fn = identityOf(frameFn).key === identityOf(callerFn).key ? callerFn : frameFn;
+          this.addWeight(byKey, this.frameLineKey(fn, frame), w);
+        }
+        return normalise(byKey);
+      }
+    }
+    return this.callSite(child).shares;
   }
 
   /**
@@ -244,6 +375,8 @@ class Analyzer {
       const total = ticks.reduce((s, t) => s + t.ticks, 0);
       if (total > 0) return { shares: ticks.map((t) => ({ key: this.lineKey(callerFn, t.line), frac: t.ticks / total })), inferred: false };
     }
+    const measured = this.measuredCallSite(caller, callerFn, child);
+    if (measured) return measured;
     const index = callerFn.index;
     const scope = callerFn.scope;
     if (index && scope) {
@@ -284,26 +417,33 @@ class Analyzer {
   }
 
   /**
-   * Several matching calls in one function: block coverage, when there is some, drops the calls
-   * that never ran and weighs the others by how often they ran; without it the split is even.
+   * The calls in the caller's source that match the callee. One line: that line. Several lines
+   * and nothing measured to tell them apart: one record "one of lines …" holds the time (a
+   * line that may never have run gets no share of its own).
    */
   private sharesOf(callerFn: FunctionInfo, calls: readonly CallSite[]): CallSiteResolution {
-    let weighted = calls.map((call) => ({ call, weight: 1 }));
-    const ranges = calls.length > 1 ? this.input.coverage?.get(callerFn.generatedFile) : undefined;
-    if (ranges) {
-      const counted = calls.map((call) => ({ call, weight: executionCount(ranges, call.start) ?? 0 }));
-      if (counted.some((c) => c.weight > 0)) weighted = counted.filter((c) => c.weight > 0);
-    }
-    const sum = weighted.reduce((s, c) => s + c.weight, 0);
-    // Two matching calls on one line (`fib(n - 1) + fib(n - 2)`) are one share of that line.
-    const byKey = new Map<string, LineShare>();
-    for (const { call, weight } of weighted) {
+    const byKey = new Map<string, CallSite>();
+    for (const call of calls) {
       const key = this.lineKey(callerFn, call.line, call.column);
-      const share = byKey.get(key);
-      if (share) share.frac += weight / sum;
-      else byKey.set(key, { key, frac: weight / sum, callee: call.calleeText });
+      if (!byKey.has(key)) byKey.set(key, call);
     }
-    return { shares: [...byKey.values()], inferred: true };
+    if (byKey.size === 1) {
+      const [[key, call]] = byKey;
+      return { shares: [{ key, frac: 1, callee: call.calleeText }], inferred: true };
+    }
+    const key = this.oneOfKey([...byKey.keys()].map((k) => this.lines.get(k)!));
+    return { shares: [{ key, frac: 1, callee: calls[0].calleeText }], inferred: true };
+  }
+
+  /** A record for time that belongs to one of several lines of one function (which one, nothing measured). */
+  private oneOfKey(candidates: LineAcc[]): string {
+    const first = candidates.reduce((a, b) => (b.line < a.line ? b : a));
+    const lines = [...new Set(candidates.map((c) => c.line))].sort((a, b) => a - b);
+    const key = `${first.file}:${lines.join('|')}`;
+    if (!this.lines.has(key)) {
+      this.lines.set(key, { file: first.file, line: lines[0], fn: first.fn, ownUs: 0, selfUs: 0, totalUs: 0, callees: new Map(), generated: first.generated, oneOf: lines });
+    }
+    return key;
   }
 
   // ---- the passes -----------------------------------------------------------------------
@@ -397,7 +537,7 @@ class Analyzer {
       const workspace = this.isWorkspaceNode(i);
       if (!workspace && p >= 0) edge[i] = this.isWorkspaceNode(p) ? i : edge[p];
       // Only nodes with samples need their lines resolved (and resolving costs source look-ups).
-      this.owners[i] = t.selfUs[i] <= 0 ? [] : workspace ? this.execLines(i) : edge[i] >= 0 ? this.callSite(edge[i]).shares : [];
+      this.owners[i] = t.selfUs[i] <= 0 ? [] : workspace ? this.execLines(i) : edge[i] >= 0 ? this.ownerShares(edge[i]) : [];
       for (const s of this.owners[i]) this.lines.get(s.key)!.ownUs += t.selfUs[i] * s.frac;
     }
   }
@@ -456,7 +596,7 @@ class Analyzer {
       const line = this.lines.get(e.key)!;
       const rule = FRAME_RULES[e.rule];
       hints.push({ rule: rule.id, file: line.file, line: line.line, api: e.api, function: e.fn, totalMs: ms(e.us), totalPct: share,
-        message: hintMessage(e.api, e.fn, share), fix: rule.fix(e.api) });
+        message: hintMessage(e.api, e.fn, share), fix: rule.fix(e.api), ...(line.oneOf ? { oneOf: line.oneOf } : {}) });
     }
     for (const line of this.lines.values()) {
       const share = pct(line.selfUs, nonIdleUs);
@@ -476,4 +616,22 @@ class Analyzer {
     }
     return hints.sort((a, b) => b.totalMs - a.totalMs);
   }
+}
+
+/** Which function a FunctionInfo is, for matching profile nodes with captured frames (see stacks.ts). */
+function identityOf(fn: FunctionInfo): Identity {
+  const scope = fn.scope && !fn.scope.isProgram ? `@${fn.scope.start}` : fn.scope ? '@top' : `#${fn.name.slice(fn.name.lastIndexOf('.') + 1)}`;
+  return { key: `${fn.generatedFile}\u0000${scope}`, workspace: fn.category === 'user', file: fn.category === 'native' ? '' : fn.generatedFile };
+}
+
+function sum(weights: FrameWeights): number {
+  let total = 0;
+  for (const w of weights.values()) total += w;
+  return total;
+}
+
+function normalise(weights: Map<string, number>): LineShare[] {
+  let total = 0;
+  for (const w of weights.values()) total += w;
+  return [...weights].map(([key, w]) => ({ key, frac: w / total }));
 }

@@ -35,6 +35,8 @@ export interface FunctionScope extends CodeRange {
   readonly isProgram: boolean;
   /** The name the source gives it (declaration, method, property or variable), if any. */
   readonly name?: string;
+  /** Where its body starts: V8 places a function's call frame in its head, before this. */
+  readonly bodyStart?: number;
 }
 
 type AnyNode = acorn.Node & Record<string, unknown>;
@@ -147,6 +149,19 @@ export class ScriptIndex {
     return best;
   }
 
+  /**
+   * Whether a call frame's position (0-based, as V8 gives a function's) is the head of `scope`,
+   * the function functionAt found there: false means the text is not the one the profile ran
+   * (the file changed since).
+   */
+  isFunctionHead(scope: FunctionScope, line0: number, col0: number): boolean {
+    if (line0 === 0 && col0 <= 0) return true; // the module's own top-level frame
+    if (line0 + 1 > this.lineStarts.length || col0 > this.lineText(line0 + 1).length) return false;
+    if (scope.isProgram) return false;
+    const offset = this.offsetOf(line0 + 1, Math.max(0, col0));
+    return scope.start <= offset && offset <= (scope.bodyStart ?? scope.start);
+  }
+
   /** The innermost function (not the top level) that holds a 1-based line, if any. */
   functionAtLine(line: number): FunctionScope | undefined {
     let best: FunctionScope | undefined;
@@ -211,7 +226,8 @@ export class ScriptIndex {
     const given = nameGivenTo(node);
     if (given) this.givenNames.set(given.fn, given.name);
     if (FUNCTION_TYPES.has(node.type)) {
-      const inner: FunctionScope = { ...this.scope(node.start, node.end, false), name: ((node.id as AnyNode | null)?.name as string | undefined) ?? this.givenNames.get(node) };
+      const inner: FunctionScope = { ...this.scope(node.start, node.end, false), name: ((node.id as AnyNode | null)?.name as string | undefined) ?? this.givenNames.get(node),
+        bodyStart: (node.body as AnyNode).start };
       this.scopes.push(inner);
       this.parentScope.set(inner, current);
       const receiver = openCalls[openCalls.length - 1];
@@ -285,10 +301,14 @@ function isNode(v: unknown): v is AnyNode {
   return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string';
 }
 
+/** `(x)`, `a?.b` and `(0, x.fn)` (how tsc and esbuild call an import) all call what they end with. */
 function unwrap(node: AnyNode): AnyNode {
   let n = node;
-  while (n.type === 'ChainExpression' || n.type === 'ParenthesizedExpression') n = n.expression as AnyNode;
-  return n;
+  for (;;) {
+    if (n.type === 'ChainExpression' || n.type === 'ParenthesizedExpression') n = n.expression as AnyNode;
+    else if (n.type === 'SequenceExpression') n = (n.expressions as AnyNode[])[(n.expressions as AnyNode[]).length - 1];
+    else return n;
+  }
 }
 
 function memberName(prop: AnyNode, computed: boolean): string | undefined {

@@ -34,6 +34,9 @@ export function fileOfUrl(url: string): string {
   return url;
 }
 
+/** What Hotline names the scripts it evaluates in the app (stack-sampler.ts). */
+const HOTLINE_SCRIPT_PREFIX = 'hotline:';
+
 const SYNTHETIC: Record<string, Category> = {
   '(idle)': 'idle',
   '(garbage collector)': 'gc',
@@ -44,6 +47,8 @@ const SYNTHETIC: Record<string, Category> = {
 /** `file` is the frame's file after source mapping (see fileOfUrl). */
 export function categoryOf(functionName: string, url: string, file: string, workspace: Workspace): Category {
   if (url === '') return Object.hasOwn(SYNTHETIC, functionName) ? SYNTHETIC[functionName] : 'native';
+  // Scripts Hotline itself evaluates in the app (the stack captures): the profiler's own cost.
+  if (url.startsWith(HOTLINE_SCRIPT_PREFIX)) return 'program';
   if (file.startsWith('node:')) return 'nodeInternals';
   return workspace.contains(file) ? 'user' : 'dependencies';
 }

@@ -13,6 +13,8 @@ export interface FunctionInfo {
   generatedFile: string;
   scope?: FunctionScope;
   index?: ScriptIndex;
+  /** The frame's position is no function head in the source at hand: the file changed since the profile. */
+  stale?: boolean;
 }
 
 export interface LineAcc {
@@ -24,6 +26,8 @@ export interface LineAcc {
   totalUs: number;
   callees: Map<number, { us: number; inferred: boolean }>;
   generated?: { file: string; line: number };
+  /** Time that belongs to one of these lines, which one unknown (nothing measured told them apart). */
+  oneOf?: number[];
 }
 
 export const ms = (us: number): number => Math.round(us / 10) / 100;
@@ -81,6 +85,7 @@ export function lineCosts(lines: Iterable<LineAcc>, fns: readonly FunctionInfo[]
         name: fns[fi].name, file: fns[fi].file, line: fns[fi].line, totalMs: ms(c.us), inferred: c.inferred,
       })),
       ...(l.generated ? { generated: l.generated } : {}),
+      ...(l.oneOf ? { oneOf: l.oneOf } : {}),
     }));
 }
 

@@ -3,7 +3,8 @@
 // the report schema and the webviews, which must not pull the rest.
 export { analyzeProfile, analyzeProfileWithTimeline } from './analyze.ts';
 export { fileOfUrl, Workspace } from './categories.ts';
-export { readCoverage } from './coverage.ts';
+export { readStackCaptures } from './stacks-file.ts';
+export { buildStackEvidence, type StackCapturesInput, type StackFrameV1 } from './stacks.ts';
 export { parseCpuProfileBytes, readCpuProfileBytes } from './cpuprofile-reader.ts';
 export { type CallFrame, type CpuProfile, parseCpuProfileText, ProfileFormatError } from './cpuprofile.ts';
 export { analyzeHeapProfile, type HeapAnalysis, HeapProfileError, parseHeapProfileText, type SamplingHeapProfile } from './heap.ts';

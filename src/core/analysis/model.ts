@@ -53,6 +53,13 @@ export interface LineCost {
   generated?: { file: string; line: number };
   /** Run in worker threads: the percentages are of the workers' non-idle time (report.workers). */
   thread?: 'worker';
+  /**
+   * The time belongs to one of these lines (1-based, `line` is the first) and nothing measured
+   * which: a callee called from several lines with no stack capture to tell them apart.
+   */
+  oneOf?: number[];
+  /** The line's code as analyzed (trimmed, at most 160 characters): a later run finds the line by it, whatever moved. */
+  code?: string;
 }
 
 export interface Hint {
@@ -65,6 +72,8 @@ export interface Hint {
   totalPct: number;
   message: string;
   fix: string;
+  /** The call is on one of these lines, which one unknown (see LineCost.oneOf). */
+  oneOf?: number[];
 }
 
 export interface Analysis {
@@ -107,3 +116,10 @@ export interface HeapFunction {
   selfPct: number;
   totalPct: number;
 }
+
+/**
+ * How many sampling intervals one sample may stand for. A longer gap before the next sample is
+ * time the app's thread did not run (descheduled on a busy machine: V8's sampler signals the
+ * thread, which answers once it runs again), so it is no cost of the stack sampled before it.
+ */
+export const MAX_SAMPLE_WEIGHT = 2;

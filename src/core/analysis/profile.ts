@@ -1,6 +1,7 @@
 // A checked CpuProfile → a flat, index-based, read-only tree built in one pass: parent links,
 // a pre-order, self and subtree time per node, and the sample timeline. Everything after this
 // works on indices, never on the V8 objects.
+import { MAX_SAMPLE_WEIGHT } from './model.ts';
 import { nodeIndexer, type CallFrame, type CpuProfile, type PositionTick } from './cpuprofile.ts';
 
 export interface Frame {
@@ -39,6 +40,8 @@ export interface ProfileTree {
   /** How many samples the profile holds (its hit counts when it has no sample array). */
   readonly sampleCount: number;
   readonly durationUs: number;
+  /** The samples' time as the costs count it (each at most MAX_SAMPLE_WEIGHT intervals): what `selfUs` adds up to. */
+  readonly weightedUs: number;
   /** Median distance between samples: the interval V8 actually achieved. */
   readonly intervalUs: number;
 }
@@ -87,13 +90,22 @@ export function buildProfileTree(profile: CpuProfile): ProfileTree {
 
   const timeline = sampleTimeline(profile, indexById);
   const selfUs = new Float64Array(n);
-  for (let s = 0; s < timeline.sampleNode.length; s++) selfUs[timeline.sampleNode[s]] += timeline.sampleDurationUs[s];
+  // A sample counts for at most MAX_SAMPLE_WEIGHT intervals. A long gap before the next sample is
+  // time the app's thread was not running (descheduled on a busy machine: V8's sampler signals
+  // the thread, which answers once it runs again), so it is no cost of the stack sampled before it.
+  const capUs = timeline.fromSamples && timeline.intervalUs > 0 ? MAX_SAMPLE_WEIGHT * timeline.intervalUs : Infinity;
+  let weightedUs = 0;
+  for (let s = 0; s < timeline.sampleNode.length; s++) {
+    const us = Math.min(timeline.sampleDurationUs[s], capUs);
+    selfUs[timeline.sampleNode[s]] += us;
+    weightedUs += us;
+  }
   const subtreeUs = Float64Array.from(selfUs);
   for (let j = n - 1; j > 0; j--) {
     const i = preorder[j];
     subtreeUs[parent[i]] += subtreeUs[i];
   }
-  return { frames, nodeFrame, parent, children, preorder, positionTicks, selfUs, subtreeUs, root, ...timeline };
+  return { frames, nodeFrame, parent, children, preorder, positionTicks, selfUs, subtreeUs, root, ...timeline, weightedUs };
 }
 
 export type Durations = Int32Array | Float64Array;
@@ -111,6 +123,8 @@ class DurationArray {
 }
 
 interface Timeline {
+  /** From the sample array and its deltas (not from hit counts spread over the duration). */
+  fromSamples: boolean;
   sampleNode: Int32Array;
   sampleDurationUs: Durations;
   firstSampleUs: number;
@@ -152,7 +166,7 @@ function sampleTimeline(profile: CpuProfile, indexById: Map<number, number>): Ti
   // The gap before the first sample belongs to no sample: the sampled time starts at it.
   let durationUs = 0;
   for (let s = 0; s < count; s++) durationUs += sampleDurationUs[s];
-  return { sampleNode, sampleDurationUs, firstSampleUs, sampleCount: count, durationUs, intervalUs };
+  return { fromSamples: true, sampleNode, sampleDurationUs, firstSampleUs, sampleCount: count, durationUs, intervalUs };
 }
 
 /**
@@ -180,7 +194,7 @@ function hitCountTimeline(profile: CpuProfile, wall: number): Timeline {
   });
   const sampleNode = Int32Array.from(entries);
   const sampleDurationUs = total <= MAX_EXPANDED_HITS ? new Float64Array(entries.length).fill(each) : Float64Array.from(hitsOf, (h) => h * each);
-  return { sampleNode, sampleDurationUs, firstSampleUs: 0, sampleCount: total, durationUs: wall, intervalUs: each };
+  return { fromSamples: false, sampleNode, sampleDurationUs, firstSampleUs: 0, sampleCount: total, durationUs: wall, intervalUs: each };
 }
 
 /** The upper median (the element a sort would put at length/2): O(n), not a sort of millions. */

@@ -4,7 +4,7 @@
 // any time range, and the profile cut to that range. Pure, and free of Node imports: the report
 // webview bundles it to re-rank a range without a round trip.
 import type { CpuProfile, CpuProfileNode } from './cpuprofile.ts';
-import { CATEGORIES, type Category } from './model.ts';
+import { CATEGORIES, MAX_SAMPLE_WEIGHT, type Category } from './model.ts';
 
 /** The file name of a run's timeline, beside its report.json. */
 export const TIMELINE_FILE = 'timeline.json';
@@ -182,13 +182,15 @@ export function rankRange(t: TimelineV1, startMs: number, endMs: number, opts: {
   const to = endMs * 1000;
   const own = new Float64Array(t.lines.length);
   const idleKind = t.kinds.map((k) => k.category === 'idle');
+  const capUs = t.intervalUs > 0 ? MAX_SAMPLE_WEIGHT * t.intervalUs : Infinity;
   let nonIdleUs = 0;
   let samples = 0;
   for (let s = lowerBound(starts, from); s < starts.length && starts[s] < to; s++) {
     samples++;
     const kind = t.sampleKind[s];
     if (idleKind[kind]) continue;
-    const us = t.sampleUs[s];
+    // Weighted as the report weighs samples (profile.ts, MAX_SAMPLE_WEIGHT): a gap the thread did not run is nobody's.
+    const us = Math.min(t.sampleUs[s], capUs);
     nonIdleUs += us;
     for (const [line, frac] of t.kinds[kind].owners) own[line] += us * frac;
   }

@@ -1,16 +1,16 @@
 // The second half of a run, which may happen in another process (the editor's language server):
-// read a run folder (run.json, the profile, the warm-up's coverage), analyze it with the app's
+// read a run folder (run.json, the profile, the stack captures), analyze it with the app's
 // sources, and write report.json and a snapshot of the sources it points into.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Analysis, analyzeProfileWithTimeline, type CpuProfile, parseCpuProfileBytes, readCoverage, readCpuProfileBytes, TIMELINE_FILE, type TimelineV1 } from '../analysis/index.ts';
-import { COVERAGE_FILE, loadSources, PROFILE_FILE, readRunRecord, SOURCES_FILE, writeFileAtomic, writeReport } from '../store/index.ts';
+import { type Analysis, analyzeProfileWithTimeline, type CpuProfile, parseCpuProfileBytes, readCpuProfileBytes, readStackCaptures, type StackCapturesInput, TIMELINE_FILE, type TimelineV1 } from '../analysis/index.ts';
+import { loadSources, PROFILE_FILE, readRunRecord, SOURCES_FILE, STACKS_FILE, writeFileAtomic, writeReport } from '../store/index.ts';
 import { buildReport, type ReportV1 } from '../report/index.ts';
 import { analyzeExtras } from './analyze-extras.ts';
 
 export { TIMELINE_FILE };
 
-/** Analyses a run folder and writes its report.json (and sources.json, timeline.json); returns the report. */
+/** Analyzes a run folder and writes its report.json (and sources.json, timeline.json); returns the report. */
 export function analyzeRunDir(runDir: string, root: string): ReportV1 {
   const record = readRunRecord(runDir);
   const { analysis, sources, timeline } = analyzeFile(path.join(runDir, PROFILE_FILE), root);
@@ -29,14 +29,17 @@ export function writeTimeline(dir: string, timeline: TimelineV1 | undefined): vo
 }
 
 /**
- * Analyses a .cpuprofile file with the sources under `root`; a coverage.json beside it (a run
- * folder keeps the warm-up's block coverage there) sharpens the call-site lines.
+ * Analyzes a .cpuprofile file with the sources under `root`; the stack captures of a run folder
+ * (stacks.json beside its profile.cpuprofile) give the measured calling lines.
  */
 export function analyzeFile(profileFile: string, root: string): { analysis: Analysis; sources: Map<string, string>; timeline?: TimelineV1 } {
   const profile = readProfileFile(profileFile);
   const loaded = loadSources(profile, root);
-  const coverage = readCoverageBeside(profileFile);
-  const { analysis, timeline } = analyzeProfileWithTimeline({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, coverage });
+  // A run analyzed again (an older run opened later): its own saved sources are the text it ran,
+  // whatever was edited since; the editor maps the lines through those edits.
+  for (const [file, text] of savedSourcesBeside(profileFile)) loaded.sources.set(file, text);
+  const stacks = readStacksBeside(profileFile, profile.samples?.length ?? 0);
+  const { analysis, timeline } = analyzeProfileWithTimeline({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, stacks });
   // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
   analysis.notes = loaded.notes.concat(analysis.notes);
   return { analysis, sources: loaded.sources, timeline };
@@ -58,17 +61,35 @@ export function readProfileFile(profileFile: string): CpuProfile {
   return readCpuProfileBytes(() => fs.readFileSync(profileFile), { consume: true });
 }
 
-/** The coverage.json beside a profile, if any; one that cannot be read (a folder, a broken link) only costs precision. */
-function readCoverageBeside(profileFile: string): ReturnType<typeof readCoverage> | undefined {
-  const coverageFile = path.join(path.dirname(profileFile), COVERAGE_FILE);
-  if (!fs.existsSync(coverageFile)) return undefined;
+/** The sources.json of a run folder's own profile.cpuprofile (file → text), or nothing. */
+function savedSourcesBeside(profileFile: string): Map<string, string> {
+  const saved = new Map<string, string>();
+  if (path.basename(profileFile) !== PROFILE_FILE) return saved;
+  let value: unknown;
+  try {
+    value = JSON.parse(fs.readFileSync(path.join(path.dirname(profileFile), SOURCES_FILE), 'utf8'));
+  } catch {
+    return saved; // none yet (a run analyzed for the first time), or unreadable: today's files are read
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return saved;
+  for (const [file, text] of Object.entries(value)) if (path.isAbsolute(file) && typeof text === 'string') saved.set(file, text);
+  return saved;
+}
+
+/**
+ * The stacks.json of a run folder's own profile.cpuprofile (its ticks name that profile's samples,
+ * nothing else's); one that cannot be read or does not fit the profile only costs precision.
+ */
+function readStacksBeside(profileFile: string, sampleCount: number): StackCapturesInput | undefined {
+  if (path.basename(profileFile) !== PROFILE_FILE) return undefined;
+  const stacksFile = path.join(path.dirname(profileFile), STACKS_FILE);
   let text: string;
   try {
-    text = fs.readFileSync(coverageFile, 'utf8');
+    text = fs.readFileSync(stacksFile, 'utf8');
   } catch {
     return undefined;
   }
-  return readCoverage(safeJson(text));
+  return readStackCaptures(safeJson(text), sampleCount);
 }
 
 /**
@@ -90,6 +111,6 @@ function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return undefined; // a damaged coverage file only costs precision
+    return undefined; // a damaged stacks file only costs precision
   }
 }

@@ -8,6 +8,7 @@ import type { LoadFigures, RunSettings } from '../report/index.ts';
 import { redactBody, redactEnv, redactHeaders, redactUrl } from '../common/index.ts';
 import type { Settings } from './settings.ts';
 import type { ExtrasCaptured } from './extras.ts';
+import type { StackCapturesV1 } from './stack-sampler.ts';
 
 /** What the windows of a run measured. */
 export interface Measured {
@@ -17,7 +18,8 @@ export interface Measured {
   /** Absent when the app died in the profiled window. */
   profiledLoop?: LoopReading;
   profile: CpuProfile;
-  coverage: unknown[];
+  /** The profiled window's stack captures (main thread), when they ran. */
+  stacks?: StackCapturesV1;
   partial?: { reason: string };
   blockedAt?: StackFrame[];
   /** Worker threads' profiles and the allocation profile. */

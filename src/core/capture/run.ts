@@ -9,11 +9,12 @@ import { InspectorSession } from '../inspector/index.ts';
 import { type ListenAddress, redactUrl, RunError } from '../common/index.ts';
 import { checkLoadCommand, ExternalLoad, LOAD_LOG_FILE, LoadError, LoadRun, type LoadTick } from '../load/index.ts';
 import { whyFailed, windowClock, type WindowClock } from './waits.ts';
-import { type CpuProfile, fileOfUrl, mergeProfiles, Workspace } from '../analysis/index.ts';
-import { acquireRunLock, COVERAGE_FILE, createRunDir, LOG_FILE, newRunId, PROFILE_FILE, runsDirOf, writeFileAtomic, writeRunRecord } from '../store/index.ts';
+import { type CpuProfile, fileOfUrl, mergeProfiles } from '../analysis/index.ts';
+import { acquireRunLock, createRunDir, LOG_FILE, newRunId, PROFILE_FILE, runsDirOf, STACKS_FILE, writeFileAtomic, writeRunRecord } from '../store/index.ts';
 import { loadFigures, type Measured, recordedSettings } from './record.ts';
 import { type LoadSettings, RUN_DEFAULTS, type Settings, validate, withDefaults } from './settings.ts';
 import { ProfiledExtras, saveExtras } from './extras.ts';
+import { DEFAULT_STACK_RATE_HZ, StackSampler } from './stack-sampler.ts';
 
 export interface RunOptions extends LoadSettings {
   /** With `attach`, only `cwd` counts: the app's folder (its code is "yours", its runs are kept there). */
@@ -28,6 +29,8 @@ export interface RunOptions extends LoadSettings {
   stopGraceS?: number;
   /** Seconds between profiler restarts in the profiled window (what a crash can lose at most). */
   segmentS?: number;
+  /** Stack captures per second in the profiled window, for exact calling lines (stack-sampler.ts); 0: none. */
+  stackRateHz?: number;
   /** Where runs are kept; default <app dir>/.hotline/runs. */
   runsDir?: string;
   signal?: AbortSignal;
@@ -221,13 +224,8 @@ class Run {
     });
     this.stopReason = Promise.race([this.stopReason!, loadDied]);
     this.stopReason.catch(() => undefined);
-    // First half of the warm-up: block coverage of the app's code, to tell same-named calls
-    // apart later; second half: let the code re-optimise without the instrumentation.
-    const workspace = new Workspace(this.opts.target.cwd);
-    await this.race(this.inspector!.startBlockCoverage());
-    await this.wait(s.warmupS / 2);
-    const coverage = await this.race(this.inspector!.takeBlockCoverage((u) => workspace.contains(fileOfUrl(u))));
-    await this.wait(s.warmupS / 2);
+    // Nothing is attached to the app's code during the warm-up: it optimises as it would unobserved.
+    await this.wait(s.warmupS);
 
     const inspector = this.inspector!;
     await this.race(inspector.startLoopProbe());
@@ -243,7 +241,7 @@ class Run {
     await this.race(inspector.startLoopProbe());
     this.progress('profiling', PHASE_NAMES.profiling, { second: 0, of: s.durationS, requestsPerSecond: tickRps });
     await this.race(this.load.switchPhase('profiled'));
-    return { measured, loop, coverage, blockedAt, ...(await this.profiledWindow()) };
+    return { measured, loop, blockedAt, ...(await this.profiledWindow()) };
   }
 
   /**
@@ -252,13 +250,16 @@ class Run {
    * leaves the rest too (Node waits for the inspector to let go). Either way the run goes on
    * as a partial one, with the time up to the crash.
    */
-  private async profiledWindow(): Promise<Pick<Measured, 'profiled' | 'profiledLoop' | 'profile' | 'partial' | 'extras'>> {
+  private async profiledWindow(): Promise<Pick<Measured, 'profiled' | 'profiledLoop' | 'profile' | 'partial' | 'extras' | 'stacks'>> {
     const s = this.s;
     const inspector = this.inspector!;
     const load = this.load!;
     // Worker threads (in step with the segments below) and, with --heap, allocation sampling.
     const extras = await this.race(ProfiledExtras.start(inspector, { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }));
     this.disposers.push(() => extras.dispose());
+    const rateHz = this.opts.stackRateHz ?? DEFAULT_STACK_RATE_HZ;
+    const sampler = rateHz > 0 ? await this.race(this.startStackSampler(rateHz)) : undefined;
+    if (sampler) this.disposers.push(() => void sampler.dispose());
     const segmentS = this.opts.segmentS ?? PROFILE_SEGMENT_S;
     const segments: CpuProfile[] = [];
     const started = Date.now();
@@ -275,10 +276,12 @@ class Run {
       this.loadFinished = true;
       const profiled = await this.race(load.finish());
       const profiledLoop = await this.race(inspector.readLoop());
+      await sampler?.stop();
       segments.push(await this.race(inspector.stopProfiler()));
       const captured = await this.race(extras.finish());
       await inspector.stopLoopProbe().catch(() => undefined);
-      return { profiled, profiledLoop, profile: mergeProfiles(segments), extras: captured };
+      await sampler?.dispose();
+      return { profiled, profiledLoop, profile: mergeProfiles(segments), extras: captured, stacks: sampler?.result(segments) };
     } catch (err) {
       if (!(err instanceof RunError && err.kind === 'app-exited')) throw err;
       const salvaged = await inspector.salvagedProfile();
@@ -286,11 +289,24 @@ class Run {
       if (segments.length === 0) throw err;
       this.loadFinished = true;
       const profiled = await load.finish();
-      return { profiled, profile: mergeProfiles(segments), extras: await extras.salvage(), partial: { reason: `${err.message} The report covers the ${elapsedS().toFixed(1)} s of the profiled window before it.` } };
+      await sampler?.stop(0);
+      return { profiled, profile: mergeProfiles(segments), extras: await extras.salvage(), stacks: sampler?.result(segments), partial: { reason: `${err.message} The report covers the ${elapsedS().toFixed(1)} s of the profiled window before it.` } };
     }
   }
 
-  /** Writes the run's data (profile, coverage, app output, run.json) before anything reads it. */
+  /** Exact calling lines are a refinement: a sampler that cannot start leaves the run as it was, with a note. */
+  private async startStackSampler(rateHz: number): Promise<StackSampler | undefined> {
+    try {
+      return await StackSampler.start(this.inspector!.channel(), rateHz);
+    } catch (err) {
+      this.samplerNote = `Stack captures did not run (${(err as Error).message}): calling lines are read from the source.`;
+      return undefined;
+    }
+  }
+
+  private samplerNote: string | undefined;
+
+  /** Writes the run's data (profile, stack captures, app output, run.json) before anything reads it. */
   private save(startedAt: Date, url: string, m: Measured): string {
     const target = this.opts.target;
     const runsDir = this.opts.runsDir ?? runsDirOf(target.cwd);
@@ -298,8 +314,9 @@ class Run {
     const runDir = createRunDir(runsDir, id);
     writeFileAtomic(path.join(runDir, PROFILE_FILE), JSON.stringify(m.profile));
     writeFileAtomic(path.join(runDir, LOG_FILE), this.output.join(''));
-    writeFileAtomic(path.join(runDir, COVERAGE_FILE), JSON.stringify(m.coverage));
+    if (m.stacks) writeFileAtomic(path.join(runDir, STACKS_FILE), JSON.stringify(m.stacks));
     const extras = m.extras ? saveExtras(runDir, m.extras) : undefined;
+    if (extras && this.samplerNote) extras.notes.push(this.samplerNote);
     writeRunRecord(runDir, {
       version: 1,
       id,

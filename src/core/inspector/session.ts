@@ -257,19 +257,6 @@ export class InspectorSession {
     }
   }
 
-  /** Block coverage with counts (instrumented code: only while nothing is measured). */
-  async startBlockCoverage(): Promise<void> {
-    await this.client.Profiler.enable();
-    await this.client.Profiler.startPreciseCoverage({ callCount: true, detailed: true });
-  }
-
-  /** The coverage since startBlockCoverage, for scripts `keep` accepts; coverage is switched off. */
-  async takeBlockCoverage(keep: (url: string) => boolean): Promise<unknown[]> {
-    const { result } = await this.client.Profiler.takePreciseCoverage();
-    await this.client.Profiler.stopPreciseCoverage();
-    return result.filter((script) => keep(script.url));
-  }
-
   /**
    * Starts the CPU profiler. Precise coverage is switched on and off first: that deoptimises
    * code V8 had optimised on-stack (OSR), which the profiler would otherwise not attribute.

@@ -76,8 +76,8 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
       limit,
     ),
     lines: changes(
-      base.lines.map((l) => ({ key: `${l.file}\u0000${l.function}\u0000${l.line}\u0000${l.thread ?? ''}`, name: l.function, file: l.file, line: l.line, thread: l.thread, ms: scaleBase(l.ownMs) })),
-      current.lines.map((l) => ({ key: `${l.file}\u0000${l.function}\u0000${l.line}\u0000${l.thread ?? ''}`, name: l.function, file: l.file, line: l.line, thread: l.thread, ms: scaleCur(l.ownMs) })),
+      lineEntries(base.lines).map((e) => ({ ...e, ms: scaleBase(e.ms) })),
+      lineEntries(current.lines).map((e) => ({ ...e, ms: scaleCur(e.ms) })),
       limit,
     ),
   };
@@ -98,6 +98,22 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
     out.eventLoop = { p50: delta(b.delayMs.p50, c.delayMs.p50), p99: delta(b.delayMs.p99, c.delayMs.p99), max: delta(b.delayMs.max, c.delayMs.max), utilization: delta(b.utilization, c.utilization) };
   }
   return out;
+}
+
+/**
+ * Lines keyed by their file, function and code, not their number: a fix that adds or removes
+ * lines above moves every line below it, and the same code must still meet itself. Equal code
+ * in one function (two `res.end(body)`) is told apart by its order; a line without code (a
+ * report from before it was recorded) falls back to its number.
+ */
+function lineEntries(lines: ReportV1['lines']): Entry[] {
+  const seen = new Map<string, number>();
+  return [...lines].sort((a, b) => a.line - b.line).map((l) => {
+    const base = `${l.file}\u0000${l.function}\u0000${l.thread ?? ''}\u0000${l.oneOf ? `one of ${l.oneOf.join(',')}` : l.code ?? `#${l.line}`}`;
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    return { key: `${base}\u0000${n}`, name: l.function, file: l.file, line: l.line, thread: l.thread, ms: l.ownMs };
+  });
 }
 
 function yours(functions: ReportV1['functions']): ReportV1['functions'] {

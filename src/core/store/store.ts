@@ -10,7 +10,8 @@ import { isReportV1, type ReportV1 } from '../report/index.ts';
 export const PROFILE_FILE = 'profile.cpuprofile';
 export const REPORT_FILE = 'report.json';
 export const LOG_FILE = 'app.log';
-export const COVERAGE_FILE = 'coverage.json';
+/** The profiled window's stack captures (stack-sampler.ts), tied to profile.cpuprofile's samples. */
+export const STACKS_FILE = 'stacks.json';
 /** What the run measured, written before the analysis (which may happen in another process). */
 export const RUN_FILE = 'run.json';
 /** The analyzed sources as they were, to map costs through later edits. */

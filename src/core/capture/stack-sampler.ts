@@ -1,0 +1,272 @@
+// Exact frames for the profiled window. V8's CPU profile has a line only for the top frame of a
+// sample, so the line in a caller that made the call is not in it. Node dispatches inspector
+// messages from a V8 interrupt: an expression evaluated through the inspector runs on top of
+// whatever JS is running, and Error.captureStackTrace inside it sees the interrupted stack with
+// the line and column of every frame, inlined ones included. This module sends such captures at
+// Poisson-distributed ticks (one outstanding at a time) and records, for every tick, the sample of
+// the CPU profile taken at that moment (same monotonic clock: V8's TimeTicks and process.hrtime
+// are both CLOCK_MONOTONIC), so the analysis can split each stack's time among the lines that
+// were on it (analysis/stacks.ts). A tick that falls while a capture is still waiting (the app is
+// inside a long native call that the interrupt cannot enter) is answered by that capture: it lands
+// when JS resumes, in the caller at the calling line, which is where those ticks belong.
+import type { CdpChannel } from '../inspector/index.ts';
+import type { CpuProfile } from '../analysis/index.ts';
+
+/**
+ * Default rate. A line's share of an edge is a count of ticks, so its standard error is about
+ * √(p(1−p)/n): 2000 ticks (10 s) give ±1 point. A capture costs the app ~50 µs of CPU (measured
+ * on an idle app), and one in flight answers every tick that falls while it waits, so a long
+ * native call costs one capture however many ticks fall in it.
+ */
+export const DEFAULT_STACK_RATE_HZ = 200;
+
+/** One distinct frame: where it was and which function it was in (all 1-based, as V8's CallSite gives them). */
+export interface CapturedFrame {
+  /** The script's URL or file name as V8 names it (file:///…, /abs/path.js, node:…); '' for native or eval code. */
+  url: string;
+  line: number;
+  column: number;
+  functionName: string;
+  /** Where the function that holds the frame starts (the `function` keyword, or an arrow's parameters). */
+  fnLine: number;
+  fnColumn: number;
+}
+
+export interface StackCapturesV1 {
+  version: 1;
+  thread: 'main';
+  rateHz: number;
+  frames: CapturedFrame[];
+  /** Per capture: frame indices, innermost first. An empty list: the app ran no JS (idle). */
+  captures: number[][];
+  /** Per capture: [µs when it was sent, µs when it ran in the app], on the profile's clock. */
+  timing: Array<[number, number]>;
+  /** Per tick: [index of the profile sample taken nearest to it, capture index]. */
+  ticks: Array<[number, number]>;
+  /** How many samples the profile these ticks point into has (a check that they belong together). */
+  sampleCount: number;
+  /** Ticks in total, and those that fell outside every profiler segment (dropped). */
+  tickCount: number;
+  unmatchedTicks: number;
+}
+
+/**
+ * The name of the scripts Hotline evaluates for captures: the profile then shows their cost under
+ * this name, and the analysis counts it as the profiler's own (categories.ts: `hotline:` scripts).
+ */
+const SCRIPT_URL = 'hotline:stack-capture';
+
+/** Where the capture function lives in the app while the window runs; removed at its end. */
+const FN = `globalThis[Symbol.for('hotline.stack')]`;
+
+/**
+ * Installed once, called at every tick. It restores what it changes (the app may rely on its own
+ * prepareStackTrace, e.g. source-map-support) and returns a compact text: one frame per line.
+ */
+const INSTALL = `(() => {
+  ${FN} = function hotlineStack() {
+    const E = Error;
+    const limit = E.stackTraceLimit;
+    const prepare = E.prepareStackTrace;
+    try {
+      E.stackTraceLimit = 200;
+      E.prepareStackTrace = (_, callSites) => callSites;
+      const holder = {};
+      E.captureStackTrace(holder, hotlineStack);
+      const sites = holder.stack;
+      let text = String(process.hrtime.bigint() / 1000n) + '\\n';
+      for (const s of sites) {
+        text += (s.getScriptNameOrSourceURL() || '') + '\\u0001' + s.getLineNumber() + '\\u0001' + s.getColumnNumber() + '\\u0001' +
+          (s.getFunctionName() || '') + '\\u0001' + s.getEnclosingLineNumber() + '\\u0001' + s.getEnclosingColumnNumber() + '\\n';
+      }
+      return text;
+    } finally {
+      E.stackTraceLimit = limit;
+      E.prepareStackTrace = prepare;
+    }
+  };
+})()
+//# sourceURL=${SCRIPT_URL}`;
+
+const CALL = `${FN}()\n//# sourceURL=${SCRIPT_URL}`;
+
+interface RawTick {
+  /** µs on the monotonic clock (process.hrtime), the clock of the profile's timestamps. */
+  atUs: number;
+  capture: number;
+}
+
+export class StackSampler {
+  private readonly frames: CapturedFrame[] = [];
+  private readonly frameIndex = new Map<string, number>();
+  private readonly captures: number[][] = [];
+  private readonly timing: Array<[number, number]> = [];
+  private readonly ticks: RawTick[] = [];
+  /** The capture sent and not yet answered, and the ticks waiting for it. */
+  private pending: { ticks: number[]; done: Promise<void> } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private disposed = false;
+  private failure: string | undefined;
+
+  private constructor(private readonly channel: CdpChannel, private readonly rateHz: number) {}
+
+  /** Installs the capture function in the app and starts ticking. */
+  static async start(channel: CdpChannel, rateHz = DEFAULT_STACK_RATE_HZ): Promise<StackSampler> {
+    const sampler = new StackSampler(channel, rateHz);
+    await sampler.evaluate(INSTALL);
+    sampler.schedule();
+    return sampler;
+  }
+
+  /** Why captures stopped early, if they did (the app went away, the session closed). */
+  get error(): string | undefined {
+    return this.failure;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    // Exponential gaps: ticks at random moments, never in step with a periodic task of the app.
+    const gapMs = -Math.log(1 - Math.random()) * (1000 / this.rateHz);
+    this.timer = setTimeout(() => {
+      this.tick();
+      this.schedule();
+    }, gapMs);
+  }
+
+  private tick(): void {
+    const atUs = Number(process.hrtime.bigint() / 1000n);
+    if (this.pending) {
+      this.pending.ticks.push(atUs);
+      return;
+    }
+    const ticks = [atUs];
+    const done = this.evaluate(CALL).then(
+      (text) => this.landed(typeof text === 'string' ? text : '', ticks),
+      (err: unknown) => {
+        // The app went away or refused: stop asking (the window itself goes on).
+        this.failure ??= (err as Error).message;
+        this.stopped = true;
+        clearTimeout(this.timer);
+      },
+    ).finally(() => {
+      this.pending = undefined;
+    });
+    this.pending = { ticks, done };
+  }
+
+  private landed(text: string, tickTimes: number[]): void {
+    const frames: number[] = [];
+    const lines = text.split('\n');
+    const landUs = Number(lines[0]) || 0;
+    for (let i = 1; i < lines.length; i++) {
+      const parts = lines[i].split('\u0001');
+      if (parts.length !== 6) continue;
+      // The evaluated expression's own frame: not the app's.
+      if (parts[0] === SCRIPT_URL) continue;
+      frames.push(this.intern(parts));
+    }
+    const capture = this.captures.length;
+    this.captures.push(frames);
+    this.timing.push([tickTimes[0], landUs]);
+    for (const atUs of tickTimes) this.ticks.push({ atUs, capture });
+  }
+
+  private intern(parts: string[]): number {
+    const key = parts.join('\u0001');
+    let index = this.frameIndex.get(key);
+    if (index === undefined) {
+      index = this.frames.length;
+      this.frameIndex.set(key, index);
+      this.frames.push({ url: parts[0], line: Number(parts[1]) || 0, column: Number(parts[2]) || 0, functionName: parts[3],
+        fnLine: Number(parts[4]) || 0, fnColumn: Number(parts[5]) || 0 });
+    }
+    return index;
+  }
+
+  /**
+   * Stops ticking and waits (briefly: an app stuck in native code may never answer) for the
+   * capture in flight. `resume` starts again (a window taken in several parts).
+   */
+  async stop(waitMs = 1000): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    const pending = this.pending;
+    if (!pending) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([pending.done, new Promise<void>((resolve) => { timer = setTimeout(resolve, waitMs); })]);
+    clearTimeout(timer);
+  }
+
+  /** Ticks again after `stop` (unless the app stopped answering). */
+  resume(): void {
+    if (!this.stopped || this.failure !== undefined || this.disposed) return;
+    this.stopped = false;
+    this.schedule();
+  }
+
+  /**
+   * The captures, every tick matched to the sample of `segments` (the profiler segments of the
+   * window, in order, as mergeProfiles concatenates them) taken nearest to it.
+   */
+  result(segments: readonly CpuProfile[]): StackCapturesV1 {
+    const { ticks, unmatched } = matchTicks(this.ticks, segments);
+    const sampleCount = segments.reduce((n, s) => n + (s.samples?.length ?? 0), 0);
+    return { version: 1, thread: 'main', rateHz: this.rateHz, frames: this.frames, captures: this.captures, timing: this.timing, ticks, sampleCount,
+      tickCount: this.ticks.length, unmatchedTicks: unmatched };
+  }
+
+  /** Removes the capture function from the app (an attached app is left as it was found). */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.evaluate(`delete ${FN}`).catch(() => undefined);
+  }
+
+  private async evaluate(expression: string): Promise<unknown> {
+    const reply = (await this.channel.send('Runtime.evaluate', { expression, returnByValue: true, silent: true })) as {
+      result?: { value?: unknown };
+      exceptionDetails?: { text?: string };
+    };
+    if (reply.exceptionDetails) throw new Error(`stack capture failed in the app: ${reply.exceptionDetails.text ?? 'exception'}`);
+    return reply.result?.value;
+  }
+}
+
+/**
+ * Each tick → the index (in the concatenation of `segments`' samples) of the sample nearest in
+ * time, if the tick fell inside a segment. A sample's timestamp is when V8 took it.
+ */
+export function matchTicks(raw: readonly RawTick[], segments: readonly CpuProfile[]): { ticks: Array<[number, number]>; unmatched: number } {
+  const sorted = [...raw].sort((a, b) => a.atUs - b.atUs);
+  const out: Array<[number, number]> = [];
+  let offset = 0;
+  let k = 0;
+  for (const segment of segments) {
+    const samples = segment.samples ?? [];
+    const deltas = segment.timeDeltas ?? [];
+    const count = samples.length;
+    if (count === 0) continue;
+    const times = new Float64Array(count);
+    let t = segment.startTime;
+    for (let i = 0; i < count; i++) {
+      t += deltas[i] ?? 0;
+      times[i] = t;
+    }
+    const first = times[0];
+    const last = times[count - 1];
+    // Ticks before this segment's first sample fell in the gap between two segments.
+    while (k < sorted.length && sorted[k].atUs < first) k++;
+    let s = 0;
+    while (k < sorted.length && sorted[k].atUs <= last) {
+      const at = sorted[k].atUs;
+      while (s + 1 < count && times[s + 1] <= at) s++;
+      const nearest = s + 1 < count && times[s + 1] - at < at - times[s] ? s + 1 : s;
+      out.push([offset + nearest, sorted[k].capture]);
+      k++;
+    }
+    offset += count;
+  }
+  return { ticks: out, unmatched: raw.length - out.length };
+}

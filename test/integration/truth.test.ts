@@ -1,0 +1,63 @@
+// Exact attribution on apps whose right answer follows from their construction (test/apps/truth,
+// markers on the lines): each marked line's share within ±3 points, the dominant line first, and
+// lines that never run with nothing at all. Real apps, real load, the real inspector.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { before, test } from 'node:test';
+import { profileUnderLoad } from '../../src/core/index.ts';
+import { REPO_ROOT, assertBuilt, leakCheckedRuns } from '../helpers/integration.ts';
+import { compareWithTruth, truthLines } from '../helpers/truth.ts';
+
+const TRUTH_APPS = path.join(REPO_ROOT, 'test', 'apps', 'truth');
+/** Points a share may be off its constructed value. */
+const TOLERANCE = 3;
+/** Long enough for ~2000 ticks at the default rate: a share's standard error is then about 1 point. */
+const LOAD = { url: '/', warmupS: 2, durationS: 10, connections: 4 } as const;
+
+const runs = leakCheckedRuns();
+
+const apps = fs.readdirSync(TRUTH_APPS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+
+before(() => {
+  assertBuilt();
+  for (const app of apps) {
+    const build = path.join(TRUTH_APPS, app, 'build.mjs');
+    if (fs.existsSync(build)) execFileSync(process.execPath, [build], { cwd: REPO_ROOT, stdio: 'inherit' });
+  }
+});
+
+function entryOf(dir: string): string {
+  const pkg = path.join(dir, 'package.json');
+  if (fs.existsSync(pkg)) {
+    const main = (JSON.parse(fs.readFileSync(pkg, 'utf8')) as { main?: string }).main;
+    if (main) return main;
+  }
+  return 'server.js';
+}
+
+for (const app of apps) {
+  test(`truth: ${app}`, { timeout: 120_000 }, async () => {
+    const cwd = path.join(TRUTH_APPS, app);
+    const truth = truthLines(cwd);
+    assert.ok(truth.length > 0, `${app} has no truth markers`);
+    runs.watch(cwd);
+    const { report } = await profileUnderLoad({ target: { cwd, entry: entryOf(cwd) }, ...LOAD, runsDir: path.join(cwd, '.hotline', 'runs') });
+    runs.appStarted(report.app.pid);
+    const { checks, deadHits } = compareWithTruth(report, truth);
+    const table = checks.map((c) => `${c.kind} ${path.relative(cwd, c.file)}:${c.line} expected ${c.expectedPct.toFixed(1)}% got ${c.actualPct.toFixed(1)}%`).join('\n');
+    console.log(`# ${app}\n${table.replace(/^/gm, '#   ')}`);
+    assert.deepEqual(deadHits, [], `${app}: lines that never ran got time`);
+    for (const c of checks) {
+      assert.ok(Math.abs(c.actualPct - c.expectedPct) <= TOLERANCE, `${app}: ${c.kind} ${path.relative(cwd, c.file)}:${c.line} expected ${c.expectedPct.toFixed(1)}% got ${c.actualPct.toFixed(1)}%\n${table}`);
+    }
+    // The dominant own line is the report's first line of the app's code.
+    const ownChecks = checks.filter((c) => c.kind === 'own');
+    if (ownChecks.length > 0) {
+      const dominant = ownChecks.reduce((a, b) => (b.expectedPct > a.expectedPct ? b : a));
+      const first = report.lines.find((l) => l.thread !== 'worker');
+      assert.equal(`${first?.file}:${first?.line}`, `${dominant.file}:${dominant.line}`, `${app}: the first hot line`);
+    }
+  });
+}
