@@ -38,7 +38,7 @@ test('as analyzed: lenses, heat and the hint on their own lines', () => {
     [72, 'own 61 ms · 2.0% of a core'],
   ]);
   assert.deepEqual(lenses[1].args, { reportFile: '/runs/r1/report.json', file: serverJs, line: 35, functionName: 'checkPassword' });
-  assert.deepEqual(heatOf(index, fc, m).map((h) => [h.line + 1, h.label]), [[35, '■ 2.9 s'], [72, '■ 63 ms']]);
+  assert.deepEqual(heatOf(index, fc, m).map((h) => [h.line + 1, h.label]), [[35, '■ 2.9 s'], [72, '■ 61 ms']]);
   assert.deepEqual(hintsOf(fc, m).map((h) => [h.line0 + 1, h.hint.rule]), [[35, 'crypto-sync']]);
   assert.match(hoverOf(index, fc, m, 34) ?? '', /pbkdf2Sync/);
   assert.match(hoverOf(index, fc, m, 68) ?? '', /`checkPassword`.*inferred call site/, 'the call-site line of checkPassword');
