@@ -3,7 +3,7 @@
 // How time is counted is in design.md ("How time is counted"); the comments below say where.
 import type { CpuProfile } from './cpuprofile.ts';
 import { buildProfileTree, type ProfileTree } from './profile.ts';
-import { CATEGORIES, Workspace, categoryOf, fileOfUrl } from './categories.ts';
+import { CATEGORIES, HOTLINE_SCRIPT_PREFIX, Workspace, categoryOf, fileOfUrl } from './categories.ts';
 import { SourceMapper, type SourceMapInput } from './sourcemaps.ts';
 import { ScriptIndex, callNamesFor, fileIsModule, type CallSite } from './callsites.ts';
 import { FRAME_RULES, GC_FIX, GC_HINT_MIN_PCT, HINT_MIN_PCT, LINE_RULES, gcHintMessage, hintMessage } from './hints.ts';
@@ -112,7 +112,7 @@ class Analyzer {
     const ours = new Uint8Array(n);
     for (let k = 0; k < n; k++) {
       const i = t.preorder[k];
-      ours[i] = this.fnOfNode(i).generatedFile.startsWith('hotline:') || (t.parent[i] >= 0 && ours[t.parent[i]] === 1) ? 1 : 0;
+      ours[i] = this.fnOfNode(i).generatedFile.startsWith(HOTLINE_SCRIPT_PREFIX) || (t.parent[i] >= 0 && ours[t.parent[i]] === 1) ? 1 : 0;
       categories[ours[i] ? 'program' : this.fnOfNode(i).category] += t.selfUs[i];
     }
     const nonIdleUs = t.weightedUs - categories.idle;
@@ -135,7 +135,8 @@ class Analyzer {
       intervalUs: Math.round(t.intervalUs),
       nonIdleMs: ms(nonIdleUs),
       categories,
-      functions: functions.filter((f) => current(f.file)),
+      // Hotline's own capture scripts are the profiler's cost (counted as program), nobody's function.
+      functions: functions.filter((f) => current(f.file) && !f.file.startsWith(HOTLINE_SCRIPT_PREFIX)),
       lines: lines.filter((l) => current(l.file) && (!l.generated || current(l.generated.file))).map((l) => this.withCode(l)),
       hints: hints.filter((h) => current(h.file)),
       notes: this.notes,

@@ -35,7 +35,7 @@ export function fileOfUrl(url: string): string {
 }
 
 /** What Hotline names the scripts it evaluates in the app (stack-sampler.ts). */
-const HOTLINE_SCRIPT_PREFIX = 'hotline:';
+export const HOTLINE_SCRIPT_PREFIX = 'hotline:';
 
 const SYNTHETIC: Record<string, Category> = {
   '(idle)': 'idle',
