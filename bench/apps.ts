@@ -11,8 +11,8 @@ import type { ReportV1 } from '../src/core/report.ts';
 import { BENCH_DIR, tmpDir } from './common.ts';
 
 export const APPS_DIR = path.join(BENCH_DIR, 'apps');
-export type AppName = 'json-api' | 'hello' | 'heavy';
-export const APP_URL: Record<AppName, string> = { 'json-api': '/products?min=20', hello: '/', heavy: '/' };
+export type AppName = 'json-api' | 'hello' | 'heavy' | 'logging' | 'worker';
+export const APP_URL: Record<AppName, string> = { 'json-api': '/products?min=20', hello: '/', heavy: '/', logging: '/products?min=20', worker: '/rank?min=100' };
 
 export interface PlainApp {
   port: number;

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { AppProcess, LaunchError, describeExit, type LaunchSpec, type RunApp } from './launch.ts';
 import { AttachedApp, type AttachSpec } from './attach.ts';
-import { InspectorSession, type ListenAddress } from './inspector.ts';
+import { InspectorSession, between, type ListenAddress } from './inspector.ts';
 import { LoadError, LoadRun, type LoadTick } from './load.ts';
 import { ExternalLoad, LOAD_LOG_FILE, checkLoadCommand } from './external-load.ts';
 import { whyFailed, windowClock, type WindowClock } from './run-waits.ts';
@@ -16,7 +16,8 @@ import type { ReportV1 } from './report.ts';
 import { COVERAGE_FILE, LOG_FILE, PROFILE_FILE, acquireRunLock, createRunDir, newRunId, runsDirOf, writeFileAtomic } from './store.ts';
 import { analyseRunDir, writeRunRecord } from './analyse-run.ts';
 import { redactUrl } from './redact.ts';
-import { loadFigures, recordedSettings, type Measured } from './run-record.ts';
+import { loadFigures, loopOf, recordedSettings, type Measured } from './run-record.ts';
+import { subWindowPlan } from './run-settings.ts';
 import { RunError } from './run-errors.ts';
 import { RUN_DEFAULTS, validate, withDefaults, type LoadSettings, type Settings } from './run-settings.ts';
 import { accepts, explicitPort, freePort, joinUrl, loopbackHostOf } from './ports.ts';
@@ -63,6 +64,8 @@ export interface RunResult {
 
 /** Profiler segments: short enough to lose little to a hard crash, long enough to cost nothing. */
 const PROFILE_SEGMENT_S = 5;
+/** The gap after a profiled sub-window, before the next measured one. */
+const SETTLE_S = 0.25;
 
 const PHASE_NAMES: Record<RunPhase, string> = {
   starting: 'starting the app', warmup: 'warm-up', measuring: 'measuring (profiler off)',
@@ -96,6 +99,9 @@ class Run {
   private readonly disposers: Array<() => void> = [];
   private releaseLock: (() => void) | undefined;
   private readonly output: string[] = [];
+  /** Seconds of the measured (or profiled) window before the current sub-window, for progress. */
+  private windowSecond = 0;
+  private lastTickRps = 0;
   /** Rejects when the run can't go on: the app exited, the user cancelled, the load died. */
   private stopReason: Promise<never> | undefined;
 
@@ -151,6 +157,7 @@ class Run {
     const app = await attaching;
     this.app = this.attached = app;
     this.inspector = app.inspector;
+    await this.race(app.inspector.quiet());
     this.stopReason = this.watch(app);
     this.stopReason.catch(() => undefined);
     return this.race(app.httpAddress(this.s.url));
@@ -183,6 +190,8 @@ class Run {
       listening.cancel();
     }
     await this.race(this.inspector.exitWithParent(process.pid));
+    // From here on the app runs its own work without us in the way (InspectorSession.quiet).
+    await this.race(this.inspector.quiet());
     const host = loopbackHostOf(address);
     if (host === undefined) {
       throw new RunError('never-listened', `The app listens on ${address.address}:${address.port} only, not on a loopback address: Hotline loads only 127.0.0.1 or ::1. Make it listen on all interfaces or on localhost.`, app.output());
@@ -219,13 +228,12 @@ class Run {
 
   private async measure(url: string): Promise<Measured> {
     const s = this.s;
-    let tickRps = 0;
     const onTick = (t: LoadTick): void => {
-      tickRps = t.requests;
+      this.lastTickRps = t.requests;
       const phase: RunPhase = t.phase === 'warmup' ? 'warmup' : t.phase === 'measured' ? 'measuring' : 'profiling';
       if (phase !== this.phase) return; // ticks of the gap between windows
       const of = phase === 'warmup' ? s.warmupS : s.durationS;
-      this.progress(phase, `${PHASE_NAMES[phase]}: ${t.requests} req/s`, { second: Math.min(t.second, of), of, requestsPerSecond: t.requests });
+      this.progress(phase, `${PHASE_NAMES[phase]}: ${t.requests} req/s`, { second: Math.min(this.windowSecond + t.second, of), of, requestsPerSecond: t.requests });
     };
     // Bounded in time whatever happens here: the load stops by itself a while after the run's end.
     const maxDurationS = s.warmupS + 2 * s.durationS + 120;
@@ -251,65 +259,92 @@ class Run {
     await this.wait(s.warmupS / 2);
     const coverage = await this.race(this.inspector!.takeBlockCoverage((u) => workspace.contains(fileOfUrl(u))));
     await this.wait(s.warmupS / 2);
-
-    const inspector = this.inspector!;
-    await this.race(inspector.startLoopProbe());
-    this.progress('measuring', `${PHASE_NAMES.measuring}`, { second: 0, of: s.durationS, requestsPerSecond: tickRps });
-    await this.race(this.load.switchPhase('measured'));
-    await this.windowClock().next();
-    // The gap between the windows runs as warm-up: nothing measured while the profiler starts.
-    const measured = await this.race(this.load.switchPhase('warmup'));
-    const loop = await this.race(inspector.readLoop());
-    // A loop that never yielded in the whole window: say where it is stuck.
-    const blockedAt = loop.blockedThroughout ? await this.race(inspector.stackNow()).catch(() => undefined) : undefined;
-    await this.race(inspector.startProfiler(s.samplingIntervalUs));
-    await this.race(inspector.startLoopProbe());
-    this.progress('profiling', PHASE_NAMES.profiling, { second: 0, of: s.durationS, requestsPerSecond: tickRps });
-    await this.race(this.load.switchPhase('profiled'));
-    return { measured, loop, coverage, blockedAt, ...(await this.profiledWindow()) };
+    return { coverage, ...(await this.alternate()) };
   }
 
   /**
-   * The profiled window, taken in segments: the profiler is restarted every few seconds, so an
-   * app killed in the window still leaves the segments before. An app that exits or throws
-   * leaves the rest too (Node waits for the inspector to let go). Either way the run goes on
-   * as a partial one, with the time up to the crash.
+   * The measured and profiled windows, as sub-windows in turn: M P M P … (subWindowPlan). The
+   * measured ones run the app with nothing of ours switched on; the profiler and everything
+   * the profiled window needs (ProfiledExtras) is switched on at each profiled sub-window's
+   * start and off at its end, in the gaps between windows (the load runs on as warm-up there:
+   * nothing is counted while the profiler starts or serialises its profile). Alternating makes
+   * the machine's drift hit both kinds alike and gives each figure its spread.
+   * A profiled sub-window longer than a segment restarts the profiler every few seconds, so an
+   * app killed in it still leaves what came before; an app that exits or throws leaves the rest
+   * too (Node waits for the inspector to let go). Either way the run goes on as a partial one.
    */
-  private async profiledWindow(): Promise<Pick<Measured, 'profiled' | 'profiledLoop' | 'profile' | 'partial' | 'extras'>> {
+  private async alternate(): Promise<Omit<Measured, 'coverage'>> {
     const s = this.s;
     const inspector = this.inspector!;
     const load = this.load!;
-    // Worker threads (in step with the segments below) and, with --heap, allocation sampling.
-    const extras = await this.race(ProfiledExtras.start(inspector, { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }));
+    const plan = subWindowPlan(s.durationS, load instanceof ExternalLoad);
+    const extras = await this.race(ProfiledExtras.open(inspector, { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }));
     this.disposers.push(() => extras.dispose());
     const segmentS = this.opts.segmentS ?? PROFILE_SEGMENT_S;
     const segments: CpuProfile[] = [];
-    const started = Date.now();
-    const elapsedS = (): number => (Date.now() - started) / 1000;
+    const taken: Measured['subWindows'] = { measured: [], profiled: [] };
+    let profiledS = 0;
+    await this.race(inspector.startLoopProbe());
     try {
-      const clock = this.windowClock();
-      while (!clock.over()) {
-        await clock.next(segmentS);
-        if (clock.over()) break;
+      for (let i = 0; i < plan.count; i++) {
+        this.windowSecond = i * plan.seconds;
+        // Measured: the app alone.
+        this.progress('measuring', PHASE_NAMES.measuring, { second: this.windowSecond, of: s.durationS, requestsPerSecond: this.lastTickRps });
+        const m0 = await this.race(inspector.edge({ open: 'measured' }));
+        await this.race(load.switchPhase('measured'));
+        await this.windowClock(plan.seconds).next();
+        const measured = await this.race(load.switchPhase('warmup'));
+        taken.measured.push({ result: measured, app: between(m0, await this.race(inspector.edge({ close: 'measured' }))) });
+        // Profiled: the profiler and the extras on, then off again. The first start flushes
+        // optimised code (InspectorSession.startProfiler); later ones find it known to V8's profiler.
+        await this.race(inspector.startProfiler(s.samplingIntervalUs, { flush: i === 0 }));
+        await this.race(extras.startSubWindow(i === 0));
+        this.progress('profiling', PHASE_NAMES.profiling, { second: this.windowSecond, of: s.durationS, requestsPerSecond: this.lastTickRps });
+        const p0 = await this.race(inspector.edge({ open: 'profiled' }));
+        const started = Date.now();
+        await this.race(load.switchPhase('profiled'));
+        const clock = this.windowClock(plan.seconds);
+        while (!clock.over()) {
+          await clock.next(segmentS);
+          if (clock.over()) break;
+          segments.push(await this.race(inspector.stopProfiler()));
+          await this.race(inspector.startProfiler(s.samplingIntervalUs, { flush: false }));
+          await this.race(extras.nextSegment());
+        }
+        const last = i === plan.count - 1;
+        if (last) this.loadFinished = true;
+        const profiled = await this.race(last ? load.finish() : load.switchPhase('warmup'));
+        taken.profiled.push({ result: profiled, app: between(p0, await this.race(inspector.edge({ close: 'profiled' }))) });
+        profiledS += (Date.now() - started) / 1000;
         segments.push(await this.race(inspector.stopProfiler()));
-        await this.race(inspector.startProfiler(s.samplingIntervalUs, { flush: false }));
-        await this.race(extras.nextSegment());
+        await this.race(extras.endSubWindow());
+        // Responses delayed by the profile's serialisation land here, not in the next measured window.
+        if (!last) await this.wait(SETTLE_S);
       }
-      this.loadFinished = true;
-      const profiled = await this.race(load.finish());
-      const profiledLoop = await this.race(inspector.readLoop());
-      segments.push(await this.race(inspector.stopProfiler()));
+      const wallS = (kind: 'measured' | 'profiled'): number => taken[kind].reduce((t, w) => t + w.app.wallS, 0);
+      const loop = loopOf(await this.race(inspector.readLoopDelay('measured', wallS('measured'))), taken.measured);
+      const profiledLoop = loopOf(await this.race(inspector.readLoopDelay('profiled', wallS('profiled'))), taken.profiled);
+      // A loop that never yielded in the whole window: say where it is stuck.
+      const blockedAt = loop.blockedThroughout ? await this.race(inspector.stackNow()).catch(() => undefined) : undefined;
       const captured = await this.race(extras.finish());
       await inspector.stopLoopProbe().catch(() => undefined);
-      return { profiled, profiledLoop, profile: mergeProfiles(segments), extras: captured };
+      return { measured: load.total('measured')!, profiled: load.total('profiled')!, subWindows: taken, loop, profiledLoop, blockedAt, profile: mergeProfiles(segments), extras: captured };
     } catch (err) {
       if (!(err instanceof RunError && err.kind === 'app-exited')) throw err;
       const salvaged = await inspector.salvagedProfile();
       if (salvaged) segments.push(salvaged);
-      if (segments.length === 0) throw err;
+      const measured = load.total('measured');
+      if (segments.length === 0 || !measured) throw err;
       this.loadFinished = true;
-      const profiled = await load.finish();
-      return { profiled, profile: mergeProfiles(segments), extras: await extras.salvage(), partial: { reason: `${err.message} The report covers the ${elapsedS().toFixed(1)} s of the profiled window before it.` } };
+      const inFlight = await load.finish();
+      const profiled = load.total('profiled') ?? inFlight;
+      const app = { wallS: 0, cpuS: 0, cpu: 0, utilization: 0 };
+      const noDelay = { delayMs: { mean: 0, p50: 0, p99: 0, max: 0 } };
+      return {
+        measured, profiled, subWindows: taken, loop: loopOf(noDelay, taken.measured.length > 0 ? taken.measured : [{ result: measured, app }]),
+        profile: mergeProfiles(segments), extras: await extras.salvage(),
+        partial: { reason: `${err.message} The report covers the ${profiledS.toFixed(1)} s of profiled sub-windows before it.` },
+      };
     }
   }
 
@@ -343,8 +378,8 @@ class Run {
 
   // ---- waiting and stopping ------------------------------------------------------------------
 
-  private windowClock(): WindowClock {
-    return windowClock(this.load, this.s.durationS, (sec) => this.wait(sec), (p) => this.race(p));
+  private windowClock(seconds: number): WindowClock {
+    return windowClock(this.load, seconds, (sec) => this.wait(sec), (p) => this.race(p));
   }
 
   private watch(app: RunApp): Promise<never> {
