@@ -375,9 +375,12 @@ export class InspectorSession {
     this.profiling = true;
   }
 
+  /** Stops the profiler and its domain: nothing of it stays on between profiled sub-windows. */
   async stopProfiler(): Promise<CpuProfile> {
     this.profiling = false;
     const { profile } = await this.client.Profiler.stop();
+    // An exiting app may not answer this one: the profile is kept either way.
+    await this.client.Profiler.disable().catch(() => undefined);
     return profile as unknown as CpuProfile;
   }
 

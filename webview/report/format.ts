@@ -1,11 +1,12 @@
 // Numbers, paths and dates as the report page shows them: the same rounding and wording as the
 // terminal report (src/cli/render.ts), without Node's `path` (this runs in the browser).
+import { minus, withSign } from '../../src/core/signs.ts';
 
 /** 3 significant-ish digits: 1234 → "1234", 12.34 → "12.3", 0.1234 → "0.123" (render.ts `num`). */
-export const num = (v: number): string => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(1) : v.toFixed(3));
+export const num = (v: number): string => minus(Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(1) : v.toFixed(3));
 
 /** ≥ 100 without decimals, else one decimal (render.ts `fmt`). */
-export const fmt = (v: number): string => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(1));
+export const fmt = (v: number): string => minus(Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(1));
 
 export const ms = (v: number): string => `${fmt(v)} ms`;
 
@@ -19,8 +20,7 @@ export function pct(p: number): string {
 
 /** "+12.3" / "−4.0": a signed number with a real minus sign. */
 export function signed(v: number, digits?: number): string {
-  const text = digits === undefined ? num(Math.abs(v)) : Math.abs(v).toFixed(digits);
-  return v > 0 ? `+${text}` : v < 0 ? `\u2212${text}` : text;
+  return withSign(v, digits === undefined ? num(Math.abs(v)) : Math.abs(v).toFixed(digits));
 }
 
 export function isAbsolutePath(file: string): boolean {
