@@ -284,6 +284,8 @@ class Run {
     const segments: CpuProfile[] = [];
     const taken: Measured['subWindows'] = { measured: [], profiled: [] };
     let profiledS = 0;
+    /** When the current profiled sub-window began (Date.now()), while one runs. */
+    let profiling: number | undefined;
     await this.race(inspector.startLoopProbe());
     try {
       for (let i = 0; i < plan.count; i++) {
@@ -301,7 +303,7 @@ class Run {
         await this.race(extras.startSubWindow(i === 0));
         this.progress('profiling', PHASE_NAMES.profiling, { second: this.windowSecond, of: s.durationS, requestsPerSecond: this.lastTickRps });
         const p0 = await this.race(inspector.edge({ open: 'profiled' }));
-        const started = Date.now();
+        profiling = Date.now();
         await this.race(load.switchPhase('profiled'));
         const clock = this.windowClock(plan.seconds);
         while (!clock.over()) {
@@ -315,7 +317,8 @@ class Run {
         if (last) this.loadFinished = true;
         const profiled = await this.race(last ? load.finish() : load.switchPhase('warmup'));
         taken.profiled.push({ result: profiled, app: between(p0, await this.race(inspector.edge({ close: 'profiled' }))) });
-        profiledS += (Date.now() - started) / 1000;
+        profiledS += (Date.now() - profiling) / 1000;
+        profiling = undefined;
         segments.push(await this.race(inspector.stopProfiler()));
         await this.race(extras.endSubWindow());
         // Responses delayed by the profile's serialisation land here, not in the next measured window.
@@ -331,6 +334,7 @@ class Run {
       return { measured: load.total('measured')!, profiled: load.total('profiled')!, subWindows: taken, loop, profiledLoop, blockedAt, profile: mergeProfiles(segments), extras: captured };
     } catch (err) {
       if (!(err instanceof RunError && err.kind === 'app-exited')) throw err;
+      if (profiling !== undefined) profiledS += (Date.now() - profiling) / 1000;
       const salvaged = await inspector.salvagedProfile();
       if (salvaged) segments.push(salvaged);
       const measured = load.total('measured');
