@@ -81,13 +81,13 @@ function profilerCostText(r: ReportV1): string {
       cost.cpuPerRequest ? `CPU/request ${changeText(cost.cpuPerRequest)}` : '',
       cost.requestsPerSecond ? `req/s ${changeText(cost.requestsPerSecond)}` : '',
     ].filter(Boolean);
-    return `  (against profiler off: ${parts.join(', ')})`;
+    return ` (against profiler off: ${parts.join(', ')})`;
   }
   const l = r.load!;
   if (!(l.requests.perSecond > 0)) return '';
   // A run from before sub-windows: one pair of windows, no spread.
   const change = ((l.profiled.requests.perSecond - l.requests.perSecond) / l.requests.perSecond) * 100;
-  return `  (against profiler off: req/s ${signedPct(change)}, one window each: no spread)`;
+  return ` (against profiler off: req/s ${signedPct(change)}, one window each: no spread)`;
 }
 
 /** "+3.1% [+1.0%, +5.2%]" or "+0.8% (within noise [−1.2%, +2.9%])". */
