@@ -28,7 +28,11 @@ export interface PlainApp {
  */
 export async function startPlain(app: AppName): Promise<PlainApp> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(APPS_DIR, `${app}.js`)], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // In its own session, as Hotline starts an app (launch.ts) and as a terminal starts one: with
+  // Linux's autogroup scheduling a session shares the CPU as one, so an app in the bench's
+  // session would compete with the load generator for one share (measured: the plain app got
+  // ~0.7 of a core there while Hotline's got ~0.4 on a machine with a load of 15).
+  const child = spawn(process.execPath, [path.join(APPS_DIR, `${app}.js`)], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout?.resume();
   child.stderr?.resume();
   const exited = once(child, 'exit');

@@ -4,7 +4,7 @@
 // line 10% costlier (10% more iterations), the regression bench/gate.ts must catch.
 const http = require('node:http');
 
-const ITERATIONS = Math.round(60_000 * Number(process.env.HOT_SCALE || 1));
+const ITERATIONS = Math.round(600_000 * Number(process.env.HOT_SCALE || 1));
 const data = new Uint32Array(1024).map((_, i) => (i * 2654435761) >>> 0);
 
 function checksum(seed) {
