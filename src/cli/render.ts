@@ -90,10 +90,10 @@ function profilerCostText(r: ReportV1): string {
   return ` (against profiler off: req/s ${signedPct(change)}, one window each: no spread)`;
 }
 
-/** "+3.1% [+1.0%, +5.2%]" or "+0.8% (within noise [−1.2%, +2.9%])". */
+/** "+3.1% [+1.0%, +5.2%]" or "+0.8% within noise [−1.2%, +2.9%]". */
 export function changeText(c: Change): string {
   const interval = c.lowPct !== undefined && c.highPct !== undefined ? intervalPct(c.lowPct, c.highPct) : '';
-  if (c.verdict === 'within noise') return `${signedPct(c.changePct)} (within noise${interval ? ` ${interval}` : ''})`;
+  if (c.verdict === 'within noise') return `${signedPct(c.changePct)} within noise${interval ? ` ${interval}` : ''}`;
   return `${signedPct(c.changePct)}${interval ? ` ${interval}` : ''}`;
 }
 

@@ -226,7 +226,7 @@ function profilerCostWords(l: NonNullable<ReportV1['load']>): string {
   const cost = profilerCostOf(l.subWindows);
   const text = (c: Change): string => {
     const interval = c.lowPct !== undefined && c.highPct !== undefined ? ` ${intervalPct(c.lowPct, c.highPct)}` : '';
-    return c.verdict === 'within noise' ? `${signedPct(c.changePct)} (within noise${interval})` : `${signedPct(c.changePct)}${interval}`;
+    return c.verdict === 'within noise' ? `${signedPct(c.changePct)} within noise${interval}` : `${signedPct(c.changePct)}${interval}`;
   };
   if (cost?.cpuPerRequest || cost?.requestsPerSecond) {
     return [cost.cpuPerRequest ? `CPU/request ${text(cost.cpuPerRequest)}` : '', cost.requestsPerSecond ? `req/s ${text(cost.requestsPerSecond)}` : ''].filter(Boolean).join(', ');
