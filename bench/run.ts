@@ -2,7 +2,7 @@
 // (figure, median, spread, target, PASS/MISS) and writes bench/results.json (date, machine,
 // figures). Progress goes to stderr. HOTLINE_BENCH_QUICK=1: fewer pairs, shorter windows, a
 // 20 MB profile (to develop the bench, not to quote). HOTLINE_BENCH_ONLY=honest,analysis,…
-// runs some modules only: honest (figures 1–2), generator, analysis, editor (5–6), heatmap, footprint.
+// runs some modules only: honest (figures 1–2), gate, generator, analysis, editor (5–6), heatmap, footprint.
 // Those two write bench/out/results-{quick,partial}.json, never the recorded bench/results.json.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -12,6 +12,7 @@ import { benchAnalysisSpeed, bigProfile } from './analysis-speed.ts';
 import { BENCH_DIR, QUICK, REPO, progress, tmpDir, type Figure } from './common.ts';
 import { benchEditorLatency, type EditorLatency } from './editor-latency.ts';
 import { benchFootprint } from './footprint.ts';
+import { benchGate } from './gate.ts';
 import { benchGenerator } from './generator.ts';
 import { benchHonest } from './honest.ts';
 import { benchHeatmap, type HeatmapBench } from './heatmap.ts';
@@ -79,9 +80,10 @@ async function main(): Promise<void> {
     if (wanted('honest')) {
       await section('honest numbers + profiler cost', figures, async () => {
         const honest = await benchHonest();
-        return [honest.figure, ...(await benchProfilerCost(honest.reports))];
+        return [...honest.figures, ...(await benchProfilerCost(honest.reports))];
       });
     }
+    if (wanted('gate')) await section('the CI gate', figures, benchGate);
     if (wanted('generator')) await section('load generator', figures, benchGenerator);
     if (wanted('analysis')) await section('analysis speed', figures, () => benchAnalysisSpeed(work));
     let editor: EditorLatency | undefined;

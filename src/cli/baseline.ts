@@ -1,6 +1,6 @@
 // `--baseline RUN` and `--fail-if-slower N%`: a run compared with an earlier one, the comparison
 // kept in its report.json, and a verdict CI can act on (exit 3 = slower than allowed).
-import { compareReports, type Comparison, type GateVerdict, parseThreshold, readRun, regressionGate, type ReportV1, StoreError, ThresholdError, writeReport } from '../core/index.ts';
+import { compareReports, type Comparison, type GateVerdict, intervalPct, MINUS, minus, parseThreshold, readRun, regressionGate, type ReportV1, signedPct, StoreError, ThresholdError, writeReport } from '../core/index.ts';
 
 /** Exit code of a run or comparison that regressed past --fail-if-slower. */
 export const EXIT_REGRESSED = 3;
@@ -42,11 +42,19 @@ export function gateOutcome(c: Comparison, thresholdPct: number): { lines: strin
     return { verdict, exitCode: 1, lines: [`gate: cannot decide --fail-if-slower ${thresholdPct}%: ${verdict.reason}.`] };
   }
   const lines = verdict.checks.map((x) => {
-    const limit = x.figure === 'req/s' ? `limit -${thresholdPct}%` : `limit +${thresholdPct}%`;
-    return `gate: ${x.figure.padEnd(11)} ${x.base} → ${x.current} (${x.changePct > 0 ? '+' : ''}${x.changePct}%, ${limit})  ${x.failed ? 'REGRESSED' : 'ok'}`;
+    const limit = `limit ${x.figure === 'req/s' ? MINUS : '+'}${thresholdPct}%`;
+    const interval = x.lowPct !== undefined && x.highPct !== undefined ? ` 95% ${intervalPct(x.lowPct, x.highPct)}` : '';
+    const outcome = x.notGated ? 'not gated' : x.failed ? 'REGRESSED' : x.verdict === 'within noise' ? 'ok (within noise)' : 'ok';
+    return `gate: ${x.figure.padEnd(11)} ${num(x.base)} → ${num(x.current)} (${signedPct(x.changePct)}${interval}, ${limit})  ${outcome}`;
   });
+  for (const why of new Set(verdict.checks.map((x) => x.notGated).filter((x): x is string => x !== undefined))) {
+    lines.push(`gate: ${verdict.checks.filter((x) => x.notGated === why).map((x) => x.figure).join(' and ')} not gated: ${why}.`);
+  }
+  if (verdict.note) lines.push(`gate: note: ${verdict.note}.`);
   lines.push(verdict.failed
-    ? `gate: FAIL — slower than the baseline ${c.baseId} by more than ${thresholdPct}%`
-    : `gate: pass — not slower than the baseline ${c.baseId} by more than ${thresholdPct}%`);
+    ? `gate: FAIL — slower than the baseline ${c.baseId} by more than ${thresholdPct}%, beyond the runs' noise`
+    : `gate: pass — not slower than the baseline ${c.baseId} by more than ${thresholdPct}% beyond the runs' noise`);
   return { verdict, exitCode: verdict.failed ? EXIT_REGRESSED : 0, lines };
 }
+
+const num = (v: number): string => minus(Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(1) : v.toFixed(3));

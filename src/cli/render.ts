@@ -2,7 +2,7 @@
 // of the hot lines with bars, and the hints.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Analysis, Comparison, Delta, HeapAnalysis, ReportV1 } from '../core/index.ts';
+import { type Analysis, type Change, type Comparison, type Delta, type HeapAnalysis, intervalPct, profilerCostOf, type ReportV1, signedPct, timeoutHint, withSign } from '../core/index.ts';
 import { fmt, formatBytes as bytes, formatMs as ms, formatPct, num } from '../format.ts';
 import { capacityOf, costText, type CapacityBasis } from '../capacity.ts';
 
@@ -40,15 +40,19 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
       const stat = (k: 'p50' | 'p90' | 'p99' | 'max'): string => (ext?.missing.includes(`latency ${k}`) ? '–' : ms(lat[k]));
       out.push(`  ${fmt(l.requests.perSecond)} req/s   ${l.requests.total} requests   latency p50 ${stat('p50')}  p90 ${stat('p90')}  p99 ${stat('p99')}  max ${stat('max')}`);
       out.push(`  errors ${l.errors}   timeouts ${l.timeouts}   non-2xx ${l.non2xx}${statusList(l.statusCodes)}`);
-      if (l.timeouts > 0 && !ext) out.push(`  (${l.timeouts} timed-out requests are counted at the ${r.settings.timeoutS} s timeout: the percentiles are lower bounds)`);
+      if (l.timeouts > 0) {
+        out.push(ext
+          ? `  (${l.timeouts} requests timed out and ${ext.tool ?? 'the tool'} leaves them out of its percentiles: they are lower bounds)`
+          : `  (${l.timeouts} timed-out requests are counted at the ${r.settings.timeoutS} s timeout: the percentiles are lower bounds)`);
+      }
       if (l.non2xx > 0) out.push(`  ! ${l.non2xx} of ${l.requests.total} responses were not 2xx: the profile shows that path; check the URL, method, headers and body.`);
-      if (l.timeouts > 0) out.push(`  ! ${l.timeouts} requests timed out: the app could not keep up with ${ext ? 'the load' : `${l.connections} connections`} (requests queue behind each other).`);
+      if (l.timeouts > 0) out.push(`  ! ${timeoutHint(r, ext ? 'the load' : `${l.connections} connections`)}`);
       const socketErrors = l.errors - l.timeouts;
       if (socketErrors > 0) out.push(`  ! ${socketErrors} connection errors: the app closed or refused connections.`);
       if (l.requests.total === 0) out.push('  ! No response in this window: the app did not answer at all (its event loop is blocked, or the URL never responds).');
       if (l.loadLimited) out.push(`  ! The load generator was the limit (it used ${Math.round((l.loadCpu ?? 0) * 100)}% of a core): the app could serve more.`);
-      const cost = l.requests.perSecond > 0 ? ((l.profiled.requests.perSecond - l.requests.perSecond) / l.requests.perSecond) * 100 : 0;
-      out.push(`  profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${ext?.missing.includes('latency p99') ? '–' : ms(l.profiled.latencyMs.p99)} (profiler cost ${cost >= 0 ? '+' : ''}${cost.toFixed(1)}% req/s)`);
+      out.push(`  profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${ext?.missing.includes('latency p99') ? '–' : ms(l.profiled.latencyMs.p99)}${profilerCostText(r)}`);
+      if (l.subWindows && l.subWindows.measured.length > 1) out.push(`  (${l.subWindows.measured.length} measured and ${l.subWindows.profiled.length} profiled sub-windows of ${fmt(l.subWindows.measured[0].durationS)} s, alternating: ${spreadText(l.subWindows.measured.map((w) => w.perSecond))} req/s across the measured ones)`);
     }
   }
   if (r.eventLoop) {
@@ -71,6 +75,35 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
 /** "attached to pid 22867", not "attached to pid:22867, pid 22867". */
 function attachedTo(target: string, pid: number): string {
   return target === `pid:${pid}` || target === String(pid) ? `attached to pid ${pid}` : `attached to ${target}, pid ${pid}`;
+}
+
+/** The profiler's cost, same run: profiled sub-windows against the measured ones between them. */
+function profilerCostText(r: ReportV1): string {
+  const cost = profilerCostOf(r.load?.subWindows);
+  if (cost?.cpuPerRequest || cost?.requestsPerSecond) {
+    const parts = [
+      cost.cpuPerRequest ? `CPU/request ${changeText(cost.cpuPerRequest)}` : '',
+      cost.requestsPerSecond ? `req/s ${changeText(cost.requestsPerSecond)}` : '',
+    ].filter(Boolean);
+    return ` (against profiler off: ${parts.join(', ')})`;
+  }
+  const l = r.load!;
+  if (!(l.requests.perSecond > 0)) return '';
+  // A run from before sub-windows: one pair of windows, no spread.
+  const change = ((l.profiled.requests.perSecond - l.requests.perSecond) / l.requests.perSecond) * 100;
+  return ` (against profiler off: req/s ${signedPct(change)}, one window each: no spread)`;
+}
+
+/** "+3.1% [+1.0%, +5.2%]" or "+0.8% within noise [−1.2%, +2.9%]". */
+export function changeText(c: Change): string {
+  const interval = c.lowPct !== undefined && c.highPct !== undefined ? intervalPct(c.lowPct, c.highPct) : '';
+  if (c.verdict === 'within noise') return `${signedPct(c.changePct)} within noise${interval ? ` ${interval}` : ''}`;
+  return `${signedPct(c.changePct)}${interval ? ` ${interval}` : ''}`;
+}
+
+/** "812–1034" — the range of a figure across sub-windows. */
+function spreadText(xs: number[]): string {
+  return `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`;
 }
 
 /**
@@ -217,7 +250,10 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
     out.push(`  req/s            ${d(c.load.requestsPerSecond, true)}`);
     out.push(`  latency p50      ${d(c.load.latencyMs.p50, false, ' ms')}`);
     out.push(`  latency p99      ${d(c.load.latencyMs.p99, false, ' ms')}`);
+    if (c.load.cpuPerRequestMs) out.push(`  CPU/request      ${d(c.load.cpuPerRequestMs, false, ' ms')}`);
     out.push(`  errors/timeouts  ${c.load.errors.base}/${c.load.timeouts.base} → ${c.load.errors.current}/${c.load.timeouts.current}`);
+    if (c.load.saturated) out.push(`  (the app's event loop was saturated in both runs: req/s and latency follow the CPU the machine gave it${c.load.appCpu ? `, ${c.load.appCpu.base.toFixed(2)} → ${c.load.appCpu.current.toFixed(2)} cores` : ''}; CPU/request is the code's cost)`);
+    if (!c.load.requestsPerSecond.noise) out.push('  (no spread: a run without sub-windows; differences are not weighed against noise)');
   }
   if (c.eventLoop) {
     out.push(`  loop delay p50   ${d(c.eventLoop.p50, false, ' ms')}`);
@@ -226,10 +262,11 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
   const section = (title: string, list: Comparison['functions']): void => {
     if (list.length === 0) return;
     out.push('');
-    out.push(`${title} (${c.unit}, base → now)`);
+    out.push(`${title} (${c.unit}, base → now; 95% interval inferred from samples and the runs' spread)`);
     for (const f of list.slice(0, 12)) {
-      const sign = f.change < 0 ? 'cheaper ' : 'costlier';
-      out.push(`  ${sign} ${num(f.base)} → ${num(f.current)}  (${f.change > 0 ? '+' : ''}${num(f.change)})  ${f.name}  ${f.file ? rel(f.file, o.cwd) : '(native)'}${f.line ? `:${f.line}` : ''}`);
+      const word = f.verdict === 'within noise' ? '~noise  ' : f.change < 0 ? 'cheaper ' : 'costlier';
+      const interval = f.lowPct !== undefined && f.highPct !== undefined ? ` ${intervalPct(f.lowPct, f.highPct, 0)}` : '';
+      out.push(`  ${word} ${num(f.base)} → ${num(f.current)}  (${withSign(f.change, num(Math.abs(f.change)))}${interval})  ${f.name}  ${f.file ? rel(f.file, o.cwd) : '(native)'}${f.line ? `:${f.line}` : ''}`);
     }
   };
   const cats = Object.entries(c.categories).filter(([k, x]) => k !== 'idle' && x.change !== 0 && (Math.abs(x.base) >= 0.01 || Math.abs(x.current) >= 0.01));
@@ -244,10 +281,14 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
 }
 
 function d(x: Delta, higherIsBetter: boolean, unit = ''): string {
+  if (x.noise) {
+    const word = x.noise.verdict;
+    return `${num(x.base)}${unit} → ${num(x.current)}${unit} (${changeText(x.noise)})${word === 'within noise' ? '' : `  ${word}`}`;
+  }
   const better = higherIsBetter ? x.change > 0 : x.change < 0;
   const word = x.change === 0 ? 'same' : better ? 'better' : 'worse';
-  const rel = x.changePct !== undefined ? ` (${x.changePct > 0 ? '+' : ''}${x.changePct}%)` : '';
-  return `${num(x.base)}${unit} → ${num(x.current)}${unit}${rel}  ${word}`;
+  const pct = x.changePct !== undefined ? ` (${signedPct(x.changePct)})` : '';
+  return `${num(x.base)}${unit} → ${num(x.current)}${unit}${pct}  ${word}`;
 }
 
 const pct = (part: number, whole: number): string => formatPct(whole > 0 ? (part / whole) * 100 : 0);

@@ -6,5 +6,5 @@ export { analyzeFile, analyzeRunDir, type ProfiledRun, profileUnderLoad, readPro
 export { type AttachSpec, descendantsOf, fromNodeCommand, type LaunchSpec, type NodeProcess, nodeProcessesIn, parseAttachTarget, REMOTE_ATTACH_WARNING, remoteHostOf, resolveTarget, TargetError } from './app/index.ts';
 export { captureUnderLoad, type LoadSettings, RUN_DEFAULTS, type RunOptions, type RunProgress, type RunResult } from './capture/index.ts';
 export { isBelow, isWithin, redactUrl, RunError } from './common/index.ts';
-export { buildReport, compareReports, type Comparison, type Delta, type GateVerdict, isReportV1, parseThreshold, regressionGate, type ReportV1, type RunSettings, ThresholdError } from './report/index.ts';
+export { buildReport, type Change, compareReports, type Comparison, type Delta, type GateVerdict, intervalPct, isReportV1, MINUS, minus, parseThreshold, profilerCostOf, regressionGate, type ReportV1, type RunSettings, signedPct, ThresholdError, timeoutHint, withSign } from './report/index.ts';
 export { listRuns, newRunId, PROFILE_FILE, readRun, REPORT_FILE, runsDirOf, SOURCES_FILE, StoreError, writeFileAtomic, writeReport } from './store/index.ts';

@@ -124,8 +124,10 @@ test('profile --baseline SYNC of the async fix: the comparison is printed and ke
 });
 
 /**
- * A copy of a real run whose measured req/s and p99 are set to `rps` and `p99`: a baseline the
- * gate's verdict against a real run is known for, whatever the machine's load did to that run.
+ * A copy of a real run whose measured req/s and p99 are set to `rps` and `p99` (in each of its
+ * measured sub-windows too, and with room in its event loop, so req/s and p99 are what the gate
+ * checks): a baseline the gate's verdict against a real run is known for, whatever the machine's
+ * load did to that run.
  */
 function baselineWith(runDir: string, rps: number, p99: number): string {
   const dir = path.join(tempDir(), `baseline-${rps}`);
@@ -134,6 +136,11 @@ function baselineWith(runDir: string, rps: number, p99: number): string {
   const report = JSON.parse(fs.readFileSync(file, 'utf8')) as ReportV1;
   report.load!.requests.perSecond = rps;
   report.load!.latencyMs.p99 = p99;
+  for (const w of report.load!.subWindows?.measured ?? []) {
+    w.perSecond = rps;
+    w.latencyMs.p99 = p99;
+  }
+  if (report.eventLoop) report.eventLoop.utilization = 0.5;
   fs.writeFileSync(file, JSON.stringify(report));
   return dir;
 }
@@ -148,7 +155,7 @@ test('profile --baseline FASTER --fail-if-slower 5%: exit 3, the regressed figur
   const out = tempDir();
   const r = await runCli([...LOGIN_ARGS, '--out', out, '--baseline', faster, '--fail-if-slower', '5%']);
   assert.equal(r.code, 3, show(r));
-  assert.match(r.stderr, /^hotline: gate: req\/s +1000000 → [\d.]+ \(-\d+(\.\d)?%, limit -5%\) {2}REGRESSED$/m, show(r));
+  assert.match(r.stderr, /^hotline: gate: req\/s +1000000 → [\d.]+ \(\u2212\d+(\.\d)?%( 95% \[[^\]]+\])?, limit \u22125%\) {2}REGRESSED$/m, show(r));
   assert.match(r.stderr, /^hotline: gate: latency p99 .* REGRESSED$/m);
   assert.match(r.stderr, /^hotline: gate: FAIL/m);
   assert.equal(fs.readdirSync(out).length, 1, 'the run is kept even though the gate failed');

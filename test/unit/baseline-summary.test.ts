@@ -20,7 +20,9 @@ test('sync → async: req/s and p99 with their change, and checkPassword’s sav
   const rps = `req/s ${sync.load!.requests.perSecond.toFixed(1)} → ${async.load!.requests.perSecond.toFixed(1)} (+`;
   assert.ok(line.startsWith('against the baseline sync: '), line);
   assert.ok(line.includes(rps), `${line} has ${rps}`);
-  assert.match(line, /p99 \d+ → \d+ \(-\d+%\) ms/);
+  // One minus sign (U+2212), the unit beside each figure.
+  assert.match(line, /p99 \d+ ms → \d+ ms \(\u2212\d+%\)/);
+  assert.doesNotMatch(line, /\(-/);
   assert.match(line, /checkPassword −\d+ ms\/request\.$/);
 });
 

@@ -76,6 +76,7 @@ describe('regressionGate', () => {
     assert.ok(fixed.decided && !fixed.failed, JSON.stringify(fixed));
     const broken = regressionGate(compareReports(async, sync), 5);
     assert.ok(broken.decided && broken.failed);
-    assert.deepEqual(broken.checks.map((c) => c.failed), [true, true], JSON.stringify(broken.checks));
+    // The sync app's loop was saturated, the async one's not: req/s and p99 decide, CPU/request is shown only.
+    assert.deepEqual(broken.checks.filter((c) => c.notGated === undefined).map((c) => [c.figure, c.failed]), [['req/s', true], ['latency p99', true]], JSON.stringify(broken.checks));
   });
 });

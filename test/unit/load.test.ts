@@ -204,6 +204,25 @@ test('three phases on one continuous load: counts per phase, ticks, no lost requ
   await assert.rejects(run.switchPhase('measured'), (e: unknown) => e instanceof LoadError && e.code === 'finished');
 });
 
+test('sub-windows: a phase entered again adds to its total (time, requests, exact percentiles)', TEST_TIMEOUT, async () => {
+  const ticks = new Ticks();
+  const run = await LoadRun.start({ url: `${base}/ok`, connections: 2 }, ticks.on);
+  const windows: PhaseResult[] = [];
+  await ticks.when((t) => t.phase === 'warmup' && t.second === 1);
+  for (const phase of ['measured', 'profiled', 'measured', 'profiled'] as const) {
+    await run.switchPhase(phase);
+    await ticks.when((t) => t.phase === phase && t.second === 1);
+    windows.push(await run.switchPhase('warmup'));
+  }
+  assert.equal(run.total('measured')?.requests.total, windows[0].requests.total + windows[2].requests.total);
+  assert.equal(run.total('profiled')?.requests.total, windows[1].requests.total + windows[3].requests.total);
+  const sumS = windows[0].durationS + windows[2].durationS;
+  assert.ok(Math.abs(run.total('measured')!.durationS - sumS) < 0.01, `total ${run.total('measured')!.durationS} s = ${sumS} s of sub-windows, not the time between them`);
+  const maxOf = Math.max(windows[0].latencyMs.max, windows[2].latencyMs.max);
+  assert.equal(run.total('measured')!.latencyMs.max, maxOf);
+  await run.finish();
+});
+
 test('non-2xx responses are counted per status code', TEST_TIMEOUT, async () => {
   const ticks = new Ticks();
   const run = await LoadRun.start({ url: `${base}/fail`, connections: 2 }, ticks.on);

@@ -62,7 +62,7 @@ describe('report webview', { timeout: 240_000 }, () => {
     const reqs = await text(page, '[data-stat="req/s"] .stat-value');
     assert.equal(reqs, sync.load!.requests.perSecond >= 100 ? sync.load!.requests.perSecond.toFixed(0) : sync.load!.requests.perSecond.toFixed(1));
     assert.match(await text(page, '[data-stat="p99"]'), /p99\s+\S+\s*ms/);
-    assert.match(await text(page, '[data-field="profiled"]'), /profiled window: .* req\/s, p99 \S+ m?s \(profiler cost [+-]\d+\.\d% req\/s\)/);
+    assert.match(await text(page, '[data-field="profiled"]'), /profiled window: .* req\/s, p99 \S+ m?s \(against profiler off: (CPU\/request .*, )?req\/s [+\u2212]?\d+(\.\d)?%.*\)/);
     const top = await text(page, '[data-field="top-line"]');
     assert.match(top, /server\.js:35/);
     assert.match(top, /checkPassword/);

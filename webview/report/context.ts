@@ -1,6 +1,6 @@
 // What every view of the page gets: the report, the comparison with the baseline when there is
 // one, and the one way out of the page (a validated FromReportView message to the extension).
-import type { ReportV1 } from '../../src/core/report/index.ts';
+import { intervalPct, type ReportV1, signedPct } from '../../src/core/report/index.ts';
 import type { Category } from '../../src/core/analysis/model.ts';
 import type { FromReportView } from '../../src/protocol.ts';
 import type { Comparison, Delta } from './compare.ts';
@@ -35,13 +35,19 @@ export const CATEGORY_LABELS: Record<Category, string> = {
 export function deltaView(d: Delta | undefined, better: 'higher' | 'lower', show: (v: number) => string, unit = ''): HTMLElement | null {
   if (!d) return null;
   if (d.change === 0) return h('span', { class: 'delta same', title: `same as the baseline: ${show(d.base)}${unit}` }, 'same as base');
+  const n = d.noise;
+  const interval = n?.lowPct !== undefined && n.highPct !== undefined ? ` 95% interval ${intervalPct(n.lowPct, n.highPct)}` : '';
+  if (n?.verdict === 'within noise') {
+    return h('span', { class: 'delta same', title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit}: ${signedPct(n.changePct)}, within the runs' noise (${interval.trim()})`, data: { delta: 'within noise' } },
+      `\u2248 within noise`, h('span', { class: 'was' }, `was ${show(d.base)}${unit}`));
+  }
   const good = better === 'higher' ? d.change > 0 : d.change < 0;
   const arrow = d.change > 0 ? '\u2191' : '\u2193';
   const amount = d.changePct !== undefined ? `${signed(d.changePct, Math.abs(d.changePct) >= 10 ? 0 : 1)}%` : `${signed(d.change)}${unit}`;
   const word = good ? 'better' : 'worse';
   return h(
     'span',
-    { class: `delta ${good ? 'good' : 'bad'}`, title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit} (${word})`, data: { delta: word } },
+    { class: `delta ${good ? 'good' : 'bad'}`, title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit} (${word}${interval ? `;${interval}` : n ? '' : '; no spread: one window per run'})`, data: { delta: word } },
     `${arrow} ${amount}`,
     h('span', { class: 'was' }, `was ${show(d.base)}${unit}`),
   );

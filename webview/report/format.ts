@@ -1,18 +1,19 @@
 // Numbers, paths and dates as the report page shows them: the same rounding and wording as the
 // terminal report and the lenses (numbers: src/format.ts), without Node's `path` (this runs in the browser).
 import { fmt, formatBytes, formatMs, formatPct, num } from '../../src/format.ts';
+import { withSign } from '../../src/core/report/index.ts';
 
 export { fmt, num };
 export const ms = formatMs;
 export const pct = formatPct;
 export const bytes = formatBytes;
+export { minus, withSign } from '../../src/core/report/index.ts';
 
 export const pctOf = (part: number, whole: number): number => (whole > 0 ? (part / whole) * 100 : 0);
 
 /** "+12.3" / "−4.0": a signed number with a real minus sign. */
 export function signed(v: number, digits?: number): string {
-  const text = digits === undefined ? num(Math.abs(v)) : Math.abs(v).toFixed(digits);
-  return v > 0 ? `+${text}` : v < 0 ? `\u2212${text}` : text;
+  return withSign(v, digits === undefined ? num(Math.abs(v)) : Math.abs(v).toFixed(digits));
 }
 
 export function isAbsolutePath(file: string): boolean {

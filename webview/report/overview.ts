@@ -1,6 +1,7 @@
 // The head of the page and the Overview tab: what was run, the load and event-loop figures (from
 // the window without the profiler), where the CPU went, and the one line and hint to look at first.
 // Figures and wording follow the terminal report (src/cli/render.ts).
+import { type Change, intervalPct, profilerCostOf, signedPct, timeoutHint } from '../../src/core/report/index.ts';
 import { CATEGORY_LABELS, CPU_CATEGORIES, deltaView, type ViewContext } from './context.ts';
 import { codeText, h, type Child } from './dom.ts';
 import { dateTime, fmt, ms, num, pct, pctOf, seconds, where } from './format.ts';
@@ -160,15 +161,15 @@ function loadSection(ctx: ViewContext): HTMLElement {
   const out = section('Load', `profiler off \u00b7 ${l.durationS.toFixed(1)} s${ext ? '' : ` \u00b7 ${l.connections} connections`}`, tiles);
   const facts = h('div', { class: 'facts' });
   if (codes.length > 0) facts.appendChild(h('span', null, 'status ', ...codes.flatMap(([k, v], i) => [i ? ' ' : '', h('span', { class: 'mono' }, `${k}\u00d7${v}`)])));
-  const cost = l.requests.perSecond > 0 ? ((l.profiled.requests.perSecond - l.requests.perSecond) / l.requests.perSecond) * 100 : 0;
   const profiledP99 = missing('latency p99') ? '\u2013' : ms(l.profiled.latencyMs.p99);
-  facts.appendChild(h('span', { data: { field: 'profiled' } }, `profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${profiledP99} (profiler cost ${cost >= 0 ? '+' : ''}${cost.toFixed(1)}% req/s)`));
+  facts.appendChild(h('span', { data: { field: 'profiled' } }, `profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${profiledP99} (against profiler off: ${profilerCostWords(l)})`));
   out.appendChild(facts);
   if (ext) out.appendChild(externalNote(ext));
   if (timeoutsNote) out.appendChild(h('p', { class: 'muted', data: { field: 'lower-bounds' } }, `${l.timeouts} timed-out requests are counted at the ${r.settings.timeoutS ?? '?'} s timeout: the percentiles are lower bounds.`));
+  if (ext && l.timeouts > 0) out.appendChild(h('p', { class: 'muted', data: { field: 'lower-bounds' } }, `${l.timeouts} requests timed out and ${ext.tool ?? 'the tool'} leaves them out of its percentiles: they are lower bounds.`));
   const warn = (text: string, field: string): void => void out.appendChild(h('div', { class: 'callout warning', data: { field } }, text));
   if (l.non2xx > 0) warn(`${l.non2xx} of ${l.requests.total} responses were not 2xx: the profile shows that path; check the URL, method, headers and body.`, 'non2xx');
-  if (l.timeouts > 0) warn(`${l.timeouts} requests timed out: the app could not keep up with ${ext ? 'the load' : `${l.connections} connections`} (requests queue behind each other).`, 'timeouts');
+  if (l.timeouts > 0) warn(timeoutHint(r, ext ? 'the load' : `${l.connections} connections`), 'timeouts');
   const socketErrors = l.errors - l.timeouts;
   if (socketErrors > 0) warn(`${socketErrors} connection errors: the app closed or refused connections.`, 'socket-errors');
   if (l.loadLimited) warn(`The load generator was the limit (it used ${Math.round((l.loadCpu ?? 0) * 100)}% of a core): the app could serve more.`, 'load-limited');
@@ -224,4 +225,18 @@ function cpuSection(ctx: ViewContext): HTMLElement {
   out.appendChild(h('p', { class: 'muted', data: { field: 'cpu-note' } }, 'By what ran: “your code” is its own statements only; the hottest line’s own time also counts the Node.js and native code it calls.'));
   out.appendChild(h('p', { class: 'muted' }, `idle ${ms(r.categories.idle)} (not in the bar) \u00b7 profile ${(p.durationMs / 1000).toFixed(1)} s, ${p.samples} samples every ${p.intervalUs} \u00b5s`));
   return out;
+}
+
+/** The profiled sub-windows against the measured ones of the same run (render.ts profilerCostText). */
+function profilerCostWords(l: NonNullable<ReportV1['load']>): string {
+  const cost = profilerCostOf(l.subWindows);
+  const text = (c: Change): string => {
+    const interval = c.lowPct !== undefined && c.highPct !== undefined ? ` ${intervalPct(c.lowPct, c.highPct)}` : '';
+    return c.verdict === 'within noise' ? `${signedPct(c.changePct)} within noise${interval}` : `${signedPct(c.changePct)}${interval}`;
+  };
+  if (cost?.cpuPerRequest || cost?.requestsPerSecond) {
+    return [cost.cpuPerRequest ? `CPU/request ${text(cost.cpuPerRequest)}` : '', cost.requestsPerSecond ? `req/s ${text(cost.requestsPerSecond)}` : ''].filter(Boolean).join(', ');
+  }
+  const change = l.requests.perSecond > 0 ? ((l.profiled.requests.perSecond - l.requests.perSecond) / l.requests.perSecond) * 100 : 0;
+  return `req/s ${signedPct(change)}, one window each: no spread`;
 }

@@ -3,6 +3,7 @@
 import { functionLabel } from '../../src/names.ts';
 import type { CallLink, FunctionCost, Hint, LineCost } from '../../src/core/analysis/model.ts';
 import type { CostChange } from './compare.ts';
+import { intervalPct } from '../../src/core/report/index.ts';
 import { CATEGORY_LABELS, type ViewContext } from './context.ts';
 import { codeText, h, share, type Child } from './dom.ts';
 import { canOpen, fmt, num, pct, signed, where } from './format.ts';
@@ -209,8 +210,10 @@ export function comparison(ctx: ViewContext): HTMLElement {
     ];
     const rows: GridRow[] = list.map((x) => ({
       cells: [
-        [h('span', { class: `tag ${x.change < 0 ? 'good' : 'bad'}` }, x.change < 0 ? 'cheaper' : 'costlier')],
-        [h('span', { class: x.change < 0 ? 'good' : 'bad' }, signed(x.change))],
+        [x.verdict === 'within noise'
+          ? h('span', { class: 'tag', title: 'the change is inside the noise inferred from its samples and the runs\' spread', data: { verdict: 'within noise' } }, 'within noise')
+          : h('span', { class: `tag ${x.change < 0 ? 'good' : 'bad'}` }, x.change < 0 ? 'cheaper' : 'costlier')],
+        [h('span', { class: x.verdict === 'within noise' ? '' : x.change < 0 ? 'good' : 'bad', title: x.lowPct !== undefined && x.highPct !== undefined ? `95% interval ${intervalPct(x.lowPct, x.highPct, 0)}` : '' }, signed(x.change))],
         [`${num(x.base)} \u2192 ${num(x.current)}`],
         [h('span', { class: 'mono fn' }, x.name || '(anonymous)'), x.thread === 'worker' ? workerTag() : null],
         [location(x.file, x.line, r.app.cwd)],
@@ -224,7 +227,7 @@ export function comparison(ctx: ViewContext): HTMLElement {
   };
   const unit = `${c.unit}, base \u2192 now`;
   return h('div', { class: 'compare-view' },
-    h('p', { class: 'muted intro' }, `This run against the baseline ${c.baseId}. Costs are ${c.unit === 'ms/request' ? 'CPU ms per request served while profiling, so runs of different length and throughput compare fairly' : 'CPU ms (the runs have no load figures)'}.`,
+    h('p', { class: 'muted intro' }, `This run against the baseline ${c.baseId}. Costs are ${c.unit === 'ms/request' ? 'CPU ms per request served while profiling, so runs of different length and throughput compare fairly' : 'CPU ms (the runs have no load figures)'}. Each change is weighed against the noise inferred from its samples and the runs' spread (95%).`,
       [...c.lines, ...c.functions].some((x) => x.thread === 'worker') ? ' Rows tagged worker ran in worker threads: their CPU is the workers\', not the main thread\'s.' : ''),
     table('Lines of your code', `own time, ${unit}`, c.lines, 'compare-line'),
     divider(),

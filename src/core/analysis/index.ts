@@ -8,6 +8,7 @@ export { buildStackEvidence, type StackCapturesInput, type StackFrameV1 } from '
 export { parseCpuProfileBytes, readCpuProfileBytes } from './cpuprofile-reader.ts';
 export { type CallFrame, type CpuProfile, parseCpuProfileText, ProfileFormatError } from './cpuprofile.ts';
 export { analyzeHeapProfile, type HeapAnalysis, HeapProfileError, parseHeapProfileText, type SamplingHeapProfile } from './heap.ts';
+export { mergeHeapProfiles } from './heap-merge.ts';
 export { mergeProfiles } from './merge.ts';
 export { type Analysis, type CallLink, type FunctionCost, type HeapLine, type Hint, type LineCost } from './model.ts';
 export { type SourceMapInput } from './sourcemaps.ts';

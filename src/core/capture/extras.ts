@@ -1,10 +1,12 @@
 // What the profiled window captures besides the main thread's CPU profile: the worker threads'
-// CPU profiles (always) and the main thread's allocation sampling (with --heap). run.ts calls
-// this at the window's start, at each segment boundary and at its end; `saveExtras` writes the
-// files into the run folder and returns what run.json records about them.
+// CPU profiles (always) and the main thread's allocation sampling (with --heap). The profiled
+// window is taken as several sub-windows between the measured ones (run.ts): everything here is
+// switched on in `startSubWindow` and off in `endSubWindow`, so the measured sub-windows run
+// with none of it. Probes of the profiled window belong here. `saveExtras` writes the files into
+// the run folder and returns what run.json records about them.
 import * as path from 'node:path';
 import { type InspectorSession, type WorkerCapture, WorkerProfilers } from '../inspector/index.ts';
-import { mergeProfiles, type SamplingHeapProfile } from '../analysis/index.ts';
+import { mergeHeapProfiles, mergeProfiles, type SamplingHeapProfile } from '../analysis/index.ts';
 import { type ExtrasRecord, HEAP_FILE, workerProfileFile, writeFileAtomic } from '../store/index.ts';
 
 /** Worker profiles kept per run (an app may start a worker per job: thousands of them). */
@@ -26,49 +28,69 @@ export interface ExtrasCaptured {
 }
 
 export class ProfiledExtras {
+  private readonly heapProfiles: SamplingHeapProfile[] = [];
+  private heapOn = false;
+
   private constructor(
     private readonly inspector: InspectorSession,
     private readonly workers: WorkerProfilers | undefined,
+    private readonly o: ExtrasOptions,
     private readonly heapInterval: number | undefined,
     private readonly notes: string[],
   ) {}
 
-  /** Right after the main thread's profiler started. */
-  static async start(inspector: InspectorSession, o: ExtrasOptions): Promise<ProfiledExtras> {
+  /** Before the first profiled sub-window: finds the worker threads (nothing is switched on yet). */
+  static async open(inspector: InspectorSession, o: ExtrasOptions): Promise<ProfiledExtras> {
     const notes: string[] = [];
     // Watching since the app's first line (the session's own), or from now (an app attached to).
     let workers: WorkerProfilers | undefined;
     try {
       workers = inspector.workers ?? (await WorkerProfilers.watch(inspector.channel()));
-      await workers.startWindow(o.samplingIntervalUs);
     } catch (err) {
       // An old Node without the NodeWorker domain: the main thread is still profiled.
-      workers = undefined;
       notes.push(`Worker threads were not profiled: ${(err as Error).message}`);
     }
     const heapInterval = o.heap ? o.heap.samplingIntervalBytes ?? DEFAULT_HEAP_INTERVAL_BYTES : undefined;
-    if (heapInterval !== undefined) await inspector.startHeapSampling(heapInterval);
-    return new ProfiledExtras(inspector, workers, heapInterval, notes);
+    return new ProfiledExtras(inspector, workers, o, heapInterval, notes);
+  }
+
+  /** Right after the main thread's profiler started; `first`: the window's first sub-window. */
+  async startSubWindow(first: boolean): Promise<void> {
+    await this.workers?.startWindow(this.o.samplingIntervalUs, first);
+    if (this.heapInterval !== undefined) {
+      await this.inspector.startHeapSampling(this.heapInterval);
+      this.heapOn = true;
+    }
   }
 
   nextSegment(): Promise<void> {
     return this.workers?.nextSegment() ?? Promise.resolve();
   }
 
-  /** At the window's end, while the app still runs. */
+  /** At a profiled sub-window's end: everything off, what it took is kept. */
+  async endSubWindow(): Promise<void> {
+    await this.workers?.pauseWindow();
+    if (this.heapOn) {
+      this.heapOn = false;
+      this.heapProfiles.push(await this.inspector.stopHeapSampling());
+    }
+  }
+
+  /** After the last sub-window ended, while the app still runs. */
   async finish(): Promise<ExtrasCaptured> {
     const workers = (await this.workers?.stop()) ?? [];
-    const heap = this.heapInterval !== undefined ? { profile: await this.inspector.stopHeapSampling(), samplingIntervalBytes: this.heapInterval } : undefined;
+    const heap = this.heapInterval !== undefined && this.heapProfiles.length > 0 ? { profile: mergeHeapProfiles(this.heapProfiles), samplingIntervalBytes: this.heapInterval } : undefined;
     return { workers, heap, notes: this.notes };
   }
 
   /** The app exited in the window: whatever was taken up to then. */
   async salvage(): Promise<ExtrasCaptured> {
     const workers = (await this.workers?.salvage()) ?? [];
-    const heapProfile = this.heapInterval !== undefined ? await this.inspector.salvagedHeapProfile() : undefined;
+    const last = this.heapOn ? await this.inspector.salvagedHeapProfile() : undefined;
+    const profiles = last ? [...this.heapProfiles, last] : this.heapProfiles;
     const notes = [...this.notes];
-    if (this.heapInterval !== undefined && !heapProfile) notes.push('The allocation profile was lost when the app exited.');
-    return { workers, heap: heapProfile ? { profile: heapProfile, samplingIntervalBytes: this.heapInterval! } : undefined, notes };
+    if (this.heapOn && !last) notes.push('The allocation profile of the last profiled sub-window was lost when the app exited.');
+    return { workers, heap: this.heapInterval !== undefined && profiles.length > 0 ? { profile: mergeHeapProfiles(profiles), samplingIntervalBytes: this.heapInterval } : undefined, notes };
   }
 
   dispose(): void {

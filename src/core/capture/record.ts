@@ -1,19 +1,27 @@
 // What a run records of itself in run.json: its settings (secrets redacted) and the load figures
 // of its two windows. Pure: the run's measurements in, the record's parts out.
 import type { AttachSpec, LaunchSpec } from '../app/index.ts';
-import type { LoopReading, StackFrame } from '../inspector/index.ts';
+import type { LoopDelay, LoopReading, StackFrame } from '../inspector/index.ts';
 import { isExternalResult, type PhaseResult } from '../load/index.ts';
 import type { CpuProfile } from '../analysis/index.ts';
-import type { LoadFigures, RunSettings } from '../report/index.ts';
+import type { LoadFigures, RunSettings, SubWindowFigures } from '../report/index.ts';
 import { redactBody, redactEnv, redactHeaders, redactUrl } from '../common/index.ts';
 import type { Settings } from './settings.ts';
 import type { ExtrasCaptured } from './extras.ts';
 import type { StackCapturesV1 } from './stack-sampler.ts';
 
+/** One sub-window as taken: the load's figures and the app's own (CPU, loop) between its edges. */
+export interface SubWindowTaken {
+  result: PhaseResult;
+  app: { wallS: number; cpuS: number; cpu: number; utilization: number };
+}
+
 /** What the windows of a run measured. */
 export interface Measured {
+  /** All measured sub-windows together, and all profiled ones. */
   measured: PhaseResult;
   profiled: PhaseResult;
+  subWindows: { measured: SubWindowTaken[]; profiled: SubWindowTaken[] };
   loop: LoopReading;
   /** Absent when the app died in the profiled window. */
   profiledLoop?: LoopReading;
@@ -43,6 +51,7 @@ export function loadFigures(s: Settings, m: Measured): LoadFigures {
     loadLimited: w.loadCpu >= 0.85 && m.loop.utilization < 0.85,
     loadCpu: w.loadCpu,
     ...(isExternalResult(m.profiled) && m.profiled.external.summary ? { external: m.profiled.external.summary } : {}),
+    subWindows: { measured: m.subWindows.measured.map(subWindowFigures), profiled: m.subWindows.profiled.map(subWindowFigures) },
     profiled: {
       durationS: m.profiled.durationS,
       requests: m.profiled.requests,
@@ -52,6 +61,33 @@ export function loadFigures(s: Settings, m: Measured): LoadFigures {
     },
   };
 }
+
+function subWindowFigures(w: SubWindowTaken): SubWindowFigures {
+  const r = w.result;
+  return {
+    durationS: r.durationS,
+    requests: r.requests.total,
+    perSecond: r.requests.perSecond,
+    latencyMs: { p50: r.latencyMs.p50, p99: r.latencyMs.p99 },
+    errors: r.errors,
+    timeouts: r.timeouts,
+    ...(r.requests.total > 0 ? { cpuMsPerRequest: round((w.app.cpuS * 1000) / r.requests.total, 4) } : {}),
+    utilization: round(w.app.utilization, 3),
+  };
+}
+
+/** The loop figures of all sub-windows of a kind: the delay histogram's, CPU and busy share over their time. */
+export function loopOf(delay: LoopDelay, windows: SubWindowTaken[]): LoopReading {
+  const wallS = windows.reduce((t, w) => t + w.app.wallS, 0);
+  const cpuS = windows.reduce((t, w) => t + w.app.cpuS, 0);
+  const busyS = windows.reduce((t, w) => t + w.app.utilization * w.app.wallS, 0);
+  return { ...delay, utilization: wallS > 0 ? round(busyS / wallS, 3) : 0, cpu: wallS > 0 ? round(cpuS / wallS, 3) : 0 };
+}
+
+const round = (v: number, digits = 2): number => {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+};
 
 
 /** The settings as run.json keeps them: what was run and how, with secrets redacted. */

@@ -5,14 +5,14 @@
 // the load generator are stopped (an attached app is left running, with what the run installed undone).
 import * as path from 'node:path';
 import { accepts, AppProcess, AttachedApp, type AttachSpec, describeExit, explicitPort, freePort, joinUrl, LaunchError, type LaunchSpec, loopbackHostOf, type RunApp } from '../app/index.ts';
-import { InspectorSession } from '../inspector/index.ts';
+import { between, InspectorSession } from '../inspector/index.ts';
 import { type ListenAddress, redactUrl, RunError } from '../common/index.ts';
 import { checkLoadCommand, ExternalLoad, LOAD_LOG_FILE, LoadError, LoadRun, type LoadTick } from '../load/index.ts';
 import { whyFailed, windowClock, type WindowClock } from './waits.ts';
 import { type CpuProfile, fileOfUrl, mergeProfiles } from '../analysis/index.ts';
 import { acquireRunLock, createRunDir, LOG_FILE, newRunId, PROFILE_FILE, runsDirOf, STACKS_FILE, writeFileAtomic, writeRunRecord } from '../store/index.ts';
-import { loadFigures, type Measured, recordedSettings } from './record.ts';
-import { type LoadSettings, RUN_DEFAULTS, type Settings, validate, withDefaults } from './settings.ts';
+import { loadFigures, loopOf, type Measured, recordedSettings } from './record.ts';
+import { type LoadSettings, RUN_DEFAULTS, type Settings, subWindowPlan, validate, withDefaults } from './settings.ts';
 import { ProfiledExtras, saveExtras } from './extras.ts';
 import { DEFAULT_STACK_RATE_HZ, StackSampler } from './stack-sampler.ts';
 
@@ -55,6 +55,8 @@ export interface RunResult {
 
 /** Profiler segments: short enough to lose little to a hard crash, long enough to cost nothing. */
 const PROFILE_SEGMENT_S = 5;
+/** The gap after a profiled sub-window, before the next measured one. */
+const SETTLE_S = 0.25;
 
 const PHASE_NAMES: Record<RunPhase, string> = {
   starting: 'starting the app', warmup: 'warm-up', measuring: 'measuring (profiler off)',
@@ -81,6 +83,9 @@ class Run {
   private readonly disposers: Array<() => void> = [];
   private releaseLock: (() => void) | undefined;
   private readonly output: string[] = [];
+  /** Seconds of the measured (or profiled) window before the current sub-window, for progress. */
+  private windowSecond = 0;
+  private lastTickRps = 0;
   /** Rejects when the run can't go on: the app exited, the user cancelled, the load died. */
   private stopReason: Promise<never> | undefined;
 
@@ -131,6 +136,7 @@ class Run {
     const app = await attaching;
     this.app = this.attached = app;
     this.inspector = app.inspector;
+    await this.race(app.inspector.quiet());
     this.stopReason = this.watch(app);
     this.stopReason.catch(() => undefined);
     return this.race(app.httpAddress(this.s.url));
@@ -163,6 +169,8 @@ class Run {
       listening.cancel();
     }
     await this.race(this.inspector.exitWithParent(process.pid));
+    // From here on the app runs its own work without us in the way (InspectorSession.quiet).
+    await this.race(this.inspector.quiet());
     const host = loopbackHostOf(address);
     if (host === undefined) {
       throw new RunError('never-listened', `The app listens on ${address.address}:${address.port} only, not on a loopback address: Hotline loads only 127.0.0.1 or ::1. Make it listen on all interfaces or on localhost.`, app.output());
@@ -199,13 +207,12 @@ class Run {
 
   private async measure(url: string): Promise<Measured> {
     const s = this.s;
-    let tickRps = 0;
     const onTick = (t: LoadTick): void => {
-      tickRps = t.requests;
+      this.lastTickRps = t.requests;
       const phase: RunPhase = t.phase === 'warmup' ? 'warmup' : t.phase === 'measured' ? 'measuring' : 'profiling';
       if (phase !== this.phase) return; // ticks of the gap between windows
       const of = phase === 'warmup' ? s.warmupS : s.durationS;
-      this.progress(phase, `${PHASE_NAMES[phase]}: ${t.requests} req/s`, { second: Math.min(t.second, of), of, requestsPerSecond: t.requests });
+      this.progress(phase, `${PHASE_NAMES[phase]}: ${t.requests} req/s`, { second: Math.min(this.windowSecond + t.second, of), of, requestsPerSecond: t.requests });
     };
     // Bounded in time whatever happens here: the load stops by itself a while after the run's end.
     const maxDurationS = s.warmupS + 2 * s.durationS + 120;
@@ -226,78 +233,114 @@ class Run {
     this.stopReason.catch(() => undefined);
     // Nothing is attached to the app's code during the warm-up: it optimises as it would unobserved.
     await this.wait(s.warmupS);
-
-    const inspector = this.inspector!;
-    await this.race(inspector.startLoopProbe());
-    this.progress('measuring', `${PHASE_NAMES.measuring}`, { second: 0, of: s.durationS, requestsPerSecond: tickRps });
-    await this.race(this.load.switchPhase('measured'));
-    await this.windowClock().next();
-    // The gap between the windows runs as warm-up: nothing measured while the profiler starts.
-    const measured = await this.race(this.load.switchPhase('warmup'));
-    const loop = await this.race(inspector.readLoop());
-    // A loop that never yielded in the whole window: say where it is stuck.
-    const blockedAt = loop.blockedThroughout ? await this.race(inspector.stackNow()).catch(() => undefined) : undefined;
-    await this.race(inspector.startProfiler(s.samplingIntervalUs));
-    await this.race(inspector.startLoopProbe());
-    this.progress('profiling', PHASE_NAMES.profiling, { second: 0, of: s.durationS, requestsPerSecond: tickRps });
-    await this.race(this.load.switchPhase('profiled'));
-    return { measured, loop, blockedAt, ...(await this.profiledWindow()) };
+    return await this.alternate();
   }
 
   /**
-   * The profiled window, taken in segments: the profiler is restarted every few seconds, so an
-   * app killed in the window still leaves the segments before. An app that exits or throws
-   * leaves the rest too (Node waits for the inspector to let go). Either way the run goes on
-   * as a partial one, with the time up to the crash.
+   * The measured and profiled windows, as sub-windows in turn: M P M P … (subWindowPlan). The
+   * measured ones run the app with nothing of ours switched on; the profiler and everything
+   * the profiled window needs (ProfiledExtras) is switched on at each profiled sub-window's
+   * start and off at its end, in the gaps between windows (the load runs on as warm-up there:
+   * nothing is counted while the profiler starts or serialises its profile). Alternating makes
+   * the machine's drift hit both kinds alike and gives each figure its spread.
+   * A profiled sub-window longer than a segment restarts the profiler every few seconds, so an
+   * app killed in it still leaves what came before; an app that exits or throws leaves the rest
+   * too (Node waits for the inspector to let go). Either way the run goes on as a partial one.
    */
-  private async profiledWindow(): Promise<Pick<Measured, 'profiled' | 'profiledLoop' | 'profile' | 'partial' | 'extras' | 'stacks'>> {
+  private async alternate(): Promise<Measured> {
     const s = this.s;
     const inspector = this.inspector!;
     const load = this.load!;
-    // Worker threads (in step with the segments below) and, with --heap, allocation sampling.
-    const extras = await this.race(ProfiledExtras.start(inspector, { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }));
+    const plan = subWindowPlan(s.durationS, load instanceof ExternalLoad);
+    const extras = await this.race(ProfiledExtras.open(inspector, { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }));
     this.disposers.push(() => extras.dispose());
     const rateHz = this.opts.stackRateHz ?? DEFAULT_STACK_RATE_HZ;
+    // Installed now, ticking only in the profiled sub-windows: the measured ones run the app alone.
     const sampler = rateHz > 0 ? await this.race(this.startStackSampler(rateHz)) : undefined;
     if (sampler) this.disposers.push(() => void sampler.dispose());
     const segmentS = this.opts.segmentS ?? PROFILE_SEGMENT_S;
     const segments: CpuProfile[] = [];
-    const started = Date.now();
-    const elapsedS = (): number => (Date.now() - started) / 1000;
+    const taken: Measured['subWindows'] = { measured: [], profiled: [] };
+    let profiledS = 0;
+    /** When the current profiled sub-window began (Date.now()), while one runs. */
+    let profiling: number | undefined;
+    await this.race(inspector.startLoopProbe());
     try {
-      const clock = this.windowClock();
-      while (!clock.over()) {
-        await clock.next(segmentS);
-        if (clock.over()) break;
+      for (let i = 0; i < plan.count; i++) {
+        this.windowSecond = i * plan.seconds;
+        // Measured: the app alone.
+        this.progress('measuring', PHASE_NAMES.measuring, { second: this.windowSecond, of: s.durationS, requestsPerSecond: this.lastTickRps });
+        const m0 = await this.race(inspector.edge({ open: 'measured' }));
+        await this.race(load.switchPhase('measured'));
+        await this.windowClock(plan.seconds).next();
+        const measured = await this.race(load.switchPhase('warmup'));
+        taken.measured.push({ result: measured, app: between(m0, await this.race(inspector.edge({ close: 'measured' }))) });
+        // Profiled: the profiler and the extras on, then off again. The first start flushes
+        // optimised code (InspectorSession.startProfiler); later ones find it known to V8's profiler.
+        await this.race(inspector.startProfiler(s.samplingIntervalUs, { flush: i === 0 }));
+        await this.race(extras.startSubWindow(i === 0));
+        this.progress('profiling', PHASE_NAMES.profiling, { second: this.windowSecond, of: s.durationS, requestsPerSecond: this.lastTickRps });
+        const p0 = await this.race(inspector.edge({ open: 'profiled' }));
+        profiling = Date.now();
+        sampler?.resume();
+        await this.race(load.switchPhase('profiled'));
+        const clock = this.windowClock(plan.seconds);
+        while (!clock.over()) {
+          await clock.next(segmentS);
+          if (clock.over()) break;
+          segments.push(await this.race(inspector.stopProfiler()));
+          await this.race(inspector.startProfiler(s.samplingIntervalUs, { flush: false }));
+          await this.race(extras.nextSegment());
+        }
+        const last = i === plan.count - 1;
+        if (last) this.loadFinished = true;
+        const profiled = await this.race(last ? load.finish() : load.switchPhase('warmup'));
+        taken.profiled.push({ result: profiled, app: between(p0, await this.race(inspector.edge({ close: 'profiled' }))) });
+        profiledS += (Date.now() - profiling) / 1000;
+        profiling = undefined;
+        await sampler?.stop();
         segments.push(await this.race(inspector.stopProfiler()));
-        await this.race(inspector.startProfiler(s.samplingIntervalUs, { flush: false }));
-        await this.race(extras.nextSegment());
+        await this.race(extras.endSubWindow());
+        // Responses delayed by the profile's serialisation land here, not in the next measured window.
+        if (!last) await this.wait(SETTLE_S);
       }
-      this.loadFinished = true;
-      const profiled = await this.race(load.finish());
-      const profiledLoop = await this.race(inspector.readLoop());
-      await sampler?.stop();
-      segments.push(await this.race(inspector.stopProfiler()));
+      const wallS = (kind: 'measured' | 'profiled'): number => taken[kind].reduce((t, w) => t + w.app.wallS, 0);
+      const loop = loopOf(await this.race(inspector.readLoopDelay('measured', wallS('measured'))), taken.measured);
+      const profiledLoop = loopOf(await this.race(inspector.readLoopDelay('profiled', wallS('profiled'))), taken.profiled);
+      // A loop that never yielded in the whole window: say where it is stuck.
+      const blockedAt = loop.blockedThroughout ? await this.race(inspector.stackNow()).catch(() => undefined) : undefined;
       const captured = await this.race(extras.finish());
       await inspector.stopLoopProbe().catch(() => undefined);
       await sampler?.dispose();
-      return { profiled, profiledLoop, profile: mergeProfiles(segments), extras: captured, stacks: sampler?.result(segments) };
+      return {
+        measured: load.total('measured')!, profiled: load.total('profiled')!, subWindows: taken, loop, profiledLoop, blockedAt,
+        profile: mergeProfiles(segments), extras: captured, stacks: sampler?.result(segments),
+      };
     } catch (err) {
       if (!(err instanceof RunError && err.kind === 'app-exited')) throw err;
+      if (profiling !== undefined) profiledS += (Date.now() - profiling) / 1000;
       const salvaged = await inspector.salvagedProfile();
       if (salvaged) segments.push(salvaged);
-      if (segments.length === 0) throw err;
+      const measured = load.total('measured');
+      if (segments.length === 0 || !measured) throw err;
       this.loadFinished = true;
-      const profiled = await load.finish();
+      const inFlight = await load.finish();
+      const profiled = load.total('profiled') ?? inFlight;
+      const app = { wallS: 0, cpuS: 0, cpu: 0, utilization: 0 };
+      const noDelay = { delayMs: { mean: 0, p50: 0, p99: 0, max: 0 } };
       await sampler?.stop(0);
-      return { profiled, profile: mergeProfiles(segments), extras: await extras.salvage(), stacks: sampler?.result(segments), partial: { reason: `${err.message} The report covers the ${elapsedS().toFixed(1)} s of the profiled window before it.` } };
+      return {
+        measured, profiled, subWindows: taken, loop: loopOf(noDelay, taken.measured.length > 0 ? taken.measured : [{ result: measured, app }]),
+        profile: mergeProfiles(segments), extras: await extras.salvage(), stacks: sampler?.result(segments),
+        partial: { reason: `${err.message} The report covers the ${profiledS.toFixed(1)} s of profiled sub-windows before it.` },
+      };
     }
   }
 
   /** Exact calling lines are a refinement: a sampler that cannot start leaves the run as it was, with a note. */
   private async startStackSampler(rateHz: number): Promise<StackSampler | undefined> {
     try {
-      return await StackSampler.start(this.inspector!.channel(), rateHz);
+      return await StackSampler.start(this.inspector!.channel(), rateHz, { paused: true });
     } catch (err) {
       this.samplerNote = `Stack captures did not run (${(err as Error).message}): calling lines are read from the source.`;
       return undefined;
@@ -337,8 +380,8 @@ class Run {
 
   // ---- waiting and stopping ------------------------------------------------------------------
 
-  private windowClock(): WindowClock {
-    return windowClock(this.load, this.s.durationS, (sec) => this.wait(sec), (p) => this.race(p));
+  private windowClock(seconds: number): WindowClock {
+    return windowClock(this.load, seconds, (sec) => this.wait(sec), (p) => this.race(p));
   }
 
   private watch(app: RunApp): Promise<never> {

@@ -64,3 +64,18 @@ export function validate(s: Settings, stopGraceS?: number): void {
   }
 }
 
+
+/** Sub-windows of at least this long: shorter ones are mostly edges. */
+const MIN_SUB_WINDOW_S = 2;
+/** More than this adds gaps without narrowing the spread much. */
+const MAX_SUB_WINDOWS = 10;
+
+/**
+ * How the measured and profiled windows (durationS each) are cut into alternating sub-windows:
+ * as many as fit at MIN_SUB_WINDOW_S, at most MAX_SUB_WINDOWS (10 s → 5 × 2 s of each kind).
+ * An external load command runs once per window: one of each.
+ */
+export function subWindowPlan(durationS: number, external: boolean): { count: number; seconds: number } {
+  const count = external ? 1 : Math.max(1, Math.min(MAX_SUB_WINDOWS, Math.floor(durationS / MIN_SUB_WINDOW_S)));
+  return { count, seconds: durationS / count };
+}

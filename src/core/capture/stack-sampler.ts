@@ -111,11 +111,12 @@ export class StackSampler {
 
   private constructor(private readonly channel: CdpChannel, private readonly rateHz: number) {}
 
-  /** Installs the capture function in the app and starts ticking. */
-  static async start(channel: CdpChannel, rateHz = DEFAULT_STACK_RATE_HZ): Promise<StackSampler> {
+  /** Installs the capture function in the app and starts ticking (or, `paused`, waits for `resume`). */
+  static async start(channel: CdpChannel, rateHz = DEFAULT_STACK_RATE_HZ, opts: { paused?: boolean } = {}): Promise<StackSampler> {
     const sampler = new StackSampler(channel, rateHz);
     await sampler.evaluate(INSTALL);
-    sampler.schedule();
+    if (opts.paused) sampler.stopped = true;
+    else sampler.schedule();
     return sampler;
   }
 

@@ -5,15 +5,41 @@ import type { CpuProfile, SamplingHeapProfile } from '../analysis/index.ts';
 import { isLoopback, type ListenAddress } from '../common/index.ts';
 import { type CdpChannel, WorkerProfilers } from './workers.ts';
 
-export interface LoopReading {
+/** Measured windows (profiler off) or profiled ones. */
+export type WindowKind = 'measured' | 'profiled';
+
+export interface LoopDelay {
   /** How late the event loop ran a 10 ms timer: p50/p99/max/mean, ms. */
   delayMs: { mean: number; p50: number; p99: number; max: number };
+  /** The probe's timer never fired: the delays are the windows' length, a lower bound. */
+  blockedThroughout?: boolean;
+}
+
+export interface LoopReading extends LoopDelay {
   /** Share of the window the event loop was busy (0–1). */
   utilization: number;
   /** CPU seconds the app used (all its threads) per wall second of the window. */
   cpu: number;
-  /** The probe's timer never fired: the delays are the window's length, a lower bound. */
-  blockedThroughout?: boolean;
+}
+
+/** What `InspectorSession.edge` reads inside the app; two marks give a window's CPU and loop use. */
+export interface AppMark {
+  /** process.cpuUsage(), user + system, µs (all threads). */
+  cpuUs: number;
+  /** performance.eventLoopUtilization() so far, ms. */
+  idleMs: number;
+  activeMs: number;
+  /** A monotonic clock, µs. */
+  wallUs: number;
+}
+
+/** CPU per wall second and loop utilisation between two marks. */
+export function between(a: AppMark, b: AppMark): { wallS: number; cpuS: number; cpu: number; utilization: number } {
+  const wallS = (b.wallUs - a.wallUs) / 1e6;
+  const cpuS = (b.cpuUs - a.cpuUs) / 1e6;
+  const active = b.activeMs - a.activeMs;
+  const total = active + (b.idleMs - a.idleMs);
+  return { wallS, cpuS, cpu: wallS > 0 ? cpuS / wallS : 0, utilization: total > 0 ? active / total : 0 };
 }
 
 export interface StackFrame {
@@ -51,19 +77,17 @@ export class InspectorSession {
       });
     });
     // When the app's script ends while we are attached, Node waits for the debugger to
-    // disconnect and would hang: let it go as soon as its context is destroyed.
+    // disconnect and would hang: let it go as soon as it says so. NodeRuntime's notice comes
+    // without the Runtime domain (which serialises every console call of the app to us, see
+    // quiet()); the main context's end is the fallback for a Node without it.
+    client.on('NodeRuntime.waitingForDisconnect', () => this.appExiting());
     // Only the main context: an app's own vm contexts come and go.
     let mainContext: number | undefined;
     client.on('Runtime.executionContextCreated', (p: { context: { id: number; auxData?: { isDefault?: boolean } } }) => {
       if (mainContext === undefined || p.context.auxData?.isDefault) mainContext ??= p.context.id;
     });
     client.on('Runtime.executionContextDestroyed', (p: { executionContextId: number }) => {
-      if (p.executionContextId !== mainContext) return;
-      // The app is exiting (process.exit or an uncaught exception): Node waits for us to
-      // disconnect, so the profile of the time up to here can still be taken.
-      this.salvage = this.profiling ? this.stopProfiler().catch(() => undefined) : Promise.resolve(undefined);
-      this.heapSalvage = this.heapSampling ? this.stopHeapSampling().catch(() => undefined) : Promise.resolve(undefined);
-      void Promise.all([this.salvage, this.heapSalvage]).finally(() => this.close());
+      if (p.executionContextId === mainContext) this.appExiting();
     });
     client.on('Runtime.bindingCalled', (p: { name: string; payload: string }) => {
       if (p.name !== BINDING) return;
@@ -74,6 +98,17 @@ export class InspectorSession {
     });
   }
 
+  /**
+   * The app is exiting (process.exit or an uncaught exception) and Node waits for us to
+   * disconnect, so the profile of the time up to here can still be taken.
+   */
+  private appExiting(): void {
+    if (this.salvage) return;
+    this.salvage = this.profiling ? this.stopProfiler().catch(() => undefined) : Promise.resolve(undefined);
+    this.heapSalvage = this.heapSampling ? this.stopHeapSampling().catch(() => undefined) : Promise.resolve(undefined);
+    void Promise.all([this.salvage, this.heapSalvage]).finally(() => this.close());
+  }
+
   /** `allowRemote`: the user opted in to a non-loopback inspector (attach only; it gives code execution). */
   static async connect(wsUrl: string, opts: { allowRemote?: boolean } = {}): Promise<InspectorSession> {
     const url = new URL(wsUrl);
@@ -82,7 +117,25 @@ export class InspectorSession {
     const client = await CDP({ host: url.hostname, port: Number(url.port), target: wsUrl });
     const session = new InspectorSession(client);
     await client.Runtime.enable();
+    try {
+      await session.channel().send('NodeRuntime.notifyWhenWaitingForDisconnect', { enabled: true });
+      session.exitNoticeWithoutRuntime = true;
+    } catch {
+      // A Node without the notice: the Runtime domain stays on to learn of the app's exit.
+    }
     return session;
+  }
+
+  private exitNoticeWithoutRuntime = false;
+
+  /**
+   * Stops intercepting the app's own work: the Runtime domain sends every console call of the
+   * app (arguments serialised) and every exception to us, which slowed an app that logs each
+   * request to 0.58–0.89 of its plain speed. Commands (evaluate, bindings already added) still
+   * work without it. Called once the app listens, before anything is measured.
+   */
+  async quiet(): Promise<void> {
+    if (this.exitNoticeWithoutRuntime) await this.client.Runtime.disable();
   }
 
   get isClosed(): boolean {
@@ -183,45 +236,68 @@ export class InspectorSession {
     })()`);
   }
 
-  /** Starts (or restarts) the event-loop probe; `readLoop` gives the figures since then. */
+  /**
+   * Installs the event-loop probe: one delay histogram per kind of window, to which each
+   * sub-window's own (a fresh monitor: a re-enabled one would count the gap as one long delay)
+   * is copied at its end (`edge`). A libuv timer every 10 ms: no visible cost was measured
+   * (bench/lab-attach-costs.ts).
+   */
   async startLoopProbe(): Promise<void> {
     await this.evaluate(`(() => {
-      const { monitorEventLoopDelay, performance } = process.getBuiltinModule ? process.getBuiltinModule('perf_hooks') : require('perf_hooks');
+      const { createHistogram } = process.getBuiltinModule ? process.getBuiltinModule('perf_hooks') : require('perf_hooks');
       const old = ${PROBE};
-      if (old) old.histogram.disable();
-      const histogram = monitorEventLoopDelay({ resolution: ${LOOP_RESOLUTION_MS} });
-      histogram.enable();
-      ${PROBE} = { histogram, elu: performance.eventLoopUtilization(), cpu: process.cpuUsage(), t: process.hrtime.bigint() };
+      if (old && old.current) old.current.disable();
+      ${PROBE} = { measured: createHistogram(), profiled: createHistogram(), current: undefined };
     })()`);
   }
 
-  /** Reads the probe; the histogram values include the timer's own 10 ms, which we take off. */
-  async readLoop(): Promise<LoopReading> {
+  /**
+   * A sub-window's edge: stops the delay histogram of the window that ends (`close`), starts the
+   * one of the window that begins (`open`), and marks the app's CPU and loop use — one evaluate.
+   */
+  async edge(o: { open?: WindowKind; close?: WindowKind }): Promise<AppMark> {
     const json = await this.evaluate(`(() => {
       const p = ${PROBE};
-      const { performance } = process.getBuiltinModule ? process.getBuiltinModule('perf_hooks') : require('perf_hooks');
-      const h = p.histogram;
-      const cpu = process.cpuUsage(p.cpu);
-      const wallUs = Number(process.hrtime.bigint() - p.t) / 1e3;
-      return JSON.stringify({ count: h.count, mean: h.mean, p50: h.percentile(50), p99: h.percentile(99), max: h.max,
-        utilization: performance.eventLoopUtilization(p.elu).utilization, cpu: (cpu.user + cpu.system) / wallUs, wallMs: wallUs / 1e3 });
+      const { performance, monitorEventLoopDelay } = process.getBuiltinModule ? process.getBuiltinModule('perf_hooks') : require('perf_hooks');
+      // A loop-delay monitor cannot be added to a plain histogram: its distribution is copied.
+      const addTo = (total, h) => {
+        let below = 0;
+        for (const [pct, value] of h.percentiles) {
+          const upTo = Math.round((pct / 100) * h.count);
+          for (let i = below; i < upTo; i++) total.record(Math.max(1, Math.round(value)));
+          below = Math.max(below, upTo);
+        }
+      };
+      ${o.close ? `if (p && p.current) { p.current.disable(); addTo(p.${o.close}, p.current); p.current = undefined; }` : ''}
+      ${o.open ? `if (p) { p.current = monitorEventLoopDelay({ resolution: ${LOOP_RESOLUTION_MS} }); p.current.enable(); }` : ''}
+      const c = process.cpuUsage();
+      const e = performance.eventLoopUtilization();
+      return JSON.stringify({ cpuUs: c.user + c.system, idleMs: e.idle, activeMs: e.active, wallUs: Number(process.hrtime.bigint() / 1000n) });
+    })()`);
+    return JSON.parse(String(json)) as AppMark;
+  }
+
+  /**
+   * The loop delay over every window of one kind; `wallS` is their length (the delay when no
+   * timer fired at all: the loop was blocked throughout, a lower bound). The histogram values
+   * include the timer's own 10 ms, which we take off.
+   */
+  async readLoopDelay(kind: WindowKind, wallS: number): Promise<LoopDelay> {
+    const json = await this.evaluate(`(() => {
+      const h = ${PROBE}.${kind};
+      return JSON.stringify({ count: h.count, mean: h.mean, p50: h.percentile(50), p99: h.percentile(99), max: h.max });
     })()`);
     const r = JSON.parse(String(json)) as Record<string, number>;
-    // No timer fired in the whole window: the loop was blocked at least that long.
     if (!(r.count > 0)) {
-      const blocked = round(r.wallMs);
-      return { delayMs: { mean: blocked, p50: blocked, p99: blocked, max: blocked }, utilization: round(r.utilization, 3), cpu: round(r.cpu, 3), blockedThroughout: true };
+      const blocked = round(wallS * 1000);
+      return { delayMs: { mean: blocked, p50: blocked, p99: blocked, max: blocked }, blockedThroughout: true };
     }
     const delay = (ns: number): number => (Number.isFinite(ns) ? round(Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS)) : 0);
-    return {
-      delayMs: { mean: delay(r.mean), p50: delay(r.p50), p99: delay(r.p99), max: delay(r.max) },
-      utilization: round(r.utilization, 3),
-      cpu: round(r.cpu, 3),
-    };
+    return { delayMs: { mean: delay(r.mean), p50: delay(r.p50), p99: delay(r.p99), max: delay(r.max) } };
   }
 
   async stopLoopProbe(): Promise<void> {
-    await this.evaluate(`(() => { const p = ${PROBE}; if (p) { p.histogram.disable(); delete ${PROBE}; } })()`);
+    await this.evaluate(`(() => { const p = ${PROBE}; if (p) { if (p.current) p.current.disable(); delete ${PROBE}; } })()`);
   }
 
   /**
@@ -273,9 +349,12 @@ export class InspectorSession {
     this.profiling = true;
   }
 
+  /** Stops the profiler and its domain: nothing of it stays on between profiled sub-windows. */
   async stopProfiler(): Promise<CpuProfile> {
     this.profiling = false;
     const { profile } = await this.client.Profiler.stop();
+    // An exiting app may not answer this one: the profile is kept either way.
+    await this.client.Profiler.disable().catch(() => undefined);
     return profile as unknown as CpuProfile;
   }
 

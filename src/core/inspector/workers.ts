@@ -3,6 +3,8 @@
 // and stopped in step with the main thread's profiler segments (run.ts). Workers that start during
 // the profiled window join when they start (they wait for us before running their first line);
 // a worker that exits before the end keeps its segments and the profile up to its exit.
+// Outside the profiled sub-windows a worker runs as it would alone: no profiler, no Runtime
+// domain (which would serialise its console calls to us), no hold at its exit.
 import type { CpuProfile } from '../analysis/index.ts';
 
 /** A raw CDP connection: commands and events by name (see InspectorSession.channel). */
@@ -55,7 +57,7 @@ const EXIT_HOLD = `globalThis[Symbol.for('hotline.exitHold')]`;
 const EXIT_HOLD_MS = 1000;
 const INSTALL_EXIT_HOLD = `(() => {
   if (${EXIT_HOLD}) return;
-  const state = ${EXIT_HOLD} = { watching: true, released: false };
+  const state = ${EXIT_HOLD} = { watching: false, released: false };
   const report = globalThis[${JSON.stringify(EXIT_BINDING)}];
   process.on('exit', () => {
     if (!state.watching) return;
@@ -148,6 +150,15 @@ class WorkerSession {
     void this.send('Runtime.evaluate', { expression: `(() => { const s = ${EXIT_HOLD}; if (s) { s.watching = false; s.released = true; } })()` }).catch(() => undefined);
   }
 
+  /**
+   * In a profiled sub-window: the Runtime domain on (its context's end is the fallback moment to
+   * salvage the profile) and the exit hold armed. Outside: both off, the worker runs alone.
+   */
+  async watchExit(on: boolean): Promise<void> {
+    await this.send(on ? 'Runtime.enable' : 'Runtime.disable');
+    await this.send('Runtime.evaluate', { expression: `(() => { const s = ${EXIT_HOLD}; if (s) s.watching = ${on}; })()` });
+  }
+
   detach(): void {
     this.detached = true;
     for (const [id, p] of this.pending) {
@@ -211,6 +222,8 @@ export class WorkerProfilers {
       channel.on('NodeWorker.detachedFromWorker', (p: { sessionId: string }) => {
         const s = w.sessions.get(p.sessionId);
         s?.detach();
+        // Gone between two profiled sub-windows: its profile ends at the last one.
+        if (s && w.everOpened && !w.finished && w.captures.includes(s.capture)) s.capture.exitedEarly = true;
         // Outside the window nothing of it is kept: an app that starts a worker per job must not grow this map.
         if (s && w.intervalUs === undefined && !s.salvage) w.sessions.delete(p.sessionId);
       }),
@@ -224,11 +237,15 @@ export class WorkerProfilers {
     const session = new WorkerSession(this.channel, sessionId, { info: workerInfo(info), segments: [], joinedLate: windowOpen, exitedEarly: false });
     this.sessions.set(sessionId, session);
     try {
-      await session.send('Runtime.enable'); // for its context's end: the moment to salvage its profile
+      await session.send('Runtime.enable'); // the binding of the exit hold is added with it
       await session.installExitHold();
+      await session.watchExit(windowOpen);
       if (windowOpen) {
         this.captures.push(session.capture);
         await session.startProfiler(this.intervalUs!, !waiting);
+      } else if (this.everOpened) {
+        // Born between two profiled sub-windows: it joins at the next one.
+        session.capture.joinedLate = true;
       }
     } catch (err) {
       session.capture.lost = (err as Error).message;
@@ -237,21 +254,44 @@ export class WorkerProfilers {
     }
   }
 
-  /** Starts every worker's profiler (right after the main thread's); workers born later join. */
-  async startWindow(intervalUs: number): Promise<void> {
+  /**
+   * Starts every worker's profiler (right after the main thread's); workers born later join.
+   * `first`: the profiled window's first sub-window (captures start afresh, code is flushed, see
+   * InspectorSession.startProfiler); later sub-windows add segments to the same captures.
+   */
+  async startWindow(intervalUs: number, first = true): Promise<void> {
     await Promise.all([...this.attaching]);
     this.intervalUs = intervalUs;
-    this.captures = [];
+    if (first) this.captures = [];
+    this.everOpened = true;
     await Promise.all([...this.sessions.values()].filter((s) => !s.detached).map(async (s) => {
-      s.capture = { ...s.capture, segments: [], joinedLate: false, exitedEarly: false, lost: undefined };
-      this.captures.push(s.capture);
+      if (first) s.capture = { ...s.capture, segments: [], joinedLate: false, exitedEarly: false, lost: undefined };
+      if (!this.captures.includes(s.capture)) this.captures.push(s.capture);
       try {
-        await s.startProfiler(intervalUs, true);
+        await s.watchExit(true);
+        await s.startProfiler(intervalUs, first);
       } catch (err) {
         s.capture.lost = (err as Error).message;
       }
     }));
   }
+
+  /** Ends a profiled sub-window: every worker's profiler stops (its segment kept) and it runs alone. */
+  async pauseWindow(): Promise<void> {
+    await Promise.all([...this.attaching]);
+    this.intervalUs = undefined;
+    await Promise.all([...this.sessions.values()].filter((s) => !s.detached).map(async (s) => {
+      try {
+        if (s.profiling) s.capture.segments.push(await s.stopProfiler());
+        await s.watchExit(false);
+      } catch (err) {
+        await keepSalvage(s, err as Error);
+      }
+    }));
+  }
+
+  private everOpened = false;
+  private finished = false;
 
   /** Ends one segment in every worker and starts the next (the main thread does the same). */
   async nextSegment(): Promise<void> {
@@ -271,6 +311,7 @@ export class WorkerProfilers {
   /** Stops every worker's profiler; returns what each worker gave, in the order they joined. */
   async stop(): Promise<WorkerCapture[]> {
     this.intervalUs = undefined;
+    this.finished = true;
     await Promise.all([...this.attaching]);
     await Promise.all([...this.sessions.values()].map(async (s) => {
       if (s.profiling && !s.detached) {
@@ -290,6 +331,7 @@ export class WorkerProfilers {
   /** The app died: keep the segments and whatever the exiting workers gave. */
   async salvage(): Promise<WorkerCapture[]> {
     this.intervalUs = undefined;
+    this.finished = true;
     for (const s of this.sessions.values()) await keepSalvage(s, undefined);
     return this.captures;
   }

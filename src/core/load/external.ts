@@ -89,6 +89,11 @@ export class ExternalLoad {
     }
   }
 
+  /** The window of `phase` (one command run each: an external load has no sub-windows). */
+  total(phase: LoadPhase): PhaseResult | undefined {
+    return this.results[phase];
+  }
+
   /** Immediate stop (cancel/error); idempotent. */
   kill(): void {
     if (this.current) killRun(this.current);

@@ -159,6 +159,7 @@ export class LoadRun {
   private current: LoadPhase = 'warmup';
   private seq = 0;
   private readonly pending = new Map<number, Pending>();
+  private readonly totals = new Map<LoadPhase, PhaseResult>();
   private finishing = false;
   private killed = false;
   private closed = false;
@@ -227,6 +228,14 @@ export class LoadRun {
         throw err;
       },
     );
+  }
+
+  /**
+   * Every sub-window of `phase` that has ended so far, as one window (its time, requests and
+   * exact latency percentiles over all of them); undefined before the first one ends.
+   */
+  total(phase: LoadPhase): PhaseResult | undefined {
+    return this.totals.get(phase);
   }
 
   /** The phase the runner is in, as last acknowledged. */
@@ -303,6 +312,7 @@ export class LoadRun {
       case 'phase-result': {
         const p = this.pending.get(msg.seq);
         this.pending.delete(msg.seq);
+        if (msg.total) this.totals.set(msg.total.phase, msg.total);
         p?.resolve(msg.result);
         return;
       }

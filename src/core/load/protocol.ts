@@ -6,7 +6,8 @@
 //   parent → child  start            (once, right after fork)
 //   child  → parent started          (autocannon is running, phase 'warmup' has begun)
 //   child  → parent tick             (every second of the current phase)
-//   parent → child  switch / finish  (each answered by one phase-result with the same seq)
+//   parent → child  switch / finish  (each answered by one phase-result with the same seq; a
+//                                     phase entered again adds to its total: sub-windows)
 //   child  → parent fatal            (any time: the runner could not go on; it exits after)
 // After `finish` is answered the child exits by itself. If the IPC channel closes
 // (parent gone, or `disconnect()`), the child stops the load and exits at once.
@@ -79,7 +80,8 @@ export type ParentMessage =
 export type RunnerMessage =
   | { type: 'started'; phase: LoadPhase }
   | { type: 'tick'; tick: LoadTick }
-  | { type: 'phase-result'; seq: number; result: PhaseResult }
+  /** `total`: every sub-window of this phase kind so far, this one included (see LoadRun.total). */
+  | { type: 'phase-result'; seq: number; result: PhaseResult; total?: PhaseResult }
   | { type: 'fatal'; message: string };
 
 // ---------------------------------------------------------------------------------------------
@@ -138,8 +140,8 @@ export function parseRunnerMessage(x: unknown): RunnerMessage | null {
     case 'tick':
       return isTick(x.tick) ? { type: 'tick', tick: x.tick } : null;
     case 'phase-result':
-      return count(x.seq) && isPhaseResult(x.result)
-        ? { type: 'phase-result', seq: x.seq, result: x.result }
+      return count(x.seq) && isPhaseResult(x.result) && (x.total === undefined || isPhaseResult(x.total))
+        ? { type: 'phase-result', seq: x.seq, result: x.result, ...(x.total !== undefined ? { total: x.total } : {}) }
         : null;
     case 'fatal':
       return typeof x.message === 'string' ? { type: 'fatal', message: x.message } : null;

@@ -73,8 +73,11 @@ export function summarize(histogram: Histogram, sumMs: number, extra = 0, extraV
 
 /** Everything counted during one phase, plus the counters of its current second. */
 class PhaseStats {
-  private readonly startNs = process.hrtime.bigint();
-  private readonly cpuStart = process.cpuUsage();
+  /** Time and CPU of the sub-windows already ended (a phase kind entered several times). */
+  private pastNs = 0n;
+  private pastCpuUs = 0;
+  private startNs: bigint | undefined = process.hrtime.bigint();
+  private cpuStart = process.cpuUsage();
   private readonly latencies = latencyHistogram();
   private latencySum = 0;
   private responses = 0;
@@ -124,9 +127,27 @@ class PhaseStats {
     return tick;
   }
 
-  result(timeoutMs: number): PhaseResult {
-    const durationS = Number(process.hrtime.bigint() - this.startNs) / 1e9;
+  /** The phase kind is left (its totals stop counting time) … */
+  pause(): void {
+    if (this.startNs === undefined) return;
+    this.pastNs += process.hrtime.bigint() - this.startNs;
     const cpu = process.cpuUsage(this.cpuStart);
+    this.pastCpuUs += cpu.user + cpu.system;
+    this.startNs = undefined;
+  }
+
+  /** … and entered again. */
+  resume(): void {
+    if (this.startNs !== undefined) return;
+    this.startNs = process.hrtime.bigint();
+    this.cpuStart = process.cpuUsage();
+  }
+
+  result(timeoutMs: number): PhaseResult {
+    const running = this.startNs !== undefined;
+    const cpuNow = running ? process.cpuUsage(this.cpuStart) : { user: 0, system: 0 };
+    const durationS = Number(this.pastNs + (running ? process.hrtime.bigint() - this.startNs! : 0n)) / 1e9;
+    const cpu = { user: this.pastCpuUs + cpuNow.user, system: cpuNow.system };
     const perS = (x: number): number => (durationS > 0 ? round3(x / durationS) : 0);
     return {
       phase: this.phase,
@@ -151,6 +172,8 @@ class Runner {
   private instance: autocannon.Instance | null = null;
   private readonly clients: AutocannonClient[] = [];
   private stats: PhaseStats | null = null;
+  /** Per phase kind, every sub-window of it so far. */
+  private readonly totals = new Map<LoadPhase, PhaseStats>();
   private tickTimer: NodeJS.Timeout | null = null;
   private timeoutMs = 0;
   private done = false;
@@ -162,18 +185,18 @@ class Runner {
         this.start(msg.options);
         return;
       case 'switch': {
-        const result = this.endPhase();
-        if (!result) return;
+        const ended = this.endPhase();
+        if (!ended) return;
         this.beginPhase(msg.next);
-        send({ type: 'phase-result', seq: msg.seq, result });
+        send({ type: 'phase-result', seq: msg.seq, ...ended });
         return;
       }
       case 'finish': {
-        const result = this.endPhase();
-        if (!result) return;
+        const ended = this.endPhase();
+        if (!ended) return;
         this.done = true;
         this.stopLoad();
-        send({ type: 'phase-result', seq: msg.seq, result }, () => process.exit(0));
+        send({ type: 'phase-result', seq: msg.seq, ...ended }, () => process.exit(0));
         return;
       }
       default: {
@@ -238,24 +261,41 @@ class Runner {
     repairReconnect(client);
     client.on('response', (statusCode: number, bytes: number, ms: number) => {
       this.stats?.onResponse(statusCode, bytes, ms);
+      this.total()?.onResponse(statusCode, bytes, ms);
     });
-    client.on('timeout', () => this.stats?.onTimeout());
-    client.on('connError', () => this.stats?.onSocketError());
+    client.on('timeout', () => {
+      this.stats?.onTimeout();
+      this.total()?.onTimeout();
+    });
+    client.on('connError', () => {
+      this.stats?.onSocketError();
+      this.total()?.onSocketError();
+    });
+  }
+
+  private total(): PhaseStats | undefined {
+    return this.stats ? this.totals.get(this.stats.phase) : undefined;
   }
 
   private beginPhase(phase: LoadPhase): void {
     const stats = new PhaseStats(phase);
     this.stats = stats;
+    const total = this.totals.get(phase);
+    if (total) total.resume();
+    else this.totals.set(phase, new PhaseStats(phase));
     if (this.tickTimer) clearInterval(this.tickTimer);
     this.tickTimer = setInterval(() => send({ type: 'tick', tick: stats.takeTick() }), 1000);
   }
 
-  private endPhase(): PhaseResult | null {
+  /** The sub-window that ends, and its phase kind's total so far. */
+  private endPhase(): { result: PhaseResult; total: PhaseResult } | null {
     if (!this.stats) {
       this.fatal('phase change before the load started');
       return null;
     }
-    return this.stats.result(this.timeoutMs);
+    const total = this.total()!;
+    total.pause();
+    return { result: this.stats.result(this.timeoutMs), total: total.result(this.timeoutMs) };
   }
 }
 

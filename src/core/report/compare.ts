@@ -1,8 +1,11 @@
 // Run vs baseline: did the fix help? Load and event-loop figures side by side, and per function
 // and per line what got cheaper or costlier, in ms per request so runs of different length and
 // throughput compare fairly. Pure: two reports in, one comparison out.
-import type { ReportV1 } from './schema.ts';
+// Where both runs carry sub-windows (report.load.subWindows), each load figure also gets its
+// 95% interval and a verdict (verdict.ts): "within noise" when the runs' own spread covers it.
+import type { ReportV1, SubWindowFigures } from './schema.ts';
 import { CATEGORIES, type Category } from '../analysis/model.ts';
+import { changeOf, costChangeOf, logSd, type Change, type Direction, type VerdictWord } from './verdict.ts';
 
 export interface Delta {
   base: number;
@@ -10,6 +13,8 @@ export interface Delta {
   change: number;
   /** Relative change in %, undefined when the base is 0. */
   changePct?: number;
+  /** The change against the runs' noise (both runs with sub-windows): its interval and verdict. */
+  noise?: Change;
 }
 
 export interface CostChange {
@@ -22,6 +27,13 @@ export interface CostChange {
   change: number;
   /** Run in worker threads (the key includes it: the same line on the main thread is another entry). */
   thread?: 'worker';
+  /**
+   * Against the noise: the 95% interval of the change in % and its verdict, inferred from the
+   * samples behind each side and the runs' spread of CPU per request (verdict.ts costChangeOf).
+   */
+  verdict?: VerdictWord;
+  lowPct?: number;
+  highPct?: number;
 }
 
 export interface Comparison {
@@ -35,6 +47,16 @@ export interface Comparison {
     errors: Delta;
     timeouts: Delta;
     non2xx: Delta;
+    /** The app's CPU (all threads) per request in the measured window, ms: the code's own cost. */
+    cpuPerRequestMs?: Delta;
+    /**
+     * The app's event loop was busy ≥ 90% of the measured window in both runs: its req/s and
+     * latency then follow the CPU the machine gave it (a busier machine, fewer req/s), and CPU
+     * per request is the figure that tells a change of the code.
+     */
+    saturated?: boolean;
+    /** CPU the app got per second of the measured window (1 = one core), base and current. */
+    appCpu?: { base: number; current: number };
   };
   eventLoop?: { p50: Delta; p99: Delta; max: Delta; utilization: Delta };
   categories: Record<Category, Delta>;
@@ -84,13 +106,27 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
   if (base.load && current.load) {
     const b = base.load;
     const c = current.load;
+    const bw = b.subWindows?.measured ?? [];
+    const cw = c.subWindows?.measured ?? [];
+    const noisy = (d: Delta, pick: (w: SubWindowFigures) => number | undefined, direction: Direction): Delta => {
+      const change = bw.length > 0 && cw.length > 0 ? changeOf(values(bw, pick), values(cw, pick), direction) : undefined;
+      return change ? { ...d, noise: change } : d;
+    };
     out.load = {
-      requestsPerSecond: delta(b.requests.perSecond, c.requests.perSecond),
-      latencyMs: { p50: delta(b.latencyMs.p50, c.latencyMs.p50), p90: delta(b.latencyMs.p90, c.latencyMs.p90), p99: delta(b.latencyMs.p99, c.latencyMs.p99), max: delta(b.latencyMs.max, c.latencyMs.max) },
+      requestsPerSecond: noisy(delta(b.requests.perSecond, c.requests.perSecond), (w) => w.perSecond, 'higher-is-better'),
+      latencyMs: { p50: noisy(delta(b.latencyMs.p50, c.latencyMs.p50), (w) => w.latencyMs.p50, 'lower-is-better'), p90: delta(b.latencyMs.p90, c.latencyMs.p90), p99: noisy(delta(b.latencyMs.p99, c.latencyMs.p99), (w) => w.latencyMs.p99, 'lower-is-better'), max: delta(b.latencyMs.max, c.latencyMs.max) },
       errors: delta(b.errors, c.errors),
       timeouts: delta(b.timeouts, c.timeouts),
       non2xx: delta(b.non2xx, c.non2xx),
     };
+    const bCpu = cpuPerRequestMs(base);
+    const cCpu = cpuPerRequestMs(current);
+    if (bCpu !== undefined && cCpu !== undefined) out.load.cpuPerRequestMs = noisy(delta(round(bCpu, 4), round(cCpu, 4)), (w) => w.cpuMsPerRequest, 'lower-is-better');
+    if (base.eventLoop && current.eventLoop) {
+      out.load.saturated = base.eventLoop.utilization >= SATURATED && current.eventLoop.utilization >= SATURATED;
+      if (base.eventLoop.cpu !== undefined && current.eventLoop.cpu !== undefined) out.load.appCpu = { base: base.eventLoop.cpu, current: current.eventLoop.cpu };
+    }
+    addCostNoise(out, base, current);
   }
   if (base.eventLoop && current.eventLoop) {
     const b = base.eventLoop;
@@ -114,6 +150,39 @@ function lineEntries(lines: ReportV1['lines']): Entry[] {
     seen.set(base, n + 1);
     return { key: `${base}\u0000${n}`, name: l.function, file: l.file, line: l.line, thread: l.thread, ms: l.ownMs };
   });
+}
+
+/** A loop busy this share of the window is saturated: the app took all the CPU it was given. */
+const SATURATED = 0.9;
+
+const values = (ws: SubWindowFigures[], pick: (w: SubWindowFigures) => number | undefined): number[] =>
+  ws.map(pick).filter((x): x is number => x !== undefined && Number.isFinite(x));
+
+/** The app's CPU per request in the measured window, ms: from its sub-windows, else its CPU per second. */
+function cpuPerRequestMs(r: ReportV1): number | undefined {
+  const l = r.load;
+  if (!l || l.requests.total <= 0) return undefined;
+  const ws = l.subWindows?.measured ?? [];
+  const cpuMs = ws.reduce((t, w) => t + (w.cpuMsPerRequest ?? NaN) * w.requests, 0);
+  const requests = ws.reduce((t, w) => t + w.requests, 0);
+  if (ws.length > 0 && Number.isFinite(cpuMs) && requests > 0) return cpuMs / requests;
+  const cpu = r.eventLoop?.cpu;
+  return cpu !== undefined ? (cpu * l.durationS * 1000) / l.requests.total : undefined;
+}
+
+/** Cheaper/costlier rows against the noise: the samples behind each side and the runs' CPU spread. */
+function addCostNoise(out: Comparison, base: ReportV1, current: ReportV1): void {
+  const side = (r: ReportV1, ms: number, perRequest: number): { ms: number; samples: number; cpuLogSd?: number; k?: number } => {
+    const ws = r.load?.subWindows?.measured ?? [];
+    // ms per request back to ms of profile, and ms of profile to samples.
+    const samples = (ms * perRequest * 1000) / Math.max(r.profile.intervalUs, 1);
+    return { ms, samples, cpuLogSd: logSd(ws.map((w) => w.cpuMsPerRequest ?? NaN)), k: ws.length };
+  };
+  const bReq = out.unit === 'ms/request' ? profiledRequests(base) ?? 1 : 1;
+  const cReq = out.unit === 'ms/request' ? profiledRequests(current) ?? 1 : 1;
+  for (const row of [...out.functions, ...out.lines]) {
+    Object.assign(row, costChangeOf(side(base, row.base, bReq), side(current, row.current, cReq)));
+  }
 }
 
 function yours(functions: ReportV1['functions']): ReportV1['functions'] {

@@ -11,7 +11,11 @@ export {
   type ReportParts,
   type ReportV1,
   type RunSettings,
+  type SubWindowFigures,
   type ThreadSummary,
 } from './schema.ts';
 export { arr, bool, type Check, count, isObject, num, oneOf, record, shape, str } from './checks.ts';
 export { isCategory, isReportV1 } from './report-check.ts';
+export { intervalPct, MINUS, minus, signedPct, withSign } from './signs.ts';
+export { changeOf, costChangeOf, profilerCostOf, type Change, type Direction, type VerdictWord } from './verdict.ts';
+export { timeoutHint } from './load-hints.ts';

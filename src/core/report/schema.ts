@@ -35,6 +35,13 @@ export interface LoadFigures {
   loadCpu?: number;
   /** The load came from the user's own tool (--load-command): its output, parsed where the format is known. */
   external?: ExternalLoadFigures;
+  /**
+   * The windows as they were taken: measured and profiled sub-windows alternating (M P M P …),
+   * each with its own figures, which give every figure above its spread (analysis/verdict.ts).
+   * The figures above are all sub-windows of a kind together. Absent in runs from before
+   * sub-windows; one of each with an external load (its command runs once per window).
+   */
+  subWindows?: { measured: SubWindowFigures[]; profiled: SubWindowFigures[] };
   /** The same load while the profiler ran: its req/s next to the figures above show its cost. */
   profiled: {
     durationS: number;
@@ -43,6 +50,19 @@ export interface LoadFigures {
     errors?: number;
     non2xx?: number;
   };
+}
+
+export interface SubWindowFigures {
+  durationS: number;
+  requests: number;
+  perSecond: number;
+  latencyMs: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  /** The app's CPU (all threads) per request served, ms; absent when it served none. */
+  cpuMsPerRequest?: number;
+  /** Share of the sub-window the app's event loop was busy (0–1). */
+  utilization?: number;
 }
 
 export interface ExternalLoadFigures {

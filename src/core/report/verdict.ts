@@ -1,0 +1,123 @@
+// Is a difference between two runs real, or inside the noise? Each run measures its windows as
+// several alternating sub-windows (run.ts), so every figure comes with one value per sub-window.
+// The change of a figure is the ratio of the two runs' geometric means; its 95% interval is
+// Welch's t-interval on the difference of the mean logarithms (unequal spreads, few samples);
+// the verdict is "within noise" when the interval holds no change. Logarithms because the
+// noise of throughput, latency and CPU time is multiplicative (a busier machine slows all by a
+// share). Pure: numbers in, a verdict out. docs/verdicts.md explains the choice.
+
+export type Direction = 'higher-is-better' | 'lower-is-better';
+export type VerdictWord = 'better' | 'worse' | 'within noise';
+
+export interface Change {
+  /** Change of the current run against the base, % (ratio of geometric means − 1). */
+  changePct: number;
+  /** 95% interval of changePct; absent when a run has fewer than 2 sub-windows. */
+  lowPct?: number;
+  highPct?: number;
+  /** `within noise` when the interval holds 0; without an interval, from the sign alone. */
+  verdict: VerdictWord;
+  /** Sub-windows behind each side. */
+  samples: { base: number; current: number };
+}
+
+/** Two-sided 95% quantiles of Student's t by degrees of freedom (1–30); 1.96 beyond. */
+const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+
+export function tQuantile975(df: number): number {
+  if (!(df >= 1)) return T975[0];
+  if (df >= 30) return 1.96 + (T975[29] - 1.96) * (30 / df); // → 1.96 as df grows
+  const lo = Math.floor(df);
+  const frac = df - lo;
+  return frac === 0 ? T975[lo - 1] : T975[lo - 1] + (T975[lo] - T975[lo - 1]) * frac;
+}
+
+const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+const variance = (xs: number[]): number => {
+  const m = mean(xs);
+  return xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1);
+};
+
+/** Welch's interval on mean(log current) − mean(log base); undefined without 2+ values a side. */
+export function logRatioInterval(base: number[], current: number[]): { d: number; half: number } | undefined {
+  const b = base.filter((x) => x > 0).map(Math.log);
+  const c = current.filter((x) => x > 0).map(Math.log);
+  if (b.length < 2 || c.length < 2) return undefined;
+  const vb = variance(b) / b.length;
+  const vc = variance(c) / c.length;
+  const se = Math.sqrt(vb + vc);
+  const d = mean(c) - mean(b);
+  if (se === 0) return { d, half: 0 };
+  const df = (vb + vc) ** 2 / (vb ** 2 / (b.length - 1) + vc ** 2 / (c.length - 1));
+  return { d, half: tQuantile975(df) * se };
+}
+
+/** The change of one figure between two runs, from each run's sub-window values. */
+export function changeOf(base: number[], current: number[], direction: Direction): Change | undefined {
+  const b = base.filter((x) => Number.isFinite(x) && x > 0);
+  const c = current.filter((x) => Number.isFinite(x) && x > 0);
+  if (b.length === 0 || c.length === 0) return undefined;
+  const geo = (xs: number[]): number => Math.exp(mean(xs.map(Math.log)));
+  const pct = (logRatio: number): number => round((Math.exp(logRatio) - 1) * 100, 1);
+  const interval = logRatioInterval(b, c);
+  const d = Math.log(geo(c) / geo(b));
+  const samples = { base: b.length, current: c.length };
+  if (!interval) return { changePct: pct(d), verdict: wordOf(d, d, d, direction), samples };
+  const low = interval.d - interval.half;
+  const high = interval.d + interval.half;
+  return { changePct: pct(d), lowPct: pct(low), highPct: pct(high), verdict: wordOf(d, low, high, direction), samples };
+}
+
+function wordOf(d: number, low: number, high: number, direction: Direction): VerdictWord {
+  if (d === 0 || (low <= 0 && high >= 0)) return 'within noise';
+  const up = low > 0;
+  return up === (direction === 'higher-is-better') ? 'better' : 'worse';
+}
+
+/**
+ * A cost measured by the profile (a line's or function's ms per request): its uncertainty is
+ * inferred, not measured per line — the sampling error of its samples (Poisson: √n) and the run's
+ * spread of CPU per request between sub-windows (`cpuLogSd`, the standard deviation of
+ * log CPU/request over `k` sub-windows), combined as independent relative errors.
+ */
+export function costChangeOf(
+  base: { ms: number; samples: number; cpuLogSd?: number; k?: number },
+  current: { ms: number; samples: number; cpuLogSd?: number; k?: number },
+): Pick<Change, 'verdict' | 'lowPct' | 'highPct'> {
+  const rel2 = (x: typeof base): number => 1 / Math.max(x.samples, 1) + (x.cpuLogSd !== undefined && x.k ? x.cpuLogSd ** 2 / x.k : 0);
+  if (base.ms <= 0 || current.ms <= 0) {
+    // A cost that appears or vanishes: real when the other side has more samples than a zero
+    // count could hide (a 95% upper bound of a Poisson count of 0 is 3).
+    const n = base.ms > 0 ? base.samples : current.samples;
+    return { verdict: n > 3 ? (current.ms > base.ms ? 'worse' : 'better') : 'within noise' };
+  }
+  const d = Math.log(current.ms / base.ms);
+  const half = 1.96 * Math.sqrt(rel2(base) + rel2(current));
+  const low = d - half;
+  const high = d + half;
+  return { lowPct: round((Math.exp(low) - 1) * 100, 1), highPct: round((Math.exp(high) - 1) * 100, 1), verdict: wordOf(d, low, high, 'lower-is-better') };
+}
+
+/** Standard deviation of the logarithms (the relative spread), undefined under 2 values. */
+export function logSd(xs: number[]): number | undefined {
+  const l = xs.filter((x) => Number.isFinite(x) && x > 0).map(Math.log);
+  return l.length >= 2 ? Math.sqrt(variance(l)) : undefined;
+}
+
+const round = (v: number, digits: number): number => {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+};
+
+/**
+ * The profiler's cost inside one run: the profiled sub-windows against the measured ones that
+ * alternate with them, as changes of the profiled window (req/s −3% and CPU/request +4%: the
+ * profiler made it slower). Undefined when the run has no sub-windows of both kinds.
+ */
+export function profilerCostOf(subWindows: { measured: Array<{ perSecond: number; cpuMsPerRequest?: number }>; profiled: Array<{ perSecond: number; cpuMsPerRequest?: number }> } | undefined): { requestsPerSecond?: Change; cpuPerRequest?: Change } | undefined {
+  if (!subWindows || subWindows.measured.length === 0 || subWindows.profiled.length === 0) return undefined;
+  return {
+    requestsPerSecond: changeOf(subWindows.measured.map((w) => w.perSecond), subWindows.profiled.map((w) => w.perSecond), 'higher-is-better'),
+    cpuPerRequest: changeOf(subWindows.measured.map((w) => w.cpuMsPerRequest ?? NaN), subWindows.profiled.map((w) => w.cpuMsPerRequest ?? NaN), 'lower-is-better'),
+  };
+}
