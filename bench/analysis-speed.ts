@@ -5,7 +5,18 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { BENCH_DIR, PAIRS, QUICK, alternate, median, progress, ratioFigure, round, tmpDir, type Figure } from './common.ts';
+import {
+  BENCH_DIR,
+  PAIRS,
+  QUICK,
+  alternate,
+  median,
+  progress,
+  ratioFigure,
+  round,
+  tmpDir,
+  type Figure,
+} from './common.ts';
 import { generateProfile } from './gen-profile.ts';
 
 interface Reading {
@@ -30,11 +41,25 @@ export async function benchAnalysisSpeed(dir: string): Promise<Figure[]> {
   const file = bigProfile(dir);
   const size = fs.statSync(file).size;
   const child = path.join(dir, 'analysis-child.js');
-  await esbuild.build({ entryPoints: [path.join(BENCH_DIR, 'analysis-child.ts')], outfile: child, bundle: true, platform: 'node', format: 'cjs', logLevel: 'warning' });
+  await esbuild.build({
+    entryPoints: [path.join(BENCH_DIR, 'analysis-child.ts')],
+    outfile: child,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    logLevel: 'warning',
+  });
   const root = tmpDir('hlbench-root-');
   const measure = (mode: 'parse' | 'analyze'): Reading =>
-    JSON.parse(execFileSync(process.execPath, [child, mode, file, root], { encoding: 'utf8', maxBuffer: 1 << 20 })) as Reading;
-  const pairs = await alternate(PAIRS, `analysis of ${BIG_PROFILE_MB} MB`, async () => measure('analyze'), async () => measure('parse'));
+    JSON.parse(
+      execFileSync(process.execPath, [child, mode, file, root], { encoding: 'utf8', maxBuffer: 1 << 20 }),
+    ) as Reading;
+  const pairs = await alternate(
+    PAIRS,
+    `analysis of ${BIG_PROFILE_MB} MB`,
+    async () => measure('analyze'),
+    async () => measure('parse'),
+  );
   fs.rmSync(root, { recursive: true, force: true });
   const mb = (size / 1e6).toFixed(0);
   return [
@@ -56,7 +81,12 @@ export async function benchAnalysisSpeed(dir: string): Promise<Figure[]> {
         atMost: 3,
         pairs: pairs.map((p) => ({ a: p.a.maxRssBytes, b: size })),
       }),
-      samples: { analyzePeakMB: pairs.map((p) => round(p.a.maxRssBytes / 1e6, 1)), parsePeakMB: pairs.map((p) => round(p.b.maxRssBytes / 1e6, 1)), fileMB: round(size / 1e6, 1), parseRssRatio: round(median(pairs.map((p) => p.b.maxRssBytes / size))) },
+      samples: {
+        analyzePeakMB: pairs.map((p) => round(p.a.maxRssBytes / 1e6, 1)),
+        parsePeakMB: pairs.map((p) => round(p.b.maxRssBytes / 1e6, 1)),
+        fileMB: round(size / 1e6, 1),
+        parseRssRatio: round(median(pairs.map((p) => p.b.maxRssBytes / size))),
+      },
       note: 'peak RSS of the analyzing process (process.resourceUsage().maxRSS); parseRssRatio = the same for JSON.parse alone',
     },
   ];

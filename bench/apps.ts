@@ -12,7 +12,14 @@ import { BENCH_DIR, tmpDir } from './common.ts';
 
 export const APPS_DIR = path.join(BENCH_DIR, 'apps');
 export type AppName = 'json-api' | 'hello' | 'heavy' | 'logging' | 'worker' | 'gate';
-export const APP_URL: Record<AppName, string> = { 'json-api': '/products?min=20', hello: '/', heavy: '/', logging: '/products?min=20', worker: '/rank?min=100', gate: '/sum' };
+export const APP_URL: Record<AppName, string> = {
+  'json-api': '/products?min=20',
+  hello: '/',
+  heavy: '/',
+  logging: '/products?min=20',
+  worker: '/rank?min=100',
+  gate: '/sum',
+};
 
 export interface PlainApp {
   port: number;
@@ -32,7 +39,11 @@ export async function startPlain(app: AppName): Promise<PlainApp> {
   // Linux's autogroup scheduling a session shares the CPU as one, so an app in the bench's
   // session would compete with the load generator for one share (measured: the plain app got
   // ~0.7 of a core there while Hotline's got ~0.4 on a machine with a load of 15).
-  const child = spawn(process.execPath, [path.join(APPS_DIR, `${app}.js`)], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [path.join(APPS_DIR, `${app}.js`)], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   child.stdout?.resume();
   child.stderr?.resume();
   const exited = once(child, 'exit');
@@ -72,8 +83,17 @@ export interface WindowOptions {
  * Hotline's load generator, exactly as a run drives it: warm-up, then one measured window.
  * `cpuS`: the app's CPU seconds so far, read at the window's edges to give its CPU per request.
  */
-export async function loadWindow(port: number, urlPath: string, o: WindowOptions, cpuS?: () => number): Promise<PhaseResult & { cpuMsPerRequest?: number }> {
-  const load = await LoadRun.start({ url: `http://127.0.0.1:${port}${urlPath}`, connections: o.connections, maxDurationS: o.warmupS + o.durationS + 60 });
+export async function loadWindow(
+  port: number,
+  urlPath: string,
+  o: WindowOptions,
+  cpuS?: () => number,
+): Promise<PhaseResult & { cpuMsPerRequest?: number }> {
+  const load = await LoadRun.start({
+    url: `http://127.0.0.1:${port}${urlPath}`,
+    connections: o.connections,
+    maxDurationS: o.warmupS + o.durationS + 60,
+  });
   try {
     await sleep(o.warmupS);
     const cpu0 = cpuS?.();
@@ -82,7 +102,9 @@ export async function loadWindow(port: number, urlPath: string, o: WindowOptions
     const r = await load.switchPhase('warmup');
     const cpu1 = cpuS?.();
     await load.finish();
-    return cpu0 !== undefined && cpu1 !== undefined && r.requests.total > 0 ? { ...r, cpuMsPerRequest: ((cpu1 - cpu0) * 1000) / r.requests.total } : r;
+    return cpu0 !== undefined && cpu1 !== undefined && r.requests.total > 0
+      ? { ...r, cpuMsPerRequest: ((cpu1 - cpu0) * 1000) / r.requests.total }
+      : r;
   } finally {
     load.kill();
     await load.exited;
@@ -90,7 +112,10 @@ export async function loadWindow(port: number, urlPath: string, o: WindowOptions
 }
 
 /** A whole Hotline run (the CLI's engine: capture, then analysis) of a bench app. */
-export async function hotlineRun(app: AppName, o: WindowOptions & { samplingIntervalUs?: number; stackRateHz?: number; env?: Record<string, string> }): Promise<RunReport> {
+export async function hotlineRun(
+  app: AppName,
+  o: WindowOptions & { samplingIntervalUs?: number; stackRateHz?: number; env?: Record<string, string> },
+): Promise<RunReport> {
   const runsDir = tmpDir('hlbench-runs-');
   const { report } = await profileUnderLoad({
     target: { cwd: APPS_DIR, entry: `${app}.js`, ...(o.env ? { env: o.env } : {}) },

@@ -23,35 +23,48 @@ function cpuPerRequestUs(r: RunReport, window: 'measured' | 'profiled'): number 
 export async function benchAttributionCost(): Promise<Figure[]> {
   const figures: Figure[] = [];
   for (const app of APPS) {
-    const pairs = await alternate(PAIRS, `attribution cost (${app})`,
+    const pairs = await alternate(
+      PAIRS,
+      `attribution cost (${app})`,
       () => hotlineRun(app, { ...LOAD, stackRateHz: DEFAULT_STACK_RATE_HZ }),
-      () => hotlineRun(app, { ...LOAD, stackRateHz: 0 }));
-    figures.push(ratioFigure({
-      id: `attribution-measured-${app}`,
-      name: `Measured window, ${app}: CPU/request without ÷ with the stack captures`,
-      unit: '×', target: '>= 0.98', atLeast: 0.98,
-      pairs: pairs.map((p) => ({ a: cpuPerRequestUs(p.b, 'measured'), b: cpuPerRequestUs(p.a, 'measured') })),
-      note: 'a = captures off, b = captures on: app CPU µs per request in the window without the profiler',
-    }));
-    figures.push(ratioFigure({
-      id: `attribution-profiled-${app}`,
-      name: `Profiled window, ${app}: CPU/request with ÷ without the stack captures (${DEFAULT_STACK_RATE_HZ} Hz)`,
-      unit: '×', target: 'info (the profiled window\'s cost)',
-      pairs: pairs.map((p) => ({ a: cpuPerRequestUs(p.a, 'profiled'), b: cpuPerRequestUs(p.b, 'profiled') })),
-      note: 'a = captures on, b = captures off: app CPU µs per request in the profiled window',
-    }));
+      () => hotlineRun(app, { ...LOAD, stackRateHz: 0 }),
+    );
+    figures.push(
+      ratioFigure({
+        id: `attribution-measured-${app}`,
+        name: `Measured window, ${app}: CPU/request without ÷ with the stack captures`,
+        unit: '×',
+        target: '>= 0.98',
+        atLeast: 0.98,
+        pairs: pairs.map((p) => ({ a: cpuPerRequestUs(p.b, 'measured'), b: cpuPerRequestUs(p.a, 'measured') })),
+        note: 'a = captures off, b = captures on: app CPU µs per request in the window without the profiler',
+      }),
+    );
+    figures.push(
+      ratioFigure({
+        id: `attribution-profiled-${app}`,
+        name: `Profiled window, ${app}: CPU/request with ÷ without the stack captures (${DEFAULT_STACK_RATE_HZ} Hz)`,
+        unit: '×',
+        target: "info (the profiled window's cost)",
+        pairs: pairs.map((p) => ({ a: cpuPerRequestUs(p.a, 'profiled'), b: cpuPerRequestUs(p.b, 'profiled') })),
+        note: 'a = captures on, b = captures off: app CPU µs per request in the profiled window',
+      }),
+    );
   }
   return figures;
 }
 
 if (require.main === module) {
-  void benchAttributionCost().then((figures) => {
-    for (const f of figures) {
-      const verdict = f.pass === null ? '' : f.pass ? '  PASS' : '  MISS';
-      console.log(`${f.name}: ${f.median}${f.unit} (${f.min}–${f.max}), target ${f.target}${verdict}`);
-    }
-  }, (err: unknown) => {
-    progress(`failed: ${(err as Error).stack ?? String(err)}`);
-    process.exitCode = 1;
-  });
+  void benchAttributionCost().then(
+    (figures) => {
+      for (const f of figures) {
+        const verdict = f.pass === null ? '' : f.pass ? '  PASS' : '  MISS';
+        console.log(`${f.name}: ${f.median}${f.unit} (${f.min}–${f.max}), target ${f.target}${verdict}`);
+      }
+    },
+    (err: unknown) => {
+      progress(`failed: ${(err as Error).stack ?? String(err)}`);
+      process.exitCode = 1;
+    },
+  );
 }

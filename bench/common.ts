@@ -38,10 +38,18 @@ export function median(xs: number[]): number {
 export const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** A ratio figure from alternated pairs: median and min–max of a/b. */
-export function ratioFigure(f: Omit<Figure, 'median' | 'min' | 'max' | 'pass'> & { pairs: Array<{ a: number; b: number }>; atMost?: number; atLeast?: number; invert?: boolean }): Figure {
+export function ratioFigure(
+  f: Omit<Figure, 'median' | 'min' | 'max' | 'pass'> & {
+    pairs: Array<{ a: number; b: number }>;
+    atMost?: number;
+    atLeast?: number;
+    invert?: boolean;
+  },
+): Figure {
   const ratios = f.pairs.map((p) => (f.invert ? p.b / p.a : p.a / p.b)).filter(Number.isFinite);
   const m = ratios.length > 0 ? median(ratios) : null;
-  const pass = m === null ? null : f.atMost !== undefined ? m <= f.atMost : f.atLeast !== undefined ? m >= f.atLeast : null;
+  const pass =
+    m === null ? null : f.atMost !== undefined ? m <= f.atMost : f.atLeast !== undefined ? m >= f.atLeast : null;
   const { pairs, atMost: _m, atLeast: _l, invert: _i, ...rest } = f;
   return {
     ...rest,
@@ -54,7 +62,12 @@ export function ratioFigure(f: Omit<Figure, 'median' | 'min' | 'max' | 'pass'> &
 }
 
 /** Runs `a` then `b`, `pairs` times (A B A B …), so drift of the machine hits both alike. */
-export async function alternate<T>(pairs: number, label: string, a: () => Promise<T>, b: () => Promise<T>): Promise<Array<{ a: T; b: T }>> {
+export async function alternate<T>(
+  pairs: number,
+  label: string,
+  a: () => Promise<T>,
+  b: () => Promise<T>,
+): Promise<Array<{ a: T; b: T }>> {
   const out: Array<{ a: T; b: T }> = [];
   for (let i = 0; i < pairs; i++) {
     progress(`${label}: pair ${i + 1}/${pairs} A`);

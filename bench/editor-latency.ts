@@ -33,7 +33,9 @@ export async function benchEditorLatency(dir: string, bigProfile: string): Promi
     workspace,
     extensionVsix: vsix,
     userSettings: {
-      ...LOGIN_SETTINGS, 'hotline.duration': RUN_WINDOW_S, 'hotline.warmup': 2,
+      ...LOGIN_SETTINGS,
+      'hotline.duration': RUN_WINDOW_S,
+      'hotline.warmup': 2,
       'files.watcherExclude': { [`**/${profileName}`]: true },
     },
   });
@@ -49,10 +51,16 @@ export async function benchEditorLatency(dir: string, bigProfile: string): Promi
     // the lenses of an editor that lost the focus (a lens refresh from the server shows only once
     // the editor is active again: measured, lenses absent 8 s later). So, as a user would, the
     // bench goes back to server.js as soon as the report tab shows, then waits for the lens.
-    await dom.tabByTitle(page, 'Hotline Report').first().waitFor({ state: 'visible', timeout: (2 * RUN_WINDOW_S + (QUICK ? 60 : 180)) * 1000 });
+    await dom
+      .tabByTitle(page, 'Hotline Report')
+      .first()
+      .waitFor({ state: 'visible', timeout: (2 * RUN_WINDOW_S + (QUICK ? 60 : 180)) * 1000 });
     const reportTabAt = Date.now();
     await dom.activateTab(page, 'server.js');
-    const lens = dom.codeLenses(page).filter({ hasText: /of CPU under load/ }).first();
+    const lens = dom
+      .codeLenses(page)
+      .filter({ hasText: /of CPU under load/ })
+      .first();
     await lens.waitFor({ state: 'visible', timeout: 60_000 });
     const lensAt = Date.now();
     const run = fs.readdirSync(runsDir).filter((d) => fs.existsSync(path.join(runsDir, d, 'run.json')))[0];
@@ -66,7 +74,12 @@ export async function benchEditorLatency(dir: string, bigProfile: string): Promi
       unit: 's',
       target: '<= 0.5',
       pass: lensS <= 0.5,
-      samples: { analysisS: round((reportAt - endedAt) / 1000, 2), reportToTabS: round((reportTabAt - reportAt) / 1000, 2), tabToLensS: round((lensAt - reportTabAt) / 1000, 2), profileMB: round(fs.statSync(path.join(runsDir, run, 'profile.cpuprofile')).size / 1e6, 1) },
+      samples: {
+        analysisS: round((reportAt - endedAt) / 1000, 2),
+        reportToTabS: round((reportTabAt - reportAt) / 1000, 2),
+        tabToLensS: round((lensAt - reportTabAt) / 1000, 2),
+        profileMB: round(fs.statSync(path.join(runsDir, run, 'profile.cpuprofile')).size / 1e6, 1),
+      },
       note: 'run end = run.json written (app stopped, capture on disk); analysisS = until report.json written; the editor tab is re-activated when the report tab shows (lenses of an unfocused editor are not refreshed)',
     });
     progress(`editor latency: lenses ${lensS.toFixed(2)} s after the run's end`);
@@ -86,8 +99,13 @@ export async function benchEditorLatency(dir: string, bigProfile: string): Promi
     const flameS = (Date.now() - openedAt) / 1000;
     const cpuAfter = hostAndServerCpuS();
     // Where opening it cost CPU: the analysis must burn the language server's, not the host's.
-    const offThread = { extensionHostCpuS: round(cpuAfter.extensionHost - cpuBefore.extensionHost, 2), languageServerCpuS: round(cpuAfter.languageServer - cpuBefore.languageServer, 2) };
-    progress(`editor latency: CPU while opening it: extension host ${offThread.extensionHostCpuS} s, language server ${offThread.languageServerCpuS} s`);
+    const offThread = {
+      extensionHostCpuS: round(cpuAfter.extensionHost - cpuBefore.extensionHost, 2),
+      languageServerCpuS: round(cpuAfter.languageServer - cpuBefore.languageServer, 2),
+    };
+    progress(
+      `editor latency: CPU while opening it: extension host ${offThread.extensionHostCpuS} s, language server ${offThread.languageServerCpuS} s`,
+    );
     figures.push({
       id: 'flame-latency',
       name: `Open ${(fs.statSync(bigProfile).size / 1e6).toFixed(0)} MB .cpuprofile → flame graph drawn`,
@@ -101,7 +119,9 @@ export async function benchEditorLatency(dir: string, bigProfile: string): Promi
     progress(`editor latency: flame graph drawn ${flameS.toFixed(1)} s after opening`);
   } catch (err) {
     const shot = await vs.screenshot('bench-editor-latency-failure').catch(() => '');
-    progress(`editor latency failed; screenshot ${shot}; notifications ${JSON.stringify(await dom.notificationTexts(vs.page).catch(() => []))}`);
+    progress(
+      `editor latency failed; screenshot ${shot}; notifications ${JSON.stringify(await dom.notificationTexts(vs.page).catch(() => []))}`,
+    );
     throw err;
   } finally {
     await vs.stop();
@@ -133,7 +153,11 @@ function hostAndServerCpuS(): { extensionHost: number; languageServer: number } 
 async function activationTime(vs: VSCode): Promise<string | undefined> {
   try {
     await dom.runCommand(vs.page, 'Developer: Show Running Extensions');
-    const row = vs.page.locator('.monaco-list-row').filter({ hasText: /Hotline/ }).filter({ hasText: /Activation/ }).first();
+    const row = vs.page
+      .locator('.monaco-list-row')
+      .filter({ hasText: /Hotline/ })
+      .filter({ hasText: /Activation/ })
+      .first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
     const text = ((await row.textContent()) ?? '').replace(/\s+/g, ' ');
     return /(Startup )?Activation: [\d.]+\s*ms/.exec(text)?.[0] ?? text;

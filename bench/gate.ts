@@ -16,7 +16,11 @@ import { measuredCpuPerRequest } from './honest.ts';
 
 const COMPARISONS = QUICK ? 2 : 20;
 const THRESHOLDS = [5, 2, 0];
-const LOAD = { connections: RUN_DEFAULTS.connections, warmupS: RUN_DEFAULTS.warmupS, durationS: QUICK ? 4 : RUN_DEFAULTS.durationS };
+const LOAD = {
+  connections: RUN_DEFAULTS.connections,
+  warmupS: RUN_DEFAULTS.warmupS,
+  durationS: QUICK ? 4 : RUN_DEFAULTS.durationS,
+};
 
 export async function benchGate(): Promise<Figure[]> {
   const a: RunReport[] = [];
@@ -29,7 +33,10 @@ export async function benchGate(): Promise<Figure[]> {
     b.push(await hotlineRun('gate', { ...LOAD, env: { HOT_SCALE: '1.1' } }));
   }
   fs.mkdirSync(path.join(BENCH_DIR, 'out'), { recursive: true });
-  fs.writeFileSync(path.join(BENCH_DIR, 'out', 'gate-windows.json'), JSON.stringify({ a: a.map(windowsOf), b: b.map(windowsOf) }, null, 1));
+  fs.writeFileSync(
+    path.join(BENCH_DIR, 'out', 'gate-windows.json'),
+    JSON.stringify({ a: a.map(windowsOf), b: b.map(windowsOf) }, null, 1),
+  );
   const failed = (base: RunReport, current: RunReport, pct: number): boolean => {
     const v = regressionGate(compareReports(base, current), pct);
     return v.decided && v.failed;
@@ -40,18 +47,33 @@ export async function benchGate(): Promise<Figure[]> {
     const caught = b.filter((r, i) => failed(a[i], r, pct)).length;
     const main = pct === THRESHOLDS[0];
     figures.push({
-      id: `gate-false-alarms-${pct}`, name: `Gate --fail-if-slower ${pct}%: false alarms on identical code`, median: falseAlarms, unit: `of ${COMPARISONS}`,
-      target: main ? `<= ${COMPARISONS / 20}` : 'info', pass: main ? falseAlarms <= COMPARISONS / 20 : null,
+      id: `gate-false-alarms-${pct}`,
+      name: `Gate --fail-if-slower ${pct}%: false alarms on identical code`,
+      median: falseAlarms,
+      unit: `of ${COMPARISONS}`,
+      target: main ? `<= ${COMPARISONS / 20}` : 'info',
+      pass: main ? falseAlarms <= COMPARISONS / 20 : null,
     });
     figures.push({
-      id: `gate-detection-${pct}`, name: `Gate --fail-if-slower ${pct}%: 10% costlier hot line caught`, median: caught, unit: `of ${COMPARISONS}`,
-      target: main ? `>= ${(COMPARISONS * 19) / 20}` : 'info', pass: main ? caught >= (COMPARISONS * 19) / 20 : null,
+      id: `gate-detection-${pct}`,
+      name: `Gate --fail-if-slower ${pct}%: 10% costlier hot line caught`,
+      median: caught,
+      unit: `of ${COMPARISONS}`,
+      target: main ? `>= ${(COMPARISONS * 19) / 20}` : 'info',
+      pass: main ? caught >= (COMPARISONS * 19) / 20 : null,
     });
   }
   const effect = b.map((r, i) => measuredCpuPerRequest(r) / measuredCpuPerRequest(a[i]));
   const noise = a.slice(0, COMPARISONS).map((r, i) => measuredCpuPerRequest(a[i + 1]) / measuredCpuPerRequest(r));
   figures.push({
-    id: 'gate-effect', name: 'Gate runs: CPU/request B ÷ A (the regression as measured)', median: round(median(effect)), min: round(Math.min(...effect)), max: round(Math.max(...effect)), unit: '×', target: 'info', pass: null,
+    id: 'gate-effect',
+    name: 'Gate runs: CPU/request B ÷ A (the regression as measured)',
+    median: round(median(effect)),
+    min: round(Math.min(...effect)),
+    max: round(Math.max(...effect)),
+    unit: '×',
+    target: 'info',
+    pass: null,
     note: `identical code A ÷ A: median ${round(median(noise))}, ${round(Math.min(...noise))}–${round(Math.max(...noise))}`,
   });
   return figures;

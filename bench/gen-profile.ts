@@ -28,30 +28,67 @@ interface Fn {
   recursive: boolean;
 }
 
-const WORDS = ['user', 'order', 'cart', 'session', 'token', 'price', 'render', 'query', 'parse', 'validate', 'route', 'cache', 'stream', 'buffer', 'json', 'auth', 'hash', 'template', 'field', 'schema'];
+const WORDS = [
+  'user',
+  'order',
+  'cart',
+  'session',
+  'token',
+  'price',
+  'render',
+  'query',
+  'parse',
+  'validate',
+  'route',
+  'cache',
+  'stream',
+  'buffer',
+  'json',
+  'auth',
+  'hash',
+  'template',
+  'field',
+  'schema',
+];
 
 function functions(rand: () => number, count: number): Fn[] {
   const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
   const files: Array<{ url: string; id: number }> = [];
   for (let i = 0; i < 400; i++) {
     const kind = rand();
-    const url = kind < 0.4 ? `file:///srv/app/src/${pick(WORDS)}/${pick(WORDS)}-${i}.js`
-      : kind < 0.85 ? `file:///srv/app/node_modules/${pick(WORDS)}-${pick(WORDS)}/lib/${pick(WORDS)}${i}.js`
-      : `node:internal/${pick(['http', 'streams', 'url', 'crypto', 'timers', 'fs'])}/${pick(WORDS)}${i}`;
+    const url =
+      kind < 0.4
+        ? `file:///srv/app/src/${pick(WORDS)}/${pick(WORDS)}-${i}.js`
+        : kind < 0.85
+          ? `file:///srv/app/node_modules/${pick(WORDS)}-${pick(WORDS)}/lib/${pick(WORDS)}${i}.js`
+          : `node:internal/${pick(['http', 'streams', 'url', 'crypto', 'timers', 'fs'])}/${pick(WORDS)}${i}`;
     files.push({ url, id: i + 10 });
   }
   const fns: Fn[] = [];
   for (let i = 0; i < count; i++) {
     const f = pick(files);
     const name = rand() < 0.1 ? '' : `${pick(WORDS)}${pick(WORDS)[0].toUpperCase()}${pick(WORDS).slice(1)}${i}`;
-    fns.push({ name, url: f.url, scriptId: f.id, line: Math.floor(rand() * 800), col: Math.floor(rand() * 60), callees: [], recursive: rand() < 0.05 });
+    fns.push({
+      name,
+      url: f.url,
+      scriptId: f.id,
+      line: Math.floor(rand() * 800),
+      col: Math.floor(rand() * 60),
+      callees: [],
+      recursive: rand() < 0.05,
+    });
   }
-  for (const f of fns) for (let k = 2 + Math.floor(rand() * 5); k > 0; k--) f.callees.push(Math.floor(rand() ** 2 * count));
+  for (const f of fns)
+    for (let k = 2 + Math.floor(rand() * 5); k > 0; k--) f.callees.push(Math.floor(rand() ** 2 * count));
   return fns;
 }
 
 /** Writes a profile of about `targetBytes` to `file`; returns its node and sample counts. */
-export function generateProfile(file: string, targetBytes: number, seed = 42): { nodes: number; samples: number; bytes: number } {
+export function generateProfile(
+  file: string,
+  targetBytes: number,
+  seed = 42,
+): { nodes: number; samples: number; bytes: number } {
   const rand = seededRandom(seed);
   const fns = functions(rand, 8000);
   // The call tree as a trie: node = (parent, function). Root = (program).
@@ -81,7 +118,7 @@ export function generateProfile(file: string, targetBytes: number, seed = 42): {
   });
   // Stacks: a walk down callees; recursive functions repeat themselves 2–30 times.
   const stacks: number[] = [];
-  const nodeBudget = Math.round(targetBytes * 0.35 / 190); // ~190 bytes of JSON per node
+  const nodeBudget = Math.round((targetBytes * 0.35) / 190); // ~190 bytes of JSON per node
   while (parent.length < nodeBudget) {
     let n = child(0, Math.floor(rand() * 40)); // a few entry points (handlers)
     const depth = 5 + Math.floor(rand() ** 0.7 * 85);
@@ -95,7 +132,7 @@ export function generateProfile(file: string, targetBytes: number, seed = 42): {
     stacks.push(n);
   }
   // Samples: the rest of the bytes (~10 bytes per sample: id + delta), skewed to a few hot stacks.
-  const sampleCount = Math.round(targetBytes * 0.65 / 10.2);
+  const sampleCount = Math.round((targetBytes * 0.65) / 10.2);
   const out = fs.openSync(file, 'w');
   let bytes = 0;
   let buf = '';
@@ -141,7 +178,9 @@ export function generateProfile(file: string, targetBytes: number, seed = 42): {
   write('{"nodes":[');
   for (let n = 0; n < parent.length; n++) {
     const f = fns[fnOf[n]];
-    const cf = f ? { functionName: f.name, scriptId: String(f.scriptId), url: f.url, lineNumber: f.line, columnNumber: f.col } : { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 };
+    const cf = f
+      ? { functionName: f.name, scriptId: String(f.scriptId), url: f.url, lineNumber: f.line, columnNumber: f.col }
+      : { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 };
     const node: Record<string, unknown> = { id: n + 1, callFrame: cf, hitCount: hits[n] };
     if (children[n].length) node.children = children[n].map((c) => c + 1);
     const pt = positions.get(n);

@@ -16,7 +16,10 @@ function findWrk(): string | undefined {
   for (const p of ['/usr/bin/wrk', '/usr/local/bin/wrk']) if (fs.existsSync(p)) return p;
   if (process.getuid?.() === 0) {
     progress('wrk is missing: apt-get install -y wrk');
-    const r = spawnSync('apt-get', ['install', '-y', 'wrk'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const r = spawnSync('apt-get', ['install', '-y', 'wrk'], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     if (r.status === 0 && fs.existsSync('/usr/bin/wrk')) return '/usr/bin/wrk';
   }
   return undefined;
@@ -24,8 +27,14 @@ function findWrk(): string | undefined {
 
 function wrkRps(wrk: string, port: number): number {
   // Warm the server up as LoadRun does, then measure.
-  execFileSync(wrk, ['-t1', `-c${WINDOW.connections}`, `-d${WINDOW.warmupS}s`, `http://127.0.0.1:${port}/`], { stdio: 'ignore' });
-  const out = execFileSync(wrk, ['-t1', `-c${WINDOW.connections}`, `-d${WINDOW.durationS}s`, `http://127.0.0.1:${port}/`], { encoding: 'utf8' });
+  execFileSync(wrk, ['-t1', `-c${WINDOW.connections}`, `-d${WINDOW.warmupS}s`, `http://127.0.0.1:${port}/`], {
+    stdio: 'ignore',
+  });
+  const out = execFileSync(
+    wrk,
+    ['-t1', `-c${WINDOW.connections}`, `-d${WINDOW.durationS}s`, `http://127.0.0.1:${port}/`],
+    { encoding: 'utf8' },
+  );
   const m = /Requests\/sec:\s+([\d.]+)/.exec(out);
   if (!m) throw new Error(`wrk printed no Requests/sec:\n${out}`);
   return Number(m[1]);
@@ -42,7 +51,15 @@ export async function benchGenerator(): Promise<Figure[]> {
    */
   let helloGeneratorLimited = true;
   if (!wrk) {
-    figures.push(unavailable('generator-headroom', 'Load generator: autocannon req/s ÷ wrk req/s (hello world)', 'info (no target)', '×', 'wrk is not installed (apt-get install -y wrk)'));
+    figures.push(
+      unavailable(
+        'generator-headroom',
+        'Load generator: autocannon req/s ÷ wrk req/s (hello world)',
+        'info (no target)',
+        '×',
+        'wrk is not installed (apt-get install -y wrk)',
+      ),
+    );
   } else {
     const pairs = await alternate(
       PAIRS,
@@ -80,11 +97,23 @@ export async function benchGenerator(): Promise<Figure[]> {
     { app: 'hello' as const, expected: helloGeneratorLimited },
     { app: 'heavy' as const, expected: false },
   ];
-  const readings: Array<{ app: string; expected: boolean; loadLimited: boolean; loadCpu?: number; eventLoopUtilization: number }> = [];
+  const readings: Array<{
+    app: string;
+    expected: boolean;
+    loadLimited: boolean;
+    loadCpu?: number;
+    eventLoopUtilization: number;
+  }> = [];
   for (const c of cases) {
     progress(`loadLimited: ${c.app} (expected ${c.expected})`);
     const r = await hotlineRun(c.app, WINDOW);
-    readings.push({ app: c.app, expected: c.expected, loadLimited: r.load.loadLimited, loadCpu: r.load.loadCpu, eventLoopUtilization: r.eventLoop.utilization });
+    readings.push({
+      app: c.app,
+      expected: c.expected,
+      loadLimited: r.load.loadLimited,
+      loadCpu: r.load.loadCpu,
+      eventLoopUtilization: r.eventLoop.utilization,
+    });
   }
   const right = readings.filter((r) => r.loadLimited === r.expected).length;
   figures.push({

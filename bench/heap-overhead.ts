@@ -15,12 +15,20 @@ import { DEFAULT_HEAP_INTERVAL_BYTES } from '../src/core/capture/extras.ts';
 import { freePort } from '../src/core/app/ports.ts';
 
 const REPO = path.resolve(__dirname, '..');
-const { values } = parseArgs({ options: {
-  app: { type: 'string', default: 'test/apps/heap-app' }, entry: { type: 'string', default: 'server.js' }, url: { type: 'string', default: '/rows' },
-  windows: { type: 'string', default: '8' }, 'window-s': { type: 'string', default: '3' }, connections: { type: 'string', default: '10' },
-  interval: { type: 'string', default: String(DEFAULT_HEAP_INTERVAL_BYTES) }, method: { type: 'string', default: 'GET' }, body: { type: 'string' },
-  header: { type: 'string', multiple: true },
-} });
+const { values } = parseArgs({
+  options: {
+    app: { type: 'string', default: 'test/apps/heap-app' },
+    entry: { type: 'string', default: 'server.js' },
+    url: { type: 'string', default: '/rows' },
+    windows: { type: 'string', default: '8' },
+    'window-s': { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+    interval: { type: 'string', default: String(DEFAULT_HEAP_INTERVAL_BYTES) },
+    method: { type: 'string', default: 'GET' },
+    body: { type: 'string' },
+    header: { type: 'string', multiple: true },
+  },
+});
 
 const sleep = (s: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, s * 1000));
 
@@ -34,8 +42,19 @@ async function main(): Promise<void> {
     const listening = new Promise<void>((resolve) => inspector.onListening(() => resolve()));
     await inspector.release();
     await listening;
-    const headers = Object.fromEntries((values.header ?? []).map((h) => [h.slice(0, h.indexOf(':')), h.slice(h.indexOf(':') + 1)]));
-    load = await LoadRun.start({ url: `http://127.0.0.1:${port}${values.url}`, method: values.method!, headers, body: values.body, connections: Number(values.connections), pipelining: 1, timeoutS: 10, maxDurationS: 600 });
+    const headers = Object.fromEntries(
+      (values.header ?? []).map((h) => [h.slice(0, h.indexOf(':')), h.slice(h.indexOf(':') + 1)]),
+    );
+    load = await LoadRun.start({
+      url: `http://127.0.0.1:${port}${values.url}`,
+      method: values.method!,
+      headers,
+      body: values.body,
+      connections: Number(values.connections),
+      pipelining: 1,
+      timeoutS: 10,
+      maxDurationS: 600,
+    });
     await sleep(3); // warm-up
     const windowS = Number(values['window-s']);
     const rows: Array<{ heap: boolean; perSecond: number }> = [];
@@ -52,9 +71,18 @@ async function main(): Promise<void> {
     const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
     const on = mean(rows.filter((r) => r.heap).map((r) => r.perSecond));
     const off = mean(rows.filter((r) => !r.heap).map((r) => r.perSecond));
-    console.log(`mean req/s: off ${off.toFixed(1)}, on ${on.toFixed(1)}; with heap sampling ÷ without = ${(on / off).toFixed(3)}`);
+    console.log(
+      `mean req/s: off ${off.toFixed(1)}, on ${on.toFixed(1)}; with heap sampling ÷ without = ${(on / off).toFixed(3)}`,
+    );
     fs.mkdirSync(path.join(REPO, 'bench', 'out'), { recursive: true });
-    fs.writeFileSync(path.join(REPO, 'bench', 'out', 'heap-overhead.json'), JSON.stringify({ app: values.app, url: values.url, intervalBytes: Number(values.interval), rows, off, on, ratio: on / off }, null, 1));
+    fs.writeFileSync(
+      path.join(REPO, 'bench', 'out', 'heap-overhead.json'),
+      JSON.stringify(
+        { app: values.app, url: values.url, intervalBytes: Number(values.interval), rows, off, on, ratio: on / off },
+        null,
+        1,
+      ),
+    );
   } finally {
     load?.kill();
     await inspector.close();

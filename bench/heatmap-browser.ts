@@ -24,7 +24,11 @@ export interface BrowserFigures {
 }
 
 /** Undefined (with the reason) when the bundle or Chromium is missing. */
-export async function browserFigures(report: ReportV1, timeline: TimelineV1, ranges: number): Promise<BrowserFigures | string> {
+export async function browserFigures(
+  report: ReportV1,
+  timeline: TimelineV1,
+  ranges: number,
+): Promise<BrowserFigures | string> {
   if (!fs.existsSync(REPORT_JS)) return `${REPORT_JS} is missing (npm run build)`;
   if (!fs.existsSync('/usr/bin/chromium')) return 'no /usr/bin/chromium';
   const server = await servePage();
@@ -32,18 +36,23 @@ export async function browserFigures(report: ReportV1, timeline: TimelineV1, ran
   try {
     // An empty report first: the page is ready; then the big one, timed inside the page.
     const warm = { ...report, id: 'warm-up', functions: [], lines: [] };
-    const { page } = await openReportPage(browser, server, { theme: 'dark', onReady: [{ type: 'report', report: warm }] });
+    const { page } = await openReportPage(browser, server, {
+      theme: 'dark',
+      onReady: [{ type: 'report', report: warm }],
+    });
     await page.waitForFunction(() => document.body.dataset.reportId === 'warm-up');
-    const render = (msg: unknown): Promise<number> => page.evaluate((m) => {
-      const t = performance.now();
-      window.dispatchEvent(new MessageEvent('message', { data: m }));
-      void document.body.offsetHeight; // layout included
-      return performance.now() - t;
-    }, msg);
+    const render = (msg: unknown): Promise<number> =>
+      page.evaluate((m) => {
+        const t = performance.now();
+        window.dispatchEvent(new MessageEvent('message', { data: m }));
+        void document.body.offsetHeight; // layout included
+        return performance.now() - t;
+      }, msg);
     // The same report without, then with the timeline: the difference is the Timeline tab's cost.
     const withoutMs = await render({ type: 'report', report: { ...report, id: 'no-timeline' } });
     const renderMs = await render({ type: 'report', report, timeline });
-    if ((await page.evaluate(() => document.body.dataset.reportId)) !== report.id) throw new Error('the page did not show the benchmark report');
+    if ((await page.evaluate(() => document.body.dataset.reportId)) !== report.id)
+      throw new Error('the page did not show the benchmark report');
     await page.locator('vscode-panel-tab#tab-timeline').click();
     await page.locator('canvas.heatmap-canvas').waitFor();
     const rangeChangeMs = (await page.evaluate(dragSteps(ranges))) as number[];

@@ -47,21 +47,29 @@ export async function benchHonest(): Promise<{ figures: Figure[]; reports: Map<A
     );
     reports.set(app, runs);
     const note = `${app} app, ${HONEST_LOAD.connections} connections, ${HONEST_LOAD.durationS} s of measured sub-windows per run`;
-    figures.push(ratioFigure({
-      id: `honest-${app}`,
-      name: `Honest numbers, ${app}: measured-window req/s ÷ plain req/s`,
-      unit: '×', target: '>= 0.98', atLeast: 0.98, invert: true,
-      pairs: pairs.map((p) => ({ a: p.a.rps, b: p.b.rps })),
-      note: `${note}; samples: a = plain req/s, b = Hotline measured req/s`,
-    }));
-    figures.push(ratioFigure({
-      id: `honest-cpu-${app}`,
-      name: `Honest numbers, ${app}: plain CPU/request ÷ measured-window CPU/request`,
-      unit: '×', target: 'info (≈ 1)',
-      invert: true,
-      pairs: pairs.map((p) => ({ a: p.b.cpu, b: p.a.cpu })),
-      note: `${note}; samples: a = Hotline measured, b = plain app CPU ms per request (ratio b/a: above 1 = the measured window cost the app less)`,
-    }));
+    figures.push(
+      ratioFigure({
+        id: `honest-${app}`,
+        name: `Honest numbers, ${app}: measured-window req/s ÷ plain req/s`,
+        unit: '×',
+        target: '>= 0.98',
+        atLeast: 0.98,
+        invert: true,
+        pairs: pairs.map((p) => ({ a: p.a.rps, b: p.b.rps })),
+        note: `${note}; samples: a = plain req/s, b = Hotline measured req/s`,
+      }),
+    );
+    figures.push(
+      ratioFigure({
+        id: `honest-cpu-${app}`,
+        name: `Honest numbers, ${app}: plain CPU/request ÷ measured-window CPU/request`,
+        unit: '×',
+        target: 'info (≈ 1)',
+        invert: true,
+        pairs: pairs.map((p) => ({ a: p.b.cpu, b: p.a.cpu })),
+        note: `${note}; samples: a = Hotline measured, b = plain app CPU ms per request (ratio b/a: above 1 = the measured window cost the app less)`,
+      }),
+    );
   }
   return { figures, reports };
 }

@@ -14,12 +14,14 @@ import { HONEST_LOAD } from './honest.ts';
 /** The settings' minimum (run-settings.ts validate, package.json hotline.samplingInterval). */
 export const FINEST_INTERVAL_US = 50;
 
-const geo = (ws: SubWindowFigures[]): number => Math.exp(ws.reduce((t, w) => t + Math.log(w.cpuMsPerRequest ?? NaN), 0) / ws.length);
+const geo = (ws: SubWindowFigures[]): number =>
+  Math.exp(ws.reduce((t, w) => t + Math.log(w.cpuMsPerRequest ?? NaN), 0) / ws.length);
 
 /** Profiled and measured CPU ms per request of one run (geometric means over its sub-windows). */
 function cpuPerRequest(r: RunReport, which: 'all' | 'first' | 'later' = 'all'): { a: number; b: number } {
   const sw = r.load.subWindows!;
-  const pick = (ws: SubWindowFigures[]): SubWindowFigures[] => (which === 'first' ? ws.slice(0, 1) : which === 'later' ? ws.slice(1) : ws);
+  const pick = (ws: SubWindowFigures[]): SubWindowFigures[] =>
+    which === 'first' ? ws.slice(0, 1) : which === 'later' ? ws.slice(1) : ws;
   return { a: geo(pick(sw.profiled)), b: geo(pick(sw.measured)) };
 }
 
@@ -29,34 +31,59 @@ export async function benchProfilerCost(byApp: Map<AppName, RunReport[]>): Promi
     ratioFigure({
       id: 'profiler-cost-default',
       name: `Profiler cost at ${RUN_DEFAULTS.samplingIntervalUs} µs (default): CPU/request profiled ÷ measured sub-windows`,
-      unit: '×', target: '<= 1.05', atMost: 1.05,
+      unit: '×',
+      target: '<= 1.05',
+      atMost: 1.05,
       pairs: all.map((r) => cpuPerRequest(r)),
       note: `all runs of figure 1 (${[...byApp.keys()].join(', ')}); samples: a = profiled, b = measured app CPU ms per request, one run each`,
     }),
   ];
   for (const [app, runs] of byApp) {
-    figures.push(ratioFigure({ id: `profiler-cost-${app}`, name: `  … ${app} only`, unit: '×', target: 'info', pairs: runs.map((r) => cpuPerRequest(r)) }));
+    figures.push(
+      ratioFigure({
+        id: `profiler-cost-${app}`,
+        name: `  … ${app} only`,
+        unit: '×',
+        target: 'info',
+        pairs: runs.map((r) => cpuPerRequest(r)),
+      }),
+    );
   }
   const first = all.map((r) => cpuPerRequest(r, 'first'));
   const later = all.map((r) => cpuPerRequest(r, 'later'));
-  figures.push(ratioFigure({
-    id: 'profiler-cost-first-sub-window', name: '  … first profiled sub-window (starts with the flush) ÷ first measured', unit: '×', target: 'info', pairs: first,
-  }));
-  figures.push(ratioFigure({
-    id: 'profiler-cost-later-sub-windows', name: '  … later profiled sub-windows ÷ later measured', unit: '×', target: 'info', pairs: later,
-    note: `median first/later excess: ${round(median(first.map((p) => p.a / p.b)) / median(later.map((p) => p.a / p.b)), 3)}`,
-  }));
+  figures.push(
+    ratioFigure({
+      id: 'profiler-cost-first-sub-window',
+      name: '  … first profiled sub-window (starts with the flush) ÷ first measured',
+      unit: '×',
+      target: 'info',
+      pairs: first,
+    }),
+  );
+  figures.push(
+    ratioFigure({
+      id: 'profiler-cost-later-sub-windows',
+      name: '  … later profiled sub-windows ÷ later measured',
+      unit: '×',
+      target: 'info',
+      pairs: later,
+      note: `median first/later excess: ${round(median(first.map((p) => p.a / p.b)) / median(later.map((p) => p.a / p.b)), 3)}`,
+    }),
+  );
   const finest: RunReport[] = [];
   for (let i = 0; i < PAIRS; i++) {
     progress(`profiler cost at ${FINEST_INTERVAL_US} µs: run ${i + 1}/${PAIRS}`);
     finest.push(await hotlineRun('json-api', { ...HONEST_LOAD, samplingIntervalUs: FINEST_INTERVAL_US }));
   }
-  figures.push(ratioFigure({
-    id: 'profiler-cost-finest',
-    name: `Profiler cost at ${FINEST_INTERVAL_US} µs (finest): CPU/request profiled ÷ measured`,
-    unit: '×', target: 'info (no target)',
-    pairs: finest.map((r) => cpuPerRequest(r)),
-    note: 'json-api; samples: a = profiled, b = measured app CPU ms per request, one run each',
-  }));
+  figures.push(
+    ratioFigure({
+      id: 'profiler-cost-finest',
+      name: `Profiler cost at ${FINEST_INTERVAL_US} µs (finest): CPU/request profiled ÷ measured`,
+      unit: '×',
+      target: 'info (no target)',
+      pairs: finest.map((r) => cpuPerRequest(r)),
+      note: 'json-api; samples: a = profiled, b = measured app CPU ms per request, one run each',
+    }),
+  );
   return figures;
 }

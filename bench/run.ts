@@ -18,7 +18,9 @@ import { benchHonest } from './honest.ts';
 import { benchHeatmap, type HeatmapBench } from './heatmap.ts';
 import { benchProfilerCost } from './profiler-cost.ts';
 
-const ONLY = process.env.HOTLINE_BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
+const ONLY = process.env.HOTLINE_BENCH_ONLY?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const wanted = (m: string): boolean => !ONLY || ONLY.includes(m);
 
 /** Runs one module; a module that throws becomes a MISS line with its message, not a dead bench. */
@@ -30,7 +32,15 @@ async function section(name: string, figures: Figure[], work: () => Promise<Figu
   } catch (err) {
     const message = (err as Error).message.split('\n')[0];
     progress(`${name} failed: ${(err as Error).stack ?? message}`);
-    figures.push({ id: `${name}-failed`, name: `${name} (failed)`, median: null, unit: '', target: '', pass: false, note: message });
+    figures.push({
+      id: `${name}-failed`,
+      name: `${name} (failed)`,
+      median: null,
+      unit: '',
+      target: '',
+      pass: false,
+      note: message,
+    });
   }
   progress(`== ${name} took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
@@ -38,22 +48,57 @@ async function section(name: string, figures: Figure[], work: () => Promise<Figu
 /** The heat map's figures: a range change in the report page (and in node, rank + cut), p90 under 100 ms. */
 function heatmapFigures(b: HeatmapBench): Figure[] {
   const target = `p90 < ${b.targetMs}`;
-  const out: Figure[] = [{
-    id: 'heatmap-range-node', name: `heat map range change, rank + cut (${b.samples} samples, 60 s at 1 kHz)`,
-    median: b.rangeChangeMs.median, max: b.rangeChangeMs.max, unit: 'ms', target, pass: b.rangeChangeMs.p90 < b.targetMs,
-    samples: { p90: b.rangeChangeMs.p90, rank: b.rankMs, cut: b.cutMs, heatMapBuildMs: b.heatMapBuildMs, loadAverage: b.loadAverage },
-  }];
-  if ('skipped' in b.browser) out.push({ id: 'heatmap-range-page', name: 'heat map range change in the report page', median: null, unit: 'ms', target, pass: null, note: b.browser.skipped });
+  const out: Figure[] = [
+    {
+      id: 'heatmap-range-node',
+      name: `heat map range change, rank + cut (${b.samples} samples, 60 s at 1 kHz)`,
+      median: b.rangeChangeMs.median,
+      max: b.rangeChangeMs.max,
+      unit: 'ms',
+      target,
+      pass: b.rangeChangeMs.p90 < b.targetMs,
+      samples: {
+        p90: b.rangeChangeMs.p90,
+        rank: b.rankMs,
+        cut: b.cutMs,
+        heatMapBuildMs: b.heatMapBuildMs,
+        loadAverage: b.loadAverage,
+      },
+    },
+  ];
+  if ('skipped' in b.browser)
+    out.push({
+      id: 'heatmap-range-page',
+      name: 'heat map range change in the report page',
+      median: null,
+      unit: 'ms',
+      target,
+      pass: null,
+      note: b.browser.skipped,
+    });
   else {
     const r = b.browser.rangeChangeMs;
-    out.push({ id: 'heatmap-range-page', name: 'heat map range change in the report page (select, re-rank, redraw)', median: r.median, max: r.max, unit: 'ms', target, pass: r.p90 < b.targetMs, samples: { p90: r.p90, timelineTabMs: b.browser.timelineTabMs } });
+    out.push({
+      id: 'heatmap-range-page',
+      name: 'heat map range change in the report page (select, re-rank, redraw)',
+      median: r.median,
+      max: r.max,
+      unit: 'ms',
+      target,
+      pass: r.p90 < b.targetMs,
+      samples: { p90: r.p90, timelineTabMs: b.browser.timelineTabMs },
+    });
   }
   return out;
 }
 
 function fmt(x: number | null | undefined): string {
   if (x === null || x === undefined) return '—';
-  return Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(3).replace(/\.?0+$/, '') || '0';
+  return Math.abs(x) >= 100
+    ? x.toFixed(0)
+    : Math.abs(x) >= 10
+      ? x.toFixed(1)
+      : x.toFixed(3).replace(/\.?0+$/, '') || '0';
 }
 
 function table(figures: Figure[]): string {
@@ -66,7 +111,11 @@ function table(figures: Figure[]): string {
   ]);
   const head = ['figure', 'median', 'spread (min–max)', 'target', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]): string => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (r: string[]): string =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
@@ -76,7 +125,10 @@ async function main(): Promise<void> {
   const figures: Figure[] = [];
   try {
     progress(`building (node esbuild.mjs)${QUICK ? '; QUICK mode: short settings, not for quoting' : ''}`);
-    execFileSync(process.execPath, [path.join(REPO, 'esbuild.mjs')], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.execPath, [path.join(REPO, 'esbuild.mjs')], {
+      cwd: REPO,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (wanted('honest')) {
       await section('honest numbers + profiler cost', figures, async () => {
         const honest = await benchHonest();
@@ -94,7 +146,10 @@ async function main(): Promise<void> {
       });
     }
     if (wanted('heatmap')) await section('heat map', figures, async () => heatmapFigures(await benchHeatmap()));
-    if (wanted('footprint')) await section('footprint', figures, async () => benchFootprint(work, { ms: editor?.activationMs, text: editor?.activationText }));
+    if (wanted('footprint'))
+      await section('footprint', figures, async () =>
+        benchFootprint(work, { ms: editor?.activationMs, text: editor?.activationText }),
+      );
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -103,14 +158,26 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     quick: QUICK,
     durationS: Math.round((Date.now() - started) / 1000),
-    machine: { cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, os: `${os.type()} ${os.release()}`, loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100) },
+    machine: {
+      cpu: cpus[0]?.model ?? 'unknown',
+      cores: cpus.length,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      os: `${os.type()} ${os.release()}`,
+      loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    },
     figures,
   };
   // Only a full run (every module, full settings) replaces bench/results.json, the recorded figures.
-  const file = QUICK || ONLY ? path.join(BENCH_DIR, 'out', `results-${QUICK ? 'quick' : 'partial'}.json`) : path.join(BENCH_DIR, 'results.json');
+  const file =
+    QUICK || ONLY
+      ? path.join(BENCH_DIR, 'out', `results-${QUICK ? 'quick' : 'partial'}.json`)
+      : path.join(BENCH_DIR, 'results.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(results, null, 1)}\n`);
-  process.stdout.write(`\nHotline bench — ${results.date} — ${results.machine.cpu} × ${results.machine.cores}, node ${results.machine.node}${QUICK ? ' — QUICK (not for quoting)' : ''}\n\n`);
+  process.stdout.write(
+    `\nHotline bench — ${results.date} — ${results.machine.cpu} × ${results.machine.cores}, node ${results.machine.node}${QUICK ? ' — QUICK (not for quoting)' : ''}\n\n`,
+  );
   process.stdout.write(`${table(figures)}\n\nwritten: ${path.relative(REPO, file)} (${results.durationS} s)\n`);
 }
 

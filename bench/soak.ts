@@ -45,14 +45,22 @@ function rssMiB(pid: number): number {
 async function main(): Promise<void> {
   const tmp = fs.mkdtempSync('/tmp/hlsoak-');
   const vsix = path.join(tmp, 'hotline.vsix');
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/package-vsix.mjs'), vsix], { cwd: REPO_ROOT, stdio: 'pipe' });
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/package-vsix.mjs'), vsix], {
+    cwd: REPO_ROOT,
+    stdio: 'pipe',
+  });
   const workspace = path.join(tmp, 'login-api');
-  fs.cpSync(path.join(REPO_ROOT, 'examples/login-api'), workspace, { recursive: true, filter: (s) => !s.includes('.hotline') });
+  fs.cpSync(path.join(REPO_ROOT, 'examples/login-api'), workspace, {
+    recursive: true,
+    filter: (s) => !s.includes('.hotline'),
+  });
   const vs = await startVSCode({
     workspace,
     extensionVsix: vsix,
     userSettings: {
-      ...LOGIN_SETTINGS, 'hotline.duration': windowS, 'hotline.warmup': 2,
+      ...LOGIN_SETTINGS,
+      'hotline.duration': windowS,
+      'hotline.warmup': 2,
     },
   });
   const peaks = { extensionHost: 0, languageServer: 0 };
@@ -62,7 +70,11 @@ async function main(): Promise<void> {
     const all = processes();
     const host = all.find((p) => p.cmd.includes('extensionHostProcess') || p.cmd.includes('--type=extensionHost'));
     const server = all.find((p) => p.cmd.includes(`${path.sep}dist${path.sep}server.js`) && p.cmd.includes('hotline'));
-    const sample = { t: (Date.now() - t0) / 1000, extensionHost: host ? rssMiB(host.pid) : 0, languageServer: server ? rssMiB(server.pid) : 0 };
+    const sample = {
+      t: (Date.now() - t0) / 1000,
+      extensionHost: host ? rssMiB(host.pid) : 0,
+      languageServer: server ? rssMiB(server.pid) : 0,
+    };
     samples.push(sample);
     peaks.extensionHost = Math.max(peaks.extensionHost, sample.extensionHost);
     peaks.languageServer = Math.max(peaks.languageServer, sample.languageServer);
@@ -85,9 +97,16 @@ async function main(): Promise<void> {
       lastRssMiB: samples[samples.length - 1],
     };
     fs.mkdirSync(path.join(REPO_ROOT, 'bench', 'out'), { recursive: true });
-    fs.writeFileSync(path.join(REPO_ROOT, 'bench', 'out', 'soak.json'), `${JSON.stringify({ result, samples }, null, 1)}\n`);
-    process.stdout.write(`soak: ${windowS} s + ${windowS} s under load; profile ${result.profileMiB} MiB, ${result.samples} samples; top line ${result.topLine}\n`);
-    process.stdout.write(`soak: peak RSS extension host ${result.peakRssMiB.extensionHost} MiB, language server ${result.peakRssMiB.languageServer} MiB\n`);
+    fs.writeFileSync(
+      path.join(REPO_ROOT, 'bench', 'out', 'soak.json'),
+      `${JSON.stringify({ result, samples }, null, 1)}\n`,
+    );
+    process.stdout.write(
+      `soak: ${windowS} s + ${windowS} s under load; profile ${result.profileMiB} MiB, ${result.samples} samples; top line ${result.topLine}\n`,
+    );
+    process.stdout.write(
+      `soak: peak RSS extension host ${result.peakRssMiB.extensionHost} MiB, language server ${result.peakRssMiB.languageServer} MiB\n`,
+    );
   } finally {
     clearInterval(timer);
     await vs.stop();

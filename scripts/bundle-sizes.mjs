@@ -6,7 +6,14 @@ import { entries } from '../esbuild.mjs';
 const minify = process.argv.includes('--minify');
 const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
 for (const entry of entries.filter((e) => e.platform === 'node')) {
-  const result = await esbuild.build({ ...entry, minify, write: false, metafile: true, sourcemap: false, logLevel: 'error' });
+  const result = await esbuild.build({
+    ...entry,
+    minify,
+    write: false,
+    metafile: true,
+    sourcemap: false,
+    logLevel: 'error',
+  });
   const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint);
   const bytesOf = (test) =>
     Object.entries(output.inputs)

@@ -28,7 +28,14 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 10).join('\n').replace(/^\/\/ ?/gm, '') + '\n');
+  console.log(
+    fs
+      .readFileSync(fileURLToPath(import.meta.url), 'utf8')
+      .split('\n')
+      .slice(1, 10)
+      .join('\n')
+      .replace(/^\/\/ ?/gm, '') + '\n',
+  );
   process.exit(0);
 }
 
@@ -43,7 +50,8 @@ function newestVsix() {
 
 const harness = await tsImport('../test/e2e/harness.ts', import.meta.url);
 
-if (!harness.readSetup()) console.error('e2e cache missing: running scripts/e2e-setup.sh (a few minutes the first time)...');
+if (!harness.readSetup())
+  console.error('e2e cache missing: running scripts/e2e-setup.sh (a few minutes the first time)...');
 harness.ensureSetup();
 
 let vsix;

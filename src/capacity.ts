@@ -14,7 +14,7 @@ export interface CapacityBasis {
 
 export function capacityOf(r: Pick<ReportV1, 'profile' | 'load'>): CapacityBasis {
   const p = r.load?.profiled;
-  const requests = p ? p.requests.total ?? p.requests.perSecond * p.durationS : 0;
+  const requests = p ? (p.requests.total ?? p.requests.perSecond * p.durationS) : 0;
   return { wallMs: r.profile.durationMs, ...(requests >= 1 ? { requests } : {}) };
 }
 

@@ -111,7 +111,13 @@ export interface ExplainHintArgs {
 
 /** extension → report webview: what to show (sent after `ready`). */
 export type ToReportView =
-  | { type: 'report'; report: ReportV1; baseline?: ReportV1; focus?: { file: string; line: number; functionName?: string }; timeline?: TimelineV1 }
+  | {
+      type: 'report';
+      report: ReportV1;
+      baseline?: ReportV1;
+      focus?: { file: string; line: number; functionName?: string };
+      timeline?: TimelineV1;
+    }
   | { type: 'focus'; file: string; line: number; functionName?: string };
 
 /** report webview → extension. */
@@ -129,14 +135,14 @@ export type FromReportView =
  * extension → flame graph webview: a profile, as a webview resource URL the page fetches (the
  * bytes never go through postMessage), or inline as base64.
  */
-export type ToFlameView = { type: 'profile'; name: string; base64: string } | { type: 'profile'; name: string; url: string };
+export type ToFlameView =
+  { type: 'profile'; name: string; base64: string } | { type: 'profile'; name: string; url: string };
 
 /** flame graph webview → extension. */
 export type FromFlameView = { type: 'ready' } | { type: 'loaded' } | { type: 'error'; message: string };
 
 /** A day: no profile is longer; a larger range end is not a real selection. */
 const MAX_RANGE_END_MS = 86_400_000;
-
 
 /** Validates a message from the report webview; anything else is undefined (and dropped). */
 export function parseFromReportView(v: unknown): FromReportView | undefined {
@@ -151,7 +157,14 @@ export function parseFromReportView(v: unknown): FromReportView | undefined {
         : undefined;
     case 'openFlameRange': {
       const { startMs, endMs } = v;
-      const ok = typeof startMs === 'number' && typeof endMs === 'number' && Number.isFinite(startMs) && Number.isFinite(endMs) && startMs >= 0 && endMs > startMs && endMs <= MAX_RANGE_END_MS;
+      const ok =
+        typeof startMs === 'number' &&
+        typeof endMs === 'number' &&
+        Number.isFinite(startMs) &&
+        Number.isFinite(endMs) &&
+        startMs >= 0 &&
+        endMs > startMs &&
+        endMs <= MAX_RANGE_END_MS;
       return ok ? { type: 'openFlameRange', startMs, endMs } : undefined;
     }
     default:

@@ -13,8 +13,10 @@ function checksum(seed) {
   return h >>> 0;
 }
 
-http.createServer((req, res) => {
-  const body = JSON.stringify({ checksum: checksum(req.url.length) });
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(body);
-}).listen(Number(process.env.PORT) || 3000, '127.0.0.1');
+http
+  .createServer((req, res) => {
+    const body = JSON.stringify({ checksum: checksum(req.url.length) });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(body);
+  })
+  .listen(Number(process.env.PORT) || 3000, '127.0.0.1');

@@ -19,9 +19,11 @@ function search(query) {
   return { total: hits.length, page };
 }
 
-http.createServer((req, res) => {
-  const url = new URL(req.url, 'http://localhost');
-  const body = JSON.stringify(search(url.searchParams));
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(body);
-}).listen(Number(process.env.PORT) || 3000, '127.0.0.1');
+http
+  .createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    const body = JSON.stringify(search(url.searchParams));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(body);
+  })
+  .listen(Number(process.env.PORT) || 3000, '127.0.0.1');

@@ -18,11 +18,16 @@ function search(query) {
   return { total: hits.length, page: hits.slice(0, 20) };
 }
 
-http.createServer((req, res) => {
-  const started = process.hrtime.bigint();
-  const url = new URL(req.url, 'http://localhost');
-  const body = JSON.stringify(search(url.searchParams));
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(body);
-  console.log(`${new Date().toISOString()} ${req.method} ${req.url} 200 ${body.length}b ${Number(process.hrtime.bigint() - started) / 1e3}us`, { ua: req.headers['user-agent'] ?? '' });
-}).listen(Number(process.env.PORT) || 3000, '127.0.0.1');
+http
+  .createServer((req, res) => {
+    const started = process.hrtime.bigint();
+    const url = new URL(req.url, 'http://localhost');
+    const body = JSON.stringify(search(url.searchParams));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(body);
+    console.log(
+      `${new Date().toISOString()} ${req.method} ${req.url} 200 ${body.length}b ${Number(process.hrtime.bigint() - started) / 1e3}us`,
+      { ua: req.headers['user-agent'] ?? '' },
+    );
+  })
+  .listen(Number(process.env.PORT) || 3000, '127.0.0.1');

@@ -1,6 +1,21 @@
 // `--baseline RUN` and `--fail-if-slower N%`: a run compared with an earlier one, the comparison
 // kept in its report.json, and a verdict CI can act on (exit 3 = slower than allowed).
-import { compareReports, type Comparison, type GateVerdict, intervalPct, MINUS, minus, parseThreshold, readRun, regressionGate, type ReportV1, signedPct, StoreError, ThresholdError, writeReport } from '../core/index.ts';
+import {
+  compareReports,
+  type Comparison,
+  type GateVerdict,
+  intervalPct,
+  MINUS,
+  minus,
+  parseThreshold,
+  readRun,
+  regressionGate,
+  type ReportV1,
+  signedPct,
+  StoreError,
+  ThresholdError,
+  writeReport,
+} from '../core/index.ts';
 
 /** Exit code of a run or comparison that regressed past --fail-if-slower. */
 export const EXIT_REGRESSED = 3;
@@ -28,7 +43,11 @@ export function threshold(value: unknown): number | undefined {
 }
 
 /** Compares, and keeps the comparison in the run's report.json (written before it is shown). */
-export function attachBaseline(runDir: string, report: ReportV1, base: ReportV1): { report: ReportV1; comparison: Comparison } {
+export function attachBaseline(
+  runDir: string,
+  report: ReportV1,
+  base: ReportV1,
+): { report: ReportV1; comparison: Comparison } {
   const comparison = compareReports(base, report);
   const withBaseline: ReportV1 = { ...report, baseline: { runId: base.id, deltas: { ...comparison } } };
   writeReport(runDir, withBaseline);
@@ -36,25 +55,47 @@ export function attachBaseline(runDir: string, report: ReportV1, base: ReportV1)
 }
 
 /** The gate's lines for the terminal, and the exit code it asks for. */
-export function gateOutcome(c: Comparison, thresholdPct: number): { lines: string[]; exitCode: number; verdict: GateVerdict } {
+export function gateOutcome(
+  c: Comparison,
+  thresholdPct: number,
+): { lines: string[]; exitCode: number; verdict: GateVerdict } {
   const verdict = regressionGate(c, thresholdPct);
   if (!verdict.decided) {
-    return { verdict, exitCode: 1, lines: [`gate: cannot decide --fail-if-slower ${thresholdPct}%: ${verdict.reason}.`] };
+    return {
+      verdict,
+      exitCode: 1,
+      lines: [`gate: cannot decide --fail-if-slower ${thresholdPct}%: ${verdict.reason}.`],
+    };
   }
   const lines = verdict.checks.map((x) => {
     const limit = `limit ${x.figure === 'req/s' ? MINUS : '+'}${thresholdPct}%`;
-    const interval = x.lowPct !== undefined && x.highPct !== undefined ? ` 95% ${intervalPct(x.lowPct, x.highPct)}` : '';
-    const outcome = x.notGated ? 'not gated' : x.failed ? 'REGRESSED' : x.verdict === 'within noise' ? 'ok (within noise)' : 'ok';
+    const interval =
+      x.lowPct !== undefined && x.highPct !== undefined ? ` 95% ${intervalPct(x.lowPct, x.highPct)}` : '';
+    const outcome = x.notGated
+      ? 'not gated'
+      : x.failed
+        ? 'REGRESSED'
+        : x.verdict === 'within noise'
+          ? 'ok (within noise)'
+          : 'ok';
     return `gate: ${x.figure.padEnd(11)} ${num(x.base)} → ${num(x.current)} (${signedPct(x.changePct)}${interval}, ${limit})  ${outcome}`;
   });
   for (const why of new Set(verdict.checks.map((x) => x.notGated).filter((x): x is string => x !== undefined))) {
-    lines.push(`gate: ${verdict.checks.filter((x) => x.notGated === why).map((x) => x.figure).join(' and ')} not gated: ${why}.`);
+    lines.push(
+      `gate: ${verdict.checks
+        .filter((x) => x.notGated === why)
+        .map((x) => x.figure)
+        .join(' and ')} not gated: ${why}.`,
+    );
   }
   if (verdict.note) lines.push(`gate: note: ${verdict.note}.`);
-  lines.push(verdict.failed
-    ? `gate: FAIL — slower than the baseline ${c.baseId} by more than ${thresholdPct}%, beyond the runs' noise`
-    : `gate: pass — not slower than the baseline ${c.baseId} by more than ${thresholdPct}% beyond the runs' noise`);
+  lines.push(
+    verdict.failed
+      ? `gate: FAIL — slower than the baseline ${c.baseId} by more than ${thresholdPct}%, beyond the runs' noise`
+      : `gate: pass — not slower than the baseline ${c.baseId} by more than ${thresholdPct}% beyond the runs' noise`,
+  );
   return { verdict, exitCode: verdict.failed ? EXIT_REGRESSED : 0, lines };
 }
 
-const num = (v: number): string => minus(Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(1) : v.toFixed(3));
+const num = (v: number): string =>
+  minus(Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(1) : v.toFixed(3));

@@ -3,7 +3,28 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { analyzeFile, analyzeHeapProfile, type AttachSpec, compareReports, type Comparison, HeapProfileError, parseAttachTarget, parseHeapProfileText, ProfileFormatError, profileUnderLoad, readRun, REMOTE_ATTACH_WARNING, remoteHostOf, resolveTarget, RUN_DEFAULTS, RunError, type RunProgress, runsDirOf, StoreError, TargetError } from '../core/index.ts';
+import {
+  analyzeFile,
+  analyzeHeapProfile,
+  type AttachSpec,
+  compareReports,
+  type Comparison,
+  HeapProfileError,
+  parseAttachTarget,
+  parseHeapProfileText,
+  ProfileFormatError,
+  profileUnderLoad,
+  readRun,
+  REMOTE_ATTACH_WARNING,
+  remoteHostOf,
+  resolveTarget,
+  RUN_DEFAULTS,
+  RunError,
+  type RunProgress,
+  runsDirOf,
+  StoreError,
+  TargetError,
+} from '../core/index.ts';
 import { renderAnalysis, renderComparison, renderHeapAnalysis, renderReport } from './render.ts';
 import { formatOf, notAnalysable } from './other-profiles.ts';
 import { attachBaseline, BaselineError, gateOutcome, readBaseline, threshold } from './baseline.ts';
@@ -92,25 +113,37 @@ function gate(c: Comparison, thresholdPct: number): number {
 }
 
 /** Lines node prints about the inspector Hotline attached: not the app's own words. */
-const INSPECTOR_NOISE = /^(Debugger listening on |For help, see: https:\/\/nodejs\.org|Debugger attached\.|Waiting for the debugger to disconnect)/;
+const INSPECTOR_NOISE =
+  /^(Debugger listening on |For help, see: https:\/\/nodejs\.org|Debugger attached\.|Waiting for the debugger to disconnect)/;
 
 function fail(err: unknown): number {
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`hotline: ${message}\n`);
   if (err instanceof BaselineError) return 2;
   // Options the engine refuses (out of range, a URL off this machine) are bad usage too.
-  const usage = err instanceof UsageError || err instanceof TargetError || (err instanceof RunError && err.kind === 'bad-options');
+  const usage =
+    err instanceof UsageError || err instanceof TargetError || (err instanceof RunError && err.kind === 'bad-options');
   if (usage) process.stderr.write('Run `hotline help` for the options.\n');
-  if (err instanceof RunError && err.output.trim() && (err.kind === 'app-exited' || err.kind === 'never-listened' || err.kind === 'port-in-use')) {
+  if (
+    err instanceof RunError &&
+    err.output.trim() &&
+    (err.kind === 'app-exited' || err.kind === 'never-listened' || err.kind === 'port-in-use')
+  ) {
     // Stack frames last: the error's own line and the source it points at matter more.
-    const lines = err.output.trimEnd().split('\n').filter((l) => !INSPECTOR_NOISE.test(l) && !/^\s+at /.test(l));
+    const lines = err.output
+      .trimEnd()
+      .split('\n')
+      .filter((l) => !INSPECTOR_NOISE.test(l) && !/^\s+at /.test(l));
     const tail = lines.slice(-12);
     process.stderr.write(`The app's last output:\n${tail.map((l) => `  | ${l}`).join('\n')}\n`);
   }
   return usage ? 2 : 1;
 }
 
-function parse(args: string[], options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>): ReturnType<typeof parseArgs> {
+function parse(
+  args: string[],
+  options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>,
+): ReturnType<typeof parseArgs> {
   try {
     return parseArgs({ args: joinNegativeValues(args, options), allowPositionals: true, options, strict: true });
   } catch (err) {
@@ -156,32 +189,62 @@ async function profile(argv: string[]): Promise<number> {
   const dash = argv.indexOf('--');
   const appArgs = dash >= 0 ? argv.slice(dash + 1) : [];
   const { values, positionals } = parse(dash >= 0 ? argv.slice(0, dash) : argv, {
-    entry: { type: 'string' }, script: { type: 'string' }, url: { type: 'string' }, method: { type: 'string' },
-    header: { type: 'string', multiple: true }, body: { type: 'string' }, connections: { type: 'string' },
-    pipelining: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' },
-    'sampling-interval': { type: 'string' }, timeout: { type: 'string' }, env: { type: 'string', multiple: true },
-    node: { type: 'string' }, 'listen-timeout': { type: 'string' }, 'stop-grace': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
-    baseline: { type: 'string' }, 'fail-if-slower': { type: 'string' },
+    entry: { type: 'string' },
+    script: { type: 'string' },
+    url: { type: 'string' },
+    method: { type: 'string' },
+    header: { type: 'string', multiple: true },
+    body: { type: 'string' },
+    connections: { type: 'string' },
+    pipelining: { type: 'string' },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    'sampling-interval': { type: 'string' },
+    timeout: { type: 'string' },
+    env: { type: 'string', multiple: true },
+    node: { type: 'string' },
+    'listen-timeout': { type: 'string' },
+    'stop-grace': { type: 'string' },
+    out: { type: 'string' },
+    json: { type: 'boolean' },
+    baseline: { type: 'string' },
+    'fail-if-slower': { type: 'string' },
     heap: { type: 'boolean' },
-    attach: { type: 'string' }, 'allow-remote-attach': { type: 'boolean' }, 'load-command': { type: 'string' },
+    attach: { type: 'string' },
+    'allow-remote-attach': { type: 'boolean' },
+    'load-command': { type: 'string' },
   });
   if (positionals.length > 1) throw new UsageError(`profile takes one app folder (got ${positionals.join(', ')})`);
-  if (typeof values.url !== 'string') throw new UsageError('profile needs --url (a path such as /login, or a full http://127.0.0.1:PORT/… URL)');
+  if (typeof values.url !== 'string')
+    throw new UsageError('profile needs --url (a path such as /login, or a full http://127.0.0.1:PORT/… URL)');
   const dir = path.resolve(positionals[0] ?? '.');
   const attach = attachOptions(values, appArgs);
-  if (attach && !fs.existsSync(dir)) throw new UsageError(`the app folder ${dir} does not exist (with --attach, DIR is the folder of the running app's code)`);
-  const ownLoadOnly = ['method', 'header', 'body', 'connections', 'pipelining', 'timeout'].filter((k) => values[k] !== undefined);
+  if (attach && !fs.existsSync(dir))
+    throw new UsageError(
+      `the app folder ${dir} does not exist (with --attach, DIR is the folder of the running app's code)`,
+    );
+  const ownLoadOnly = ['method', 'header', 'body', 'connections', 'pipelining', 'timeout'].filter(
+    (k) => values[k] !== undefined,
+  );
   if (values['load-command'] !== undefined && ownLoadOnly.length > 0) {
-    throw new UsageError(`${ownLoadOnly.map((k) => `--${k}`).join(', ')} set Hotline's own load: with --load-command, put them in the command`);
+    throw new UsageError(
+      `${ownLoadOnly.map((k) => `--${k}`).join(', ')} set Hotline's own load: with --load-command, put them in the command`,
+    );
   }
-  const target = attach ? { cwd: dir, entry: '' } : resolveTarget(dir, {
-    entry: values.entry as string | undefined, script: values.script as string | undefined,
-    args: appArgs, env: pairs(values.env, '=', 'env'), nodePath: values.node as string | undefined,
-  });
+  const target = attach
+    ? { cwd: dir, entry: '' }
+    : resolveTarget(dir, {
+        entry: values.entry as string | undefined,
+        script: values.script as string | undefined,
+        args: appArgs,
+        env: pairs(values.env, '=', 'env'),
+        nodePath: values.node as string | undefined,
+      });
   const json = values.json === true;
   const runsDir = values.out ? path.resolve(values.out as string) : runsDirOf(dir);
   const failIfSlower = threshold(values['fail-if-slower']);
-  if (failIfSlower !== undefined && values.baseline === undefined) throw new UsageError('--fail-if-slower needs --baseline RUN (the run to compare with)');
+  if (failIfSlower !== undefined && values.baseline === undefined)
+    throw new UsageError('--fail-if-slower needs --baseline RUN (the run to compare with)');
   const base = typeof values.baseline === 'string' ? readBaseline(values.baseline, runsDir) : undefined;
   const controller = new AbortController();
   let interrupts = 0;
@@ -227,10 +290,14 @@ async function profile(argv: string[]): Promise<number> {
     if (json) process.stdout.write(`${JSON.stringify(report, null, 1)}\n`);
     else {
       process.stdout.write(`${renderReport(report, { cwd: process.cwd(), color: process.stdout.isTTY === true })}\n`);
-      if (compared) process.stdout.write(`\n${renderComparison(compared.comparison, { cwd: process.cwd(), color: false })}\n`);
+      if (compared)
+        process.stdout.write(`\n${renderComparison(compared.comparison, { cwd: process.cwd(), color: false })}\n`);
       process.stdout.write(`\nSaved ${shortPath(runDir)}${path.sep} (report.json, profile.cpuprofile, …)\n`);
       const profLog = profLogsOf(target, startedAt);
-      if (profLog.length > 0) process.stdout.write(`The app's own node --prof wrote ${profLog.map(shortPath).join(', ')}: open it as a flame graph in VS Code (Hotline), or \`node --prof-process FILE\`.\n`);
+      if (profLog.length > 0)
+        process.stdout.write(
+          `The app's own node --prof wrote ${profLog.map(shortPath).join(', ')}: open it as a flame graph in VS Code (Hotline), or \`node --prof-process FILE\`.\n`,
+        );
     }
     if (report.partial) {
       // A report was written, but the run did not complete: CI must not take it for a pass.
@@ -241,7 +308,9 @@ async function profile(argv: string[]): Promise<number> {
   } catch (err) {
     progress.end();
     if (err instanceof RunError && err.kind === 'cancelled') {
-      process.stderr.write(`hotline: ${err.message} ${attach ? 'The load was stopped; the app was left running.' : 'The app and the load were stopped.'}\n`);
+      process.stderr.write(
+        `hotline: ${err.message} ${attach ? 'The load was stopped; the app was left running.' : 'The app and the load were stopped.'}\n`,
+      );
       return 130;
     }
     if (err instanceof TargetError) throw new UsageError(err.message);
@@ -265,7 +334,12 @@ function shortPath(file: string): string {
 function profLogsOf(target: { cwd: string; runtimeArgs?: string[] }, since: number): string[] {
   if (!(target.runtimeArgs ?? []).some((a) => a === '--prof' || a.startsWith('--logfile'))) return [];
   const logfile = (target.runtimeArgs ?? []).find((a) => a.startsWith('--logfile='))?.slice('--logfile='.length);
-  const candidates = logfile ? [path.resolve(target.cwd, logfile)] : fs.readdirSync(target.cwd).filter((f) => /^isolate-.*\.log$/.test(f)).map((f) => path.join(target.cwd, f));
+  const candidates = logfile
+    ? [path.resolve(target.cwd, logfile)]
+    : fs
+        .readdirSync(target.cwd)
+        .filter((f) => /^isolate-.*\.log$/.test(f))
+        .map((f) => path.join(target.cwd, f));
   return candidates.filter((f) => {
     try {
       return fs.statSync(f).mtimeMs >= since;
@@ -282,9 +356,16 @@ function attachOptions(values: ReturnType<typeof parseArgs>['values'], appArgs: 
     if (allowRemote) throw new UsageError('--allow-remote-attach goes with --attach');
     return undefined;
   }
-  const startOnly = ['entry', 'script', 'env', 'node', 'listen-timeout', 'stop-grace'].filter((k) => values[k] !== undefined);
+  const startOnly = ['entry', 'script', 'env', 'node', 'listen-timeout', 'stop-grace'].filter(
+    (k) => values[k] !== undefined,
+  );
   if (startOnly.length > 0 || appArgs.length > 0) {
-    throw new UsageError(`--attach profiles an app that already runs: ${startOnly.map((k) => `--${k}`).concat(appArgs.length > 0 ? ['-- APP ARGS'] : []).join(', ')}: these apply only to an app Hotline starts`);
+    throw new UsageError(
+      `--attach profiles an app that already runs: ${startOnly
+        .map((k) => `--${k}`)
+        .concat(appArgs.length > 0 ? ['-- APP ARGS'] : [])
+        .join(', ')}: these apply only to an app Hotline starts`,
+    );
   }
   let remote: string | undefined;
   try {
@@ -292,7 +373,8 @@ function attachOptions(values: ReturnType<typeof parseArgs>['values'], appArgs: 
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  if (remote !== undefined && allowRemote) process.stderr.write(`hotline: warning: attaching to an inspector on ${remote}: ${REMOTE_ATTACH_WARNING}\n`);
+  if (remote !== undefined && allowRemote)
+    process.stderr.write(`hotline: warning: attaching to an inspector on ${remote}: ${REMOTE_ATTACH_WARNING}\n`);
   return { target: values.attach, allowRemote };
 }
 
@@ -321,13 +403,18 @@ function progressPrinter(): ((p: RunProgress) => void) & { end(): void } {
 }
 
 function analyze(argv: string[]): number {
-  const { values, positionals } = parse(argv, { root: { type: 'string' }, json: { type: 'boolean' }, timeline: { type: 'string' } });
+  const { values, positionals } = parse(argv, {
+    root: { type: 'string' },
+    json: { type: 'boolean' },
+    timeline: { type: 'string' },
+  });
   if (positionals.length !== 1) throw new UsageError('analyze takes one .cpuprofile (or .heapprofile) file');
   const file = path.resolve(positionals[0]);
   const root = path.resolve((values.root as string | undefined) ?? '.');
   if (!fs.existsSync(file)) throw new Error(`${positionals[0]} does not exist`);
   const format = formatOf(file);
-  if (format === 'heapprofile') return analyzeHeap(file, positionals[0], root, values.json === true, values.timeline !== undefined);
+  if (format === 'heapprofile')
+    return analyzeHeap(file, positionals[0], root, values.json === true, values.timeline !== undefined);
   // One line and exit 1, as for a damaged profile: the file is the problem, not the options.
   if (format !== undefined && format !== 'cpuprofile') throw new Error(notAnalysable(positionals[0], format));
   let analysis;
@@ -335,7 +422,8 @@ function analyze(argv: string[]): number {
   try {
     ({ analysis, timeline } = analyzeFile(file, root));
   } catch (err) {
-    if (err instanceof ProfileFormatError) throw new Error(`${positionals[0]} is not a usable CPU profile: ${err.message}`);
+    if (err instanceof ProfileFormatError)
+      throw new Error(`${positionals[0]} is not a usable CPU profile: ${err.message}`);
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${positionals[0]} does not exist`);
     throw err;
   }
@@ -345,12 +433,16 @@ function analyze(argv: string[]): number {
     fs.writeFileSync(path.resolve(values.timeline as string), JSON.stringify(timeline));
   }
   if (values.json) process.stdout.write(`${JSON.stringify(analysis, null, 1)}\n`);
-  else process.stdout.write(`${renderAnalysis(analysis, { cwd: process.cwd(), color: process.stdout.isTTY === true }).join('\n')}\n`);
+  else
+    process.stdout.write(
+      `${renderAnalysis(analysis, { cwd: process.cwd(), color: process.stdout.isTTY === true }).join('\n')}\n`,
+    );
   return 0;
 }
 
 function analyzeHeap(file: string, shown: string, root: string, json: boolean, timeline: boolean): number {
-  if (timeline) throw new UsageError(`${shown} is a heap profile: it has allocations, not samples in time (no --timeline)`);
+  if (timeline)
+    throw new UsageError(`${shown} is a heap profile: it has allocations, not samples in time (no --timeline)`);
   let analysis;
   try {
     analysis = analyzeHeapProfile(parseHeapProfileText(fs.readFileSync(file, 'utf8')), root);
@@ -359,7 +451,10 @@ function analyzeHeap(file: string, shown: string, root: string, json: boolean, t
     throw err;
   }
   if (json) process.stdout.write(`${JSON.stringify({ kind: 'heapprofile', ...analysis }, null, 1)}\n`);
-  else process.stdout.write(`${renderHeapAnalysis(analysis, { cwd: process.cwd(), color: process.stdout.isTTY === true }).join('\n')}\n`);
+  else
+    process.stdout.write(
+      `${renderHeapAnalysis(analysis, { cwd: process.cwd(), color: process.stdout.isTTY === true }).join('\n')}\n`,
+    );
   return 0;
 }
 

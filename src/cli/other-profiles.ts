@@ -20,10 +20,14 @@ export function formatOf(file: string): ProfileFormat | 'text' | undefined {
   }
 }
 
-const FLAME_VIEW = 'In VS Code, Hotline opens it as a flame graph (Explorer, or "Hotline: Open Profile in Flame Graph…")';
+const FLAME_VIEW =
+  'In VS Code, Hotline opens it as a flame graph (Explorer, or "Hotline: Open Profile in Flame Graph…")';
 
 /** What the file is and what opens it, for the formats `analyze` cannot turn into line costs. */
-export function notAnalysable(shown: string, format: Exclude<ProfileFormat, 'cpuprofile' | 'heapprofile'> | 'text'): string {
+export function notAnalysable(
+  shown: string,
+  format: Exclude<ProfileFormat, 'cpuprofile' | 'heapprofile'> | 'text',
+): string {
   switch (format) {
     case 'text':
       return `${shown} is not a profile: \`hotline analyze\` reads .cpuprofile files (V8/Chrome CPU profiles) and .heapprofile files.`;

@@ -2,12 +2,30 @@
 // of the hot lines with bars, and the hints.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Analysis, type Change, type Comparison, type Delta, type HeapAnalysis, intervalPct, profilerCostOf, type ReportV1, signedPct, timeoutHint, withSign } from '../core/index.ts';
+import {
+  type Analysis,
+  type Change,
+  type Comparison,
+  type Delta,
+  type HeapAnalysis,
+  intervalPct,
+  profilerCostOf,
+  type ReportV1,
+  signedPct,
+  timeoutHint,
+  withSign,
+} from '../core/index.ts';
 import { fmt, formatBytes as bytes, formatMs as ms, formatPct, num } from '../format.ts';
 import { capacityOf, costText, type CapacityBasis } from '../capacity.ts';
 
 const CATEGORY_LABELS: Record<string, string> = {
-  user: 'your code', dependencies: 'dependencies', nodeInternals: 'node internals', native: 'native', gc: 'GC', program: 'program', idle: 'idle',
+  user: 'your code',
+  dependencies: 'dependencies',
+  nodeInternals: 'node internals',
+  native: 'native',
+  gc: 'GC',
+  program: 'program',
+  idle: 'idle',
 };
 
 export interface RenderOptions {
@@ -25,56 +43,103 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
   const loadDescription = r.load?.external
     ? `load by the command below, ${r.load.durationS.toFixed(1)} s measured + ${r.load.profiled.durationS.toFixed(1)} s profiled`
     : `${r.settings.connections} connections, ${r.settings.durationS} s measured + ${r.settings.durationS} s profiled`;
-  out.push(bold(`Hotline run ${r.id}`) + `  ${r.load?.external ? '' : `${r.settings.method} `}${r.app.url}  ${loadDescription}${r.settings.attach ? `  (${attachedTo(r.settings.attach, r.app.pid)})` : ''}`);
+  out.push(
+    bold(`Hotline run ${r.id}`) +
+      `  ${r.load?.external ? '' : `${r.settings.method} `}${r.app.url}  ${loadDescription}${r.settings.attach ? `  (${attachedTo(r.settings.attach, r.app.pid)})` : ''}`,
+  );
   if (r.partial) out.push(`  PARTIAL: ${r.partial.reason}`);
   if (r.load) {
     const l = r.load;
     const lat = l.latencyMs;
     out.push('');
     const ext = l.external;
-    out.push(bold('Load') + ` (profiler off, ${l.durationS.toFixed(1)} s${ext ? `, by ${ext.command.join(' ')}` : ''})`);
+    out.push(
+      bold('Load') + ` (profiler off, ${l.durationS.toFixed(1)} s${ext ? `, by ${ext.command.join(' ')}` : ''})`,
+    );
     if (ext && !ext.parsed) {
-      out.push(`  load figures: not parsed (${ext.tool ? `${ext.tool} output without the expected figures` : 'unknown output format'}); the command's output is in the run's ${ext.log}`);
+      out.push(
+        `  load figures: not parsed (${ext.tool ? `${ext.tool} output without the expected figures` : 'unknown output format'}); the command's output is in the run's ${ext.log}`,
+      );
     } else {
       // An external tool's output may lack a statistic: a dash, not a made-up 0.
-      const stat = (k: 'p50' | 'p90' | 'p99' | 'max'): string => (ext?.missing.includes(`latency ${k}`) ? '–' : ms(lat[k]));
-      out.push(`  ${fmt(l.requests.perSecond)} req/s   ${l.requests.total} requests   latency p50 ${stat('p50')}  p90 ${stat('p90')}  p99 ${stat('p99')}  max ${stat('max')}`);
+      const stat = (k: 'p50' | 'p90' | 'p99' | 'max'): string =>
+        ext?.missing.includes(`latency ${k}`) ? '–' : ms(lat[k]);
+      out.push(
+        `  ${fmt(l.requests.perSecond)} req/s   ${l.requests.total} requests   latency p50 ${stat('p50')}  p90 ${stat('p90')}  p99 ${stat('p99')}  max ${stat('max')}`,
+      );
       out.push(`  errors ${l.errors}   timeouts ${l.timeouts}   non-2xx ${l.non2xx}${statusList(l.statusCodes)}`);
       if (l.timeouts > 0) {
-        out.push(ext
-          ? `  (${l.timeouts} requests timed out and ${ext.tool ?? 'the tool'} leaves them out of its percentiles: they are lower bounds)`
-          : `  (${l.timeouts} timed-out requests are counted at the ${r.settings.timeoutS} s timeout: the percentiles are lower bounds)`);
+        out.push(
+          ext
+            ? `  (${l.timeouts} requests timed out and ${ext.tool ?? 'the tool'} leaves them out of its percentiles: they are lower bounds)`
+            : `  (${l.timeouts} timed-out requests are counted at the ${r.settings.timeoutS} s timeout: the percentiles are lower bounds)`,
+        );
       }
-      if (l.non2xx > 0) out.push(`  ! ${l.non2xx} of ${l.requests.total} responses were not 2xx: the profile shows that path; check the URL, method, headers and body.`);
+      if (l.non2xx > 0)
+        out.push(
+          `  ! ${l.non2xx} of ${l.requests.total} responses were not 2xx: the profile shows that path; check the URL, method, headers and body.`,
+        );
       if (l.timeouts > 0) out.push(`  ! ${timeoutHint(r, ext ? 'the load' : `${l.connections} connections`)}`);
       const socketErrors = l.errors - l.timeouts;
       if (socketErrors > 0) out.push(`  ! ${socketErrors} connection errors: the app closed or refused connections.`);
-      if (l.requests.total === 0) out.push('  ! No response in this window: the app did not answer at all (its event loop is blocked, or the URL never responds).');
-      if (l.loadLimited) out.push(`  ! The load generator was the limit (it used ${Math.round((l.loadCpu ?? 0) * 100)}% of a core): the app could serve more.`);
-      out.push(`  profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${ext?.missing.includes('latency p99') ? '–' : ms(l.profiled.latencyMs.p99)}${profilerCostText(r)}`);
-      if (l.subWindows && l.subWindows.measured.length > 1) out.push(`  (${l.subWindows.measured.length} measured and ${l.subWindows.profiled.length} profiled sub-windows of ${fmt(l.subWindows.measured[0].durationS)} s, alternating: ${spreadText(l.subWindows.measured.map((w) => w.perSecond))} req/s across the measured ones)`);
+      if (l.requests.total === 0)
+        out.push(
+          '  ! No response in this window: the app did not answer at all (its event loop is blocked, or the URL never responds).',
+        );
+      if (l.loadLimited)
+        out.push(
+          `  ! The load generator was the limit (it used ${Math.round((l.loadCpu ?? 0) * 100)}% of a core): the app could serve more.`,
+        );
+      out.push(
+        `  profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${ext?.missing.includes('latency p99') ? '–' : ms(l.profiled.latencyMs.p99)}${profilerCostText(r)}`,
+      );
+      if (l.subWindows && l.subWindows.measured.length > 1)
+        out.push(
+          `  (${l.subWindows.measured.length} measured and ${l.subWindows.profiled.length} profiled sub-windows of ${fmt(l.subWindows.measured[0].durationS)} s, alternating: ${spreadText(l.subWindows.measured.map((w) => w.perSecond))} req/s across the measured ones)`,
+        );
     }
   }
   if (r.eventLoop) {
     const e = r.eventLoop;
     if (e.blockedAt && e.blockedAt.length > 0) {
       const [top, ...callers] = e.blockedAt;
-      out.push(`  ! The event loop never yielded. It is stuck in ${top.function} (${rel(top.file, o.cwd)}:${top.line})${callers.length > 0 ? `, called from ${callers.slice(0, 3).map((f) => `${f.function} (${rel(f.file, o.cwd)}:${f.line})`).join(' ← ')}` : ''}.`);
+      out.push(
+        `  ! The event loop never yielded. It is stuck in ${top.function} (${rel(top.file, o.cwd)}:${top.line})${
+          callers.length > 0
+            ? `, called from ${callers
+                .slice(0, 3)
+                .map((f) => `${f.function} (${rel(f.file, o.cwd)}:${f.line})`)
+                .join(' ← ')}`
+            : ''
+        }.`,
+      );
     }
-    out.push(e.blockedThroughout
-      ? `${bold('Event loop')}  blocked for the whole window: no 10 ms timer ran in ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`
-      : `${bold('Event loop')}  delay p50 ${ms(e.delayMs.p50)}  p99 ${ms(e.delayMs.p99)}  max ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`);
+    out.push(
+      e.blockedThroughout
+        ? `${bold('Event loop')}  blocked for the whole window: no 10 ms timer ran in ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`
+        : `${bold('Event loop')}  delay p50 ${ms(e.delayMs.p50)}  p99 ${ms(e.delayMs.p99)}  max ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`,
+    );
   }
   // The main thread's figures; the workers' lines (tagged) have their own section below.
-  const main = { lines: r.lines.filter((l) => l.thread === undefined), functions: r.functions.filter((f) => f.thread === undefined) };
-  out.push(...renderAnalysis({ ...r, ...main, durationMs: r.profile.durationMs, samples: r.profile.samples, intervalUs: r.profile.intervalUs }, { ...o, capacity: capacityOf(r) }));
+  const main = {
+    lines: r.lines.filter((l) => l.thread === undefined),
+    functions: r.functions.filter((f) => f.thread === undefined),
+  };
+  out.push(
+    ...renderAnalysis(
+      { ...r, ...main, durationMs: r.profile.durationMs, samples: r.profile.samples, intervalUs: r.profile.intervalUs },
+      { ...o, capacity: capacityOf(r) },
+    ),
+  );
   out.push(...renderThreads(r, o), ...renderHeap(r, o));
   return out.join('\n');
 }
 
 /** "attached to pid 22867", not "attached to pid:22867, pid 22867". */
 function attachedTo(target: string, pid: number): string {
-  return target === `pid:${pid}` || target === String(pid) ? `attached to pid ${pid}` : `attached to ${target}, pid ${pid}`;
+  return target === `pid:${pid}` || target === String(pid)
+    ? `attached to pid ${pid}`
+    : `attached to ${target}, pid ${pid}`;
 }
 
 /** The profiler's cost, same run: profiled sub-windows against the measured ones between them. */
@@ -122,19 +187,29 @@ function renderThreads(r: ReportV1, o: RenderOptions): string[] {
     const top = group.filter((w) => w.topLine).sort((a, b) => b.topLine!.ownMs - a.topLine!.ownMs)[0]?.topLine;
     const hottest = top ? `  hottest ${rel(top.file, o.cwd)}:${top.line}` : '';
     if (group.length === 1) {
-      const flags = [late ? 'started in the window' : '', early ? 'exited in the window' : ''].filter(Boolean).join(', ');
-      out.push(`  ${t.title}  ${fmt(t.nonIdleMs)} ms busy of ${fmt(t.durationMs)} ms${hottest}${top ? ` ${top.ownPct.toFixed(1)}%` : ''}  (${t.file}${flags ? `; ${flags}` : ''})`);
+      const flags = [late ? 'started in the window' : '', early ? 'exited in the window' : '']
+        .filter(Boolean)
+        .join(', ');
+      out.push(
+        `  ${t.title}  ${fmt(t.nonIdleMs)} ms busy of ${fmt(t.durationMs)} ms${hottest}${top ? ` ${top.ownPct.toFixed(1)}%` : ''}  (${t.file}${flags ? `; ${flags}` : ''})`,
+      );
       continue;
     }
     const busy = group.reduce((sum, w) => sum + w.nonIdleMs, 0);
-    const flags = [late ? `${late} started in the window` : '', early ? `${early} exited in it` : ''].filter(Boolean).join(', ');
+    const flags = [late ? `${late} started in the window` : '', early ? `${early} exited in it` : '']
+      .filter(Boolean)
+      .join(', ');
     const ids = group.map((w) => w.id).sort((a, b) => a - b);
-    out.push(`  ${workerName(t)} ×${group.length}${t.script ? ` (${path.basename(t.script)})` : ''}  ${fmt(busy)} ms busy together${hottest}${flags ? `  (${flags})` : ''}  worker-{${ids[0]}…${ids[ids.length - 1]}}.cpuprofile`);
+    out.push(
+      `  ${workerName(t)} ×${group.length}${t.script ? ` (${path.basename(t.script)})` : ''}  ${fmt(busy)} ms busy together${hottest}${flags ? `  (${flags})` : ''}  worker-{${ids[0]}…${ids[ids.length - 1]}}.cpuprofile`,
+    );
   }
   out.push(bold('Hot lines in worker threads') + " (own time, % of the workers' non-idle time)");
   const sources = new Map<string, string[]>();
   for (const l of r.lines.filter((x) => x.thread === 'worker' && x.ownMs > 0).slice(0, o.topLines ?? 10)) {
-    out.push(`  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${column(l.function, 28)} ${sourceLine(sources, l.file, l.line)}`);
+    out.push(
+      `  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${column(l.function, 28)} ${sourceLine(sources, l.file, l.line)}`,
+    );
   }
   return out;
 }
@@ -161,34 +236,61 @@ function renderHeap(r: ReportV1, o: RenderOptions): string[] {
   const h = r.heap;
   if (!h) return [];
   const bold = (s: string): string => (o.color ? `\x1b[1m${s}\x1b[22m` : s);
-  const rate = [h.bytesPerSecond !== undefined ? `${bytes(h.bytesPerSecond)}/s` : '', h.bytesPerRequest !== undefined ? `${bytes(h.bytesPerRequest)}/request` : ''].filter(Boolean).join(', ');
-  const out = ['', bold('Allocations') + ` (main thread, sampled every ${bytes(h.samplingIntervalBytes)}: ${bytes(h.totalBytes)}${rate ? `, ${rate}` : ''}; ${bytes(h.outsideUserBytes)} outside your code)`];
+  const rate = [
+    h.bytesPerSecond !== undefined ? `${bytes(h.bytesPerSecond)}/s` : '',
+    h.bytesPerRequest !== undefined ? `${bytes(h.bytesPerRequest)}/request` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const out = [
+    '',
+    bold('Allocations') +
+      ` (main thread, sampled every ${bytes(h.samplingIntervalBytes)}: ${bytes(h.totalBytes)}${rate ? `, ${rate}` : ''}; ${bytes(h.outsideUserBytes)} outside your code)`,
+  ];
   return [...out, ...heapLines(h, o)];
 }
 
 /** `hotline analyze FILE.heapprofile`: the same table, for a heap profile saved anywhere. */
 export function renderHeapAnalysis(h: HeapAnalysis, o: RenderOptions): string[] {
   const bold = (s: string): string => (o.color ? `\x1b[1m${s}\x1b[22m` : s);
-  return [bold('Allocations') + ` (sampling heap profile: ${bytes(h.totalBytes)}; ${bytes(h.outsideUserBytes)} outside your code)`, ...heapLines(h, o)];
+  return [
+    bold('Allocations') +
+      ` (sampling heap profile: ${bytes(h.totalBytes)}; ${bytes(h.outsideUserBytes)} outside your code)`,
+    ...heapLines(h, o),
+  ];
 }
 
 function heapLines(h: Pick<HeapAnalysis, 'lines'>, o: RenderOptions): string[] {
-  const out = ["  by function of your code (V8's sampling heap profile names functions, not lines: the line is where the function starts)"];
+  const out = [
+    "  by function of your code (V8's sampling heap profile names functions, not lines: the line is where the function starts)",
+  ];
   if (h.lines.length === 0) out.push('  (no allocations in your code: --root names the folder whose code is yours)');
   for (const l of h.lines.slice(0, o.topLines ?? 10)) {
-    out.push(`  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${l.function}  ${bytes(l.ownBytes)}`);
+    out.push(
+      `  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${l.function}  ${bytes(l.ownBytes)}`,
+    );
   }
   return out;
 }
 
-
-export function renderAnalysis(a: Pick<Analysis, 'categories' | 'lines' | 'hints' | 'functions' | 'notes' | 'nonIdleMs' | 'durationMs' | 'samples' | 'intervalUs'>, o: RenderOptions): string[] {
+export function renderAnalysis(
+  a: Pick<
+    Analysis,
+    'categories' | 'lines' | 'hints' | 'functions' | 'notes' | 'nonIdleMs' | 'durationMs' | 'samples' | 'intervalUs'
+  >,
+  o: RenderOptions,
+): string[] {
   const out: string[] = [];
   const bold = (s: string): string => (o.color ? `\x1b[1m${s}\x1b[22m` : s);
   out.push(`${bold('Profile')}  ${(a.durationMs / 1000).toFixed(1)} s, ${a.samples} samples every ${a.intervalUs} µs`);
-  const cats = Object.entries(a.categories).filter(([k, v]) => k !== 'idle' && v > 0).sort((x, y) => y[1] - x[1]);
-  out.push(`${bold('Where the CPU went')} (of ${fmt(a.nonIdleMs)} ms non-idle)  ` +
-    cats.map(([k, v]) => `${CATEGORY_LABELS[k] ?? k} ${pct(v, a.nonIdleMs)}`).join(' · ') + `  · idle ${fmt(a.categories.idle)} ms`);
+  const cats = Object.entries(a.categories)
+    .filter(([k, v]) => k !== 'idle' && v > 0)
+    .sort((x, y) => y[1] - x[1]);
+  out.push(
+    `${bold('Where the CPU went')} (of ${fmt(a.nonIdleMs)} ms non-idle)  ` +
+      cats.map(([k, v]) => `${CATEGORY_LABELS[k] ?? k} ${pct(v, a.nonIdleMs)}`).join(' · ') +
+      `  · idle ${fmt(a.categories.idle)} ms`,
+  );
   out.push('');
   out.push(bold('Hot lines of your code') + ' (own time: each sample counted once, on the deepest line of your code)');
   const lines = a.lines.filter((l) => l.ownMs > 0).slice(0, o.topLines ?? 10);
@@ -203,12 +305,17 @@ export function renderAnalysis(a: Pick<Analysis, 'categories' | 'lines' | 'hints
   }
   // The shares above are of the busy time: say what the top line costs of the app's capacity too,
   // or a mostly idle app's top line reads as hot as a real bottleneck.
-  if (lines[0] && o.capacity) out.push(`  (% of the ${fmt(a.nonIdleMs)} ms of busy CPU; the top line costs ${costText(lines[0].ownMs, o.capacity)})`);
+  if (lines[0] && o.capacity)
+    out.push(
+      `  (% of the ${fmt(a.nonIdleMs)} ms of busy CPU; the top line costs ${costText(lines[0].ownMs, o.capacity)})`,
+    );
   out.push('');
   out.push(bold('Hottest functions') + ' (self time)');
   for (const f of a.functions.filter((x) => x.selfMs > 0 && x.category !== 'idle').slice(0, 8)) {
     const where = f.file ? `${rel(f.file, o.cwd)}${f.line ? `:${f.line}` : ''}` : '(native)';
-    out.push(`  ${f.selfPct.toFixed(1).padStart(5)}% self ${f.totalPct.toFixed(1).padStart(5)}% total  ${f.name}  ${where}`);
+    out.push(
+      `  ${f.selfPct.toFixed(1).padStart(5)}% self ${f.totalPct.toFixed(1).padStart(5)}% total  ${f.name}  ${where}`,
+    );
   }
   if (a.hints.length > 0) {
     out.push('');
@@ -239,7 +346,9 @@ export function groupNotes(notes: string[]): string[] {
     if (g) g.count++;
     else groups.set(key, { first: n, count: 1 });
   }
-  return [...groups.values()].map((g) => (g.count > 1 ? `${g.first.replace(/\.$/, '')}; ${g.count - 1} more like it` : g.first));
+  return [...groups.values()].map((g) =>
+    g.count > 1 ? `${g.first.replace(/\.$/, '')}; ${g.count - 1} more like it` : g.first,
+  );
 }
 
 export function renderComparison(c: Comparison, o: RenderOptions): string {
@@ -251,9 +360,15 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
     out.push(`  latency p50      ${d(c.load.latencyMs.p50, false, ' ms')}`);
     out.push(`  latency p99      ${d(c.load.latencyMs.p99, false, ' ms')}`);
     if (c.load.cpuPerRequestMs) out.push(`  CPU/request      ${d(c.load.cpuPerRequestMs, false, ' ms')}`);
-    out.push(`  errors/timeouts  ${c.load.errors.base}/${c.load.timeouts.base} → ${c.load.errors.current}/${c.load.timeouts.current}`);
-    if (c.load.saturated) out.push(`  (the app's event loop was saturated in both runs: req/s and latency follow the CPU the machine gave it${c.load.appCpu ? `, ${c.load.appCpu.base.toFixed(2)} → ${c.load.appCpu.current.toFixed(2)} cores` : ''}; CPU/request is the code's cost)`);
-    if (!c.load.requestsPerSecond.noise) out.push('  (no spread: a run without sub-windows; differences are not weighed against noise)');
+    out.push(
+      `  errors/timeouts  ${c.load.errors.base}/${c.load.timeouts.base} → ${c.load.errors.current}/${c.load.timeouts.current}`,
+    );
+    if (c.load.saturated)
+      out.push(
+        `  (the app's event loop was saturated in both runs: req/s and latency follow the CPU the machine gave it${c.load.appCpu ? `, ${c.load.appCpu.base.toFixed(2)} → ${c.load.appCpu.current.toFixed(2)} cores` : ''}; CPU/request is the code's cost)`,
+      );
+    if (!c.load.requestsPerSecond.noise)
+      out.push('  (no spread: a run without sub-windows; differences are not weighed against noise)');
   }
   if (c.eventLoop) {
     out.push(`  loop delay p50   ${d(c.eventLoop.p50, false, ' ms')}`);
@@ -265,11 +380,16 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
     out.push(`${title} (${c.unit}, base → now; 95% interval inferred from samples and the runs' spread)`);
     for (const f of list.slice(0, 12)) {
       const word = f.verdict === 'within noise' ? '~noise  ' : f.change < 0 ? 'cheaper ' : 'costlier';
-      const interval = f.lowPct !== undefined && f.highPct !== undefined ? ` ${intervalPct(f.lowPct, f.highPct, 0)}` : '';
-      out.push(`  ${word} ${num(f.base)} → ${num(f.current)}  (${withSign(f.change, num(Math.abs(f.change)))}${interval})  ${f.name}  ${f.file ? rel(f.file, o.cwd) : '(native)'}${f.line ? `:${f.line}` : ''}`);
+      const interval =
+        f.lowPct !== undefined && f.highPct !== undefined ? ` ${intervalPct(f.lowPct, f.highPct, 0)}` : '';
+      out.push(
+        `  ${word} ${num(f.base)} → ${num(f.current)}  (${withSign(f.change, num(Math.abs(f.change)))}${interval})  ${f.name}  ${f.file ? rel(f.file, o.cwd) : '(native)'}${f.line ? `:${f.line}` : ''}`,
+      );
     }
   };
-  const cats = Object.entries(c.categories).filter(([k, x]) => k !== 'idle' && x.change !== 0 && (Math.abs(x.base) >= 0.01 || Math.abs(x.current) >= 0.01));
+  const cats = Object.entries(c.categories).filter(
+    ([k, x]) => k !== 'idle' && x.change !== 0 && (Math.abs(x.base) >= 0.01 || Math.abs(x.current) >= 0.01),
+  );
   if (cats.length > 0) {
     out.push('');
     out.push(`Where the CPU went (${c.unit}, base → now)`);

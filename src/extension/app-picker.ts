@@ -17,7 +17,11 @@ interface Remembered {
   entry?: string;
 }
 
-export async function pickApp(folder: vscode.WorkspaceFolder, settings: HotlineSettings, state: vscode.Memento): Promise<LaunchSpec | undefined> {
+export async function pickApp(
+  folder: vscode.WorkspaceFolder,
+  settings: HotlineSettings,
+  state: vscode.Memento,
+): Promise<LaunchSpec | undefined> {
   const dir = folder.uri.fsPath;
   const withSettings = (spec: LaunchSpec): LaunchSpec => ({
     ...spec,
@@ -32,15 +36,25 @@ export async function pickApp(folder: vscode.WorkspaceFolder, settings: HotlineS
   if (fromLaunch.choices.length > 0) {
     const again = fromLaunch.choices.find((c) => c.label === remembered.launchConfig);
     if (again) return withSettings(again.spec);
-    const picked = fromLaunch.choices.length === 1 ? fromLaunch.choices[0] : await vscode.window.showQuickPick(
-      fromLaunch.choices.map((c) => ({ label: c.label, description: path.relative(dir, path.resolve(c.spec.cwd, c.spec.entry)), choice: c })),
-      { title: 'Hotline: which launch configuration starts the app?', ignoreFocusOut: true },
-    ).then((p) => p?.choice);
+    const picked =
+      fromLaunch.choices.length === 1
+        ? fromLaunch.choices[0]
+        : await vscode.window
+            .showQuickPick(
+              fromLaunch.choices.map((c) => ({
+                label: c.label,
+                description: path.relative(dir, path.resolve(c.spec.cwd, c.spec.entry)),
+                choice: c,
+              })),
+              { title: 'Hotline: which launch configuration starts the app?', ignoreFocusOut: true },
+            )
+            .then((p) => p?.choice);
     if (!picked) return undefined;
     await remember(state, dir, { launchConfig: picked.label });
     return withSettings(picked.spec);
   }
-  if (remembered.entry && fs.existsSync(path.resolve(dir, remembered.entry))) return withSettings({ cwd: dir, entry: remembered.entry });
+  if (remembered.entry && fs.existsSync(path.resolve(dir, remembered.entry)))
+    return withSettings({ cwd: dir, entry: remembered.entry });
   try {
     return withSettings(resolveTarget(dir, {}));
   } catch (err) {
@@ -66,7 +80,9 @@ function readLaunchJson(dir: string): ReturnType<typeof nodeConfigsFromLaunchJso
     homeDir: os.homedir(),
     npmScript: (cwd, name) => {
       try {
-        const pkg = JSON.parse(fs.readFileSync(path.join(cwd, 'package.json'), 'utf8')) as { scripts?: Record<string, unknown> };
+        const pkg = JSON.parse(fs.readFileSync(path.join(cwd, 'package.json'), 'utf8')) as {
+          scripts?: Record<string, unknown>;
+        };
         const s = pkg.scripts?.[name];
         return typeof s === 'string' ? s : undefined;
       } catch {
@@ -84,11 +100,20 @@ function readLaunchJson(dir: string): ReturnType<typeof nodeConfigsFromLaunchJso
 }
 
 async function askForEntry(folder: vscode.WorkspaceFolder, skipped: string[]): Promise<string | undefined> {
-  const candidates = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*.{js,mjs,cjs}'), '**/{node_modules,.hotline,.git}/**', 200);
+  const candidates = await vscode.workspace.findFiles(
+    new vscode.RelativePattern(folder, '**/*.{js,mjs,cjs}'),
+    '**/{node_modules,.hotline,.git}/**',
+    200,
+  );
   const likely = /(^|\/)(server|app|index|main|start)\.(m|c)?js$/;
   const items = candidates
     .map((u) => path.relative(folder.uri.fsPath, u.fsPath))
-    .sort((a, b) => Number(likely.test(b)) - Number(likely.test(a)) || a.split('/').length - b.split('/').length || a.localeCompare(b))
+    .sort(
+      (a, b) =>
+        Number(likely.test(b)) - Number(likely.test(a)) ||
+        a.split('/').length - b.split('/').length ||
+        a.localeCompare(b),
+    )
     .map((rel) => ({ label: rel }));
   const note = skipped.length > 0 ? ` (launch.json: ${skipped[0]})` : '';
   const picked = await vscode.window.showQuickPick(items, {

@@ -11,7 +11,10 @@ export class CpuProfileEditorProvider implements vscode.CustomReadonlyEditorProv
   /** node --prof logs and perf script text: not the default editor of .log/.txt files, offered in "Open With…". */
   static readonly otherViewType = 'hotline.otherProfile';
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly analyze: (profileFile: string, root: string) => Promise<void>) {}
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly analyze: (profileFile: string, root: string) => Promise<void>,
+  ) {}
 
   openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
     return { uri, dispose: () => undefined };
@@ -19,14 +22,21 @@ export class CpuProfileEditorProvider implements vscode.CustomReadonlyEditorProv
 
   resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): void {
     const file = document.uri.fsPath;
-    const wiring = showProfileIn(panel.webview, this.extensionUri, file, (m) => void vscode.window.showErrorMessage(`Hotline: ${m}`));
+    const wiring = showProfileIn(
+      panel.webview,
+      this.extensionUri,
+      file,
+      (m) => void vscode.window.showErrorMessage(`Hotline: ${m}`),
+    );
     panel.onDidDispose(() => wiring.dispose());
     // Only a CPU profile has lines to analyze; the flame graph shows the others.
     if (!file.endsWith('.cpuprofile')) return;
     const folder = vscode.workspace.getWorkspaceFolder(document.uri);
     const root = folder?.uri.fsPath ?? path.dirname(file);
     this.analyze(file, root).catch((err: Error) => {
-      void vscode.window.showWarningMessage(`Hotline: the profile shows as a flame graph, but its lines could not be analyzed: ${err.message}`);
+      void vscode.window.showWarningMessage(
+        `Hotline: the profile shows as a flame graph, but its lines could not be analyzed: ${err.message}`,
+      );
     });
   }
 }

@@ -30,7 +30,8 @@ export class HeatDecorations implements vscode.Disposable {
     this.disposables.push(
       vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.apply(e))),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('hotline.decorations')) vscode.window.visibleTextEditors.forEach((ed) => this.apply(ed));
+        if (e.affectsConfiguration('hotline.decorations'))
+          vscode.window.visibleTextEditors.forEach((ed) => this.apply(ed));
       }),
     );
   }
@@ -38,7 +39,8 @@ export class HeatDecorations implements vscode.Disposable {
   update(p: DecorationsParams): void {
     if (p.lines.length === 0) this.heat.delete(p.uri);
     else this.heat.set(p.uri, p.lines);
-    for (const editor of vscode.window.visibleTextEditors) if (editor.document.uri.toString() === p.uri) this.apply(editor);
+    for (const editor of vscode.window.visibleTextEditors)
+      if (editor.document.uri.toString() === p.uri) this.apply(editor);
   }
 
   clearAll(): void {
@@ -48,7 +50,7 @@ export class HeatDecorations implements vscode.Disposable {
 
   private apply(editor: vscode.TextEditor): void {
     const settings = readSettings(editor.document.uri);
-    const lines = settings.decorations ? this.heat.get(editor.document.uri.toString()) ?? [] : [];
+    const lines = settings.decorations ? (this.heat.get(editor.document.uri.toString()) ?? []) : [];
     const byLevel: vscode.DecorationOptions[][] = this.types.map(() => []);
     for (const l of lines) {
       let level = -1;
@@ -58,7 +60,13 @@ export class HeatDecorations implements vscode.Disposable {
       byLevel[level].push({
         range: new vscode.Range(end, end),
         renderOptions: settings.decorationAfterText
-          ? { after: { contentText: `  ${l.label}`, color: new vscode.ThemeColor('editorCodeLens.foreground'), fontStyle: 'italic' } }
+          ? {
+              after: {
+                contentText: `  ${l.label}`,
+                color: new vscode.ThemeColor('editorCodeLens.foreground'),
+                fontStyle: 'italic',
+              },
+            }
           : undefined,
       });
     }

@@ -5,7 +5,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { AnalyzeProfileRequest, AnalyzeRunRequest, ClearRunNotification, type OpenReportAtArgs, type ShownRunParams, ShowRunNotification } from '../protocol.ts';
+import {
+  AnalyzeProfileRequest,
+  AnalyzeRunRequest,
+  ClearRunNotification,
+  type OpenReportAtArgs,
+  type ShownRunParams,
+  ShowRunNotification,
+} from '../protocol.ts';
 import { readRun, REPORT_FILE } from '../core/index.ts';
 import { startLanguageClient } from './language-client.ts';
 import { HeatDecorations } from './decorations.ts';
@@ -57,17 +64,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         return;
       }
       shownStatus.text = `$(flame) Hotline ${p.runId.slice(9, 15).replace(/(\d\d)(\d\d)(\d\d)/, '$1:$2:$3')}`;
-      shownStatus.tooltip = p.staleFiles.length > 0
-        ? `Costs of this run are shown in the editor. Hidden where the code changed too much: ${p.staleFiles.map((f) => path.basename(f)).join(', ')}`
-        : 'Costs of this run are shown in the editor. Click to open its report.';
+      shownStatus.tooltip =
+        p.staleFiles.length > 0
+          ? `Costs of this run are shown in the editor. Hidden where the code changed too much: ${p.staleFiles.map((f) => path.basename(f)).join(', ')}`
+          : 'Costs of this run are shown in the editor. Click to open its report.';
       shownStatus.show();
     },
   });
   const lc = client;
 
-  const openReport = (reportFile: string, focus?: { file: string; line: number; functionName?: string }, preserveFocus = false): void => {
+  const openReport = (
+    reportFile: string,
+    focus?: { file: string; line: number; functionName?: string },
+    preserveFocus = false,
+  ): void => {
     try {
-      ReportPanel.show(context.extensionUri, reportFile, { baselineFile: baseline(), focus, preserveFocus, onFlameGraph: openFlame });
+      ReportPanel.show(context.extensionUri, reportFile, {
+        baselineFile: baseline(),
+        focus,
+        preserveFocus,
+        onFlameGraph: openFlame,
+      });
     } catch (err) {
       void vscode.window.showErrorMessage(`Hotline: cannot open the report: ${(err as Error).message}`);
     }
@@ -98,7 +115,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Refuse before any question: the answers would be thrown away.
     if (runs?.isRunning) {
       // Short enough to read in a toast; the way out is its button.
-      void vscode.window.showWarningMessage('Hotline: a run is already in progress.', 'Cancel Run').then((c) => c && runs?.cancel());
+      void vscode.window
+        .showWarningMessage('Hotline: a run is already in progress.', 'Cancel Run')
+        .then((c) => c && runs?.cancel());
       return;
     }
     const folder = await pickFolder();
@@ -110,17 +129,31 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (!app) return;
     const load = await pickLoad(settings, state);
     if (!load) return;
-    const outcome = await runs!.run({ ...app, env: app.env }, { ...load }, async (runDir, root) => {
-      await lc.sendRequest(AnalyzeRunRequest, { runDir, root });
-    }, { attach, loadCommand: settings.loadCommand || undefined, listenTimeoutS: settings.listenTimeout, stopGraceS: settings.stopGracePeriod });
+    const outcome = await runs!.run(
+      { ...app, env: app.env },
+      { ...load },
+      async (runDir, root) => {
+        await lc.sendRequest(AnalyzeRunRequest, { runDir, root });
+      },
+      {
+        attach,
+        loadCommand: settings.loadCommand || undefined,
+        listenTimeoutS: settings.listenTimeout,
+        stopGraceS: settings.stopGracePeriod,
+      },
+    );
     if (!outcome) return;
-    if (!appDirs().includes(outcome.appDir)) await state.update(APP_DIRS, [...state.get<string[]>(APP_DIRS, []), outcome.appDir]);
+    if (!appDirs().includes(outcome.appDir))
+      await state.update(APP_DIRS, [...state.get<string[]>(APP_DIRS, []), outcome.appDir]);
     runsView.refresh();
     const reportFile = path.join(outcome.runDir, REPORT_FILE);
     // With a file open, it keeps the focus: its lenses show the run's costs at once.
     openReport(reportFile, undefined, vscode.window.activeTextEditor !== undefined);
     const partial = readPartial(reportFile);
-    if (partial) void vscode.window.showWarningMessage(`Hotline: ${partial}`, 'Show App Output').then((c) => c && output.show(true));
+    if (partial)
+      void vscode.window
+        .showWarningMessage(`Hotline: ${partial}`, 'Show App Output')
+        .then((c) => c && output.show(true));
     else {
       const verdict = againstBaseline(reportFile, baseline());
       if (verdict) void vscode.window.showInformationMessage(`Hotline: ${verdict}`);
@@ -129,20 +162,32 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   // Reports of profiles opened from disk are kept in the extension's storage, not beside them.
   const analyzeProfile = async (profileFile: string, root: string): Promise<void> => {
-    const outDir = vscode.Uri.joinPath(context.globalStorageUri, 'profiles', path.basename(profileFile).replace(/[^\w.-]/g, '_')).fsPath;
+    const outDir = vscode.Uri.joinPath(
+      context.globalStorageUri,
+      'profiles',
+      path.basename(profileFile).replace(/[^\w.-]/g, '_'),
+    ).fsPath;
     await fs.promises.mkdir(outDir, { recursive: true });
     await lc.sendRequest(AnalyzeProfileRequest, { profileFile, root, outDir });
   };
 
   context.subscriptions.push(
-    vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.viewType, new CpuProfileEditorProvider(context.extensionUri, analyzeProfile), {
-      supportsMultipleEditorsPerDocument: true,
-      webviewOptions: { retainContextWhenHidden: true },
-    }),
-    vscode.window.registerCustomEditorProvider(CpuProfileEditorProvider.otherViewType, new CpuProfileEditorProvider(context.extensionUri, analyzeProfile), {
-      supportsMultipleEditorsPerDocument: true,
-      webviewOptions: { retainContextWhenHidden: true },
-    }),
+    vscode.window.registerCustomEditorProvider(
+      CpuProfileEditorProvider.viewType,
+      new CpuProfileEditorProvider(context.extensionUri, analyzeProfile),
+      {
+        supportsMultipleEditorsPerDocument: true,
+        webviewOptions: { retainContextWhenHidden: true },
+      },
+    ),
+    vscode.window.registerCustomEditorProvider(
+      CpuProfileEditorProvider.otherViewType,
+      new CpuProfileEditorProvider(context.extensionUri, analyzeProfile),
+      {
+        supportsMultipleEditorsPerDocument: true,
+        webviewOptions: { retainContextWhenHidden: true },
+      },
+    ),
     vscode.commands.registerCommand('hotline.profileUnderLoad', () => profileUnderLoad('launch')),
     vscode.commands.registerCommand('hotline.attachAndProfile', () => profileUnderLoad('attach')),
     vscode.commands.registerCommand('hotline.cancelRun', () => runs?.cancel()),
@@ -151,7 +196,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('hotline.openShownReport', () => shownReport && openReport(shownReport)),
     vscode.commands.registerCommand('hotline.openReport', (item?: RunItem) => {
       const file = item?.reportFile ?? runsView.runs().items[0]?.reportFile;
-      if (!file) return void vscode.window.showInformationMessage('Hotline: no runs yet. Run "Hotline: Profile Under Load" first.');
+      if (!file)
+        return void vscode.window.showInformationMessage(
+          'Hotline: no runs yet. Run "Hotline: Profile Under Load" first.',
+        );
       showRun(file);
       openReport(file);
     }),
@@ -171,20 +219,32 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       FlamePanel.show(context.extensionUri, file, `${path.basename(file)} · ${path.basename(path.dirname(file))}`);
       // As when it is opened from the Explorer: a CPU profile's costs go on the editor's lines.
       if (file.endsWith('.cpuprofile')) {
-        const root = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? path.dirname(file);
-        analyzeProfile(file, root).catch((err: Error) => void vscode.window.showWarningMessage(`Hotline: the profile shows as a flame graph, but its lines could not be analyzed: ${err.message}`));
+        const root =
+          vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath ??
+          vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ??
+          path.dirname(file);
+        analyzeProfile(file, root).catch(
+          (err: Error) =>
+            void vscode.window.showWarningMessage(
+              `Hotline: the profile shows as a flame graph, but its lines could not be analyzed: ${err.message}`,
+            ),
+        );
       }
     }),
     vscode.commands.registerCommand('hotline.openReportAt', (args: OpenReportAtArgs) => {
-      if (args && typeof args.reportFile === 'string') openReport(args.reportFile, { file: args.file, line: args.line, functionName: args.functionName });
+      if (args && typeof args.reportFile === 'string')
+        openReport(args.reportFile, { file: args.file, line: args.line, functionName: args.functionName });
     }),
     ...registerHintExplanations(),
     vscode.commands.registerCommand('hotline.setBaseline', async (from?: RunItem) => {
-      const item = from ?? (await pickRun(runsView.runs().items, 'The run later runs are compared with (the baseline)'));
+      const item =
+        from ?? (await pickRun(runsView.runs().items, 'The run later runs are compared with (the baseline)'));
       if (!item) return;
       await state.update(BASELINE, item.reportFile);
       runsView.refresh();
-      void vscode.window.showInformationMessage(`Hotline: run ${item.report.id} is the baseline; later reports show their changes against it.`);
+      void vscode.window.showInformationMessage(
+        `Hotline: run ${item.report.id} is the baseline; later reports show their changes against it.`,
+      );
     }),
     vscode.commands.registerCommand('hotline.clearBaseline', async () => {
       await state.update(BASELINE, undefined);
@@ -192,13 +252,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.commands.registerCommand('hotline.compareWithBaseline', async (from?: RunItem) => {
       const base = baseline();
-      if (!base) return void vscode.window.showInformationMessage('Hotline: set a baseline first (right-click a run → Set as Baseline).');
-      const item = from ?? (await pickRun(runsView.runs().items.filter((i) => path.resolve(i.reportFile) !== path.resolve(base)), 'The run to compare with the baseline'));
+      if (!base)
+        return void vscode.window.showInformationMessage(
+          'Hotline: set a baseline first (right-click a run → Set as Baseline).',
+        );
+      const item =
+        from ??
+        (await pickRun(
+          runsView.runs().items.filter((i) => path.resolve(i.reportFile) !== path.resolve(base)),
+          'The run to compare with the baseline',
+        ));
       if (item) openReport(item.reportFile);
     }),
     vscode.commands.registerCommand('hotline.deleteRun', async (item?: RunItem) => {
       if (!item) return;
-      const ok = await vscode.window.showWarningMessage(`Delete run ${item.report.id} and its profile?`, { modal: true }, 'Delete');
+      const ok = await vscode.window.showWarningMessage(
+        `Delete run ${item.report.id} and its profile?`,
+        { modal: true },
+        'Delete',
+      );
       if (ok !== 'Delete') return;
       await fs.promises.rm(path.dirname(item.reportFile), { recursive: true, force: true });
       if (baseline() === item.reportFile) await state.update(BASELINE, undefined);

@@ -25,7 +25,10 @@ export function mergeCacheDir(): string {
  * webview allowed to read it can read nothing else.
  */
 export function mergedCopyPath(file: string, stat: { size: number; mtimeMs: number }): string {
-  const key = createHash('sha256').update(`${path.resolve(file)}\0${stat.size}\0${stat.mtimeMs}`).digest('hex').slice(0, 24);
+  const key = createHash('sha256')
+    .update(`${path.resolve(file)}\0${stat.size}\0${stat.mtimeMs}`)
+    .digest('hex')
+    .slice(0, 24);
   return path.join(mergeCacheDir(), key, `${path.basename(file)}.speedscope.json`);
 }
 

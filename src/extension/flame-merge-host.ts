@@ -4,12 +4,23 @@
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 
-export function writeMergedCopyOffThread(extensionUri: vscode.Uri, file: string, out: string, name: string): Promise<void> {
+export function writeMergedCopyOffThread(
+  extensionUri: vscode.Uri,
+  file: string,
+  out: string,
+  name: string,
+): Promise<void> {
   return runFlameWorker(extensionUri, { file, out, name });
 }
 
 /** A run's profile cut to [startMs, endMs), written to `out`, off the extension host's thread. */
-export function writeCutProfileOffThread(extensionUri: vscode.Uri, file: string, out: string, startMs: number, endMs: number): Promise<void> {
+export function writeCutProfileOffThread(
+  extensionUri: vscode.Uri,
+  file: string,
+  out: string,
+  startMs: number,
+  endMs: number,
+): Promise<void> {
   return runFlameWorker(extensionUri, { task: 'cut', file, out, startMs, endMs });
 }
 
@@ -26,7 +37,9 @@ function runFlameWorker(extensionUri: vscode.Uri, workerData: Record<string, unk
       else resolve();
       void worker.terminate();
     };
-    worker.once('message', (m: { ok: boolean; message?: string }) => settle(m.ok ? undefined : new Error(m.message ?? 'the worker failed')));
+    worker.once('message', (m: { ok: boolean; message?: string }) =>
+      settle(m.ok ? undefined : new Error(m.message ?? 'the worker failed')),
+    );
     worker.once('error', (err) => settle(err));
     worker.once('exit', (code) => settle(new Error(`the flame worker exited with code ${code}`)));
   });

@@ -6,11 +6,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { writeMergedCopy } from './flame-merge-file.ts';
 import { cutProfile, readProfileFile, writeFileAtomic } from '../core/index.ts';
 
-type Task = { task?: 'merge'; file: string; out: string; name: string } | { task: 'cut'; file: string; out: string; startMs: number; endMs: number };
+type Task =
+  | { task?: 'merge'; file: string; out: string; name: string }
+  | { task: 'cut'; file: string; out: string; startMs: number; endMs: number };
 
 const job = workerData as Task;
 try {
-  if (job.task === 'cut') writeFileAtomic(job.out, JSON.stringify(cutProfile(readProfileFile(job.file), job.startMs, job.endMs)));
+  if (job.task === 'cut')
+    writeFileAtomic(job.out, JSON.stringify(cutProfile(readProfileFile(job.file), job.startMs, job.endMs)));
   else writeMergedCopy(job.file, job.out, job.name);
   parentPort?.postMessage({ ok: true });
 } catch (err) {

@@ -52,7 +52,8 @@ export interface MergedTree {
 }
 
 const isStackOnTop = (name: string): boolean => name === '(garbage collector)' || name === '(program)';
-const opensNoFrame = (f: CallFrame): boolean => f.url === 'native dummy.js' || f.functionName === '(root)' || f.functionName === '(idle)';
+const opensNoFrame = (f: CallFrame): boolean =>
+  f.url === 'native dummy.js' || f.functionName === '(root)' || f.functionName === '(idle)';
 
 /** speedscope's name and key of a Chrome call frame. */
 function frameOf(f: CallFrame): { key: string; frame: MergedFrame } {
@@ -83,7 +84,13 @@ function hasStackedChains(parentOf: Int32Array, onTop: Uint8Array): boolean {
  * "(garbage collector)"/"(program)" samples stacked on it since. So a node's tree node is fixed
  * and found once; a jump between deep stacks costs nothing per frame.
  */
-function chainMover(parentOf: Int32Array, onTop: Uint8Array, ignored: Uint8Array, frameOfNode: Int32Array, childOf: ChildOf): Mover {
+function chainMover(
+  parentOf: Int32Array,
+  onTop: Uint8Array,
+  ignored: Uint8Array,
+  frameOfNode: Int32Array,
+  childOf: ChildOf,
+): Mover {
   const treeOfNode = new Int32Array(parentOf.length).fill(-1);
   const path: number[] = [];
   const chainTree = (node: number): number => {
@@ -119,7 +126,13 @@ function chainMover(parentOf: Int32Array, onTop: Uint8Array, ignored: Uint8Array
 }
 
 /** Any profile: replays speedscope's importer step by step (its lowest common ancestor walk). */
-function replayingMover(parentOf: Int32Array, onTop: Uint8Array, ignored: Uint8Array, frameOfNode: Int32Array, childOf: ChildOf): Mover {
+function replayingMover(
+  parentOf: Int32Array,
+  onTop: Uint8Array,
+  ignored: Uint8Array,
+  frameOfNode: Int32Array,
+  childOf: ChildOf,
+): Mover {
   // The open stack: profile nodes, and the tree node of each prefix (treeAt[k] for stack[0..k]).
   const stack: number[] = [];
   const treeAt: number[] = [];
@@ -162,7 +175,8 @@ export function mergeSamples(profile: MergeInput, o: { replay?: boolean } = {}):
   const dense = maxId < 4 * nodeCount + 16 && profile.nodes.every((n) => n.id >= 0 && Number.isInteger(n.id));
   const denseIndex = new Int32Array(dense ? maxId + 1 : 0).fill(-1);
   if (dense) profile.nodes.forEach((n, i) => (denseIndex[n.id] = i));
-  const nodeIndex = (id: number): number => (dense ? (id >= 0 && id <= maxId ? denseIndex[id] : -1) : (indexById.get(id) ?? -1));
+  const nodeIndex = (id: number): number =>
+    dense ? (id >= 0 && id <= maxId ? denseIndex[id] : -1) : (indexById.get(id) ?? -1);
   const parentOf = new Int32Array(nodeCount).fill(-1);
   profile.nodes.forEach((n, i) => {
     const children = n.children ?? [];
@@ -189,7 +203,14 @@ export function mergeSamples(profile: MergeInput, o: { replay?: boolean } = {}):
     ignored[i] = opensNoFrame(n.callFrame) ? 1 : 0;
   });
 
-  const tree: MergedTree = { frames, frame: [-1], parent: [-1], self: [0], children: [[]], total: profile.endTime - profile.startTime };
+  const tree: MergedTree = {
+    frames,
+    frame: [-1],
+    parent: [-1],
+    self: [0],
+    children: [[]],
+    total: profile.endTime - profile.startTime,
+  };
   const childByFrame: Array<Map<number, number>> = [new Map()];
   const childOf = (t: number, f: number): number => {
     let c = childByFrame[t].get(f);
@@ -206,7 +227,10 @@ export function mergeSamples(profile: MergeInput, o: { replay?: boolean } = {}):
     return c;
   };
 
-  const mover = o.replay || hasStackedChains(parentOf, onTop) ? replayingMover(parentOf, onTop, ignored, frameOfNode, childOf) : chainMover(parentOf, onTop, ignored, frameOfNode, childOf);
+  const mover =
+    o.replay || hasStackedChains(parentOf, onTop)
+      ? replayingMover(parentOf, onTop, ignored, frameOfNode, childOf)
+      : chainMover(parentOf, onTop, ignored, frameOfNode, childOf);
   const { moveTo, top } = mover;
 
   const samples = profile.samples ?? [];
@@ -280,7 +304,16 @@ export function mergedSpeedscopeJson(profile: MergeInput, name: string): string 
     name,
     activeProfileIndex: 0,
     shared: { frames: tree.frames },
-    profiles: [{ type: 'evented', name, unit: 'microseconds', startValue: 0, endValue: Math.max(tree.total, at), events: [] as unknown[] }],
+    profiles: [
+      {
+        type: 'evented',
+        name,
+        unit: 'microseconds',
+        startValue: 0,
+        endValue: Math.max(tree.total, at),
+        events: [] as unknown[],
+      },
+    ],
   };
   const json = JSON.stringify(file);
   const hole = '"events":[]';

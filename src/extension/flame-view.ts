@@ -18,7 +18,12 @@ import { MERGE_ABOVE_BYTES, mergedCopyPath } from './flame-merge-file.ts';
 import { writeCutProfileOffThread, writeMergedCopyOffThread } from './flame-merge-host.ts';
 
 /** Wires a webview (panel or custom editor) to show one profile file. */
-export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri, profileFile: string, onError: (message: string) => void): vscode.Disposable {
+export function showProfileIn(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  profileFile: string,
+  onError: (message: string) => void,
+): vscode.Disposable {
   const speedscope = vscode.Uri.joinPath(extensionUri, 'dist', 'speedscope');
   const dist = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
   // The profile's own folder too: the page fetches the file itself (see the `ready` case). A big
@@ -32,7 +37,13 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
   let mergedShown = false;
   // The merge runs while the page loads speedscope; it starts at once for a .cpuprofile by name.
   let mergeJob: Promise<void> | undefined;
-  const merge = (): Promise<void> => (mergeJob ??= writeMergedCopyOffThread(extensionUri, profileFile, merged as string, `${path.basename(profileFile)} (stacks merged)`));
+  const merge = (): Promise<void> =>
+    (mergeJob ??= writeMergedCopyOffThread(
+      extensionUri,
+      profileFile,
+      merged as string,
+      `${path.basename(profileFile)} (stacks merged)`,
+    ));
   if (merged && profileFile.endsWith('.cpuprofile')) merge().catch(() => undefined); // awaited, and reported, at `ready`
   webview.html = flameHtml({
     cspSource: webview.cspSource,
@@ -49,7 +60,9 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
         let source: Awaited<ReturnType<typeof flameSource>>;
         try {
           // A --prof log is converted with the app's node (hotline.nodePath), else node on PATH.
-          source = await flameSource(profileFile, { nodePath: readSettings(vscode.Uri.file(profileFile)).nodePath || undefined });
+          source = await flameSource(profileFile, {
+            nodePath: readSettings(vscode.Uri.file(profileFile)).nodePath || undefined,
+          });
         } catch (err) {
           onError((err as Error).message);
           return;
@@ -58,7 +71,11 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
           try {
             await merge();
             mergedShown = true;
-            void webview.postMessage({ type: 'profile', name: path.basename(merged), url: urlOf(merged) } satisfies ToFlameView);
+            void webview.postMessage({
+              type: 'profile',
+              name: path.basename(merged),
+              url: urlOf(merged),
+            } satisfies ToFlameView);
             return;
           } catch (err) {
             // The original still shows, only slower.
@@ -80,11 +97,18 @@ export function showProfileIn(webview: vscode.Webview, extensionUri: vscode.Uri,
           // Only Time Order differs from the original: offer it (speedscope takes long over it).
           const timeOrder = 'Show Samples in Time Order';
           void vscode.window
-            .showInformationMessage(`Hotline: ${path.basename(profileFile)} is big, so the flame graph shows each distinct stack once (Left Heavy and Sandwich are exact; Time Order is not in time order).`, timeOrder)
+            .showInformationMessage(
+              `Hotline: ${path.basename(profileFile)} is big, so the flame graph shows each distinct stack once (Left Heavy and Sandwich are exact; Time Order is not in time order).`,
+              timeOrder,
+            )
             .then((picked) => {
               if (picked !== timeOrder) return;
               try {
-                void webview.postMessage({ type: 'profile', name: path.basename(profileFile), url: urlOf(profileFile) } satisfies ToFlameView);
+                void webview.postMessage({
+                  type: 'profile',
+                  name: path.basename(profileFile),
+                  url: urlOf(profileFile),
+                } satisfies ToFlameView);
               } catch {
                 // The flame graph was closed meanwhile.
               }
@@ -117,9 +141,18 @@ export class FlamePanel {
       existing.reveal();
       return;
     }
-    const panel = vscode.window.createWebviewPanel('hotline.flame', title, vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [] });
+    const panel = vscode.window.createWebviewPanel('hotline.flame', title, vscode.ViewColumn.Active, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [],
+    });
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'hotline.svg');
-    const wiring = showProfileIn(panel.webview, extensionUri, profileFile, (m) => void vscode.window.showErrorMessage(`Hotline: ${m}`));
+    const wiring = showProfileIn(
+      panel.webview,
+      extensionUri,
+      profileFile,
+      (m) => void vscode.window.showErrorMessage(`Hotline: ${m}`),
+    );
     FlamePanel.open.set(profileFile, panel);
     panel.onDidDispose(() => {
       wiring.dispose();
@@ -135,7 +168,10 @@ export class FlamePanel {
     const choices = runProfiles(reportFile);
     let choice = choices[0];
     if (choices.length > 1) {
-      const picked = await vscode.window.showQuickPick(choices, { title: `${title}: which profile?`, placeHolder: 'Each thread has its own profile; Allocations is the heap sampling of the main thread' });
+      const picked = await vscode.window.showQuickPick(choices, {
+        title: `${title}: which profile?`,
+        placeHolder: 'Each thread has its own profile; Allocations is the heap sampling of the main thread',
+      });
       if (!picked) return;
       choice = picked;
     }
@@ -151,14 +187,23 @@ export class FlamePanel {
  * The flame graph of a run's profile cut to [startMs, endMs) (the report's heat map selection).
  * The cut is written into the run folder first (range-<start>-<end>ms.cpuprofile), then shown.
  */
-export async function showProfileRange(extensionUri: vscode.Uri, runDir: string, startMs: number, endMs: number, title: string): Promise<void> {
+export async function showProfileRange(
+  extensionUri: vscode.Uri,
+  runDir: string,
+  startMs: number,
+  endMs: number,
+  title: string,
+): Promise<void> {
   const from = Math.round(startMs);
   const to = Math.round(endMs);
   const file = path.join(runDir, `range-${from}-${to}ms.cpuprofile`);
   try {
-    if (!fs.existsSync(file)) await writeCutProfileOffThread(extensionUri, path.join(runDir, PROFILE_FILE), file, from, to);
+    if (!fs.existsSync(file))
+      await writeCutProfileOffThread(extensionUri, path.join(runDir, PROFILE_FILE), file, from, to);
   } catch (err) {
-    void vscode.window.showErrorMessage(`Hotline: cannot cut the profile of ${runDir} to ${from}–${to} ms: ${(err as Error).message}`);
+    void vscode.window.showErrorMessage(
+      `Hotline: cannot cut the profile of ${runDir} to ${from}–${to} ms: ${(err as Error).message}`,
+    );
     return;
   }
   FlamePanel.show(extensionUri, file, `${title} \u00b7 ${(from / 1000).toFixed(2)}\u2013${(to / 1000).toFixed(2)} s`);

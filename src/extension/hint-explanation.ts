@@ -11,7 +11,11 @@ import { ExplainHintCommand, type ExplainHintArgs } from '../protocol.ts';
 const HINT_SCHEME = 'hotline-hint';
 
 export function hintUri(args: ExplainHintArgs): vscode.Uri {
-  return vscode.Uri.from({ scheme: HINT_SCHEME, path: `/${args.api.replace(/[^\w.-]/g, '_')}.md`, query: JSON.stringify({ rule: args.rule, api: args.api, fix: args.fix }) });
+  return vscode.Uri.from({
+    scheme: HINT_SCHEME,
+    path: `/${args.api.replace(/[^\w.-]/g, '_')}.md`,
+    query: JSON.stringify({ rule: args.rule, api: args.api, fix: args.fix }),
+  });
 }
 
 export function hintMarkdownOf(uri: vscode.Uri): string {
@@ -21,7 +25,8 @@ export function hintMarkdownOf(uri: vscode.Uri): string {
   } catch {
     return '# Hotline\n\nThis explanation is no longer available: run the quick fix again.';
   }
-  if (typeof args.api !== 'string' || typeof args.rule !== 'string' || typeof args.fix !== 'string') return '# Hotline\n\nThis explanation is no longer available.';
+  if (typeof args.api !== 'string' || typeof args.rule !== 'string' || typeof args.fix !== 'string')
+    return '# Hotline\n\nThis explanation is no longer available.';
   return [
     `# ${args.api} blocks the event loop`,
     '',
@@ -42,7 +47,9 @@ function explainHint(args: ExplainHintArgs): void {
 
 export function registerHintExplanations(): vscode.Disposable[] {
   return [
-    vscode.workspace.registerTextDocumentContentProvider(HINT_SCHEME, { provideTextDocumentContent: (uri) => hintMarkdownOf(uri) }),
+    vscode.workspace.registerTextDocumentContentProvider(HINT_SCHEME, {
+      provideTextDocumentContent: (uri) => hintMarkdownOf(uri),
+    }),
     vscode.commands.registerCommand(ExplainHintCommand, (args: ExplainHintArgs) => explainHint(args)),
   ];
 }

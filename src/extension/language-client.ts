@@ -1,7 +1,12 @@
 // Starts the language server (dist/server.js, its own process) that holds the analysis and
 // serves the lenses, hovers and diagnostics; forwards its decoration and status messages.
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import {
   DecorationsNotification,
   ShownRunNotification,
@@ -16,7 +21,11 @@ export interface ClientEvents {
   onShownRun(p: ShownRunParams): void;
 }
 
-export async function startLanguageClient(context: vscode.ExtensionContext, output: vscode.OutputChannel, events: ClientEvents): Promise<LanguageClient> {
+export async function startLanguageClient(
+  context: vscode.ExtensionContext,
+  output: vscode.OutputChannel,
+  events: ClientEvents,
+): Promise<LanguageClient> {
   const module = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -39,7 +48,9 @@ export async function startLanguageClient(context: vscode.ExtensionContext, outp
         if (!settings.codeLens) return [];
         const lenses = await next(document, token);
         if (settings.heapLens || !lenses) return lenses;
-        return lenses.filter((l) => (l.command?.arguments?.[0] as OpenReportAtArgs | undefined)?.kind !== 'allocations');
+        return lenses.filter(
+          (l) => (l.command?.arguments?.[0] as OpenReportAtArgs | undefined)?.kind !== 'allocations',
+        );
       },
     },
   };

@@ -72,9 +72,12 @@ function specOf(c: Record<string, unknown>, ctx: LaunchJsonContext): LaunchSpec 
   const base = { cwd, args, runtimeArgs, env };
   if (runtime && /^(npm|yarn|pnpm)$/.test(path.basename(runtime))) {
     // `npm run-script start` / `npm run dev`: Hotline starts the script's node command itself.
-    const scriptName = runtimeArgs.find((_a, i) => i > 0 && /^(run|run-script)$/.test(runtimeArgs[i - 1])) ?? runtimeArgs.find((a) => !a.startsWith('-') && !/^(run|run-script)$/.test(a));
+    const scriptName =
+      runtimeArgs.find((_a, i) => i > 0 && /^(run|run-script)$/.test(runtimeArgs[i - 1])) ??
+      runtimeArgs.find((a) => !a.startsWith('-') && !/^(run|run-script)$/.test(a));
     const command = scriptName ? ctx.npmScript?.(cwd, scriptName) : undefined;
-    if (!scriptName || command === undefined) throw new Error(`it runs ${runtime} without a package.json script Hotline can read`);
+    if (!scriptName || command === undefined)
+      throw new Error(`it runs ${runtime} without a package.json script Hotline can read`);
     try {
       return fromNodeCommand(command, `the npm script "${scriptName}"`, { cwd, args, runtimeArgs: [], env });
     } catch (err) {
@@ -85,7 +88,8 @@ function specOf(c: Record<string, unknown>, ctx: LaunchJsonContext): LaunchSpec 
   if (typeof c.program !== 'string') throw new Error('it has no "program" to start');
   let nodePath: string | undefined;
   if (runtime) {
-    if (!/^node(\.exe)?$/.test(path.basename(runtime))) throw new Error(`it runs ${runtime}, not node: Hotline starts the app with node`);
+    if (!/^node(\.exe)?$/.test(path.basename(runtime)))
+      throw new Error(`it runs ${runtime}, not node: Hotline starts the app with node`);
     nodePath = runtime === 'node' ? undefined : runtime;
   }
   return { ...base, entry: path.resolve(cwd, sub(c.program)), nodePath };

@@ -26,27 +26,50 @@ export async function pickLoad(settings: HotlineSettings, state: vscode.Memento)
     timeoutS: settings.timeout,
   };
   if (settings.url) {
-    return { ...common, url: settings.url, method: settings.method, headers: settings.headers, body: settings.body || undefined };
+    return {
+      ...common,
+      url: settings.url,
+      method: settings.method,
+      headers: settings.headers,
+      body: settings.body || undefined,
+    };
   }
   const last = state.get<RememberedLoad>(REMEMBERED);
   if (last) {
     const again = `${last.method} ${last.url}`;
-    const picked = await vscode.window.showQuickPick([
-      { label: `$(debug-rerun) ${again}`, description: 'as last time', again: true },
-      { label: '$(edit) Another URL…', again: false },
-    ], { title: 'Hotline: what to load?', ignoreFocusOut: true });
+    const picked = await vscode.window.showQuickPick(
+      [
+        { label: `$(debug-rerun) ${again}`, description: 'as last time', again: true },
+        { label: '$(edit) Another URL…', again: false },
+      ],
+      { title: 'Hotline: what to load?', ignoreFocusOut: true },
+    );
     if (!picked) return undefined;
-    if (picked.again) return { ...common, url: last.url, method: last.method, body: last.body, headers: last.headers ?? settings.headers };
+    if (picked.again)
+      return {
+        ...common,
+        url: last.url,
+        method: last.method,
+        body: last.body,
+        headers: last.headers ?? settings.headers,
+      };
   }
   const url = await vscode.window.showInputBox({
     title: 'Hotline: URL to load (1/3)',
     prompt: 'A path on the port the app opens (/login), or a full http://127.0.0.1:PORT/… URL',
     value: last?.url ?? '/',
     ignoreFocusOut: true,
-    validateInput: (v) => (v.startsWith('/') || /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/.test(v) ? undefined : 'A path starting with / or a URL on 127.0.0.1 / localhost'),
+    validateInput: (v) =>
+      v.startsWith('/') || /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/.test(v)
+        ? undefined
+        : 'A path starting with / or a URL on 127.0.0.1 / localhost',
   });
   if (url === undefined) return undefined;
-  const method = await vscode.window.showQuickPick(METHODS, { title: 'Hotline: HTTP method (2/3)', ignoreFocusOut: true, placeHolder: last?.method ?? 'GET' });
+  const method = await vscode.window.showQuickPick(METHODS, {
+    title: 'Hotline: HTTP method (2/3)',
+    ignoreFocusOut: true,
+    placeHolder: last?.method ?? 'GET',
+  });
   if (!method) return undefined;
   let body: string | undefined;
   const headers = { ...settings.headers };
@@ -59,7 +82,8 @@ export async function pickLoad(settings: HotlineSettings, state: vscode.Memento)
     });
     if (body === undefined) return undefined;
     if (body === '') body = undefined;
-    else if (isJson(body) && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    else if (isJson(body) && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
   }
   await state.update(REMEMBERED, { url, method, body, headers } satisfies RememberedLoad);
   return { ...common, url, method, body, headers };

@@ -15,5 +15,9 @@ export async function openInWorkspace(file: string, line: number, avoid?: vscode
   // Open what was checked: the real path, so a symlink swapped in meanwhile cannot lead outside.
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(fs.realpathSync(file)));
   const at = new vscode.Position(Math.max(0, Math.min(line - 1, doc.lineCount - 1)), 0);
-  await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at), viewColumn: avoid === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One, preview: false });
+  await vscode.window.showTextDocument(doc, {
+    selection: new vscode.Range(at, at),
+    viewColumn: avoid === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One,
+    preview: false,
+  });
 }

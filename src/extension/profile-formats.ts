@@ -14,22 +14,29 @@ export type ProfileFormat = 'cpuprofile' | 'heapprofile' | 'v8log' | 'prof-log' 
 /** How long `node --prof-process --preprocess` may take (it reads the whole log and the symbols). */
 export const PROF_PROCESS_TIMEOUT_MS = 120_000;
 
-const NOT_A_PROFILE = 'Hotline shows .cpuprofile and .heapprofile files (V8/Chrome), `node --prof` logs (isolate-*.log) and `perf script` output.';
+const NOT_A_PROFILE =
+  'Hotline shows .cpuprofile and .heapprofile files (V8/Chrome), `node --prof` logs (isolate-*.log) and `perf script` output.';
 
 /** Which kind of profile this is, from its first bytes (and its name as a tiebreak); undefined: none. */
 export function detectFormat(head: string, fileName = ''): ProfileFormat | undefined {
   const text = head.replace(/^\uFEFF/, '').trimStart();
   if (text.startsWith('{')) {
     // Only the start of a large file is read: look for the keys, not a parse.
-    if (/"head"\s*:\s*\{\s*"callFrame"/.test(text) || (fileName.endsWith('.heapprofile') && /"head"\s*:/.test(text))) return 'heapprofile';
+    if (/"head"\s*:\s*\{\s*"callFrame"/.test(text) || (fileName.endsWith('.heapprofile') && /"head"\s*:/.test(text)))
+      return 'heapprofile';
     if (/"nodes"\s*:\s*\[/.test(text) && /"callFrame"/.test(text)) return 'cpuprofile';
     if (/"code"\s*:\s*\[/.test(text) && (/"ticks"\s*:/.test(text) || /"functions"\s*:/.test(text))) return 'v8log';
     if (fileName.endsWith('.cpuprofile')) return 'cpuprofile';
     return undefined;
   }
-  if (/^v8-version,\d+/.test(text) || /^(shared-library|code-creation|tick),/m.test(text.slice(0, 65536))) return 'prof-log';
+  if (/^v8-version,\d+/.test(text) || /^(shared-library|code-creation|tick),/m.test(text.slice(0, 65536)))
+    return 'prof-log';
   // perf script: "comm pid[/tid] [cpu] time: [period] event:" then indented "addr symbol (dso)" frames.
-  if (/^\S[^\n]*?\s+\d+(?:\/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s+(?:\d+\s+)?\S+:\s*$/m.test(text) && /^\s+[0-9a-f]+\s+\S.*\(.*\)\s*$/m.test(text)) return 'perf-script';
+  if (
+    /^\S[^\n]*?\s+\d+(?:\/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s+(?:\d+\s+)?\S+:\s*$/m.test(text) &&
+    /^\s+[0-9a-f]+\s+\S.*\(.*\)\s*$/m.test(text)
+  )
+    return 'perf-script';
   return undefined;
 }
 
@@ -56,7 +63,10 @@ const HEAD_BYTES = 1 << 20;
  * converted by `node --prof-process --preprocess` (the node binary given, by default `node` on
  * PATH; it should be the version that wrote the log).
  */
-export async function flameSource(file: string, o: { nodePath?: string; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<FlameSource> {
+export async function flameSource(
+  file: string,
+  o: { nodePath?: string; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<FlameSource> {
   let head: string;
   try {
     const handle = await fs.promises.open(file, 'r');
@@ -90,7 +100,10 @@ export async function flameSource(file: string, o: { nodePath?: string; timeoutM
 }
 
 /** flameSource with the bytes: the file's own, or the converted ones. */
-export async function prepareForFlame(file: string, o: { nodePath?: string; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<FlameInput> {
+export async function prepareForFlame(
+  file: string,
+  o: { nodePath?: string; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<FlameInput> {
   const source = await flameSource(file, o);
   let data = source.converted;
   if (!data) {
@@ -104,11 +117,17 @@ export async function prepareForFlame(file: string, o: { nodePath?: string; time
 }
 
 /** `node --prof-process --preprocess LOG` → its JSON on stdout (speedscope's "v8 prof log" importer). */
-export function preprocessProfLog(file: string, o: { nodePath?: string; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Buffer> {
+export function preprocessProfLog(
+  file: string,
+  o: { nodePath?: string; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<Buffer> {
   const node = o.nodePath || 'node';
   const timeoutMs = o.timeoutMs ?? PROF_PROCESS_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
-    const child = spawn(node, ['--prof-process', '--preprocess', file], { stdio: ['ignore', 'pipe', 'pipe'], cwd: path.dirname(file) });
+    const child = spawn(node, ['--prof-process', '--preprocess', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: path.dirname(file),
+    });
     const out: Buffer[] = [];
     let err = '';
     let settled = false;
@@ -122,7 +141,11 @@ export function preprocessProfLog(file: string, o: { nodePath?: string; timeoutM
     };
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      finish(new ProfileFormatError(`Converting ${path.basename(file)} with \`${node} --prof-process --preprocess\` took over ${Math.round(timeoutMs / 1000)} s; it was stopped.`));
+      finish(
+        new ProfileFormatError(
+          `Converting ${path.basename(file)} with \`${node} --prof-process --preprocess\` took over ${Math.round(timeoutMs / 1000)} s; it was stopped.`,
+        ),
+      );
     }, timeoutMs);
     const onAbort = (): void => {
       child.kill('SIGKILL');
@@ -133,17 +156,31 @@ export function preprocessProfLog(file: string, o: { nodePath?: string; timeoutM
     child.stderr.on('data', (d: Buffer) => {
       if (err.length < 4000) err += d.toString();
     });
-    child.on('error', (e) => finish(new ProfileFormatError(`Cannot run ${node} to convert ${path.basename(file)} (${e.message}): set hotline.nodePath to a node binary.`)));
+    child.on('error', (e) =>
+      finish(
+        new ProfileFormatError(
+          `Cannot run ${node} to convert ${path.basename(file)} (${e.message}): set hotline.nodePath to a node binary.`,
+        ),
+      ),
+    );
     child.on('close', (code) => {
       const json = Buffer.concat(out);
       if (code !== 0) {
-        finish(new ProfileFormatError(`\`${node} --prof-process --preprocess\` failed on ${path.basename(file)} (exit ${code}): ${err.trim().split('\n').slice(-3).join(' ') || 'no message'}`));
+        finish(
+          new ProfileFormatError(
+            `\`${node} --prof-process --preprocess\` failed on ${path.basename(file)} (exit ${code}): ${err.trim().split('\n').slice(-3).join(' ') || 'no message'}`,
+          ),
+        );
         return;
       }
       // The tick processor prints warnings before the JSON on some versions: keep from the first "{".
       const start = json.indexOf('{');
       if (start < 0) {
-        finish(new ProfileFormatError(`\`${node} --prof-process --preprocess\` gave no JSON for ${path.basename(file)}: is it a log written by \`node --prof\`?`));
+        finish(
+          new ProfileFormatError(
+            `\`${node} --prof-process --preprocess\` gave no JSON for ${path.basename(file)}: is it a log written by \`node --prof\`?`,
+          ),
+        );
         return;
       }
       const body = start === 0 ? json : json.subarray(start);
@@ -152,11 +189,19 @@ export function preprocessProfLog(file: string, o: { nodePath?: string; timeoutM
       try {
         ticks = (JSON.parse(body.toString('utf8')) as { ticks?: unknown[] }).ticks?.length ?? 0;
       } catch (e) {
-        finish(new ProfileFormatError(`\`${node} --prof-process --preprocess\` gave broken JSON for ${path.basename(file)}: ${(e as Error).message}`));
+        finish(
+          new ProfileFormatError(
+            `\`${node} --prof-process --preprocess\` gave broken JSON for ${path.basename(file)}: ${(e as Error).message}`,
+          ),
+        );
         return;
       }
       if (ticks === 0) {
-        finish(new ProfileFormatError(`${path.basename(file)} has no samples (ticks): is it a complete log written by \`node --prof\`?`));
+        finish(
+          new ProfileFormatError(
+            `${path.basename(file)} has no samples (ticks): is it a complete log written by \`node --prof\`?`,
+          ),
+        );
         return;
       }
       finish(undefined, body);

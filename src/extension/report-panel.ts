@@ -24,7 +24,12 @@ export class ReportPanel implements vscode.Disposable {
   private ready = false;
   private message: ToReportView | undefined;
 
-  private constructor(private readonly panel: vscode.WebviewPanel, private readonly extensionUri: vscode.Uri, private readonly onFlameGraph: (reportFile: string) => void, private reportFile: string) {
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private readonly extensionUri: vscode.Uri,
+    private readonly onFlameGraph: (reportFile: string) => void,
+    private reportFile: string,
+  ) {
     const dist = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
     panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
     panel.webview.html = reportHtml({
@@ -44,12 +49,29 @@ export class ReportPanel implements vscode.Disposable {
    * `preserveFocus`: the report opens beside the editor without taking the focus from it (after a
    * run: VS Code refreshes the CodeLens of the focused editor only, and the lenses are the news).
    */
-  static show(extensionUri: vscode.Uri, reportFile: string, opts: { baselineFile?: string; focus?: ReportFocus; preserveFocus?: boolean; onFlameGraph: (reportFile: string) => void }): void {
+  static show(
+    extensionUri: vscode.Uri,
+    reportFile: string,
+    opts: {
+      baselineFile?: string;
+      focus?: ReportFocus;
+      preserveFocus?: boolean;
+      onFlameGraph: (reportFile: string) => void;
+    },
+  ): void {
     const { report } = readRun(reportFile);
-    const baseline = opts.baselineFile && path.resolve(opts.baselineFile) !== path.resolve(reportFile) ? tryRead(opts.baselineFile) : undefined;
+    const baseline =
+      opts.baselineFile && path.resolve(opts.baselineFile) !== path.resolve(reportFile)
+        ? tryRead(opts.baselineFile)
+        : undefined;
     let current = ReportPanel.current;
     if (!current) {
-      const panel = vscode.window.createWebviewPanel('hotline.report', title(report), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus ?? false }, { enableScripts: true, localResourceRoots: [] });
+      const panel = vscode.window.createWebviewPanel(
+        'hotline.report',
+        title(report),
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus ?? false },
+        { enableScripts: true, localResourceRoots: [] },
+      );
       panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'hotline.svg');
       current = new ReportPanel(panel, extensionUri, opts.onFlameGraph, reportFile);
       ReportPanel.current = current;

@@ -3,7 +3,15 @@
 // goes to an output channel; the run is captured here (I/O only) and analyzed by the language
 // server, which writes report.json before anything is shown.
 import * as vscode from 'vscode';
-import { type AttachSpec, captureUnderLoad, type LaunchSpec, type LoadSettings, redactUrl, RunError, type RunProgress } from '../core/index.ts';
+import {
+  type AttachSpec,
+  captureUnderLoad,
+  type LaunchSpec,
+  type LoadSettings,
+  redactUrl,
+  RunError,
+  type RunProgress,
+} from '../core/index.ts';
 
 /** How the run reaches its app and loads it, beyond the usual: attach, or the user's load tool. */
 export interface RunVariant {
@@ -47,9 +55,16 @@ export class RunController implements vscode.Disposable {
    * Captures a run with progress and Cancel; then `analyze` (the language server) turns it into a
    * report. Resolves undefined when cancelled; errors are shown here and resolve undefined too.
    */
-  async run(app: LaunchSpec, load: LoadSettings, analyze: (runDir: string, appDir: string) => Promise<void>, variant: RunVariant = {}): Promise<RunOutcome | undefined> {
+  async run(
+    app: LaunchSpec,
+    load: LoadSettings,
+    analyze: (runDir: string, appDir: string) => Promise<void>,
+    variant: RunVariant = {},
+  ): Promise<RunOutcome | undefined> {
     if (this.running) {
-      void vscode.window.showWarningMessage('Hotline: a run is already in progress. Cancel it first (click the Hotline item in the status bar).');
+      void vscode.window.showWarningMessage(
+        'Hotline: a run is already in progress. Cancel it first (click the Hotline item in the status bar).',
+      );
       return undefined;
     }
     const abort = new AbortController();
@@ -63,14 +78,19 @@ export class RunController implements vscode.Disposable {
           const done = elapsed(p, load);
           const rps = p.requestsPerSecond !== undefined ? ` · ${p.requestsPerSecond} req/s` : '';
           const clock = p.of !== undefined ? ` · ${p.second ?? 0}/${p.of} s` : '';
-          progress.report({ message: `${PHASE_LABEL[p.phase]}${rps}${clock}`, increment: done > reported ? ((done - reported) / total) * 90 : 0 });
+          progress.report({
+            message: `${PHASE_LABEL[p.phase]}${rps}${clock}`,
+            increment: done > reported ? ((done - reported) / total) * 90 : 0,
+          });
           reported = Math.max(reported, done);
           this.status.text = `$(pulse) Hotline: ${PHASE_LABEL[p.phase].toLowerCase()}${rps}`;
           this.status.tooltip = 'Click to cancel the run';
           this.status.show();
         };
         const what = variant.attach ? `the app at ${variant.attach.target} (attached; it is left running)` : app.entry;
-        const how = variant.loadCommand ? `load command: ${variant.loadCommand}` : `${load.method ?? 'GET'} ${redactUrl(load.url)}, ${load.connections} connections`;
+        const how = variant.loadCommand
+          ? `load command: ${variant.loadCommand}`
+          : `${load.method ?? 'GET'} ${redactUrl(load.url)}, ${load.connections} connections`;
         this.output.appendLine(`── ${new Date().toLocaleTimeString()} profiling ${what} in ${app.cwd}: ${how}`);
         const { runDir } = await captureUnderLoad({
           ...load,
@@ -86,7 +106,13 @@ export class RunController implements vscode.Disposable {
         return { runDir, appDir: app.cwd };
       },
     );
-    this.running = { abort, done: Promise.resolve(work).then(() => undefined, () => undefined) };
+    this.running = {
+      abort,
+      done: Promise.resolve(work).then(
+        () => undefined,
+        () => undefined,
+      ),
+    };
     void vscode.commands.executeCommand('setContext', 'hotline.running', true);
     try {
       return await Promise.resolve(work);
@@ -114,13 +140,16 @@ export class RunController implements vscode.Disposable {
 
   private report(err: unknown, attached: boolean): void {
     if (err instanceof RunError && err.kind === 'cancelled') {
-      void vscode.window.showInformationMessage(`Hotline: run cancelled. ${attached ? 'The load was stopped; the app was left running.' : 'The app and the load were stopped.'}`);
+      void vscode.window.showInformationMessage(
+        `Hotline: run cancelled. ${attached ? 'The load was stopped; the app was left running.' : 'The app and the load were stopped.'}`,
+      );
       return;
     }
     const message = err instanceof Error ? err.message : String(err);
     this.output.appendLine(`Hotline: ${message}`);
     const appAtFault = err instanceof RunError && ['app-exited', 'never-listened', 'port-in-use'].includes(err.kind);
-    if (appAtFault && err instanceof RunError && err.output) this.output.appendLine(err.output.trimEnd().split('\n').slice(-30).join('\n'));
+    if (appAtFault && err instanceof RunError && err.output)
+      this.output.appendLine(err.output.trimEnd().split('\n').slice(-30).join('\n'));
     void vscode.window.showErrorMessage(`Hotline: ${message}`, 'Show App Output').then((choice) => {
       if (choice) this.output.show(true);
     });

@@ -23,7 +23,8 @@ export function runProfiles(reportFile: string): RunProfile[] {
   if (!isReportV1(report)) return [main];
   const items = [main];
   // Only names inside the run folder: a report edited by hand must not point the viewer elsewhere.
-  const inside = (name: string): string | undefined => (path.basename(name) === name ? path.join(dir, name) : undefined);
+  const inside = (name: string): string | undefined =>
+    path.basename(name) === name ? path.join(dir, name) : undefined;
   for (const t of report.threads ?? []) {
     const file = inside(t.file);
     if (t.id === 0 || !file) continue;

@@ -7,21 +7,32 @@ import { listRuns, REPORT_FILE, type ReportV1, runsDirOf } from '../core/index.t
 import { capacityOf, costText } from '../capacity.ts';
 
 export class RunItem extends vscode.TreeItem {
-  constructor(readonly reportFile: string, readonly report: ReportV1, isBaseline: boolean, cwd: string) {
+  constructor(
+    readonly reportFile: string,
+    readonly report: ReportV1,
+    isBaseline: boolean,
+    cwd: string,
+  ) {
     // What matters first (a narrow side bar cuts the rest): req/s and the hot line; the time after.
     const top = report.lines.find((l) => l.thread === undefined && l.ownMs > 0);
     const rps = report.load ? `${fmtRate(report.load.requests.perSecond)} req/s` : 'profile only';
     super(`${rps}${top ? ` · ${path.basename(top.file)}:${top.line}` : ''}`, vscode.TreeItemCollapsibleState.None);
     this.description = `${when(report)}${isBaseline ? ' · baseline' : ''}`;
     const capacity = capacityOf(report);
-    this.tooltip = new vscode.MarkdownString([
-      // The path asked for, not the app's URL: that port was the run's and is closed now.
-      `**${report.load?.external ? '' : `${report.settings.method} `}${report.settings.url}** · ${label(report)}`,
-      report.load ? `${rps}, p99 ${Math.round(report.load.latencyMs.p99)} ms, ${report.load.errors} errors` : '',
-      top ? `Hottest line: \`${path.relative(cwd, top.file)}:${top.line}\` (${top.function}), own ${costText(top.ownMs, capacity)}` : '',
-      report.partial ? `Partial: ${report.partial.reason}` : '',
-      isBaseline ? 'The baseline: later reports show their changes against it.' : '',
-    ].filter(Boolean).join('\n\n'));
+    this.tooltip = new vscode.MarkdownString(
+      [
+        // The path asked for, not the app's URL: that port was the run's and is closed now.
+        `**${report.load?.external ? '' : `${report.settings.method} `}${report.settings.url}** · ${label(report)}`,
+        report.load ? `${rps}, p99 ${Math.round(report.load.latencyMs.p99)} ms, ${report.load.errors} errors` : '',
+        top
+          ? `Hottest line: \`${path.relative(cwd, top.file)}:${top.line}\` (${top.function}), own ${costText(top.ownMs, capacity)}`
+          : '',
+        report.partial ? `Partial: ${report.partial.reason}` : '',
+        isBaseline ? 'The baseline: later reports show their changes against it.' : '',
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+    );
     this.iconPath = new vscode.ThemeIcon(isBaseline ? 'pinned' : report.partial ? 'warning' : 'flame');
     this.contextValue = isBaseline ? 'hotline.run.baseline' : 'hotline.run';
     this.command = { command: 'hotline.openReport', title: 'Open Report', arguments: [this] };
@@ -35,7 +46,11 @@ export async function pickRun(items: readonly RunItem[], placeHolder: string): P
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    items.map((item) => ({ label: String(item.label ?? item.report.id), description: `${String(item.description ?? '')} · ${item.report.id}`, item })),
+    items.map((item) => ({
+      label: String(item.label ?? item.report.id),
+      description: `${String(item.description ?? '')} · ${item.report.id}`,
+      item,
+    })),
     { placeHolder, matchOnDescription: true },
   );
   return picked?.item;
@@ -59,7 +74,9 @@ function when(report: ReportV1): string {
   const d = new Date(report.startedAt);
   if (Number.isNaN(d.getTime())) return report.id;
   const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  return d.toDateString() === new Date().toDateString() ? time : `${d.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${time.slice(0, 5)}`;
+  return d.toDateString() === new Date().toDateString()
+    ? time
+    : `${d.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${time.slice(0, 5)}`;
 }
 
 const fmtRate = (v: number): string => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
@@ -69,7 +86,10 @@ export class RunsView implements vscode.TreeDataProvider<vscode.TreeItem>, vscod
   readonly onDidChangeTreeData = this.changed.event;
   private readonly watcher: vscode.FileSystemWatcher;
 
-  constructor(private readonly appDirs: () => string[], private readonly baseline: () => string | undefined) {
+  constructor(
+    private readonly appDirs: () => string[],
+    private readonly baseline: () => string | undefined,
+  ) {
     this.watcher = vscode.workspace.createFileSystemWatcher('**/.hotline/runs/*/report.json');
     this.watcher.onDidCreate(() => this.refresh());
     this.watcher.onDidDelete(() => this.refresh());
@@ -89,14 +109,20 @@ export class RunsView implements vscode.TreeDataProvider<vscode.TreeItem>, vscod
       const listing = listRuns(runsDirOf(dir));
       for (const run of listing.runs) {
         const file = path.join(run.dir, REPORT_FILE);
-        items.push(new RunItem(file, run.report, baseline !== undefined && path.resolve(baseline) === path.resolve(file), dir));
+        items.push(
+          new RunItem(file, run.report, baseline !== undefined && path.resolve(baseline) === path.resolve(file), dir),
+        );
       }
       for (const s of listing.skipped) notes.push(new NoteItem(`${path.basename(s.dir)}: unreadable`, s.reason));
     }
     items.sort((a, b) => b.report.startedAt.localeCompare(a.report.startedAt));
     // The walkthrough's steps and the baseline commands follow what exists, not what was clicked.
     void vscode.commands.executeCommand('setContext', 'hotline.hasRuns', items.length > 0);
-    void vscode.commands.executeCommand('setContext', 'hotline.hasBaseline', baseline !== undefined && items.some((i) => path.resolve(i.reportFile) === path.resolve(baseline)));
+    void vscode.commands.executeCommand(
+      'setContext',
+      'hotline.hasBaseline',
+      baseline !== undefined && items.some((i) => path.resolve(i.reportFile) === path.resolve(baseline)),
+    );
     return { items, notes };
   }
 

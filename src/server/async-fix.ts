@@ -22,15 +22,46 @@ type AnyNode = acorn.Node & Record<string, unknown>;
 /** Callback APIs whose promise form is util.promisify of the same function, by module. */
 const PROMISIFIED: Record<string, readonly string[]> = {
   crypto: ['pbkdf2', 'scrypt', 'randomBytes', 'randomFill', 'generateKeyPair'],
-  zlib: ['gzip', 'gunzip', 'deflate', 'inflate', 'deflateRaw', 'inflateRaw', 'unzip', 'brotliCompress', 'brotliDecompress'],
+  zlib: [
+    'gzip',
+    'gunzip',
+    'deflate',
+    'inflate',
+    'deflateRaw',
+    'inflateRaw',
+    'unzip',
+    'brotliCompress',
+    'brotliDecompress',
+  ],
 };
 /** fs APIs with the same name in fs.promises. */
-const FS_PROMISES = ['readFile', 'writeFile', 'appendFile', 'readdir', 'stat', 'lstat', 'access', 'mkdir', 'rm', 'rmdir', 'rename', 'unlink', 'copyFile', 'realpath', 'readlink'];
+const FS_PROMISES = [
+  'readFile',
+  'writeFile',
+  'appendFile',
+  'readdir',
+  'stat',
+  'lstat',
+  'access',
+  'mkdir',
+  'rm',
+  'rmdir',
+  'rename',
+  'unlink',
+  'copyFile',
+  'realpath',
+  'readlink',
+];
 
 function parse(text: string): acorn.Program | undefined {
   for (const sourceType of ['module', 'script'] as const) {
     try {
-      return acorn.parse(text, { ecmaVersion: 'latest', sourceType, allowHashBang: true, allowReturnOutsideFunction: sourceType === 'script' });
+      return acorn.parse(text, {
+        ecmaVersion: 'latest',
+        sourceType,
+        allowHashBang: true,
+        allowReturnOutsideFunction: sourceType === 'script',
+      });
     } catch {
       // try the other source type; TypeScript or broken code gets no edit
     }
@@ -45,12 +76,14 @@ function* walk(node: AnyNode, ancestors: AnyNode[] = []): Generator<{ node: AnyN
   for (const value of Object.values(node)) {
     const children = Array.isArray(value) ? value : [value];
     for (const child of children) {
-      if (child && typeof child === 'object' && typeof (child as AnyNode).type === 'string') yield* walk(child as AnyNode, next);
+      if (child && typeof child === 'object' && typeof (child as AnyNode).type === 'string')
+        yield* walk(child as AnyNode, next);
     }
   }
 }
 
-const isFunction = (n: AnyNode): boolean => n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression';
+const isFunction = (n: AnyNode): boolean =>
+  n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression';
 
 /** Names declared at the top of the program (const/let/var, functions, imports). */
 function topLevelNames(program: acorn.Program): Map<string, AnyNode> {
@@ -60,10 +93,15 @@ function topLevelNames(program: acorn.Program): Map<string, AnyNode> {
       for (const d of statement.declarations as AnyNode[]) {
         const id = d.id as AnyNode;
         if (id.type === 'Identifier') names.set(id.name as string, d);
-        if (id.type === 'ObjectPattern') for (const p of id.properties as AnyNode[]) if ((p.value as AnyNode | undefined)?.type === 'Identifier') names.set((p.value as AnyNode).name as string, d);
+        if (id.type === 'ObjectPattern')
+          for (const p of id.properties as AnyNode[])
+            if ((p.value as AnyNode | undefined)?.type === 'Identifier')
+              names.set((p.value as AnyNode).name as string, d);
       }
-    } else if (statement.type === 'FunctionDeclaration' && statement.id) names.set((statement.id as AnyNode).name as string, statement);
-    else if (statement.type === 'ImportDeclaration') for (const s of statement.specifiers as AnyNode[]) names.set((s.local as AnyNode).name as string, statement);
+    } else if (statement.type === 'FunctionDeclaration' && statement.id)
+      names.set((statement.id as AnyNode).name as string, statement);
+    else if (statement.type === 'ImportDeclaration')
+      for (const s of statement.specifiers as AnyNode[]) names.set((s.local as AnyNode).name as string, statement);
   }
   return names;
 }
@@ -71,10 +109,16 @@ function topLevelNames(program: acorn.Program): Map<string, AnyNode> {
 /** The text of `require('node:util')` / `require('util')` or an import of it, when declared as `name`. */
 function bindsModule(decl: AnyNode | undefined, module: string): boolean {
   if (!decl) return false;
-  const src = (n: AnyNode | undefined): string | undefined => (n?.type === 'Literal' && typeof n.value === 'string' ? n.value.replace(/^node:/, '') : undefined);
+  const src = (n: AnyNode | undefined): string | undefined =>
+    n?.type === 'Literal' && typeof n.value === 'string' ? n.value.replace(/^node:/, '') : undefined;
   if (decl.type === 'ImportDeclaration') return src(decl.source as AnyNode) === module;
   const init = decl.init as AnyNode | undefined;
-  return init?.type === 'CallExpression' && (init.callee as AnyNode).type === 'Identifier' && (init.callee as AnyNode).name === 'require' && src((init.arguments as AnyNode[])[0]) === module;
+  return (
+    init?.type === 'CallExpression' &&
+    (init.callee as AnyNode).type === 'Identifier' &&
+    (init.callee as AnyNode).name === 'require' &&
+    src((init.arguments as AnyNode[])[0]) === module
+  );
 }
 
 /**
@@ -90,21 +134,28 @@ export function asyncFixOf(text: string, line0: number, api: string): AsyncFix |
   if (!viaFs && !PROMISIFIED[moduleName]?.includes(asyncName)) return undefined;
   const program = parse(text);
   if (!program) return undefined;
-  const lineStart = text.split('\n').slice(0, line0).reduce((n, l) => n + l.length + 1, 0);
+  const lineStart = text
+    .split('\n')
+    .slice(0, line0)
+    .reduce((n, l) => n + l.length + 1, 0);
   const lineEnd = lineStart + (text.split('\n')[line0]?.length ?? 0);
   const names = topLevelNames(program);
 
   for (const { node, ancestors } of walk(program as unknown as AnyNode)) {
     if (node.type !== 'CallExpression' || node.start < lineStart || node.start > lineEnd) continue;
     const callee = node.callee as AnyNode;
-    if (callee.type !== 'MemberExpression' || callee.computed || (callee.property as AnyNode).name !== syncName) continue;
+    if (callee.type !== 'MemberExpression' || callee.computed || (callee.property as AnyNode).name !== syncName)
+      continue;
     const object = callee.object as AnyNode;
     if (object.type !== 'Identifier' || !bindsModule(names.get(object.name as string), moduleName)) continue;
     const fn = [...ancestors].reverse().find(isFunction);
     if (!fn || fn.async !== true) return undefined;
     const parent = ancestors[ancestors.length - 1];
     // `crypto.pbkdf2Sync(…).toString()` needs `(await pbkdf2(…)).toString()`.
-    const wrap = parent !== undefined && ((parent.type === 'MemberExpression' && parent.object === node) || (parent.type === 'CallExpression' && parent.callee === node));
+    const wrap =
+      parent !== undefined &&
+      ((parent.type === 'MemberExpression' && parent.object === node) ||
+        (parent.type === 'CallExpression' && parent.callee === node));
     const moduleVar = object.name as string;
     if (viaFs) {
       return {
@@ -113,7 +164,10 @@ export function asyncFixOf(text: string, line0: number, api: string): AsyncFix |
       };
     }
     const declared = names.get(asyncName);
-    const reuse = declared !== undefined && declared.type === 'VariableDeclarator' && /promisify/.test(text.slice(declared.start, declared.end));
+    const reuse =
+      declared !== undefined &&
+      declared.type === 'VariableDeclarator' &&
+      /promisify/.test(text.slice(declared.start, declared.end));
     const name = declared === undefined || reuse ? asyncName : `${asyncName}Async`;
     if (!reuse && names.has(name)) return undefined;
     const edits = awaitCall(node, wrap, name);
@@ -133,14 +187,33 @@ function awaitCall(call: AnyNode, wrap: boolean, callee: string): TextEdit[] {
 }
 
 /** `const pbkdf2 = util.promisify(crypto.pbkdf2);` after the last top-level require/import. */
-function declaration(program: acorn.Program, text: string, names: Map<string, AnyNode>, name: string, target: string): TextEdit {
+function declaration(
+  program: acorn.Program,
+  text: string,
+  names: Map<string, AnyNode>,
+  name: string,
+  target: string,
+): TextEdit {
   const utilName = [...names.entries()].find(([, d]) => bindsModule(d, 'util') && d.type !== 'ImportDeclaration')?.[0];
   const isModule = (program.body as AnyNode[]).some((s) => s.type === 'ImportDeclaration');
-  const promisify = utilName ? `${utilName}.promisify` : names.has('promisify') ? 'promisify' : isModule ? undefined : "require('node:util').promisify";
+  const promisify = utilName
+    ? `${utilName}.promisify`
+    : names.has('promisify')
+      ? 'promisify'
+      : isModule
+        ? undefined
+        : "require('node:util').promisify";
   const line = promisify
     ? `const ${name} = ${promisify}(${target});`
     : `import { promisify as promisify_ } from 'node:util';\nconst ${name} = promisify_(${target});`;
-  const requires = (program.body as AnyNode[]).filter((s) => s.type === 'ImportDeclaration' || (s.type === 'VariableDeclaration' && (s.declarations as AnyNode[]).some((d) => [...names.values()].includes(d) && /\brequire\(/.test(text.slice(d.start, d.end)))));
+  const requires = (program.body as AnyNode[]).filter(
+    (s) =>
+      s.type === 'ImportDeclaration' ||
+      (s.type === 'VariableDeclaration' &&
+        (s.declarations as AnyNode[]).some(
+          (d) => [...names.values()].includes(d) && /\brequire\(/.test(text.slice(d.start, d.end)),
+        )),
+  );
   // Else after 'use strict' and the like: a statement before them would end their meaning.
   const directives = (program.body as AnyNode[]).filter((s) => typeof s.directive === 'string');
   const after = requires[requires.length - 1] ?? directives[directives.length - 1];

@@ -4,7 +4,22 @@
 import * as path from 'node:path';
 import type { FunctionCost, HeapLine, Hint, LineCost, ReportV1 } from '../core/index.ts';
 import type { LineHeat, OpenReportAtArgs } from '../protocol.ts';
-import { decorationLabel, functionHoverMarkdown, functionLensText, type HeapContext, heapLensText, isBlockingHint, isDecoratedLine, isHeapLensLine, isHoverLine, isLensFunction, isLensLine, lineHoverMarkdown, lineLensText, type TextContext } from './lens-text.ts';
+import {
+  decorationLabel,
+  functionHoverMarkdown,
+  functionLensText,
+  type HeapContext,
+  heapLensText,
+  isBlockingHint,
+  isDecoratedLine,
+  isHeapLensLine,
+  isHoverLine,
+  isLensFunction,
+  isLensLine,
+  lineHoverMarkdown,
+  lineLensText,
+  type TextContext,
+} from './lens-text.ts';
 import type { LineMapping } from './staleness.ts';
 import { capacityOf, corePct } from '../capacity.ts';
 
@@ -34,12 +49,24 @@ export class ReportIndex {
   readonly context: TextContext;
   readonly heap: HeapContext | undefined;
 
-  constructor(readonly report: ReportV1, readonly reportFile: string) {
+  constructor(
+    readonly report: ReportV1,
+    readonly reportFile: string,
+  ) {
     this.context = {
-      nonIdleMs: report.nonIdleMs, ...(report.workers ? { workersNonIdleMs: report.workers.nonIdleMs } : {}),
-      underLoad: report.load !== undefined, root: report.app.cwd, capacity: capacityOf(report),
+      nonIdleMs: report.nonIdleMs,
+      ...(report.workers ? { workersNonIdleMs: report.workers.nonIdleMs } : {}),
+      underLoad: report.load !== undefined,
+      root: report.app.cwd,
+      capacity: capacityOf(report),
     };
-    this.heap = report.heap ? { totalBytes: report.heap.totalBytes, bytesPerSecond: report.heap.bytesPerSecond, bytesPerRequest: report.heap.bytesPerRequest } : undefined;
+    this.heap = report.heap
+      ? {
+          totalBytes: report.heap.totalBytes,
+          bytesPerSecond: report.heap.bytesPerSecond,
+          bytesPerRequest: report.heap.bytesPerRequest,
+        }
+      : undefined;
     const of = (file: string): FileCosts => {
       const key = fileKey(file);
       let fc = this.files.get(key);
@@ -85,10 +112,19 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
     if (!isLensFunction(f)) continue;
     const line0 = mapping.toCurrent(f.line);
     if (line0 === undefined) continue;
-    items.push({ line0, title: functionLensText(f, index.context), args: { reportFile: index.reportFile, file: fc.file, line: f.line, functionName: f.name } });
+    items.push({
+      line0,
+      title: functionLensText(f, index.context),
+      args: { reportFile: index.reportFile, file: fc.file, line: f.line, functionName: f.name },
+    });
   }
   // A line run by the main thread and by workers (shared code): the main thread's cost shows.
-  const byLine = new Map([...fc.lines.filter((l) => l.thread === 'worker'), ...fc.lines.filter((l) => l.thread !== 'worker')].map((l) => [l.line, l]));
+  const byLine = new Map(
+    [...fc.lines.filter((l) => l.thread === 'worker'), ...fc.lines.filter((l) => l.thread !== 'worker')].map((l) => [
+      l.line,
+      l,
+    ]),
+  );
   const lensLines = new Set([...fc.lines.filter(isLensLine).map((l) => l.line), ...fc.hints.map((h) => h.line)]);
   for (const line of [...lensLines].sort((a, b) => a - b)) {
     const line0 = mapping.toCurrent(line);
@@ -98,13 +134,27 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
     const cost = l ?? (hint ? { ownMs: hint.totalMs, ownPct: hint.totalPct } : undefined);
     if (!cost) continue;
     const functionName = l?.function ?? hint?.function;
-    items.push({ line0, title: lineLensText(cost, hint, index.context), args: { reportFile: index.reportFile, file: fc.file, line, functionName } });
+    items.push({
+      line0,
+      title: lineLensText(cost, hint, index.context),
+      args: { reportFile: index.reportFile, file: fc.file, line, functionName },
+    });
   }
   for (const l of fc.heap) {
     if (!isHeapLensLine(l) || !index.heap) continue;
     const line0 = mapping.toCurrent(l.line);
     if (line0 === undefined) continue;
-    items.push({ line0, title: heapLensText(l, index.heap), args: { reportFile: index.reportFile, file: fc.file, line: l.line, functionName: l.function, kind: 'allocations' } });
+    items.push({
+      line0,
+      title: heapLensText(l, index.heap),
+      args: {
+        reportFile: index.reportFile,
+        file: fc.file,
+        line: l.line,
+        functionName: l.function,
+        kind: 'allocations',
+      },
+    });
   }
   return items.sort((a, b) => a.line0 - b.line0);
 }
@@ -118,7 +168,13 @@ export function heatOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping):
     if (line0 === undefined) continue;
     // Worker lines: a share of the workers' time (several workers can each fill a core).
     const core = l.thread === 'worker' ? l.ownPct : corePct(l.ownMs, index.context.capacity);
-    heat.push({ line: line0, ownMs: l.ownMs, ownPct: l.ownPct, corePct: core, label: decorationLabel(l, index.context.capacity) });
+    heat.push({
+      line: line0,
+      ownMs: l.ownMs,
+      ownPct: l.ownPct,
+      corePct: core,
+      label: decorationLabel(l, index.context.capacity),
+    });
   }
   return heat.sort((a, b) => a.line - b.line);
 }

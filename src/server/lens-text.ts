@@ -25,12 +25,9 @@ export { formatBytes, formatMs, formatPct };
 export const isLensFunction = (f: FunctionCost): boolean =>
   f.category === 'user' && f.line >= 1 && f.endLine !== undefined && f.totalPct >= LENS_MIN_FUNCTION_TOTAL_PCT;
 
-
-
 /** A function of your code gets an allocations lens from this share of the sampled bytes. */
 export const HEAP_LENS_MIN_PCT = 1;
 export const isHeapLensLine = (l: HeapLine): boolean => l.ownPct >= HEAP_LENS_MIN_PCT && l.line >= 1;
-
 
 /** What a run says about its allocations, for the allocations lens. */
 export interface HeapContext {
@@ -74,7 +71,8 @@ const amount = (ms: number, b: CapacityBasis): string => {
 
 /** `total 48 ms/request (93% of a core) · self 0.10 ms/request` */
 export function functionLensText(f: FunctionCost, ctx: Pick<TextContext, 'capacity'>): string {
-  if (f.thread === 'worker') return `total ${formatMs(f.totalMs)} (${formatPct(f.totalPct)} of worker threads) · self ${formatMs(f.selfMs)}`;
+  if (f.thread === 'worker')
+    return `total ${formatMs(f.totalMs)} (${formatPct(f.totalPct)} of worker threads) · self ${formatMs(f.selfMs)}`;
   return `total ${amount(f.totalMs, ctx.capacity)} (${formatCorePct(corePct(f.totalMs, ctx.capacity))} of a core) · self ${amount(f.selfMs, ctx.capacity)}`;
 }
 
@@ -83,7 +81,11 @@ export function functionLensText(f: FunctionCost, ctx: Pick<TextContext, 'capaci
  * `own 0.42 ms/request · 3.1% of a core`: what the line costs of the app's capacity, so the
  * next line up after a fix does not look as hot as the bug did.
  */
-export function lineLensText(l: Pick<LineCost, 'ownMs' | 'ownPct' | 'thread'>, hint: Hint | undefined, ctx: Pick<TextContext, 'capacity'>): string {
+export function lineLensText(
+  l: Pick<LineCost, 'ownMs' | 'ownPct' | 'thread'>,
+  hint: Hint | undefined,
+  ctx: Pick<TextContext, 'capacity'>,
+): string {
   // Worker lines: a share of the workers' CPU, and no worker blocks the main event loop.
   if (l.thread === 'worker') return `own ${formatMs(l.ownMs)} (${formatPct(l.ownPct)} of worker threads)`;
   if (hint) return `${costText(l.ownMs, ctx.capacity)} · blocks the event loop`;
@@ -114,11 +116,15 @@ export function where(file: string, line: number, root: string): string {
   return line >= 1 ? `${shown}:${line}` : shown;
 }
 
-const ofCpu = (ms: number, ctx: TextContext): string => `${formatMs(ms)} (${formatPct(ctx.nonIdleMs > 0 ? (ms / ctx.nonIdleMs) * 100 : 0)})`;
+const ofCpu = (ms: number, ctx: TextContext): string =>
+  `${formatMs(ms)} (${formatPct(ctx.nonIdleMs > 0 ? (ms / ctx.nonIdleMs) * 100 : 0)})`;
 
 /** Markdown for the callee list of a line: name, where, time, and whether the call site was inferred. */
 function calleeItems(callees: readonly CallLink[], ctx: TextContext): string[] {
-  return callees.map((c) => `- ${code(functionLabel(c.name, c.file))} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}${c.inferred ? ' · *inferred call site*' : ''}`);
+  return callees.map(
+    (c) =>
+      `- ${code(functionLabel(c.name, c.file))} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}${c.inferred ? ' · *inferred call site*' : ''}`,
+  );
 }
 
 export interface LineHoverInput {
@@ -133,7 +139,9 @@ export function lineHoverMarkdown(input: LineHoverInput, mainCtx: TextContext): 
   const { line: l, fn } = input;
   const ctx = l.thread === 'worker' ? workerContext(mainCtx) : mainCtx;
   const out: string[] = [];
-  out.push(`**Hotline** · line ${l.line} in ${code(l.function || '(anonymous)')}${l.thread === 'worker' ? ' · worker threads' : ''}`);
+  out.push(
+    `**Hotline** · line ${l.line} in ${code(l.function || '(anonymous)')}${l.thread === 'worker' ? ' · worker threads' : ''}`,
+  );
   out.push('');
   out.push('| | time | of busy CPU |');
   out.push('|---|---:|---:|');
@@ -154,15 +162,26 @@ export function lineHoverMarkdown(input: LineHoverInput, mainCtx: TextContext): 
   if (fn && fn.callers.length > 0) {
     out.push(`Callers of ${code(fn.name || '(anonymous)')}:`);
     out.push('');
-    out.push(...fn.callers.map((c) => `- ${code(c.name || '(anonymous)')} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}`));
+    out.push(
+      ...fn.callers.map(
+        (c) => `- ${code(c.name || '(anonymous)')} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}`,
+      ),
+    );
     out.push('');
   }
   if (l.generated) {
-    out.push(`Generated code: ${code(where(l.generated.file, l.generated.line, ctx.root))} (the source map moved the cost to this line)`);
+    out.push(
+      `Generated code: ${code(where(l.generated.file, l.generated.line, ctx.root))} (the source map moved the cost to this line)`,
+    );
     out.push('');
   }
   for (const h of input.hints) out.push(...hintMarkdown(h), '');
-  out.push(footnote(ctx, l.callees.some((c) => c.inferred === true)));
+  out.push(
+    footnote(
+      ctx,
+      l.callees.some((c) => c.inferred === true),
+    ),
+  );
   return out.join('\n');
 }
 
@@ -183,7 +202,11 @@ export function functionHoverMarkdown(f: FunctionCost, mainCtx: TextContext): st
   if (f.callers.length > 0) {
     out.push('Callers:');
     out.push('');
-    out.push(...f.callers.map((c) => `- ${code(c.name || '(anonymous)')} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}`));
+    out.push(
+      ...f.callers.map(
+        (c) => `- ${code(c.name || '(anonymous)')} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}`,
+      ),
+    );
     out.push('');
   }
   out.push(footnote(ctx, false));
@@ -202,8 +225,13 @@ function workerContext(ctx: TextContext): TextContext & { worker: true } {
 
 function footnote(ctx: TextContext & { worker?: true }, inferred: boolean): string {
   const of = ctx.worker ? 'non-idle CPU time of the worker threads, all workers together' : 'non-idle CPU time';
-  const parts = [`Percentages are of ${of} (${formatMs(ctx.nonIdleMs)}${ctx.underLoad ? ' under load' : ''}).`,
-    'Own: samples whose deepest line of your code is this one; self: executing the line itself; total: the line and the calls it makes.'];
-  if (inferred) parts.push('Inferred call site: V8 names only the called function, so the line was found by matching the call in the source.');
+  const parts = [
+    `Percentages are of ${of} (${formatMs(ctx.nonIdleMs)}${ctx.underLoad ? ' under load' : ''}).`,
+    'Own: samples whose deepest line of your code is this one; self: executing the line itself; total: the line and the calls it makes.',
+  ];
+  if (inferred)
+    parts.push(
+      'Inferred call site: V8 names only the called function, so the line was found by matching the call in the source.',
+    );
   return `*${parts.join(' ')}*`;
 }

@@ -4,11 +4,28 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyzeFile, analyzeRunDir, buildReport, newRunId, PROFILE_FILE, readRun, REPORT_FILE, type ReportV1, type RunSettings, SOURCES_FILE, writeReport, writeSourceSnapshot, writeTimeline } from '../core/index.ts';
+import {
+  analyzeFile,
+  analyzeRunDir,
+  buildReport,
+  newRunId,
+  PROFILE_FILE,
+  readRun,
+  REPORT_FILE,
+  type ReportV1,
+  type RunSettings,
+  SOURCES_FILE,
+  writeReport,
+  writeSourceSnapshot,
+  writeTimeline,
+} from '../core/index.ts';
 import { fileKey } from './file-view.ts';
 
 export class RunLoadError extends Error {
-  constructor(message: string, readonly file: string) {
+  constructor(
+    message: string,
+    readonly file: string,
+  ) {
     super(message);
     this.name = 'RunLoadError';
   }
@@ -44,18 +61,25 @@ function readSnapshot(file: string): { snapshot: Map<string, string>; warning?: 
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
-    return { snapshot, warning: `${file} is missing (a run saved by an older Hotline?): costs are hidden, since the lines cannot be checked against the text the run analyzed.` };
+    return {
+      snapshot,
+      warning: `${file} is missing (a run saved by an older Hotline?): costs are hidden, since the lines cannot be checked against the text the run analyzed.`,
+    };
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { snapshot, warning: `${file} is not valid JSON (${message(err)}): costs are hidden, since the lines cannot be checked against the text the run analyzed.` };
+    return {
+      snapshot,
+      warning: `${file} is not valid JSON (${message(err)}): costs are hidden, since the lines cannot be checked against the text the run analyzed.`,
+    };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { snapshot, warning: `${file} is not a Hotline source snapshot: costs are hidden.` };
   }
-  for (const [name, content] of Object.entries(value)) if (typeof content === 'string') snapshot.set(fileKey(name), content);
+  for (const [name, content] of Object.entries(value))
+    if (typeof content === 'string') snapshot.set(fileKey(name), content);
   return { snapshot };
 }
 
@@ -101,8 +125,15 @@ export function analyzeProfile(profileFile: string, root: string, outDir?: strin
     if (path.resolve(copy) !== source) fs.copyFileSync(source, copy);
     const { analysis, sources, timeline } = analyzed;
     const settings: RunSettings = {
-      url: '', method: '', headers: {}, connections: 0, pipelining: 0, durationS: analysis.durationMs / 1000, warmupS: 0,
-      samplingIntervalUs: analysis.intervalUs, timeoutS: 0,
+      url: '',
+      method: '',
+      headers: {},
+      connections: 0,
+      pipelining: 0,
+      durationS: analysis.durationMs / 1000,
+      warmupS: 0,
+      samplingIntervalUs: analysis.intervalUs,
+      timeoutS: 0,
     };
     const report = buildReport({
       id: newRunId(),

@@ -6,17 +6,46 @@
 import * as fs from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  CodeActionKind, CodeLensRefreshRequest, DiagnosticSeverity, LSPErrorCodes, MessageType, ProposedFeatures,
-  ResponseError, ShowMessageNotification, TextDocumentSyncKind, TextDocuments, createConnection,
-  type CodeAction, type CodeLens, type Diagnostic, type Hover,
+  CodeActionKind,
+  CodeLensRefreshRequest,
+  DiagnosticSeverity,
+  LSPErrorCodes,
+  MessageType,
+  ProposedFeatures,
+  ResponseError,
+  ShowMessageNotification,
+  TextDocumentSyncKind,
+  TextDocuments,
+  createConnection,
+  type CodeAction,
+  type CodeLens,
+  type Diagnostic,
+  type Hover,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  AnalyzeProfileRequest, AnalyzeRunRequest, ClearRunNotification, DecorationsNotification, DiagnosticSource, ExplainHintCommand,
-  OpenReportAtCommand, ShowRunNotification, ShownRunNotification,
-  type ExplainHintArgs, type ShownRunParams,
+  AnalyzeProfileRequest,
+  AnalyzeRunRequest,
+  ClearRunNotification,
+  DecorationsNotification,
+  DiagnosticSource,
+  ExplainHintCommand,
+  OpenReportAtCommand,
+  ShowRunNotification,
+  ShownRunNotification,
+  type ExplainHintArgs,
+  type ShownRunParams,
 } from '../protocol.ts';
-import { ReportIndex, fileKey, heatOf, hintsOf, hoverOf, lensesOf, linesOfInterest, type FileCosts } from './file-view.ts';
+import {
+  ReportIndex,
+  fileKey,
+  heatOf,
+  hintsOf,
+  hoverOf,
+  lensesOf,
+  linesOfInterest,
+  type FileCosts,
+} from './file-view.ts';
 import { callRange, lineRange } from './hint-range.ts';
 import { asyncFixOf } from './async-fix.ts';
 import { RunLoadError, analyzeProfile, analyzeRun, loadRun, removeTempDirs, type LoadedRun } from './runs.ts';
@@ -65,7 +94,9 @@ function readDisk(file: string): string | undefined {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (err) {
-    connection.console.info(`Hotline: ${file} is not readable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): its costs are not shown.`);
+    connection.console.info(
+      `Hotline: ${file} is not readable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): its costs are not shown.`,
+    );
     return undefined;
   }
 }
@@ -100,7 +131,12 @@ function filesWithoutSnapshot(s: Shown): string[] {
 
 function sendShownRun(): void {
   const params: ShownRunParams = shown
-    ? { runId: shown.run.report.id, reportFile: shown.run.reportFile, staleFiles: [...shown.stale.values()].sort(), filesWithoutSnapshot: filesWithoutSnapshot(shown) }
+    ? {
+        runId: shown.run.report.id,
+        reportFile: shown.run.reportFile,
+        staleFiles: [...shown.stale.values()].sort(),
+        filesWithoutSnapshot: filesWithoutSnapshot(shown),
+      }
     : { staleFiles: [] };
   void connection.sendNotification(ShownRunNotification, params);
 }
@@ -144,7 +180,8 @@ function refreshFile(s: Shown, fc: FileCosts): boolean {
   else s.diagnosed.delete(key);
   if (doc) {
     const lines = mapping ? heatOf(s.index, fc, mapping) : [];
-    if (lines.length > 0 || s.decorated.has(doc.uri)) void connection.sendNotification(DecorationsNotification, { uri: doc.uri, lines });
+    if (lines.length > 0 || s.decorated.has(doc.uri))
+      void connection.sendNotification(DecorationsNotification, { uri: doc.uri, lines });
     if (lines.length > 0) s.decorated.add(doc.uri);
     else s.decorated.delete(doc.uri);
   }
@@ -154,25 +191,37 @@ function refreshFile(s: Shown, fc: FileCosts): boolean {
 /** Takes down what the previous run put in the editor and the shown one did not replace. */
 function hideRest(previous: Shown, now: Shown | undefined): void {
   const diagnosed = new Set(now?.diagnosed.values());
-  for (const uri of previous.diagnosed.values()) if (!diagnosed.has(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
-  for (const uri of previous.decorated) if (!now?.decorated.has(uri)) void connection.sendNotification(DecorationsNotification, { uri, lines: [] });
+  for (const uri of previous.diagnosed.values())
+    if (!diagnosed.has(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
+  for (const uri of previous.decorated)
+    if (!now?.decorated.has(uri)) void connection.sendNotification(DecorationsNotification, { uri, lines: [] });
 }
 
 function refreshLenses(): void {
   if (!codeLensRefresh) return;
-  connection.sendRequest(CodeLensRefreshRequest.type).catch((err: unknown) => connection.console.warn(`Hotline: codeLens refresh failed: ${(err as Error).message}`));
+  connection
+    .sendRequest(CodeLensRefreshRequest.type)
+    .catch((err: unknown) => connection.console.warn(`Hotline: codeLens refresh failed: ${(err as Error).message}`));
 }
 
 function show(run: LoadedRun | undefined): void {
   const previous = shown;
   shown = run
-    ? { run, index: new ReportIndex(run.report, run.reportFile), mappings: new Map(), stale: new Map(), diagnosed: new Map(), decorated: new Set() }
+    ? {
+        run,
+        index: new ReportIndex(run.report, run.reportFile),
+        mappings: new Map(),
+        stale: new Map(),
+        diagnosed: new Map(),
+        decorated: new Set(),
+      }
     : undefined;
   if (shown) {
     for (const fc of shown.index.files.values()) refreshFile(shown, fc);
     for (const warning of run?.warnings ?? []) warn(warning);
     const missing = filesWithoutSnapshot(shown);
-    if (missing.length > 0) connection.console.info(`Hotline: no snapshot of ${missing.join(', ')} in the run: their costs are hidden.`);
+    if (missing.length > 0)
+      connection.console.info(`Hotline: no snapshot of ${missing.join(', ')} in the run: their costs are hidden.`);
   }
   if (previous) hideRest(previous, shown);
   sendShownRun();
@@ -181,7 +230,10 @@ function show(run: LoadedRun | undefined): void {
 
 function warn(message: string): void {
   connection.console.warn(`Hotline: ${message}`);
-  void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `Hotline: ${message}` });
+  void connection.sendNotification(ShowMessageNotification.type, {
+    type: MessageType.Warning,
+    message: `Hotline: ${message}`,
+  });
 }
 
 function failed(err: unknown): ResponseError<void> {
@@ -238,7 +290,11 @@ connection.onNotification(ShowRunNotification, (params) => {
     run = loadRun(params.reportFile);
   } catch (err) {
     // The editor keeps the run it showed: a damaged file must not take the costs it had away.
-    warn(err instanceof RunLoadError ? `${err.message} The run is not shown.` : `Cannot show ${params.reportFile}: ${String(err)}`);
+    warn(
+      err instanceof RunLoadError
+        ? `${err.message} The run is not shown.`
+        : `Cannot show ${params.reportFile}: ${String(err)}`,
+    );
     return;
   }
   show(run);
@@ -283,7 +339,10 @@ connection.onCodeLens((params): CodeLens[] => {
   const view = doc && viewOf(doc);
   if (!shown || !view) return [];
   return lensesOf(shown.index, view.fc, view.mapping).map((item) => ({
-    range: { start: { line: item.line0, character: 0 }, end: { line: item.line0, character: (view.lines[item.line0] ?? '').length } },
+    range: {
+      start: { line: item.line0, character: 0 },
+      end: { line: item.line0, character: (view.lines[item.line0] ?? '').length },
+    },
     command: { title: item.title, command: OpenReportAtCommand, arguments: [item.args] },
   }));
 });
@@ -297,8 +356,11 @@ connection.onHover((params): Hover | null => {
 });
 
 const isExplainArgs = (v: unknown): v is ExplainHintArgs =>
-  typeof v === 'object' && v !== null && typeof (v as ExplainHintArgs).rule === 'string' &&
-  typeof (v as ExplainHintArgs).api === 'string' && typeof (v as ExplainHintArgs).fix === 'string';
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as ExplainHintArgs).rule === 'string' &&
+  typeof (v as ExplainHintArgs).api === 'string' &&
+  typeof (v as ExplainHintArgs).fix === 'string';
 
 connection.onCodeAction((params): CodeAction[] => {
   const actions: CodeAction[] = [];
@@ -317,19 +379,28 @@ connection.onCodeAction((params): CodeAction[] => {
         // A plain edit: Enter applies it, Ctrl+Enter in the quick-fix menu shows it in VS Code's
         // Refactor Preview first (asking for confirmation would leave every change unticked there).
         edit: {
-          documentChanges: [{
-            textDocument: { uri: doc.uri, version: doc.version },
-            edits: fix.edits.map((e) => ({ range: { start: doc.positionAt(e.start), end: doc.positionAt(e.end) }, newText: e.newText })),
-          }],
+          documentChanges: [
+            {
+              textDocument: { uri: doc.uri, version: doc.version },
+              edits: fix.edits.map((e) => ({
+                range: { start: doc.positionAt(e.start), end: doc.positionAt(e.end) },
+                newText: e.newText,
+              })),
+            },
+          ],
         },
       });
     }
     const title = `Explain: why ${args.api} blocks the event loop`;
-    actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], command: { title, command: ExplainHintCommand, arguments: [args] } });
+    actions.push({
+      title,
+      kind: CodeActionKind.QuickFix,
+      diagnostics: [d],
+      command: { title, command: ExplainHintCommand, arguments: [args] },
+    });
   }
   return actions;
 });
-
 
 documents.listen(connection);
 connection.listen();

@@ -80,5 +80,11 @@ export function mapLines(snapshot: string, current: string, linesOfInterest: rea
     return m >= 0 ? m + 1 : undefined;
   };
   const dropped = interest.filter((l) => toCurrent(l) === undefined);
-  return { identical: false, changedBeyondMapping: dropped.length * 2 > interest.length, dropped, toCurrent, toSnapshot };
+  return {
+    identical: false,
+    changedBeyondMapping: dropped.length * 2 > interest.length,
+    dropped,
+    toCurrent,
+    toSnapshot,
+  };
 }

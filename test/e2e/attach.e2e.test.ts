@@ -16,7 +16,14 @@ import { loginApiCopy, packExtension } from './hotline-setup.ts';
 import { listeningSockets } from '../../src/core/app/proc-net.ts';
 
 /** The packed extension, a copy of the login example, and that example already running. */
-async function setUp(): Promise<{ tmp: string; vsix: string; workspace: string; app: ChildProcess; port: number; listening: Promise<void> }> {
+async function setUp(): Promise<{
+  tmp: string;
+  vsix: string;
+  workspace: string;
+  app: ChildProcess;
+  port: number;
+  listening: Promise<void>;
+}> {
   ensureSetup();
   const tmp = fs.mkdtempSync('/tmp/hle2e-');
   const vsix = packExtension(tmp);
@@ -25,96 +32,157 @@ async function setUp(): Promise<{ tmp: string; vsix: string; workspace: string; 
 }
 
 /** The login example started the way a user runs it (inspector closed), on a free port. */
-async function startLoginApi(workspace: string): Promise<{ app: ChildProcess; port: number; listening: Promise<void> }> {
+async function startLoginApi(
+  workspace: string,
+): Promise<{ app: ChildProcess; port: number; listening: Promise<void> }> {
   const port = await freePort();
-  const app = spawn(process.execPath, ['--inspect-port=0', 'server.js'], { cwd: workspace, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const app = spawn(process.execPath, ['--inspect-port=0', 'server.js'], {
+    cwd: workspace,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const listening = new Promise<void>((resolve, reject) => {
     let out = '';
-    app.stdout!.setEncoding('utf8').on('data', (s: string) => { out += s; if (/listening on/.test(out)) resolve(); });
+    app.stdout!.setEncoding('utf8').on('data', (s: string) => {
+      out += s;
+      if (/listening on/.test(out)) resolve();
+    });
     app.once('exit', (code) => reject(new Error(`login-api exited (${code}) before listening: ${out}`)));
   });
   return { app, port, listening };
 }
 
-test('Attach and Profile Under Load: pick the running app, report of its hot line, the app keeps running', { timeout: 600_000 }, async (t) => {
-  const { tmp, vsix, workspace, app, port, listening } = await setUp();
-  let vs: VSCode | undefined;
-  try {
-    await listening;
-    vs = await startVSCode({
-      workspace,
-      extensionVsix: vsix,
-      userSettings: {
-        'hotline.url': '/login',
-        'hotline.method': 'POST',
-        'hotline.headers': { 'content-type': 'application/json' },
-        'hotline.body': JSON.stringify({ email: 'alice@example.com', password: 'correct horse battery staple' }),
-        'hotline.connections': 20,
-        'hotline.duration': 3,
-        'hotline.warmup': 1,
-      },
-    });
-    const { page } = vs;
-    await dom.runCommand(page, 'Hotline: Attach and Profile Under Load…');
-    // The app the test started is offered by its pid, among the workspace's Node processes.
-    const row = page.locator(dom.SEL.quickInputRow).filter({ hasText: `${app.pid}  ` }).first();
-    await row.waitFor({ state: 'visible', timeout: 30_000 });
-    await vs.screenshot('attach-1-picker');
-    await row.click();
+test(
+  'Attach and Profile Under Load: pick the running app, report of its hot line, the app keeps running',
+  { timeout: 600_000 },
+  async (t) => {
+    const { tmp, vsix, workspace, app, port, listening } = await setUp();
+    let vs: VSCode | undefined;
+    try {
+      await listening;
+      vs = await startVSCode({
+        workspace,
+        extensionVsix: vsix,
+        userSettings: {
+          'hotline.url': '/login',
+          'hotline.method': 'POST',
+          'hotline.headers': { 'content-type': 'application/json' },
+          'hotline.body': JSON.stringify({ email: 'alice@example.com', password: 'correct horse battery staple' }),
+          'hotline.connections': 20,
+          'hotline.duration': 3,
+          'hotline.warmup': 1,
+        },
+      });
+      const { page } = vs;
+      await dom.runCommand(page, 'Hotline: Attach and Profile Under Load…');
+      // The app the test started is offered by its pid, among the workspace's Node processes.
+      const row = page
+        .locator(dom.SEL.quickInputRow)
+        .filter({ hasText: `${app.pid}  ` })
+        .first();
+      await row.waitFor({ state: 'visible', timeout: 30_000 });
+      await vs.screenshot('attach-1-picker');
+      await row.click();
 
-    // The run's progress, in whichever phase (a 3 s window may pass before a busy machine looks).
-    await dom.waitForNotification(page, /Hotline.*(Warm-up|Measuring|Profiling|Analyzing)/, 60_000);
-    const report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
-    await report.getByText('server.js:35').first().waitFor({ state: 'visible', timeout: 60_000 });
-    await report.getByText(/crypto\.pbkdf2Sync/).first().waitFor({ state: 'visible' });
-    await vs.screenshot('attach-2-report');
+      // The run's progress, in whichever phase (a 3 s window may pass before a busy machine looks).
+      await dom.waitForNotification(page, /Hotline.*(Warm-up|Measuring|Profiling|Analyzing)/, 60_000);
+      const report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
+      await report.getByText('server.js:35').first().waitFor({ state: 'visible', timeout: 60_000 });
+      await report
+        .getByText(/crypto\.pbkdf2Sync/)
+        .first()
+        .waitFor({ state: 'visible' });
+      await vs.screenshot('attach-2-report');
 
-    const runsDir = path.join(workspace, '.hotline', 'runs');
-    const [run] = fs.readdirSync(runsDir);
-    const saved = JSON.parse(fs.readFileSync(path.join(runsDir, run, 'report.json'), 'utf8')) as { app: { pid: number }; settings: { attach?: string } };
-    assert.equal(saved.app.pid, app.pid);
-    assert.equal(saved.settings.attach, `pid:${app.pid}`);
+      const runsDir = path.join(workspace, '.hotline', 'runs');
+      const [run] = fs.readdirSync(runsDir);
+      const saved = JSON.parse(fs.readFileSync(path.join(runsDir, run, 'report.json'), 'utf8')) as {
+        app: { pid: number };
+        settings: { attach?: string };
+      };
+      assert.equal(saved.app.pid, app.pid);
+      assert.equal(saved.settings.attach, `pid:${app.pid}`);
 
-    // Let go: still running, still serving, and the inspector Hotline opened is closed again.
-    assert.equal(app.exitCode, null, 'the app still runs');
-    const res = await fetch(`http://127.0.0.1:${port}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'alice@example.com', password: 'wrong' }) });
-    assert.equal(res.status, 401);
-    await dom.waitUntil('the inspector Hotline opened to be closed', async () => listeningSockets(app.pid!)?.length === 1, 10_000);
-  } catch (err) {
-    if (vs) {
-      await vs.screenshot('attach-failure').catch(() => undefined);
-      t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(vs.page).catch(() => []))}`);
-      t.diagnostic(`extension host log:\n${vs.extensionHostLog().split('\n').filter((l) => /hotline|error/i.test(l)).slice(-40).join('\n')}`);
+      // Let go: still running, still serving, and the inspector Hotline opened is closed again.
+      assert.equal(app.exitCode, null, 'the app still runs');
+      const res = await fetch(`http://127.0.0.1:${port}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'alice@example.com', password: 'wrong' }),
+      });
+      assert.equal(res.status, 401);
+      await dom.waitUntil(
+        'the inspector Hotline opened to be closed',
+        async () => listeningSockets(app.pid!)?.length === 1,
+        10_000,
+      );
+    } catch (err) {
+      if (vs) {
+        await vs.screenshot('attach-failure').catch(() => undefined);
+        t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(vs.page).catch(() => []))}`);
+        t.diagnostic(
+          `extension host log:\n${vs
+            .extensionHostLog()
+            .split('\n')
+            .filter((l) => /hotline|error/i.test(l))
+            .slice(-40)
+            .join('\n')}`,
+        );
+      }
+      throw err;
+    } finally {
+      await vs?.stop();
+      app.kill('SIGKILL');
     }
-    throw err;
-  } finally {
-    await vs?.stop();
-    app.kill('SIGKILL');
-  }
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+    fs.rmSync(tmp, { recursive: true, force: true });
+  },
+);
 
-test('Restricted Mode: Attach and Profile Under Load refuses, says why, and never touches the running app', { timeout: 600_000 }, async (t) => {
-  const { tmp, vsix, workspace, app, port, listening } = await setUp();
-  let vs: VSCode | undefined;
-  try {
-    await listening;
-    vs = await startVSCode({ workspace, extensionVsix: vsix, workspaceTrust: true, userSettings: { 'hotline.url': '/login', 'hotline.duration': 2, 'hotline.warmup': 1 } });
-    const { page } = vs;
-    await page.locator(dom.SEL.statusBar).getByText('Restricted Mode').first().waitFor({ state: 'visible', timeout: 60_000 });
-    await dom.runCommand(page, 'Hotline: Attach and Profile Under Load…');
-    const warning = await dom.waitForNotification(page, /Restricted Mode/, 60_000);
-    assert.match(warning, /will not attach/);
-    await vs.screenshot('attach-3-restricted');
-    assert.equal(await page.locator(dom.SEL.quickInputRow).filter({ hasText: String(app.pid) }).count(), 0, 'no process picker');
-    assert.deepEqual(listeningSockets(app.pid!)?.map((s) => s.port), [port], 'no inspector was opened in the app');
-    assert.equal(fs.existsSync(path.join(workspace, '.hotline', 'runs')), false, 'no run');
-  } catch (err) {
-    if (vs) t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(vs.page).catch(() => []))}`);
-    throw err;
-  } finally {
-    await vs?.stop();
-    app.kill('SIGKILL');
-  }
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+test(
+  'Restricted Mode: Attach and Profile Under Load refuses, says why, and never touches the running app',
+  { timeout: 600_000 },
+  async (t) => {
+    const { tmp, vsix, workspace, app, port, listening } = await setUp();
+    let vs: VSCode | undefined;
+    try {
+      await listening;
+      vs = await startVSCode({
+        workspace,
+        extensionVsix: vsix,
+        workspaceTrust: true,
+        userSettings: { 'hotline.url': '/login', 'hotline.duration': 2, 'hotline.warmup': 1 },
+      });
+      const { page } = vs;
+      await page
+        .locator(dom.SEL.statusBar)
+        .getByText('Restricted Mode')
+        .first()
+        .waitFor({ state: 'visible', timeout: 60_000 });
+      await dom.runCommand(page, 'Hotline: Attach and Profile Under Load…');
+      const warning = await dom.waitForNotification(page, /Restricted Mode/, 60_000);
+      assert.match(warning, /will not attach/);
+      await vs.screenshot('attach-3-restricted');
+      assert.equal(
+        await page
+          .locator(dom.SEL.quickInputRow)
+          .filter({ hasText: String(app.pid) })
+          .count(),
+        0,
+        'no process picker',
+      );
+      assert.deepEqual(
+        listeningSockets(app.pid!)?.map((s) => s.port),
+        [port],
+        'no inspector was opened in the app',
+      );
+      assert.equal(fs.existsSync(path.join(workspace, '.hotline', 'runs')), false, 'no run');
+    } catch (err) {
+      if (vs) t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(vs.page).catch(() => []))}`);
+      throw err;
+    } finally {
+      await vs?.stop();
+      app.kill('SIGKILL');
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  },
+);

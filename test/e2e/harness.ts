@@ -28,7 +28,8 @@ import { assertChromium } from '../helpers/chromium.ts';
 // from an ES module, e.g. scripts/demo-vscode.mjs).
 function findRepoRoot(): string {
   for (let dir = path.resolve(__dirname); ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'test/e2e/harness.ts')) && fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (fs.existsSync(path.join(dir, 'test/e2e/harness.ts')) && fs.existsSync(path.join(dir, 'package.json')))
+      return dir;
     if (path.dirname(dir) === dir) throw new Error(`repo root not found above ${__dirname}`);
   }
 }
@@ -59,7 +60,9 @@ export function readSetup(): E2EEnv | null {
 export function ensureSetup(): E2EEnv {
   let env = readSetup();
   if (env) return env;
-  const r = spawnSync('bash', [path.join(REPO_ROOT, 'scripts/e2e-setup.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync('bash', [path.join(REPO_ROOT, 'scripts/e2e-setup.sh')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (r.status !== 0) throw new Error(`scripts/e2e-setup.sh failed (exit ${r.status})`);
   env = readSetup();
   if (!env) throw new Error('scripts/e2e-setup.sh ran but env.json is missing or incomplete');
@@ -330,10 +333,14 @@ function installVsix(env: E2EEnv, runDir: string, vsix: string, childEnv: NodeJS
     env.node,
     [
       env.codeServerEntry,
-      '--config', path.join(runDir, 'config.yaml'),
-      '--user-data-dir', path.join(runDir, 'ud'),
-      '--extensions-dir', path.join(runDir, 'ext'),
-      '--install-extension', path.resolve(vsix),
+      '--config',
+      path.join(runDir, 'config.yaml'),
+      '--user-data-dir',
+      path.join(runDir, 'ud'),
+      '--extensions-dir',
+      path.join(runDir, 'ext'),
+      '--install-extension',
+      path.resolve(vsix),
       '--force',
     ],
     { env: childEnv, encoding: 'utf8', timeout: 120_000 },
@@ -367,7 +374,11 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const childEnv = runEnv(runDir, env, opts.env);
   fs.writeFileSync(
     path.join(runDir, 'ud/User/settings.json'),
-    JSON.stringify({ ...DEFAULT_USER_SETTINGS, ...(opts.workspaceTrust ? WORKSPACE_TRUST_SETTINGS : {}), ...opts.userSettings }, null, 2),
+    JSON.stringify(
+      { ...DEFAULT_USER_SETTINGS, ...(opts.workspaceTrust ? WORKSPACE_TRUST_SETTINGS : {}), ...opts.userSettings },
+      null,
+      2,
+    ),
   );
 
   if (opts.extensionVsix) installVsix(env, runDir, opts.extensionVsix, childEnv);
@@ -384,11 +395,16 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       env.node,
       [
         env.codeServerEntry,
-        '--config', path.join(runDir, 'config.yaml'),
-        '--user-data-dir', path.join(runDir, 'ud'),
-        '--extensions-dir', path.join(runDir, 'ext'),
-        '--bind-addr', `127.0.0.1:${port}`,
-        '--auth', 'none',
+        '--config',
+        path.join(runDir, 'config.yaml'),
+        '--user-data-dir',
+        path.join(runDir, 'ud'),
+        '--extensions-dir',
+        path.join(runDir, 'ext'),
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--auth',
+        'none',
         '--disable-telemetry',
         '--disable-update-check',
         ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
@@ -426,8 +442,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       }
     };
     let stopping: Promise<void> | undefined;
-    const stopped = (keepRunDir = !!process.env.HOTLINE_E2E_KEEP): Promise<void> =>
-      (stopping ??= doStop(keepRunDir));
+    const stopped = (keepRunDir = !!process.env.HOTLINE_E2E_KEEP): Promise<void> => (stopping ??= doStop(keepRunDir));
     const entry: LiveEntry = { kill, stop: () => stopped() };
     live.add(entry);
 

@@ -9,7 +9,10 @@ export const LOGIN_API = path.join(REPO_ROOT, 'examples/login-api');
 
 export function packExtension(outDir: string): string {
   const vsix = path.join(outDir, 'hotline.vsix');
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/package-vsix.mjs'), vsix], { cwd: REPO_ROOT, stdio: 'pipe' });
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/package-vsix.mjs'), vsix], {
+    cwd: REPO_ROOT,
+    stdio: 'pipe',
+  });
   return vsix;
 }
 

@@ -61,7 +61,14 @@ function vscodeWith(name: string, settings: Record<string, unknown>) {
       } catch (err) {
         await vs.screenshot(`hotline-failure-${name}-${title.slice(0, 40)}`).catch(() => undefined);
         t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(vs.page).catch(() => []))}`);
-        t.diagnostic(`extension host log:\n${vs.extensionHostLog().split('\n').filter((l) => /hotline|error/i.test(l)).slice(-40).join('\n')}`);
+        t.diagnostic(
+          `extension host log:\n${vs
+            .extensionHostLog()
+            .split('\n')
+            .filter((l) => /hotline|error/i.test(l))
+            .slice(-40)
+            .join('\n')}`,
+        );
         throw err;
       }
     });
@@ -76,25 +83,36 @@ describe('a completed run', () => {
   const { scenario } = vscodeWith('completed', LOGIN_SETTINGS);
   let runId = '';
 
-  scenario('Profile Under Load from the palette: the progress names the phase, the report opens on the hot line', async (vs) => {
-    const { page } = vs;
-    await dom.runCommand(page, 'Hotline: Profile Under Load');
-    await dom.waitForNotification(page, PROGRESS, 60_000);
-    // The report opens when the run is analyzed; its first card is the hottest line.
-    const report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
-    await report.getByText('server.js:35').first().waitFor({ state: 'visible', timeout: 60_000 });
-    await report.getByText('checkPassword').first().waitFor({ state: 'visible' });
-    await report.getByText(/crypto\.pbkdf2Sync/).first().waitFor({ state: 'visible' });
-    await vs.screenshot('hotline-2-report');
-  });
+  scenario(
+    'Profile Under Load from the palette: the progress names the phase, the report opens on the hot line',
+    async (vs) => {
+      const { page } = vs;
+      await dom.runCommand(page, 'Hotline: Profile Under Load');
+      await dom.waitForNotification(page, PROGRESS, 60_000);
+      // The report opens when the run is analyzed; its first card is the hottest line.
+      const report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
+      await report.getByText('server.js:35').first().waitFor({ state: 'visible', timeout: 60_000 });
+      await report.getByText('checkPassword').first().waitFor({ state: 'visible' });
+      await report
+        .getByText(/crypto\.pbkdf2Sync/)
+        .first()
+        .waitFor({ state: 'visible' });
+      await vs.screenshot('hotline-2-report');
+    },
+  );
 
   scenario('after the run: the app and the load are gone, the run is on disk', async (vs, workspace) => {
-    await dom.waitUntil('the app and the load to be gone after the run', async () => runProcesses(vs, workspace).length === 0, 30_000);
+    await dom.waitUntil(
+      'the app and the load to be gone after the run',
+      async () => runProcesses(vs, workspace).length === 0,
+      30_000,
+    );
     const runsDir = path.join(workspace, '.hotline', 'runs');
     const runs = fs.readdirSync(runsDir);
     assert.equal(runs.length, 1);
     runId = runs[0];
-    for (const f of ['report.json', 'profile.cpuprofile', 'run.json', 'sources.json']) assert.ok(fs.existsSync(path.join(runsDir, runId, f)), f);
+    for (const f of ['report.json', 'profile.cpuprofile', 'run.json', 'sources.json'])
+      assert.ok(fs.existsSync(path.join(runsDir, runId, f)), f);
   });
 
   scenario('the CodeLens on the pbkdf2Sync line; a click opens the report at that line', async (vs) => {
@@ -105,9 +123,17 @@ describe('a completed run', () => {
     const pct = Number(/ · (\d+)% of a core/.exec(lensText)?.[1]);
     assert.ok(pct >= 50, `lens "${lensText}" gives the pbkdf2Sync line most of a core`);
     const texts = await dom.codeLensTexts(page);
-    assert.ok(texts.some((x) => /^total .* · self /.test(x)), `a function lens among ${JSON.stringify(texts)}`);
+    assert.ok(
+      texts.some((x) => /^total .* · self /.test(x)),
+      `a function lens among ${JSON.stringify(texts)}`,
+    );
     // For the screenshot only: Monaco re-renders its lines, so a detached line is not a failure.
-    await page.locator(dom.SEL.activeEditorLines).getByText('crypto.pbkdf2Sync').first().scrollIntoViewIfNeeded({ timeout: 5_000 }).catch(() => undefined);
+    await page
+      .locator(dom.SEL.activeEditorLines)
+      .getByText('crypto.pbkdf2Sync')
+      .first()
+      .scrollIntoViewIfNeeded({ timeout: 5_000 })
+      .catch(() => undefined);
     await vs.screenshot('hotline-3-codelens');
 
     // Clicking the lens opens the report at that line.
@@ -121,7 +147,10 @@ describe('a completed run', () => {
     assert.ok(runId, 'the run is on disk (an earlier test)');
     await dom.runCommand(vs.page, 'Hotline: Open Flame Graph');
     const flame = await dom.webviewFrame(vs.page, { title: flameTitle(runId), timeout: 60_000 });
-    await flame.getByText(/profile\.cpuprofile/).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await flame
+      .getByText(/profile\.cpuprofile/)
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
     await vs.screenshot('hotline-4-flamegraph');
   });
 
@@ -134,7 +163,10 @@ describe('a completed run', () => {
     assert.equal(items.length, 1, `one run in the Runs view: ${JSON.stringify(items)}`);
     await dom.openFile(page, `.hotline/runs/${runId}/profile.cpuprofile`, { textEditor: false });
     const editor = await dom.webviewFrame(page, { title: 'profile.cpuprofile', timeout: 60_000 });
-    await editor.getByText(/profile\.cpuprofile/).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await editor
+      .getByText(/profile\.cpuprofile/)
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
     await vs.screenshot('hotline-5-runs-and-cpuprofile-editor');
   });
 });
@@ -152,19 +184,33 @@ describe('a run stopped midway', () => {
     assert.ok(runProcesses(vs, workspace).length > 0, 'the app and the load run while measuring');
   }
 
-  scenario('Cancel while measuring: the run says cancelled, the app and the load stop at once', async (vs, workspace) => {
-    await startMeasuring(vs, workspace);
-    await vs.screenshot('hotline-1-progress');
-    await dom.clickNotificationButton(vs.page, /Measuring/, 'Cancel');
-    await dom.waitForNotification(vs.page, /run cancelled/, 30_000);
-    await vs.screenshot('hotline-6-cancelled');
-    await dom.waitUntil('the app and the load to be gone after Cancel', async () => runProcesses(vs, workspace).length === 0, 15_000);
-  });
+  scenario(
+    'Cancel while measuring: the run says cancelled, the app and the load stop at once',
+    async (vs, workspace) => {
+      await startMeasuring(vs, workspace);
+      await vs.screenshot('hotline-1-progress');
+      await dom.clickNotificationButton(vs.page, /Measuring/, 'Cancel');
+      await dom.waitForNotification(vs.page, /run cancelled/, 30_000);
+      await vs.screenshot('hotline-6-cancelled');
+      await dom.waitUntil(
+        'the app and the load to be gone after Cancel',
+        async () => runProcesses(vs, workspace).length === 0,
+        15_000,
+      );
+    },
+  );
 
-  scenario('a window reload during a run: the extension stops the app and the load as it goes', async (vs, workspace) => {
-    await startMeasuring(vs, workspace);
-    await dom.runCommand(vs.page, 'Developer: Reload Window');
-    await dom.waitUntil('the app and the load to be gone after the extension host went away', async () => runProcesses(vs, workspace).length === 0, 20_000);
-    await dom.waitForWorkbench(vs.page);
-  });
+  scenario(
+    'a window reload during a run: the extension stops the app and the load as it goes',
+    async (vs, workspace) => {
+      await startMeasuring(vs, workspace);
+      await dom.runCommand(vs.page, 'Developer: Reload Window');
+      await dom.waitUntil(
+        'the app and the load to be gone after the extension host went away',
+        async () => runProcesses(vs, workspace).length === 0,
+        20_000,
+      );
+      await dom.waitForWorkbench(vs.page);
+    },
+  );
 });

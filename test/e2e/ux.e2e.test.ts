@@ -29,22 +29,35 @@ const THEMES = [
 ] as const;
 
 // Browser globals, used only inside evaluate() callbacks (the project compiles without the DOM lib).
-declare function getComputedStyle(el: unknown): { color: string; backgroundColor: string; getPropertyValue(name: string): string };
+declare function getComputedStyle(el: unknown): {
+  color: string;
+  backgroundColor: string;
+  getPropertyValue(name: string): string;
+};
 
 type Rgba = [number, number, number, number];
 
 function parseColor(css: string): Rgba {
   const hex = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(css.trim());
-  if (hex) return [0, 2, 4].map((i) => parseInt(hex[1].slice(i, i + 2), 16)).concat(hex[2] ? parseInt(hex[2], 16) / 255 : 1) as Rgba;
+  if (hex)
+    return [0, 2, 4]
+      .map((i) => parseInt(hex[1].slice(i, i + 2), 16))
+      .concat(hex[2] ? parseInt(hex[2], 16) / 255 : 1) as Rgba;
   const m = /rgba?\(([^)]+)\)/.exec(css);
   assert.ok(m, `a colour: ${css}`);
-  const [r, g, b, a] = m[1].split(/[,\s/]+/).filter(Boolean).map(Number);
+  const [r, g, b, a] = m[1]
+    .split(/[,\s/]+/)
+    .filter(Boolean)
+    .map(Number);
   return [r, g, b, a ?? 1];
 }
 
 function contrast(fg: Rgba, bg: Rgba): number {
   const lum = ([r, g, b]: Rgba): number => {
-    const c = [r, g, b].map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+    const c = [r, g, b].map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
     return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
   };
   const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
@@ -52,14 +65,20 @@ function contrast(fg: Rgba, bg: Rgba): number {
 }
 
 /** The report's hot colours as the page computes them, and the editor background under them. */
-async function hotColours(report: FrameLocator): Promise<{ headline: string; swatch: string; meter: string; background: string; chartsOrange: string }> {
+async function hotColours(
+  report: FrameLocator,
+): Promise<{ headline: string; swatch: string; meter: string; background: string; chartsOrange: string }> {
   // No named helpers inside: tsx would wrap them in its __name(), which the page does not have.
   return report.locator('body').evaluate((body) => ({
     headline: getComputedStyle(body.querySelector('.big-pct')!).color,
     swatch: getComputedStyle(body.querySelector('.swatch.cat-user')!).backgroundColor,
     meter: getComputedStyle(body.querySelector('.meter.hot .meter-fill')!).backgroundColor,
-    background: getComputedStyle(body.ownerDocument.documentElement).getPropertyValue('--vscode-editor-background').trim(),
-    chartsOrange: getComputedStyle(body.ownerDocument.documentElement).getPropertyValue('--vscode-charts-orange').trim(),
+    background: getComputedStyle(body.ownerDocument.documentElement)
+      .getPropertyValue('--vscode-editor-background')
+      .trim(),
+    chartsOrange: getComputedStyle(body.ownerDocument.documentElement)
+      .getPropertyValue('--vscode-charts-orange')
+      .trim(),
   }));
 }
 
@@ -70,7 +89,11 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
   const workspace = path.join(tmp, 'async-hash');
   fs.cpSync(APP, workspace, { recursive: true });
   const serverJs = path.join(workspace, 'server.js');
-  const hotLine = fs.readFileSync(serverJs, 'utf8').split('\n').findIndex((l) => l.includes('pbkdf2Sync(')) + 1;
+  const hotLine =
+    fs
+      .readFileSync(serverJs, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('pbkdf2Sync(')) + 1;
   const vs: VSCode = await startVSCode({ workspace, extensionVsix: vsix, userSettings: SETTINGS });
   const { page } = vs;
   const lap = (() => {
@@ -95,7 +118,9 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
     let report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
     await report.locator('[data-field="top-core"]').waitFor({ state: 'visible', timeout: 60_000 });
     const firstRunId = await report.locator('body').getAttribute('data-report-id');
-    const before = Number(/(\d+)% of a core/.exec((await report.locator('[data-field="top-core"]').textContent()) ?? '')?.[1]);
+    const before = Number(
+      /(\d+)% of a core/.exec((await report.locator('[data-field="top-core"]').textContent()) ?? '')?.[1],
+    );
     assert.ok(before >= 50, `pbkdf2Sync takes most of a core: ${before}%`);
     await report.locator('vscode-panel-tab#tab-functions').click();
     await dom.dismissNotifications(page);
@@ -105,10 +130,14 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
     const lens = await dom.waitForCodeLens(page, /ms\/request · \d+% of a core · blocks the event loop/, 60_000);
     lap(`lens: ${(await lens.textContent())?.replace(/\u00a0/g, ' ')}`);
     await dom.clickCodeLens(page, /of a core · blocks the event loop/);
-    await dom.waitUntil('the report and server.js side by side', async () => {
-      const shown = await dom.activeTabPerGroup(page);
-      return shown.includes('server.js') && shown.includes('Hotline Report') ? shown : undefined;
-    }, 15_000);
+    await dom.waitUntil(
+      'the report and server.js side by side',
+      async () => {
+        const shown = await dom.activeTabPerGroup(page);
+        return shown.includes('server.js') && shown.includes('Hotline Report') ? shown : undefined;
+      },
+      15_000,
+    );
     await vs.screenshot('ux-2-report-beside-code');
 
     // 4. The hint in plain text, once: Problems, the hover, the quick-fix menu.
@@ -125,17 +154,37 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
     await page.keyboard.press('Escape');
     await dom.goToLine(page, hotLine);
     const fixes = await dom.openQuickFixes(page);
-    assert.ok(fixes.some((f) => f === 'Use await pbkdf2(…) (util.promisify) instead of crypto.pbkdf2Sync'), JSON.stringify(fixes));
-    assert.ok(fixes.some((f) => f === 'Explain: why crypto.pbkdf2Sync blocks the event loop'), JSON.stringify(fixes));
-    assert.ok(fixes.every((f) => !f.includes('`')), `no backticks: ${JSON.stringify(fixes)}`);
+    assert.ok(
+      fixes.some((f) => f === 'Use await pbkdf2(…) (util.promisify) instead of crypto.pbkdf2Sync'),
+      JSON.stringify(fixes),
+    );
+    assert.ok(
+      fixes.some((f) => f === 'Explain: why crypto.pbkdf2Sync blocks the event loop'),
+      JSON.stringify(fixes),
+    );
+    assert.ok(
+      fixes.every((f) => !f.includes('`')),
+      `no backticks: ${JSON.stringify(fixes)}`,
+    );
     await vs.screenshot('ux-4-quick-fixes');
 
     // 5. The explanation: a read-only preview, nothing to save when it closes.
     await dom.chooseQuickFix(page, /^Explain/);
-    const previewTitle = await dom.waitUntil('the explanation', async () => (await dom.editorTabTitles(page)).find((x) => /Preview .*pbkdf2Sync/.test(x)), 30_000);
+    const previewTitle = await dom.waitUntil(
+      'the explanation',
+      async () => (await dom.editorTabTitles(page)).find((x) => /Preview .*pbkdf2Sync/.test(x)),
+      30_000,
+    );
     const explanation = await dom.webviewFrame(page, { title: previewTitle, timeout: 60_000 });
-    await explanation.getByText(/While a synchronous call runs, the event loop serves nobody else/).first().waitFor({ state: 'visible', timeout: 60_000 });
-    assert.deepEqual((await dom.editorTabTitles(page)).filter((x) => /Untitled/.test(x)), [], 'no untitled buffer');
+    await explanation
+      .getByText(/While a synchronous call runs, the event loop serves nobody else/)
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
+    assert.deepEqual(
+      (await dom.editorTabTitles(page)).filter((x) => /Untitled/.test(x)),
+      [],
+      'no untitled buffer',
+    );
     await vs.screenshot('ux-5-explanation');
     await dom.closeAllEditors(page); // a "Save changes?" dialog would keep the tabs open: this would time out
     lap('explanation shown and closed without a save prompt');
@@ -149,22 +198,42 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
     await dom.applyRefactorPreview(page);
     await dom.waitForEditorText(page, /await pbkdf2\(password, SALT/);
     await page.keyboard.press('Control+S');
-    await dom.waitUntil('the fix saved', async () => /const hash = await pbkdf2\(password, SALT/.test(fs.readFileSync(serverJs, 'utf8')), 15_000);
-    assert.match(fs.readFileSync(serverJs, 'utf8'), /const pbkdf2 = require\('node:util'\)\.promisify\(crypto\.pbkdf2\);/);
+    await dom.waitUntil(
+      'the fix saved',
+      async () => /const hash = await pbkdf2\(password, SALT/.test(fs.readFileSync(serverJs, 'utf8')),
+      15_000,
+    );
+    assert.match(
+      fs.readFileSync(serverJs, 'utf8'),
+      /const pbkdf2 = require\('node:util'\)\.promisify\(crypto\.pbkdf2\);/,
+    );
     lap('fix applied through the Refactor Preview');
 
     // 7. Verify: the second run opens on Overview, beside the code, and says the app is cool.
     await dom.runCommand(page, 'Hotline: Profile Under Load');
     await dom.pickQuickItem(page, /GET \//); // "as last time"
     report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
-    await dom.waitUntil('the second run in the report', async () => {
-      const id = await report.locator('body').getAttribute('data-report-id');
-      return id && id !== firstRunId ? id : undefined;
-    }, 150_000);
-    assert.equal(await report.locator('vscode-panel-tab#tab-overview').getAttribute('aria-selected'), 'true', 'a new run opens on Overview');
+    await dom.waitUntil(
+      'the second run in the report',
+      async () => {
+        const id = await report.locator('body').getAttribute('data-report-id');
+        return id && id !== firstRunId ? id : undefined;
+      },
+      150_000,
+    );
+    assert.equal(
+      await report.locator('vscode-panel-tab#tab-overview').getAttribute('aria-selected'),
+      'true',
+      'a new run opens on Overview',
+    );
     const shown = await dom.activeTabPerGroup(page);
-    assert.ok(shown.includes('server.js') && shown.includes('Hotline Report'), `the code stays in view: ${JSON.stringify(shown)}`);
-    const after = Number(/([\d.]+)% of a core/.exec((await report.locator('[data-field="top-core"]').textContent()) ?? '')?.[1] ?? 'NaN');
+    assert.ok(
+      shown.includes('server.js') && shown.includes('Hotline Report'),
+      `the code stays in view: ${JSON.stringify(shown)}`,
+    );
+    const after = Number(
+      /([\d.]+)% of a core/.exec((await report.locator('[data-field="top-core"]').textContent()) ?? '')?.[1] ?? 'NaN',
+    );
     assert.ok(after < 30, `after the fix the hottest line is a small share of a core: ${after}%`);
     await vs.screenshot('ux-7-after-fix');
     lap(`after the fix: hottest line ${after}% of a core (was ${before}%)`);
@@ -174,11 +243,21 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
       await dom.setColorTheme(page, theme.name, theme.kind);
       report = await dom.webviewFrame(page, { title: 'Hotline Report' });
       await report.locator('vscode-panel-tab#tab-overview').click();
-      await dom.waitUntil(`report in ${theme.name}`, async () => (await hotColours(report)).background !== '' || undefined, 15_000);
+      await dom.waitUntil(
+        `report in ${theme.name}`,
+        async () => (await hotColours(report)).background !== '' || undefined,
+        15_000,
+      );
       const c = await hotColours(report);
-      t.diagnostic(`${theme.name}: charts-orange ${c.chartsOrange}, headline ${c.headline}, swatch ${c.swatch}, bars ${c.meter}, background ${c.background}`);
+      t.diagnostic(
+        `${theme.name}: charts-orange ${c.chartsOrange}, headline ${c.headline}, swatch ${c.swatch}, bars ${c.meter}, background ${c.background}`,
+      );
       const bg = parseColor(c.background);
-      for (const [what, colour] of [['headline', c.headline], ['swatch', c.swatch], ['bars', c.meter]] as const) {
+      for (const [what, colour] of [
+        ['headline', c.headline],
+        ['swatch', c.swatch],
+        ['bars', c.meter],
+      ] as const) {
         const rgba = parseColor(colour);
         assert.equal(rgba[3], 1, `${theme.name}: the ${what} is opaque (${colour})`);
         const ratio = contrast(rgba, bg);
@@ -190,8 +269,19 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
       await report.locator('vscode-panel-tab#tab-hints').click();
       await vs.screenshot(`ux-8-${theme.file}-hints`);
       await dom.runCommand(page, 'Hotline: Open Flame Graph');
-      const flame = await dom.webviewFrame(page, { title: flameTitle(fs.readdirSync(path.join(workspace, '.hotline', 'runs')).sort().at(-1)!), timeout: 60_000 });
-      await flame.getByText(/profile\.cpuprofile/).first().waitFor({ state: 'visible', timeout: 60_000 });
+      const flame = await dom.webviewFrame(page, {
+        title: flameTitle(
+          fs
+            .readdirSync(path.join(workspace, '.hotline', 'runs'))
+            .sort()
+            .at(-1)!,
+        ),
+        timeout: 60_000,
+      });
+      await flame
+        .getByText(/profile\.cpuprofile/)
+        .first()
+        .waitFor({ state: 'visible', timeout: 60_000 });
       await vs.screenshot(`ux-8-${theme.file}-flame`);
       lap(`${theme.name} checked`);
     }
@@ -200,12 +290,22 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
     await dom.openViewContainer(page, 'Hotline');
     await dom.waitForViewItem(page, 'Runs', /req\/s/, 30_000);
     const items = await dom.viewItems(page, 'Runs');
-    assert.ok(items.every((i) => /^\S+ req\/s · server\.js:\d+/.test(i)), JSON.stringify(items));
+    assert.ok(
+      items.every((i) => /^\S+ req\/s · server\.js:\d+/.test(i)),
+      JSON.stringify(items),
+    );
     await vs.screenshot('ux-9-runs-view');
   } catch (err) {
     await vs.screenshot('ux-failure').catch(() => undefined);
     t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(page).catch(() => []))}`);
-    t.diagnostic(`extension host log:\n${vs.extensionHostLog().split('\n').filter((l) => /hotline|error/i.test(l)).slice(-40).join('\n')}`);
+    t.diagnostic(
+      `extension host log:\n${vs
+        .extensionHostLog()
+        .split('\n')
+        .filter((l) => /hotline|error/i.test(l))
+        .slice(-40)
+        .join('\n')}`,
+    );
     throw err;
   } finally {
     await vs.stop();

@@ -16,74 +16,99 @@ import type { ReportV1 } from '../../src/core/report/schema.ts';
 const SYNC_SWITCH = "const HASH_MODE = process.env.HASH_MODE === 'async' ? 'async' : 'sync';";
 const ASYNC_SWITCH = "const HASH_MODE = 'async';";
 
-test('verify in a real VS Code: baseline, fix, re-run, the report compares with the baseline', { timeout: 600_000 }, async (t) => {
-  ensureSetup();
-  const tmp = fs.mkdtempSync('/tmp/hle2e-verify-');
-  const vsix = packExtension(tmp);
-  const workspace = loginApiCopy(tmp);
-  const server = path.join(workspace, 'server.js');
-  assert.ok(fs.readFileSync(server, 'utf8').includes(SYNC_SWITCH), 'the example still switches on HASH_MODE');
-  const runsDir = path.join(workspace, '.hotline', 'runs');
-  const vs: VSCode = await startVSCode({ workspace, extensionVsix: vsix, userSettings: LOGIN_SETTINGS });
-  const { page } = vs;
-  try {
-    // 1. Baseline: the blocking version.
-    await dom.runCommand(page, 'Hotline: Profile Under Load');
-    let report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
-    await report.getByText('server.js:35').first().waitFor({ state: 'visible', timeout: 120_000 });
-    const [baseId] = fs.readdirSync(runsDir);
-    await dom.dismissNotifications(page);
-    await dom.runCommand(page, 'Hotline: Set as Baseline');
-    await dom.pickQuickItem(page, baseId);
-    await dom.waitForNotification(page, new RegExp(`run ${baseId} is the baseline`), 15_000);
-    await dom.openViewContainer(page, 'Hotline');
-    await dom.waitForViewItem(page, 'Runs', /./, 30_000);
-    await vs.screenshot('verify-1-baseline-set');
+test(
+  'verify in a real VS Code: baseline, fix, re-run, the report compares with the baseline',
+  { timeout: 600_000 },
+  async (t) => {
+    ensureSetup();
+    const tmp = fs.mkdtempSync('/tmp/hle2e-verify-');
+    const vsix = packExtension(tmp);
+    const workspace = loginApiCopy(tmp);
+    const server = path.join(workspace, 'server.js');
+    assert.ok(fs.readFileSync(server, 'utf8').includes(SYNC_SWITCH), 'the example still switches on HASH_MODE');
+    const runsDir = path.join(workspace, '.hotline', 'runs');
+    const vs: VSCode = await startVSCode({ workspace, extensionVsix: vsix, userSettings: LOGIN_SETTINGS });
+    const { page } = vs;
+    try {
+      // 1. Baseline: the blocking version.
+      await dom.runCommand(page, 'Hotline: Profile Under Load');
+      let report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
+      await report.getByText('server.js:35').first().waitFor({ state: 'visible', timeout: 120_000 });
+      const [baseId] = fs.readdirSync(runsDir);
+      await dom.dismissNotifications(page);
+      await dom.runCommand(page, 'Hotline: Set as Baseline');
+      await dom.pickQuickItem(page, baseId);
+      await dom.waitForNotification(page, new RegExp(`run ${baseId} is the baseline`), 15_000);
+      await dom.openViewContainer(page, 'Hotline');
+      await dom.waitForViewItem(page, 'Runs', /./, 30_000);
+      await vs.screenshot('verify-1-baseline-set');
 
-    // 2. The fix, saved in the editor's file.
-    fs.writeFileSync(server, fs.readFileSync(server, 'utf8').replace(SYNC_SWITCH, ASYNC_SWITCH));
-    await dom.dismissNotifications(page);
+      // 2. The fix, saved in the editor's file.
+      fs.writeFileSync(server, fs.readFileSync(server, 'utf8').replace(SYNC_SWITCH, ASYNC_SWITCH));
+      await dom.dismissNotifications(page);
 
-    // 3. Run again: the new report opens against the baseline.
-    await dom.runCommand(page, 'Hotline: Profile Under Load');
-    // The run's end says in one line how it compares, in a toast VS Code hides after a few
-    // seconds: watched for from now on, not looked for after the waits below.
-    const summaryShown = dom.waitForNotification(page, new RegExp(`against the baseline ${baseId}: req/s .* p99 .* checkPassword −`), 240_000);
-    summaryShown.catch(() => undefined); // awaited below; a failure is reported there
-    await dom.waitUntil('the second run on disk', async () => fs.readdirSync(runsDir).filter((d) => fs.existsSync(path.join(runsDir, d, 'report.json'))).length === 2, 120_000);
-    const currentId = fs.readdirSync(runsDir).filter((d) => d !== baseId)[0];
-    report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 60_000 });
-    await report.getByText(baseId).first().waitFor({ state: 'visible', timeout: 60_000 });
-    const summary = await summaryShown;
-    t.diagnostic(summary);
-    // The overview's figures carry their change against the baseline.
-    const base = JSON.parse(fs.readFileSync(path.join(runsDir, baseId, 'report.json'), 'utf8')) as ReportV1;
-    const now = JSON.parse(fs.readFileSync(path.join(runsDir, currentId, 'report.json'), 'utf8')) as ReportV1;
-    t.diagnostic(`req/s ${base.load?.requests.perSecond} → ${now.load?.requests.perSecond}; p99 ${base.load?.latencyMs.p99} → ${now.load?.latencyMs.p99} ms`);
-    await report.locator('.delta .was').first().waitFor({ state: 'visible', timeout: 30_000 });
-    // The event loop no longer waits on the hash: its delay is better whatever else the machine does.
-    assert.ok((await report.locator('.delta[data-delta="better"]').count()) >= 2, 'figures better than the baseline are marked');
-    await vs.screenshot('verify-2-report-vs-baseline');
+      // 3. Run again: the new report opens against the baseline.
+      await dom.runCommand(page, 'Hotline: Profile Under Load');
+      // The run's end says in one line how it compares, in a toast VS Code hides after a few
+      // seconds: watched for from now on, not looked for after the waits below.
+      const summaryShown = dom.waitForNotification(
+        page,
+        new RegExp(`against the baseline ${baseId}: req/s .* p99 .* checkPassword −`),
+        240_000,
+      );
+      summaryShown.catch(() => undefined); // awaited below; a failure is reported there
+      await dom.waitUntil(
+        'the second run on disk',
+        async () =>
+          fs.readdirSync(runsDir).filter((d) => fs.existsSync(path.join(runsDir, d, 'report.json'))).length === 2,
+        120_000,
+      );
+      const currentId = fs.readdirSync(runsDir).filter((d) => d !== baseId)[0];
+      report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 60_000 });
+      await report.getByText(baseId).first().waitFor({ state: 'visible', timeout: 60_000 });
+      const summary = await summaryShown;
+      t.diagnostic(summary);
+      // The overview's figures carry their change against the baseline.
+      const base = JSON.parse(fs.readFileSync(path.join(runsDir, baseId, 'report.json'), 'utf8')) as ReportV1;
+      const now = JSON.parse(fs.readFileSync(path.join(runsDir, currentId, 'report.json'), 'utf8')) as ReportV1;
+      t.diagnostic(
+        `req/s ${base.load?.requests.perSecond} → ${now.load?.requests.perSecond}; p99 ${base.load?.latencyMs.p99} → ${now.load?.latencyMs.p99} ms`,
+      );
+      await report.locator('.delta .was').first().waitFor({ state: 'visible', timeout: 30_000 });
+      // The event loop no longer waits on the hash: its delay is better whatever else the machine does.
+      assert.ok(
+        (await report.locator('.delta[data-delta="better"]').count()) >= 2,
+        'figures better than the baseline are marked',
+      );
+      await vs.screenshot('verify-2-report-vs-baseline');
 
-    // 4. What got cheaper: checkPassword's ms per request, near nothing now.
-    await report.getByText('Cheaper / costlier').first().click();
-    const row = report.locator('.compare-view').getByText('checkPassword').first();
-    await row.waitFor({ state: 'visible', timeout: 15_000 });
-    const text = (await report.locator('.compare-view').innerText()).replace(/\s+/g, ' ');
-    assert.match(text, /against the baseline/, text.slice(0, 400));
-    await vs.screenshot('verify-3-cheaper-costlier');
+      // 4. What got cheaper: checkPassword's ms per request, near nothing now.
+      await report.getByText('Cheaper / costlier').first().click();
+      const row = report.locator('.compare-view').getByText('checkPassword').first();
+      await row.waitFor({ state: 'visible', timeout: 15_000 });
+      const text = (await report.locator('.compare-view').innerText()).replace(/\s+/g, ' ');
+      assert.match(text, /against the baseline/, text.slice(0, 400));
+      await vs.screenshot('verify-3-cheaper-costlier');
 
-    // The Runs view marks the baseline among the two runs.
-    const items = await dom.viewPane(page, 'Runs').locator(dom.SEL.paneRow).allInnerTexts();
-    assert.equal(items.length, 2, JSON.stringify(items));
-    assert.equal(items.filter((i) => /baseline/.test(i)).length, 1, `one baseline among ${JSON.stringify(items)}`);
-  } catch (err) {
-    await vs.screenshot('verify-failure').catch(() => undefined);
-    t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(page).catch(() => []))}`);
-    t.diagnostic(`extension host log:\n${vs.extensionHostLog().split('\n').filter((l) => /hotline|error/i.test(l)).slice(-40).join('\n')}`);
-    throw err;
-  } finally {
-    await vs.stop();
-  }
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+      // The Runs view marks the baseline among the two runs.
+      const items = await dom.viewPane(page, 'Runs').locator(dom.SEL.paneRow).allInnerTexts();
+      assert.equal(items.length, 2, JSON.stringify(items));
+      assert.equal(items.filter((i) => /baseline/.test(i)).length, 1, `one baseline among ${JSON.stringify(items)}`);
+    } catch (err) {
+      await vs.screenshot('verify-failure').catch(() => undefined);
+      t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(page).catch(() => []))}`);
+      t.diagnostic(
+        `extension host log:\n${vs
+          .extensionHostLog()
+          .split('\n')
+          .filter((l) => /hotline|error/i.test(l))
+          .slice(-40)
+          .join('\n')}`,
+      );
+      throw err;
+    } finally {
+      await vs.stop();
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  },
+);

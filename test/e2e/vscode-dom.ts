@@ -66,7 +66,8 @@ export async function waitUntil<T>(
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? `: ${last}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? `: ${last}` : ''}`);
     await new Promise((r) => setTimeout(r, interval));
   }
 }
@@ -161,7 +162,10 @@ export async function runCommand(page: Page, title: string, opts: { timeout?: nu
 
 /** In a quick pick an extension opened (showQuickPick), accepts the row whose label matches. */
 export async function pickQuickItem(page: Page, label: string | RegExp, timeout = 30_000): Promise<void> {
-  const row = page.locator(SEL.quickInputRow).filter({ has: page.locator(SEL.rowLabel, { hasText: label }) }).first();
+  const row = page
+    .locator(SEL.quickInputRow)
+    .filter({ has: page.locator(SEL.rowLabel, { hasText: label }) })
+    .first();
   await row.waitFor({ state: 'visible', timeout });
   await acceptRow(page, row);
 }
@@ -171,7 +175,11 @@ export async function pickQuickItem(page: Page, label: string | RegExp, timeout 
  * `relPath` is relative to the workspace folder ("src/app.js"); `textEditor: false` for files
  * that open in a custom editor.
  */
-export async function openFile(page: Page, relPath: string, opts: { timeout?: number; textEditor?: boolean } = {}): Promise<void> {
+export async function openFile(
+  page: Page,
+  relPath: string,
+  opts: { timeout?: number; textEditor?: boolean } = {},
+): Promise<void> {
   const timeout = opts.timeout ?? 60_000;
   const parts = relPath.split(/[\\/]/).filter(Boolean);
   const base = parts[parts.length - 1]!;
@@ -225,7 +233,9 @@ export async function activeEditorTitle(page: Page): Promise<string> {
 
 /** Editor tabs (all groups), by title. */
 export async function editorTabTitles(page: Page): Promise<string[]> {
-  return page.locator(SEL.tab).evaluateAll((tabs) => tabs.map((t) => (t.getAttribute('aria-label') ?? '').split(',')[0]!.trim()));
+  return page
+    .locator(SEL.tab)
+    .evaluateAll((tabs) => tabs.map((t) => (t.getAttribute('aria-label') ?? '').split(',')[0]!.trim()));
 }
 
 /** Activates the editor tab whose title is `title`. */
@@ -253,10 +263,14 @@ export async function editorText(page: Page): Promise<string> {
 
 /** Waits until the active editor's rendered text matches `re`; returns the text. */
 export async function waitForEditorText(page: Page, re: RegExp, timeout = 30_000): Promise<string> {
-  return waitUntil(`editor text ${re}`, async () => {
-    const t = await editorText(page);
-    return re.test(t) ? t : undefined;
-  }, timeout);
+  return waitUntil(
+    `editor text ${re}`,
+    async () => {
+      const t = await editorText(page);
+      return re.test(t) ? t : undefined;
+    },
+    timeout,
+  );
 }
 
 /** Closes every editor (View: Close All Editors via the palette). */
@@ -280,7 +294,9 @@ export async function codeLensTexts(page: Page): Promise<string[]> {
 
 /** Waits for a CodeLens item whose text matches (`string`: exact text; RegExp: a match). */
 export async function waitForCodeLens(page: Page, text: string | RegExp, timeout = 30_000): Promise<Locator> {
-  const lens = codeLenses(page).filter({ hasText: typeof text === 'string' ? exactly(text) : text }).first();
+  const lens = codeLenses(page)
+    .filter({ hasText: typeof text === 'string' ? exactly(text) : text })
+    .first();
   await lens.waitFor({ state: 'visible', timeout });
   return lens;
 }
@@ -335,7 +351,8 @@ export async function webviewFrame(page: Page, opts: { title?: string; timeout?:
         return frames.findIndex((f) => {
           const r = f.getBoundingClientRect();
           const style = getComputedStyle(f.parentElement ?? f);
-          if (r.width === 0 || r.height === 0 || style.visibility === 'hidden' || style.display === 'none') return false;
+          if (r.width === 0 || r.height === 0 || style.visibility === 'hidden' || style.display === 'none')
+            return false;
           const cx = r.x + r.width / 2;
           const cy = r.y + r.height / 2;
           return cx >= b.x && cx <= b.x + b.width && cy >= b.y && cy <= b.y + b.height;
@@ -369,7 +386,9 @@ export async function waitForNotification(page: Page, re: RegExp, timeout = 30_0
 
 /** Clicks the button `label` of the toast whose message matches `re`. */
 export async function clickNotificationButton(page: Page, re: RegExp, label: string): Promise<void> {
-  const toast = notifications(page).filter({ has: page.locator(SEL.toastMessage, { hasText: re }) }).first();
+  const toast = notifications(page)
+    .filter({ has: page.locator(SEL.toastMessage, { hasText: re }) })
+    .first();
   await toast.getByRole('button', { name: label, exact: true }).click();
 }
 
@@ -413,7 +432,9 @@ export async function sideBarTitle(page: Page): Promise<string> {
 export function viewPane(page: Page, title: string): Locator {
   return page
     .locator(SEL.viewPane)
-    .filter({ has: page.locator(`${SEL.paneHeader} h3.title`, { hasText: new RegExp(`^\\s*${escapeRe(title)}\\s*$`, 'i') }) })
+    .filter({
+      has: page.locator(`${SEL.paneHeader} h3.title`, { hasText: new RegExp(`^\\s*${escapeRe(title)}\\s*$`, 'i') }),
+    })
     .first();
 }
 
@@ -434,7 +455,12 @@ export async function viewItems(page: Page, title: string): Promise<string[]> {
 }
 
 /** Waits for a row in view `title` whose label matches. */
-export async function waitForViewItem(page: Page, title: string, label: string | RegExp, timeout = 30_000): Promise<Locator> {
+export async function waitForViewItem(
+  page: Page,
+  title: string,
+  label: string | RegExp,
+  timeout = 30_000,
+): Promise<Locator> {
   const row = viewPane(page, title)
     .locator(SEL.paneRow)
     .filter({ has: page.locator(SEL.rowLabel, { hasText: typeof label === 'string' ? exactly(label) : label }) })
@@ -448,8 +474,17 @@ export async function waitForViewItem(page: Page, title: string, label: string |
 
 /** The title of the active tab of each editor group, left to right (what is on screen). */
 export async function activeTabPerGroup(page: Page): Promise<string[]> {
-  return page.locator(SEL.editorGroup).evaluateAll((groups) =>
-    groups.map((g) => ((g.querySelector('.tabs-container .tab.active')?.getAttribute('aria-label') ?? '') as string).split(',')[0]!.trim()).filter(Boolean));
+  return page
+    .locator(SEL.editorGroup)
+    .evaluateAll((groups) =>
+      groups
+        .map((g) =>
+          ((g.querySelector('.tabs-container .tab.active')?.getAttribute('aria-label') ?? '') as string)
+            .split(',')[0]!
+            .trim(),
+        )
+        .filter(Boolean),
+    );
 }
 
 /** Puts the cursor on a 1-based line of the active editor (Go to Line). */
@@ -471,7 +506,11 @@ export async function chooseQuickFix(page: Page, text: RegExp, opts: { preview?:
   const row = page.locator(SEL.actionWidgetRow).filter({ hasText: text }).first();
   if (opts.preview) {
     await row.hover(); // the hovered entry is the focused one
-    await waitUntil(`"${text}" focused in the quick-fix menu`, async () => text.test((await page.locator(`${SEL.actionWidgetRow}.focused`).first().textContent()) ?? ''), 10_000);
+    await waitUntil(
+      `"${text}" focused in the quick-fix menu`,
+      async () => text.test((await page.locator(`${SEL.actionWidgetRow}.focused`).first().textContent()) ?? ''),
+      10_000,
+    );
     await page.keyboard.press('Control+Enter');
   } else await row.click();
   await page.locator(SEL.actionWidgetRow).first().waitFor({ state: 'hidden' });
@@ -481,24 +520,40 @@ export async function chooseQuickFix(page: Page, text: RegExp, opts: { preview?:
  * Hovers the token `word` on the rendered line that contains `line`; returns the hover's text once
  * it matches `until` and has stopped changing (providers answer one by one; "Loading..." first).
  */
-export async function hoverText(page: Page, line: string, word: string, until: RegExp, timeout = 30_000): Promise<string> {
+export async function hoverText(
+  page: Page,
+  line: string,
+  word: string,
+  until: RegExp,
+  timeout = 30_000,
+): Promise<string> {
   const row = page.locator(`${SEL.activeEditorLines} .view-line`).filter({ hasText: line }).first();
-  await row.locator('span span').filter({ hasText: exactly(word) }).first().hover();
+  await row
+    .locator('span span')
+    .filter({ hasText: exactly(word) })
+    .first()
+    .hover();
   const hover = page.locator(SEL.hover).first();
   await hover.waitFor({ state: 'visible', timeout });
   // The hover fills in as its providers answer: wait until it stops changing.
   let last = '';
-  return waitUntil('the hover to settle', async () => {
-    const now = (await hover.textContent()) ?? '';
-    const settled = until.test(now) && !/Loading\.\.\./.test(now) && now === last;
-    last = now;
-    return settled ? now.replace(/\u00a0/g, ' ') : undefined;
-  }, timeout, 300);
+  return waitUntil(
+    'the hover to settle',
+    async () => {
+      const now = (await hover.textContent()) ?? '';
+      const settled = until.test(now) && !/Loading\.\.\./.test(now) && now === last;
+      last = now;
+      return settled ? now.replace(/\u00a0/g, ' ') : undefined;
+    },
+    timeout,
+    300,
+  );
 }
 
 /** Texts of the Problems panel's rows (it is opened with Ctrl+Shift+M if needed). */
 export async function problems(page: Page, timeout = 30_000): Promise<string[]> {
-  if (!(await page.locator(SEL.problemsRows).first().isVisible())) await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+  if (!(await page.locator(SEL.problemsRows).first().isVisible()))
+    await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
   await page.locator(SEL.problemsRows).first().waitFor({ state: 'visible', timeout });
   return (await page.locator(SEL.problemsRows).allTextContents()).map((s) => s.replace(/\u00a0/g, ' ').trim());
 }
@@ -519,11 +574,25 @@ export async function themeKind(page: Page): Promise<string> {
 }
 
 /** Switches the colour theme through "Preferences: Color Theme" and waits until it applies. */
-export async function setColorTheme(page: Page, name: string, kind: 'vs' | 'vs-dark' | 'hc-black' | 'hc-light'): Promise<void> {
+export async function setColorTheme(
+  page: Page,
+  name: string,
+  kind: 'vs' | 'vs-dark' | 'hc-black' | 'hc-light',
+): Promise<void> {
   // The command opens a second quick pick in the same widget: runCommand() would wait for it to close.
   await openQuickInput(page, 'F1', '>Preferences: Color Theme');
-  await page.locator(SEL.quickInputRow).filter({ has: page.locator(SEL.rowLabel, { hasText: exactly('Preferences: Color Theme') }) }).first().click();
-  await waitUntil('the colour theme picker', async () => /Color Theme/i.test((await page.locator(SEL.quickInputBox).getAttribute('placeholder')) ?? '') || (await page.locator(SEL.quickInputBox).getAttribute('aria-label') ?? '').includes('Color Theme'), 15_000);
+  await page
+    .locator(SEL.quickInputRow)
+    .filter({ has: page.locator(SEL.rowLabel, { hasText: exactly('Preferences: Color Theme') }) })
+    .first()
+    .click();
+  await waitUntil(
+    'the colour theme picker',
+    async () =>
+      /Color Theme/i.test((await page.locator(SEL.quickInputBox).getAttribute('placeholder')) ?? '') ||
+      ((await page.locator(SEL.quickInputBox).getAttribute('aria-label')) ?? '').includes('Color Theme'),
+    15_000,
+  );
   await page.locator(SEL.quickInputBox).fill(name);
   // Older builds prefix the built-in themes with "Default ".
   await pickQuickItem(page, new RegExp(`^\\s*(Default )?${escapeRe(name)}\\s*$`));

@@ -31,7 +31,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { CaseReply, CaseRequest } from '../helpers/fuzz-child.ts';
-import { DEFAULT_TIMEOUT_MS, FAMILIES, HUGE_SAMPLES, planCases, type CaseResult, type PlannedCase } from '../helpers/fuzz-gen.ts';
+import {
+  DEFAULT_TIMEOUT_MS,
+  FAMILIES,
+  HUGE_SAMPLES,
+  planCases,
+  type CaseResult,
+  type PlannedCase,
+} from '../helpers/fuzz-gen.ts';
 
 const SEED = Number(process.env.HOTLINE_FUZZ_SEED ?? 20251121) >>> 0;
 const COUNT = Number(process.env.HOTLINE_FUZZ_COUNT ?? 1200);
@@ -54,7 +61,10 @@ function cpuMsOf(pid: number): number | undefined {
   }
 }
 
-type Done = PlannedCase & { result: CaseResult | { outcome: 'hang'; note: string; message: string; type?: string; info?: undefined }; ms: number };
+type Done = PlannedCase & {
+  result: CaseResult | { outcome: 'hang'; note: string; message: string; type?: string; info?: undefined };
+  ms: number;
+};
 
 /** One child process at a time; replaced when a case hangs or kills it. */
 class Runner {
@@ -62,7 +72,12 @@ class Runner {
   private stderr = '';
   private nextId = 0;
   /** The case in flight: only its own process may answer or end it. */
-  private pending?: { proc: ChildProcess; id: number; note: string; settle(r: CaseReply | { exited: string; note: string }): void };
+  private pending?: {
+    proc: ChildProcess;
+    id: number;
+    note: string;
+    settle(r: CaseReply | { exited: string; note: string }): void;
+  };
   private static readonly all: ChildProcess[] = [];
 
   constructor(private readonly tmp: string) {}
@@ -90,7 +105,10 @@ class Runner {
         const p = this.pending;
         if (p?.proc === proc) {
           this.pending = undefined;
-          p.settle({ note: p.note, exited: `the process exited (code ${code}, signal ${signal}): ${this.stderr.trim().split('\n').slice(-6).join(' | ')}` });
+          p.settle({
+            note: p.note,
+            exited: `the process exited (code ${code}, signal ${signal}): ${this.stderr.trim().split('\n').slice(-6).join(' | ')}`,
+          });
         }
         reject(new Error(`fuzz child did not start: ${this.stderr}`));
       });
@@ -127,8 +145,10 @@ class Runner {
       const check = setInterval(() => {
         const cpu = cpuMsOf(proc.pid!);
         const wall = performance.now() - t;
-        if (cpuAtStart !== undefined && cpu !== undefined && cpu - cpuAtStart > c.timeoutMs) why = `${c.timeoutMs / 1000} s of CPU`;
-        else if (wall > (cpuAtStart === undefined ? 1 : WALL_FACTOR) * c.timeoutMs) why = `${(wall / 1000).toFixed(0)} s`;
+        if (cpuAtStart !== undefined && cpu !== undefined && cpu - cpuAtStart > c.timeoutMs)
+          why = `${c.timeoutMs / 1000} s of CPU`;
+        else if (wall > (cpuAtStart === undefined ? 1 : WALL_FACTOR) * c.timeoutMs)
+          why = `${(wall / 1000).toFixed(0)} s`;
         else return;
         clearInterval(check);
         note = this.pending?.note ?? '';
@@ -136,7 +156,9 @@ class Runner {
         resolve('timeout');
       }, 250);
       this.pending = {
-        proc, id, note: '',
+        proc,
+        id,
+        note: '',
         settle: (r) => {
           clearInterval(check);
           resolve(r);
@@ -149,7 +171,12 @@ class Runner {
       this.kill();
       return { ...c, ms, result: { outcome: 'hang', note, message: `no answer after ${why}` } };
     }
-    if ('exited' in answer) return { ...c, ms, result: { outcome: 'crash', type: 'process died', note: answer.note, message: answer.exited } };
+    if ('exited' in answer)
+      return {
+        ...c,
+        ms,
+        result: { outcome: 'crash', type: 'process died', note: answer.note, message: answer.exited },
+      };
     return { ...c, ms: answer.ms, result: answer.result };
   }
 
@@ -162,7 +189,8 @@ class Runner {
 
   /** Every process any runner started, whatever state it is in. */
   static killAll(): void {
-    for (const proc of Runner.all.splice(0)) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    for (const proc of Runner.all.splice(0))
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
   }
 }
 
@@ -176,64 +204,108 @@ function selectCases(): PlannedCase[] {
   });
 }
 
-test('fuzz: bad .cpuprofile inputs give a typed error or a valid result, never a crash or a hang', { timeout: 20 * 60_000 }, async (t) => {
-  const started = performance.now();
-  const cases = selectCases();
-  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-fuzz-')));
-  const workers = Math.max(1, Math.min(2, os.availableParallelism()));
-  console.log(`fuzz: seed ${SEED} (HOTLINE_FUZZ_SEED), ${cases.length} cases, ${workers} processes`);
-  const runners = Array.from({ length: workers }, () => new Runner(tmp));
-  const queue = [...cases];
-  const done: Done[] = [];
-  try {
-    await Promise.all(runners.map(async (r) => {
-      for (let c = queue.shift(); c; c = queue.shift()) done.push(await r.run(c));
-    }));
-  } finally {
-    Runner.killAll();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
-  const seconds = (performance.now() - started) / 1000;
+test(
+  'fuzz: bad .cpuprofile inputs give a typed error or a valid result, never a crash or a hang',
+  { timeout: 20 * 60_000 },
+  async (t) => {
+    const started = performance.now();
+    const cases = selectCases();
+    const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-fuzz-')));
+    const workers = Math.max(1, Math.min(2, os.availableParallelism()));
+    console.log(`fuzz: seed ${SEED} (HOTLINE_FUZZ_SEED), ${cases.length} cases, ${workers} processes`);
+    const runners = Array.from({ length: workers }, () => new Runner(tmp));
+    const queue = [...cases];
+    const done: Done[] = [];
+    try {
+      await Promise.all(
+        runners.map(async (r) => {
+          for (let c = queue.shift(); c; c = queue.shift()) done.push(await r.run(c));
+        }),
+      );
+    } finally {
+      Runner.killAll();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+    const seconds = (performance.now() - started) / 1000;
 
-  // Per family: outcomes; overall: which typed errors, the slowest cases, the 10M timing.
-  const rows = FAMILIES.map((f) => {
-    const mine = done.filter((d) => d.family === f.name);
-    const n = (o: string): number => mine.filter((d) => d.result.outcome === o).length;
-    return { family: f.name, cases: mine.length, valid: n('valid'), typed: n('typed'), crash: n('crash'), invalid: n('invalid'), hang: n('hang') };
-  }).filter((r) => r.cases > 0);
-  console.log(['family        cases  valid  typed  crash  invalid  hang', ...rows.map((r) =>
-    `${r.family.padEnd(12)} ${String(r.cases).padStart(6)} ${String(r.valid).padStart(6)} ${String(r.typed).padStart(6)} ${String(r.crash).padStart(6)} ${String(r.invalid).padStart(8)} ${String(r.hang).padStart(5)}`)].join('\n'));
-  const typed = new Map<string, number>();
-  for (const d of done) if (d.result.outcome === 'typed') typed.set(d.result.type ?? '?', (typed.get(d.result.type ?? '?') ?? 0) + 1);
-  console.log(`fuzz: typed errors: ${[...typed].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
-  const slow = [...done].sort((a, b) => b.ms - a.ms).slice(0, 5);
-  console.log(`fuzz: slowest: ${slow.map((d) => `${d.family}:${d.index} ${(d.ms / 1000).toFixed(1)} s (${d.result.note.slice(0, 60)})`).join('; ')}`);
-  const huge = done.find((d) => d.family === 'huge');
-  if (huge?.result.info) {
-    const i = huge.result.info;
-    const line = `fuzz: ${HUGE_SAMPLES / 1e6}M-sample profile: built in ${i.buildMs} ms, readCpuProfile ${i.readMs} ms, analyzeProfile ${i.analyzeMs} ms (case ${(huge.ms / 1000).toFixed(1)} s)`;
-    t.diagnostic(line);
-  }
-  // The read recorder must have seen the fixtures' sources, or the "nothing outside the root" check proves nothing.
-  const reads = done.reduce((s, d) => s + (d.result.info?.reads ?? 0), 0);
-  console.log(`fuzz: ${reads} file reads by the loader checked to stay inside the root`);
-  if (!ONLY) assert.ok(reads > 0, 'the fs read recorder saw no reads');
+    // Per family: outcomes; overall: which typed errors, the slowest cases, the 10M timing.
+    const rows = FAMILIES.map((f) => {
+      const mine = done.filter((d) => d.family === f.name);
+      const n = (o: string): number => mine.filter((d) => d.result.outcome === o).length;
+      return {
+        family: f.name,
+        cases: mine.length,
+        valid: n('valid'),
+        typed: n('typed'),
+        crash: n('crash'),
+        invalid: n('invalid'),
+        hang: n('hang'),
+      };
+    }).filter((r) => r.cases > 0);
+    console.log(
+      [
+        'family        cases  valid  typed  crash  invalid  hang',
+        ...rows.map(
+          (r) =>
+            `${r.family.padEnd(12)} ${String(r.cases).padStart(6)} ${String(r.valid).padStart(6)} ${String(r.typed).padStart(6)} ${String(r.crash).padStart(6)} ${String(r.invalid).padStart(8)} ${String(r.hang).padStart(5)}`,
+        ),
+      ].join('\n'),
+    );
+    const typed = new Map<string, number>();
+    for (const d of done)
+      if (d.result.outcome === 'typed') typed.set(d.result.type ?? '?', (typed.get(d.result.type ?? '?') ?? 0) + 1);
+    console.log(`fuzz: typed errors: ${[...typed].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
+    const slow = [...done].sort((a, b) => b.ms - a.ms).slice(0, 5);
+    console.log(
+      `fuzz: slowest: ${slow.map((d) => `${d.family}:${d.index} ${(d.ms / 1000).toFixed(1)} s (${d.result.note.slice(0, 60)})`).join('; ')}`,
+    );
+    const huge = done.find((d) => d.family === 'huge');
+    if (huge?.result.info) {
+      const i = huge.result.info;
+      const line = `fuzz: ${HUGE_SAMPLES / 1e6}M-sample profile: built in ${i.buildMs} ms, readCpuProfile ${i.readMs} ms, analyzeProfile ${i.analyzeMs} ms (case ${(huge.ms / 1000).toFixed(1)} s)`;
+      t.diagnostic(line);
+    }
+    // The read recorder must have seen the fixtures' sources, or the "nothing outside the root" check proves nothing.
+    const reads = done.reduce((s, d) => s + (d.result.info?.reads ?? 0), 0);
+    console.log(`fuzz: ${reads} file reads by the loader checked to stay inside the root`);
+    if (!ONLY) assert.ok(reads > 0, 'the fs read recorder saw no reads');
 
-  if (process.env.HOTLINE_FUZZ_LOG) fs.writeFileSync(process.env.HOTLINE_FUZZ_LOG, done.map((d) => JSON.stringify(d)).join('\n'));
-  const failed = done.filter((d) => d.result.outcome === 'crash' || d.result.outcome === 'hang' || d.result.outcome === 'invalid');
-  const count = (o: string): number => done.filter((d) => d.result.outcome === o).length;
-  for (const d of failed.slice(0, 10)) {
-    console.log([
-      `fuzz FAILED ${d.result.outcome}: family ${d.family}, seed ${SEED}, case ${d.index}: ${d.result.note.slice(0, 300)}`,
-      `  ${d.result.type ?? ''} ${d.result.message ?? ''}`.slice(0, 600),
-      ...(d.result.outcome !== 'hang' && 'stack' in d.result && d.result.stack ? [d.result.stack.split('\n').slice(1, 6).map((l) => `  ${l.trim()}`).join('\n')] : []),
-      `  reproduce: HOTLINE_FUZZ_SEED=${SEED} HOTLINE_FUZZ_ONLY=${d.family}:${d.index} node --import tsx --test test/fuzz/fuzz.test.ts`,
-    ].join('\n'));
-  }
-  console.log(`fuzz: ${done.length} profiles in ${seconds.toFixed(1)} s`);
-  const summary = `fuzz: ${done.length} profiles, ${count('crash')} crashes, ${count('hang')} hangs, ${count('invalid')} invalid results`;
-  console.log(summary);
-  t.diagnostic(summary);
-  assert.equal(done.length, cases.length);
-  assert.equal(failed.length, 0, `${failed.length} cases crashed, hung or gave an invalid result: ${failed.slice(0, 5).map((d) => `${d.family}:${d.index}`).join(', ')}`);
-});
+    if (process.env.HOTLINE_FUZZ_LOG)
+      fs.writeFileSync(process.env.HOTLINE_FUZZ_LOG, done.map((d) => JSON.stringify(d)).join('\n'));
+    const failed = done.filter(
+      (d) => d.result.outcome === 'crash' || d.result.outcome === 'hang' || d.result.outcome === 'invalid',
+    );
+    const count = (o: string): number => done.filter((d) => d.result.outcome === o).length;
+    for (const d of failed.slice(0, 10)) {
+      console.log(
+        [
+          `fuzz FAILED ${d.result.outcome}: family ${d.family}, seed ${SEED}, case ${d.index}: ${d.result.note.slice(0, 300)}`,
+          `  ${d.result.type ?? ''} ${d.result.message ?? ''}`.slice(0, 600),
+          ...(d.result.outcome !== 'hang' && 'stack' in d.result && d.result.stack
+            ? [
+                d.result.stack
+                  .split('\n')
+                  .slice(1, 6)
+                  .map((l) => `  ${l.trim()}`)
+                  .join('\n'),
+              ]
+            : []),
+          `  reproduce: HOTLINE_FUZZ_SEED=${SEED} HOTLINE_FUZZ_ONLY=${d.family}:${d.index} node --import tsx --test test/fuzz/fuzz.test.ts`,
+        ].join('\n'),
+      );
+    }
+    console.log(`fuzz: ${done.length} profiles in ${seconds.toFixed(1)} s`);
+    const summary = `fuzz: ${done.length} profiles, ${count('crash')} crashes, ${count('hang')} hangs, ${count('invalid')} invalid results`;
+    console.log(summary);
+    t.diagnostic(summary);
+    assert.equal(done.length, cases.length);
+    assert.equal(
+      failed.length,
+      0,
+      `${failed.length} cases crashed, hung or gave an invalid result: ${failed
+        .slice(0, 5)
+        .map((d) => `${d.family}:${d.index}`)
+        .join(', ')}`,
+    );
+  },
+);

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
-const INSTALL = "install Debian's chromium (`sudo apt-get install chromium`, or `bash scripts/e2e-setup.sh`, which `npm test` runs first)";
+const INSTALL =
+  "install Debian's chromium (`sudo apt-get install chromium`, or `bash scripts/e2e-setup.sh`, which `npm test` runs first)";
 const REINSTALL = "reinstall Debian's chromium (`sudo apt-get install --reinstall chromium`)";
 
 /** Why Chromium cannot run here, in one line; undefined when `chromium --version` answers. */

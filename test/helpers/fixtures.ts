@@ -52,7 +52,15 @@ export interface RawProfile {
   timeDeltas?: number[];
 }
 
-export const FIXTURE_NAMES = ['login-api', 'login-api-async', 'helper-module', 'fixed-port', 'ts-app-work', 'ts-app-json', 'file-server'] as const;
+export const FIXTURE_NAMES = [
+  'login-api',
+  'login-api-async',
+  'helper-module',
+  'fixed-port',
+  'ts-app-work',
+  'ts-app-json',
+  'file-server',
+] as const;
 export type FixtureName = (typeof FIXTURE_NAMES)[number];
 
 const cache = new Map<string, Fixture>();
@@ -94,7 +102,10 @@ export function loadFixture(name: FixtureName, options: { as?: FixtureName } = {
 }
 
 /** The analysis of the fixture's profile with its sources (recorded before stack captures existed: calling lines are read from the source). */
-export function analyzeFixture(name: FixtureName, options: { limits?: AnalyzeInput['limits']; as?: FixtureName } = {}): Analysis {
+export function analyzeFixture(
+  name: FixtureName,
+  options: { limits?: AnalyzeInput['limits']; as?: FixtureName } = {},
+): Analysis {
   const f = loadFixture(name, { as: options.as });
   return analyzeProfile({
     profile: f.profile,
@@ -111,18 +122,36 @@ export function lineOf(file: string, line: number): string {
 }
 
 /** The login run's settings, for reports built from fixtures. */
-export const FIXTURE_SETTINGS = { url: '/login', method: 'POST', headers: {}, connections: 20, pipelining: 1, durationS: 3, warmupS: 1, samplingIntervalUs: 1000, timeoutS: 10 };
+export const FIXTURE_SETTINGS = {
+  url: '/login',
+  method: 'POST',
+  headers: {},
+  connections: 20,
+  pipelining: 1,
+  durationS: 3,
+  warmupS: 1,
+  samplingIntervalUs: 1000,
+  timeoutS: 10,
+};
 
 /**
  * A report of a captured fixture with its captured load figures (load.json), analyzed in the
  * login-api folder so runs of both login fixtures name the same files.
  */
 export function fixtureReport(name: FixtureName, id: string): ReportV1 {
-  const { load, eventLoop } = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, name, 'load.json'), 'utf8')) as { load: LoadFigures; eventLoop: EventLoopFigures };
+  const { load, eventLoop } = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, name, 'load.json'), 'utf8')) as {
+    load: LoadFigures;
+    eventLoop: EventLoopFigures;
+  };
   return buildReport({
     id,
     startedAt: '2026-11-21T12:00:00.000Z',
-    app: { command: ['node', 'server.js'], cwd: path.join(FIXTURES_DIR, 'login-api'), pid: 1, url: 'http://127.0.0.1:3000/login' },
+    app: {
+      command: ['node', 'server.js'],
+      cwd: path.join(FIXTURES_DIR, 'login-api'),
+      pid: 1,
+      url: 'http://127.0.0.1:3000/login',
+    },
     settings: FIXTURE_SETTINGS,
     load,
     eventLoop,

@@ -45,7 +45,13 @@ process.on('message', (req: CaseRequest) => {
   } catch (err) {
     // The harness itself failed (the generator threw): report it, it is not a pass.
     const e = err as Error;
-    result = { outcome: 'crash', type: 'fuzzer', note: 'the generator or runner threw', message: String(e?.message ?? e), stack: String(e?.stack ?? '') };
+    result = {
+      outcome: 'crash',
+      type: 'fuzzer',
+      note: 'the generator or runner threw',
+      message: String(e?.message ?? e),
+      stack: String(e?.stack ?? ''),
+    };
   }
   for (const dir of caseDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   const reply: CaseReply = { id: req.id, result, ms: performance.now() - t };

@@ -34,7 +34,10 @@ export const RUN_TEST_TIMEOUT = { timeout: 60_000 };
 /** The load runner is forked from dist/: without a build every run fails with 'runner-missing'. */
 export function assertBuilt(): void {
   for (const file of ['dist/load-runner.js', 'dist/cli.js']) {
-    assert.ok(fs.existsSync(path.join(REPO_ROOT, file)), `${file} is missing: run \`npm run build\` before the integration tests`);
+    assert.ok(
+      fs.existsSync(path.join(REPO_ROOT, file)),
+      `${file} is missing: run \`npm run build\` before the integration tests`,
+    );
   }
 }
 
@@ -42,7 +45,10 @@ export function assertBuilt(): void {
 export function ensureLoginApiDeps(): void {
   if (fs.existsSync(path.join(LOGIN_API, 'node_modules', 'express'))) return;
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['--prefix', LOGIN_API, 'ci', '--no-audit', '--no-fund'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const r = spawnSync(npm, ['--prefix', LOGIN_API, 'ci', '--no-audit', '--no-fund'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, `npm ci in examples/login-api failed:\n${r.stdout}\n${r.stderr}`);
 }
 
@@ -144,7 +150,9 @@ export function descendantsOf(pid: number): ProcInfo[] {
 /** Processes whose command line names `folder` or a file inside it. */
 export function processesMentioning(folder: string): ProcInfo[] {
   const dir = path.resolve(folder);
-  return listProcesses().filter((p) => p.pid !== process.pid && p.argv.some((a) => a === dir || a.includes(`${dir}${path.sep}`)));
+  return listProcesses().filter(
+    (p) => p.pid !== process.pid && p.argv.some((a) => a === dir || a.includes(`${dir}${path.sep}`)),
+  );
 }
 
 /** The environment that makes test/apps/bad/exits-later die on SIGUSR2 instead of on a timer. */
@@ -162,11 +170,13 @@ export function dieDuring(phase: RunPhase, appDir: string, afterS = 1): (p: RunP
   return (p) => {
     if (told || p.phase !== phase || (p.second ?? 0) < afterS) return;
     told = true;
-    for (const app of processesMentioning(appDir)) if (!before.has(app.pid) && app.argv.includes(entry)) process.kill(app.pid, 'SIGUSR2');
+    for (const app of processesMentioning(appDir))
+      if (!before.has(app.pid) && app.argv.includes(entry)) process.kill(app.pid, 'SIGUSR2');
   };
 }
 
-const describe = (ps: ProcInfo[]): string => ps.map((p) => `  ${p.pid} (ppid ${p.ppid}, ${p.state}): ${p.argv.join(' ')}`).join('\n');
+const describe = (ps: ProcInfo[]): string =>
+  ps.map((p) => `  ${p.pid} (ppid ${p.ppid}, ${p.state}): ${p.argv.join(' ')}`).join('\n');
 
 /**
  * Leak check for one test: remembers the processes that already mention the app folder (another
@@ -182,9 +192,17 @@ export class LeakGuard {
   /** Fails when a given pid still runs, or a new process mentioning the folder is still there. */
   assertClean(pids: number[] = []): void {
     const running = pids.filter((pid) => pid > 0 && isRunning(pid));
-    assert.deepEqual(running, [], `still running after the run:\n${describe(running.map((pid) => readProc(pid)!).filter(Boolean))}`);
+    assert.deepEqual(
+      running,
+      [],
+      `still running after the run:\n${describe(running.map((pid) => readProc(pid)!).filter(Boolean))}`,
+    );
     const left = processesMentioning(this.folder).filter((p) => !this.before.has(p.pid));
-    assert.deepEqual(left.map((p) => p.pid), [], `processes left behind in ${this.folder}:\n${describe(left)}`);
+    assert.deepEqual(
+      left.map((p) => p.pid),
+      [],
+      `processes left behind in ${this.folder}:\n${describe(left)}`,
+    );
   }
 }
 
@@ -218,7 +236,9 @@ export function startCli(args: string[], opts: { cwd?: string; detached?: boolea
   const watchers: Array<{ text: string; resolve(s: string): void }> = [];
   child.stdout!.setEncoding('utf8');
   child.stderr!.setEncoding('utf8');
-  child.stdout!.on('data', (s: string) => { stdout += s; });
+  child.stdout!.on('data', (s: string) => {
+    stdout += s;
+  });
   child.stderr!.on('data', (s: string) => {
     stderr += s;
     for (const w of watchers.splice(0)) {
@@ -234,7 +254,10 @@ export function startCli(args: string[], opts: { cwd?: string; detached?: boolea
     if (stderr.includes(text)) return Promise.resolve(stderr);
     return new Promise<string>((resolve, reject) => {
       watchers.push({ text, resolve });
-      void done.then((r) => reject(new Error(`the CLI exited (code ${r.code}) before printing "${text}":\n${r.stderr}`)), reject);
+      void done.then(
+        (r) => reject(new Error(`the CLI exited (code ${r.code}) before printing "${text}":\n${r.stderr}`)),
+        reject,
+      );
     });
   };
   return { child, done, waitForStderr };
@@ -267,7 +290,11 @@ export function leakCheckedRuns(): { watch(cwd: string): void; appStarted(pid: n
     g?.assertClean([pid]);
   });
   return {
-    watch: (cwd) => { guard = new LeakGuard(cwd); },
-    appStarted: (pid) => { appPid = pid; },
+    watch: (cwd) => {
+      guard = new LeakGuard(cwd);
+    },
+    appStarted: (pid) => {
+      appPid = pid;
+    },
   };
 }

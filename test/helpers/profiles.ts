@@ -68,7 +68,11 @@ export function buildProfile(top: FrameSpec[], options: BuildOptions = {}): RawP
   if (options.interleave) {
     const left = selfOf.map((s) => ({ ...s }));
     while (left.some((s) => s.count > 0)) {
-      for (const s of left) if (s.count > 0) { samples.push(s.id); s.count--; }
+      for (const s of left)
+        if (s.count > 0) {
+          samples.push(s.id);
+          s.count--;
+        }
     }
   } else {
     for (const s of selfOf) for (let k = 0; k < s.count; k++) samples.push(s.id);

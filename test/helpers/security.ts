@@ -36,7 +36,8 @@ function ipv6(hex: string): string {
     word.copy(bytes, w * 4);
   }
   // IPv4-mapped (::ffff:a.b.c.d): shown the way Node and people write it.
-  if (bytes.subarray(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff) return `::ffff:${[...bytes.subarray(12)].join('.')}`;
+  if (bytes.subarray(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff)
+    return `::ffff:${[...bytes.subarray(12)].join('.')}`;
   const groups: string[] = [];
   for (let i = 0; i < 16; i += 2) groups.push(bytes.readUInt16BE(i).toString(16));
   // The URL parser compresses the longest run of zero groups, as RFC 5952 says.
@@ -46,7 +47,10 @@ function ipv6(hex: string): string {
 /** Every TCP socket in LISTEN state in this network namespace. */
 export function listeningSockets(): ListeningSocket[] {
   const out: ListeningSocket[] = [];
-  for (const [file, family] of [['/proc/net/tcp', 4], ['/proc/net/tcp6', 6]] as const) {
+  for (const [file, family] of [
+    ['/proc/net/tcp', 4],
+    ['/proc/net/tcp6', 6],
+  ] as const) {
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
@@ -57,7 +61,12 @@ export function listeningSockets(): ListeningSocket[] {
       const f = line.trim().split(/\s+/);
       if (f.length < 10 || f[3] !== LISTEN) continue;
       const [addrHex, portHex] = f[1].split(':');
-      out.push({ family, address: family === 4 ? ipv4(addrHex) : ipv6(addrHex), port: parseInt(portHex, 16), inode: Number(f[9]) });
+      out.push({
+        family,
+        address: family === 4 ? ipv4(addrHex) : ipv6(addrHex),
+        port: parseInt(portHex, 16),
+        inode: Number(f[9]),
+      });
     }
   }
   return out;
@@ -86,10 +95,13 @@ export function listeningSocketsOf(pid: number): ListeningSocket[] {
 }
 
 export const describeSockets = (list: ListeningSocket[]): string =>
-  list.length === 0 ? '(none)' : list.map((s) => `${s.family === 6 ? `[${s.address}]` : s.address}:${s.port} (inode ${s.inode})`).join(', ');
+  list.length === 0
+    ? '(none)'
+    : list.map((s) => `${s.family === 6 ? `[${s.address}]` : s.address}:${s.port} (inode ${s.inode})`).join(', ');
 
 /** Any address: 0.0.0.0, ::, or the mapped form. */
-export const isWildcard = (address: string): boolean => address === '0.0.0.0' || address === '::' || address === '::ffff:0.0.0.0';
+export const isWildcard = (address: string): boolean =>
+  address === '0.0.0.0' || address === '::' || address === '::ffff:0.0.0.0';
 
 // ---- a process as the kernel sees it ----------------------------------------------------------
 
@@ -105,7 +117,10 @@ export function environOf(pid: number): Record<string, string> {
 
 /** The argv of `pid` (what `ps` shows any user of the machine). */
 export function argvOf(pid: number): string[] {
-  return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+  return fs
+    .readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+    .split('\0')
+    .filter((a) => a !== '');
 }
 
 // ---- outgoing connections of this process -----------------------------------------------------
@@ -159,7 +174,10 @@ export class NetTripwire {
       const target = host ?? 'localhost';
       const blocked = !isLoopbackHost(target);
       attempts.push({ host: target, port, blocked });
-      if (blocked) throw new Error(`NetTripwire: blocked a connection to ${target}:${port} (only loopback is allowed in this test)`);
+      if (blocked)
+        throw new Error(
+          `NetTripwire: blocked a connection to ${target}:${port} (only loopback is allowed in this test)`,
+        );
       return original.apply(this, args as never);
     } as typeof net.Socket.prototype.connect;
   }
@@ -206,7 +224,12 @@ export function filesUnder(dir: string): string[] {
 export function secretsIn(text: string, secrets: readonly string[]): Array<{ secret: string; context: string }> {
   const hits: Array<{ secret: string; context: string }> = [];
   for (const secret of secrets) {
-    for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), Buffer.from(secret).toString('base64')])) {
+    for (const form of new Set([
+      secret,
+      encodeURIComponent(secret),
+      JSON.stringify(secret).slice(1, -1),
+      Buffer.from(secret).toString('base64'),
+    ])) {
       const at = text.indexOf(form);
       if (at >= 0) {
         hits.push({ secret, context: text.slice(Math.max(0, at - 60), at + form.length + 20) });
@@ -218,7 +241,11 @@ export function secretsIn(text: string, secrets: readonly string[]): Array<{ sec
 }
 
 /** Occurrences of `secrets` in the text of each file under `dir`. */
-export function secretsInFiles(dir: string, secrets: readonly string[], skip: (file: string) => boolean = () => false): SecretHit[] {
+export function secretsInFiles(
+  dir: string,
+  secrets: readonly string[],
+  skip: (file: string) => boolean = () => false,
+): SecretHit[] {
   const hits: SecretHit[] = [];
   for (const file of filesUnder(dir)) {
     if (skip(file)) continue;

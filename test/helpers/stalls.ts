@@ -11,7 +11,10 @@ export type Stall = [number, number];
 
 /** The stalls of the run in `runDir` that lie wholly inside its profile, in order. */
 export function stallsOfRun(runDir: string): Stall[] {
-  const { startTime, endTime } = JSON.parse(fs.readFileSync(path.join(runDir, PROFILE_FILE), 'utf8')) as { startTime: number; endTime: number };
+  const { startTime, endTime } = JSON.parse(fs.readFileSync(path.join(runDir, PROFILE_FILE), 'utf8')) as {
+    startTime: number;
+    endTime: number;
+  };
   const log = fs.readFileSync(path.join(runDir, LOG_FILE), 'utf8');
   return [...log.matchAll(/^stall (\d+) (\d+)$/gm)]
     .map((m): Stall => [(Number(m[1]) - startTime) / 1000, (Number(m[2]) - startTime) / 1000])

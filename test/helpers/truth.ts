@@ -20,11 +20,18 @@ export function truthLines(appDir: string): TruthLine[] {
   const srcDir = fs.existsSync(path.join(appDir, 'src')) ? path.join(appDir, 'src') : appDir;
   const out: TruthLine[] = [];
   for (const file of sourceFiles(srcDir)) {
-    fs.readFileSync(file, 'utf8').split('\n').forEach((text, i) => {
-      const m = MARKER.exec(text);
-      if (!m) return;
-      out.push({ file, line: i + 1, kind: m[1] === undefined ? 'none' : (m[1] as TruthKind), weight: m[2] === undefined ? 0 : Number(m[2]) });
-    });
+    fs.readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((text, i) => {
+        const m = MARKER.exec(text);
+        if (!m) return;
+        out.push({
+          file,
+          line: i + 1,
+          kind: m[1] === undefined ? 'none' : (m[1] as TruthKind),
+          weight: m[2] === undefined ? 0 : Number(m[2]),
+        });
+      });
   }
   return out;
 }
@@ -33,7 +40,8 @@ function sourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== 'node_modules' && entry.name !== 'dist' && !entry.name.startsWith('.')) out.push(...sourceFiles(full));
+    if (entry.isDirectory() && entry.name !== 'node_modules' && entry.name !== 'dist' && !entry.name.startsWith('.'))
+      out.push(...sourceFiles(full));
     else if (/\.(c|m)?[jt]s$/.test(entry.name) && entry.name !== 'build.mjs') out.push(full);
   }
   return out;
@@ -51,7 +59,10 @@ export interface TruthCheck {
  * Per kind, each marked line's share of the marked lines' sum (report `ownMs` or `totalMs`), next
  * to the constructed share; and every report line or hint that puts anything on a `none` line.
  */
-export function compareWithTruth(report: ReportV1, truth: readonly TruthLine[]): { checks: TruthCheck[]; deadHits: string[] } {
+export function compareWithTruth(
+  report: ReportV1,
+  truth: readonly TruthLine[],
+): { checks: TruthCheck[]; deadHits: string[] } {
   const mainLines = report.lines.filter((l) => l.thread !== 'worker');
   const msOf = (t: TruthLine, kind: TruthKind): number => {
     const l = mainLines.find((r) => r.file === t.file && r.line === t.line && r.oneOf === undefined);
@@ -63,16 +74,26 @@ export function compareWithTruth(report: ReportV1, truth: readonly TruthLine[]):
     const weightSum = marked.reduce((s, t) => s + t.weight, 0);
     const msSum = marked.reduce((s, t) => s + msOf(t, kind), 0);
     for (const t of marked) {
-      checks.push({ kind, file: t.file, line: t.line, expectedPct: (100 * t.weight) / weightSum, actualPct: msSum > 0 ? (100 * msOf(t, kind)) / msSum : 0 });
+      checks.push({
+        kind,
+        file: t.file,
+        line: t.line,
+        expectedPct: (100 * t.weight) / weightSum,
+        actualPct: msSum > 0 ? (100 * msOf(t, kind)) / msSum : 0,
+      });
     }
   }
   const deadHits: string[] = [];
   for (const t of truth.filter((x) => x.kind === 'none')) {
     for (const l of mainLines) {
-      if (l.file === t.file && (l.line === t.line || l.oneOf?.includes(t.line))) deadHits.push(`line ${t.line}: own ${l.ownMs} ms, total ${l.totalMs} ms${l.oneOf ? ` (one of ${l.oneOf.join(', ')})` : ''}`);
+      if (l.file === t.file && (l.line === t.line || l.oneOf?.includes(t.line)))
+        deadHits.push(
+          `line ${t.line}: own ${l.ownMs} ms, total ${l.totalMs} ms${l.oneOf ? ` (one of ${l.oneOf.join(', ')})` : ''}`,
+        );
     }
     for (const h of report.hints) {
-      if (h.file === t.file && (h.line === t.line || h.oneOf?.includes(t.line))) deadHits.push(`line ${t.line}: hint ${h.message}`);
+      if (h.file === t.file && (h.line === t.line || h.oneOf?.includes(t.line)))
+        deadHits.push(`line ${t.line}: hint ${h.message}`);
     }
   }
   return { checks, deadHits };

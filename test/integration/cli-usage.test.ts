@@ -5,11 +5,21 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { LeakGuard, REPO_ROOT, RUN_TEST_TIMEOUT, assertBuilt, removeTempDirs, runCli, tempDir, type CliResult } from '../helpers/integration.ts';
+import {
+  LeakGuard,
+  REPO_ROOT,
+  RUN_TEST_TIMEOUT,
+  assertBuilt,
+  removeTempDirs,
+  runCli,
+  tempDir,
+  type CliResult,
+} from '../helpers/integration.ts';
 
 const GRACEFUL = path.join(REPO_ROOT, 'test', 'apps', 'graceful');
 const FORMATS = path.join(REPO_ROOT, 'test', 'fixtures', 'formats');
-const show = (r: CliResult): string => `exit ${r.code}\n--- stdout ---\n${r.stdout.slice(-2000)}\n--- stderr ---\n${r.stderr.slice(-2000)}`;
+const show = (r: CliResult): string =>
+  `exit ${r.code}\n--- stdout ---\n${r.stdout.slice(-2000)}\n--- stderr ---\n${r.stderr.slice(-2000)}`;
 
 before(assertBuilt);
 after(removeTempDirs);
@@ -22,22 +32,37 @@ for (const [args, message] of [
   [['--warmup', '-2'], /warm-up must be 0–600 s/],
   [['--url', 'http://example.com/'], /not a loopback address/],
 ] as const) {
-  test(`profile ${args.join(' ')} is bad usage: exit 2 with the reason, before anything starts`, RUN_TEST_TIMEOUT, async () => {
-    const guard = new LeakGuard(GRACEFUL);
-    const r = await runCli(['profile', GRACEFUL, '--url', '/', ...args]);
-    assert.equal(r.code, 2, show(r));
-    assert.match(r.stderr, message);
-    assert.doesNotMatch(r.stderr, /ambiguous/);
-    guard.assertClean();
-  });
+  test(
+    `profile ${args.join(' ')} is bad usage: exit 2 with the reason, before anything starts`,
+    RUN_TEST_TIMEOUT,
+    async () => {
+      const guard = new LeakGuard(GRACEFUL);
+      const r = await runCli(['profile', GRACEFUL, '--url', '/', ...args]);
+      assert.equal(r.code, 2, show(r));
+      assert.match(r.stderr, message);
+      assert.doesNotMatch(r.stderr, /ambiguous/);
+      guard.assertClean();
+    },
+  );
 }
 
 /** The quoted messages of a row of docs/reliability.md's fault table, "…" as a wildcard. */
 function documentedMessages(fault: string): RegExp[] {
-  const row = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'reliability.md'), 'utf8').split('\n').find((l) => l.startsWith(`| ${fault} |`));
+  const row = fs
+    .readFileSync(path.join(REPO_ROOT, 'docs', 'reliability.md'), 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`| ${fault} |`));
   assert.ok(row, `docs/reliability.md has a row "${fault}"`);
   const seen = row.split('|')[2];
-  return [...seen.matchAll(/"([^"]+)"/g)].map((m) => new RegExp(m[1].split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+')));
+  return [...seen.matchAll(/"([^"]+)"/g)].map(
+    (m) =>
+      new RegExp(
+        m[1]
+          .split('…')
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.+'),
+      ),
+  );
 }
 
 test("a folder that does not exist says so, in docs/reliability.md's words, exit 2", RUN_TEST_TIMEOUT, async () => {
@@ -52,45 +77,81 @@ test("a folder that does not exist says so, in docs/reliability.md's words, exit
   assert.match(e.stderr, entryMessage);
 });
 
-test('analyze of a heap profile shows its allocations; of perf script text or any text, says what it is in one line (exit 1)', RUN_TEST_TIMEOUT, async () => {
-  // The fixture was captured in another checkout: point its URLs at this one's heap-app.
-  const heapApp = path.join(REPO_ROOT, 'test', 'apps', 'heap-app');
-  const heap = path.join(tempDir(), 'rows.heapprofile');
-  fs.writeFileSync(heap, fs.readFileSync(path.join(FORMATS, 'heap-app.heapprofile'), 'utf8').replace(/"url":"[^"]*\/test\/apps\/heap-app\//g, `"url":"${heapApp}/`));
-  const h = await runCli(['analyze', heap, '--root', heapApp]);
-  assert.equal(h.code, 0, show(h));
-  assert.match(h.stdout, /^Allocations \(sampling heap profile: /m);
-  assert.match(h.stdout, /server\.js:\d+ {2}makeRows {2}\d/, 'makeRows allocates most');
-  const perf = await runCli(['analyze', path.join(FORMATS, 'node-busy.perf.txt')]);
-  assert.equal(perf.code, 1, show(perf));
-  assert.equal(perf.stderr.trimEnd().split('\n').length, 1, show(perf));
-  assert.match(perf.stderr, /is `perf script` output .*opens it as a flame graph/);
-  assert.doesNotMatch(perf.stderr, /JSON/);
-  const text = await runCli(['analyze', path.join(FORMATS, 'README.md')]);
-  assert.equal(text.code, 1, show(text));
-  assert.match(text.stderr, /README\.md is not a profile: `hotline analyze` reads \.cpuprofile files/);
-});
+test(
+  'analyze of a heap profile shows its allocations; of perf script text or any text, says what it is in one line (exit 1)',
+  RUN_TEST_TIMEOUT,
+  async () => {
+    // The fixture was captured in another checkout: point its URLs at this one's heap-app.
+    const heapApp = path.join(REPO_ROOT, 'test', 'apps', 'heap-app');
+    const heap = path.join(tempDir(), 'rows.heapprofile');
+    fs.writeFileSync(
+      heap,
+      fs
+        .readFileSync(path.join(FORMATS, 'heap-app.heapprofile'), 'utf8')
+        .replace(/"url":"[^"]*\/test\/apps\/heap-app\//g, `"url":"${heapApp}/`),
+    );
+    const h = await runCli(['analyze', heap, '--root', heapApp]);
+    assert.equal(h.code, 0, show(h));
+    assert.match(h.stdout, /^Allocations \(sampling heap profile: /m);
+    assert.match(h.stdout, /server\.js:\d+ {2}makeRows {2}\d/, 'makeRows allocates most');
+    const perf = await runCli(['analyze', path.join(FORMATS, 'node-busy.perf.txt')]);
+    assert.equal(perf.code, 1, show(perf));
+    assert.equal(perf.stderr.trimEnd().split('\n').length, 1, show(perf));
+    assert.match(perf.stderr, /is `perf script` output .*opens it as a flame graph/);
+    assert.doesNotMatch(perf.stderr, /JSON/);
+    const text = await runCli(['analyze', path.join(FORMATS, 'README.md')]);
+    assert.equal(text.code, 1, show(text));
+    assert.match(text.stderr, /README\.md is not a profile: `hotline analyze` reads \.cpuprofile files/);
+  },
+);
 
-test('a run from another folder: the run folder printed absolute, the app\'s node --prof log found and named, analyze names that log', RUN_TEST_TIMEOUT, async () => {
-  const app = tempDir('hotline-prof-');
-  fs.copyFileSync(path.join(GRACEFUL, 'server.js'), path.join(app, 'server.js'));
-  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ scripts: { start: 'node --prof server.js' } }));
-  const elsewhere = tempDir();
-  const runs = path.join(tempDir(), 'runs');
-  const guard = new LeakGuard(app);
-  const r = await runCli(['profile', app, '--script', 'start', '--url', '/', '--duration', '1', '--warmup', '0', '--connections', '2', '--out', runs, '--env', `GRACEFUL_OUT=${path.join(elsewhere, 'x.log')}`], { cwd: elsewhere });
-  assert.equal(r.code, 0, show(r));
-  guard.assertClean();
-  const [runId] = fs.readdirSync(runs);
-  assert.ok(r.stdout.includes(`Saved ${path.join(runs, runId)}${path.sep} (report.json, profile.cpuprofile, …)`), show(r));
-  assert.doesNotMatch(r.stdout, /Saved \.\./);
-  const log = fs.readdirSync(app).find((f) => /^isolate-.*\.log$/.test(f));
-  assert.ok(log, 'node --prof wrote its log in the app folder');
-  assert.ok(r.stdout.includes(`node --prof wrote ${path.join(app, log)}`), show(r));
-  const a = await runCli(['analyze', path.join(app, log)]);
-  assert.equal(a.code, 1, show(a));
-  assert.match(a.stderr, /is a `node --prof` log \(V8 ticks\), not a CPU profile.*node --prof-process/);
-});
+test(
+  "a run from another folder: the run folder printed absolute, the app's node --prof log found and named, analyze names that log",
+  RUN_TEST_TIMEOUT,
+  async () => {
+    const app = tempDir('hotline-prof-');
+    fs.copyFileSync(path.join(GRACEFUL, 'server.js'), path.join(app, 'server.js'));
+    fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ scripts: { start: 'node --prof server.js' } }));
+    const elsewhere = tempDir();
+    const runs = path.join(tempDir(), 'runs');
+    const guard = new LeakGuard(app);
+    const r = await runCli(
+      [
+        'profile',
+        app,
+        '--script',
+        'start',
+        '--url',
+        '/',
+        '--duration',
+        '1',
+        '--warmup',
+        '0',
+        '--connections',
+        '2',
+        '--out',
+        runs,
+        '--env',
+        `GRACEFUL_OUT=${path.join(elsewhere, 'x.log')}`,
+      ],
+      { cwd: elsewhere },
+    );
+    assert.equal(r.code, 0, show(r));
+    guard.assertClean();
+    const [runId] = fs.readdirSync(runs);
+    assert.ok(
+      r.stdout.includes(`Saved ${path.join(runs, runId)}${path.sep} (report.json, profile.cpuprofile, …)`),
+      show(r),
+    );
+    assert.doesNotMatch(r.stdout, /Saved \.\./);
+    const log = fs.readdirSync(app).find((f) => /^isolate-.*\.log$/.test(f));
+    assert.ok(log, 'node --prof wrote its log in the app folder');
+    assert.ok(r.stdout.includes(`node --prof wrote ${path.join(app, log)}`), show(r));
+    const a = await runCli(['analyze', path.join(app, log)]);
+    assert.equal(a.code, 1, show(a));
+    assert.match(a.stderr, /is a `node --prof` log \(V8 ticks\), not a CPU profile.*node --prof-process/);
+  },
+);
 
 test("the help's exit codes are the ones the program returns", RUN_TEST_TIMEOUT, async () => {
   const help = await runCli(['help']);
@@ -103,7 +164,22 @@ test("the help's exit codes are the ones the program returns", RUN_TEST_TIMEOUT,
   assert.equal((await runCli(['compare', 'no-such-run', 'nor-this'])).code, 1, 'the comparison failed');
   // 3: a run and a copy of it at half the req/s, compared with --fail-if-slower.
   const runs = path.join(tempDir(), 'runs');
-  const r = await runCli(['profile', GRACEFUL, '--url', '/', '--duration', '1', '--warmup', '0', '--connections', '2', '--out', runs, '--env', `GRACEFUL_OUT=${path.join(tempDir(), 'x.log')}`]);
+  const r = await runCli([
+    'profile',
+    GRACEFUL,
+    '--url',
+    '/',
+    '--duration',
+    '1',
+    '--warmup',
+    '0',
+    '--connections',
+    '2',
+    '--out',
+    runs,
+    '--env',
+    `GRACEFUL_OUT=${path.join(tempDir(), 'x.log')}`,
+  ]);
   assert.equal(r.code, 0, show(r));
   const base = path.join(runs, fs.readdirSync(runs)[0], 'report.json');
   const report = JSON.parse(fs.readFileSync(base, 'utf8')) as { id: string; load: { requests: { perSecond: number } } };

@@ -25,9 +25,24 @@ import {
 } from '../helpers/integration.ts';
 
 const SHORT = ['--connections', '10', '--duration', '2', '--warmup', '1'];
-const LOGIN_ARGS = ['profile', 'examples/login-api', '--entry', 'server.js', '--url', '/login', '--method', 'POST', '--header', 'content-type:application/json', '--body', LOGIN_BODY, ...SHORT];
+const LOGIN_ARGS = [
+  'profile',
+  'examples/login-api',
+  '--entry',
+  'server.js',
+  '--url',
+  '/login',
+  '--method',
+  'POST',
+  '--header',
+  'content-type:application/json',
+  '--body',
+  LOGIN_BODY,
+  ...SHORT,
+];
 
-const show = (r: CliResult): string => `exit ${r.code}${r.signal ? ` (${r.signal})` : ''}\n--- stdout ---\n${r.stdout.slice(-3000)}\n--- stderr ---\n${r.stderr.slice(-3000)}`;
+const show = (r: CliResult): string =>
+  `exit ${r.code}${r.signal ? ` (${r.signal})` : ''}\n--- stdout ---\n${r.stdout.slice(-3000)}\n--- stderr ---\n${r.stderr.slice(-3000)}`;
 
 /** One line on stderr, starting with "hotline:". */
 function assertOneErrorLine(r: CliResult): void {
@@ -55,7 +70,10 @@ test('profile --json prints report.json on stdout, pbkdf2Sync line first, exit 0
   const first = report.lines[0];
   assert.equal(first?.file, path.join(LOGIN_API, 'server.js'), show(r));
   assert.equal(first.line, 35);
-  assert.ok(report.hints.some((h) => h.api === 'crypto.pbkdf2Sync' && h.line === 35), 'the pbkdf2Sync hint');
+  assert.ok(
+    report.hints.some((h) => h.api === 'crypto.pbkdf2Sync' && h.line === 35),
+    'the pbkdf2Sync hint',
+  );
   assert.ok(!r.stdout.includes('correct horse'), 'the password is redacted');
   assert.match(r.stderr, /^hotline: /m, 'progress goes to stderr');
   const runDir = path.join(out, report.id);
@@ -100,28 +118,32 @@ test('compare of the two runs: exit 0, req/s side by side', RUN_TEST_TIMEOUT, as
 /** The async run made against the sync baseline, for the gate tests below. */
 let asyncRunDir: string | undefined;
 
-test('profile --baseline SYNC of the async fix: the comparison is printed and kept, in the right direction', RUN_TEST_TIMEOUT, async (t) => {
-  if (runDirs.length < 1) {
-    t.skip('needs a sync profile run above');
-    return;
-  }
-  const guard = new LeakGuard(LOGIN_API);
-  const out = tempDir();
-  const r = await runCli([...LOGIN_ARGS, '--env', 'HASH_MODE=async', '--out', out, '--baseline', runDirs[0]]);
-  assert.equal(r.code, 0, show(r));
-  assert.match(r.stdout, /Hotline compare {2}base \S+ {2}→ {2}\S+/, show(r));
-  // What the fix changes whatever else loads the machine (req/s on 2 busy cores does not):
-  // the event loop stops waiting on the hash, and checkPassword's main-thread cost is gone.
-  assert.match(r.stdout, /loop delay p99 .* better/, show(r));
-  assert.match(r.stdout, /cheaper .* checkPassword /, show(r));
-  const [id] = fs.readdirSync(out);
-  const report = JSON.parse(fs.readFileSync(path.join(out, id, 'report.json'), 'utf8')) as ReportV1;
-  assert.equal(report.baseline?.runId, path.basename(runDirs[0]), 'report.json names its baseline');
-  const deltas = report.baseline.deltas as { eventLoop?: { p99: { change: number } } };
-  assert.ok(deltas.eventLoop && deltas.eventLoop.p99.change < 0, JSON.stringify(deltas.eventLoop));
-  asyncRunDir = path.join(out, id);
-  guard.assertClean();
-});
+test(
+  'profile --baseline SYNC of the async fix: the comparison is printed and kept, in the right direction',
+  RUN_TEST_TIMEOUT,
+  async (t) => {
+    if (runDirs.length < 1) {
+      t.skip('needs a sync profile run above');
+      return;
+    }
+    const guard = new LeakGuard(LOGIN_API);
+    const out = tempDir();
+    const r = await runCli([...LOGIN_ARGS, '--env', 'HASH_MODE=async', '--out', out, '--baseline', runDirs[0]]);
+    assert.equal(r.code, 0, show(r));
+    assert.match(r.stdout, /Hotline compare {2}base \S+ {2}→ {2}\S+/, show(r));
+    // What the fix changes whatever else loads the machine (req/s on 2 busy cores does not):
+    // the event loop stops waiting on the hash, and checkPassword's main-thread cost is gone.
+    assert.match(r.stdout, /loop delay p99 .* better/, show(r));
+    assert.match(r.stdout, /cheaper .* checkPassword /, show(r));
+    const [id] = fs.readdirSync(out);
+    const report = JSON.parse(fs.readFileSync(path.join(out, id, 'report.json'), 'utf8')) as ReportV1;
+    assert.equal(report.baseline?.runId, path.basename(runDirs[0]), 'report.json names its baseline');
+    const deltas = report.baseline.deltas as { eventLoop?: { p99: { change: number } } };
+    assert.ok(deltas.eventLoop && deltas.eventLoop.p99.change < 0, JSON.stringify(deltas.eventLoop));
+    asyncRunDir = path.join(out, id);
+    guard.assertClean();
+  },
+);
 
 /**
  * A copy of a real run whose measured req/s and p99 are set to `rps` and `p99` (in each of its
@@ -145,22 +167,30 @@ function baselineWith(runDir: string, rps: number, p99: number): string {
   return dir;
 }
 
-test('profile --baseline FASTER --fail-if-slower 5%: exit 3, the regressed figures on stderr, the report still saved', RUN_TEST_TIMEOUT, async (t) => {
-  if (!asyncRunDir) {
-    t.skip('needs the async run above');
-    return;
-  }
-  const guard = new LeakGuard(LOGIN_API);
-  const faster = baselineWith(asyncRunDir, 1_000_000, 0.001);
-  const out = tempDir();
-  const r = await runCli([...LOGIN_ARGS, '--out', out, '--baseline', faster, '--fail-if-slower', '5%']);
-  assert.equal(r.code, 3, show(r));
-  assert.match(r.stderr, /^hotline: gate: req\/s +1000000 → [\d.]+ \(\u2212\d+(\.\d)?%( 95% \[[^\]]+\])?, limit \u22125%\) {2}REGRESSED$/m, show(r));
-  assert.match(r.stderr, /^hotline: gate: latency p99 .* REGRESSED$/m);
-  assert.match(r.stderr, /^hotline: gate: FAIL/m);
-  assert.equal(fs.readdirSync(out).length, 1, 'the run is kept even though the gate failed');
-  guard.assertClean();
-});
+test(
+  'profile --baseline FASTER --fail-if-slower 5%: exit 3, the regressed figures on stderr, the report still saved',
+  RUN_TEST_TIMEOUT,
+  async (t) => {
+    if (!asyncRunDir) {
+      t.skip('needs the async run above');
+      return;
+    }
+    const guard = new LeakGuard(LOGIN_API);
+    const faster = baselineWith(asyncRunDir, 1_000_000, 0.001);
+    const out = tempDir();
+    const r = await runCli([...LOGIN_ARGS, '--out', out, '--baseline', faster, '--fail-if-slower', '5%']);
+    assert.equal(r.code, 3, show(r));
+    assert.match(
+      r.stderr,
+      /^hotline: gate: req\/s +1000000 → [\d.]+ \(\u2212\d+(\.\d)?%( 95% \[[^\]]+\])?, limit \u22125%\) {2}REGRESSED$/m,
+      show(r),
+    );
+    assert.match(r.stderr, /^hotline: gate: latency p99 .* REGRESSED$/m);
+    assert.match(r.stderr, /^hotline: gate: FAIL/m);
+    assert.equal(fs.readdirSync(out).length, 1, 'the run is kept even though the gate failed');
+    guard.assertClean();
+  },
+);
 
 test('compare SLOWER NOW --fail-if-slower 5%: gate passes, exit 0; and the other way round exit 3', async (t) => {
   if (!asyncRunDir) {
@@ -182,7 +212,15 @@ test('--fail-if-slower without --baseline, a bad threshold, a missing baseline: 
   const noBase = await runCli([...LOGIN_ARGS, '--out', tempDir(), '--fail-if-slower', '5%']);
   assert.equal(noBase.code, 2, show(noBase));
   assert.match(noBase.stderr, /--fail-if-slower needs --baseline/);
-  const bad = await runCli([...LOGIN_ARGS, '--out', tempDir(), '--baseline', runDirs[0] ?? 'x', '--fail-if-slower', 'lots']);
+  const bad = await runCli([
+    ...LOGIN_ARGS,
+    '--out',
+    tempDir(),
+    '--baseline',
+    runDirs[0] ?? 'x',
+    '--fail-if-slower',
+    'lots',
+  ]);
   assert.equal(bad.code, 2, show(bad));
   assert.match(bad.stderr, /percentage from 0 to 99/);
   const missing = await runCli([...LOGIN_ARGS, '--out', tempDir(), '--baseline', 'no-such-run']);
@@ -236,17 +274,33 @@ test('analyze of a saved run profile works on its own', RUN_TEST_TIMEOUT, async 
   assert.equal(analysis.lines[0].line, 35);
 });
 
-test('analyze of a profile where user code calls a function named toString', {
-}, async () => {
+test('analyze of a profile where user code calls a function named toString', {}, async () => {
   // app.js line 2 calls buf.toString('hex'); the profile puts 10 samples in Buffer's toString below it.
   const dir = tempDir();
-  fs.writeFileSync(path.join(dir, 'app.js'), "function hexOf(buf) {\n  return buf.toString('hex');\n}\nmodule.exports = { hexOf };\n");
+  fs.writeFileSync(
+    path.join(dir, 'app.js'),
+    "function hexOf(buf) {\n  return buf.toString('hex');\n}\nmodule.exports = { hexOf };\n",
+  );
   const url = `file://${path.join(dir, 'app.js')}`;
   const profile = {
     nodes: [
-      { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [2] },
-      { id: 2, callFrame: { functionName: 'hexOf', scriptId: '1', url, lineNumber: 0, columnNumber: 14 }, hitCount: 0, children: [3] },
-      { id: 3, callFrame: { functionName: 'toString', scriptId: '2', url: 'node:buffer', lineNumber: 833, columnNumber: 45 }, hitCount: 10 },
+      {
+        id: 1,
+        callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 },
+        hitCount: 0,
+        children: [2],
+      },
+      {
+        id: 2,
+        callFrame: { functionName: 'hexOf', scriptId: '1', url, lineNumber: 0, columnNumber: 14 },
+        hitCount: 0,
+        children: [3],
+      },
+      {
+        id: 3,
+        callFrame: { functionName: 'toString', scriptId: '2', url: 'node:buffer', lineNumber: 833, columnNumber: 45 },
+        hitCount: 10,
+      },
     ],
     startTime: 0,
     endTime: 10_000,
@@ -273,26 +327,44 @@ test('profile without --url: exit 2', async () => {
   assert.match(lines(r.stderr)[0] ?? '', /^hotline: .*--url/);
 });
 
-test('profile with an app that cannot start: exit 1, and its error is quoted', {
-  ...RUN_TEST_TIMEOUT,
-}, async () => {
-  const r = await runCli(['profile', 'test/apps/bad/missing-module', '--entry', 'server.js', '--url', '/', ...SHORT]);
-  assert.equal(r.code, 1, show(r));
-  assert.match(lines(r.stderr).find((l) => l.startsWith('hotline: The app')) ?? '', /exit/, show(r));
-  assert.match(r.stderr, /Cannot find module 'hotline-test-module-that-does-not-exist'/, show(r));
-});
+test(
+  'profile with an app that cannot start: exit 1, and its error is quoted',
+  {
+    ...RUN_TEST_TIMEOUT,
+  },
+  async () => {
+    const r = await runCli(['profile', 'test/apps/bad/missing-module', '--entry', 'server.js', '--url', '/', ...SHORT]);
+    assert.equal(r.code, 1, show(r));
+    assert.match(lines(r.stderr).find((l) => l.startsWith('hotline: The app')) ?? '', /exit/, show(r));
+    assert.match(r.stderr, /Cannot find module 'hotline-test-module-that-does-not-exist'/, show(r));
+  },
+);
 
 /** Starts a profile run of helper-module, waits for the measuring phase, returns what is running then. */
-async function profileUntilMeasuring(detached: boolean): Promise<{ cli: ReturnType<typeof startCli>; during: ProcInfo[] }> {
-  const cli = startCli(['profile', 'test/apps/helper-module', '--entry', 'server.js', '--url', '/compress', '--out', tempDir(), ...SHORT], { detached });
+async function profileUntilMeasuring(
+  detached: boolean,
+): Promise<{ cli: ReturnType<typeof startCli>; during: ProcInfo[] }> {
+  const cli = startCli(
+    ['profile', 'test/apps/helper-module', '--entry', 'server.js', '--url', '/compress', '--out', tempDir(), ...SHORT],
+    { detached },
+  );
   await cli.waitForStderr('measuring');
-  const during = [{ pid: cli.child.pid!, ppid: process.pid, state: 'S', argv: ['hotline'] }, ...descendantsOf(cli.child.pid!)];
+  const during = [
+    { pid: cli.child.pid!, ppid: process.pid, state: 'S', argv: ['hotline'] },
+    ...descendantsOf(cli.child.pid!),
+  ];
   return { cli, during };
 }
 
 function assertStopped(during: ProcInfo[]): void {
-  assert.ok(during.some((p) => p.argv.some((a) => a.endsWith(path.join('dist', 'load-runner.js')))), `the load runner was running:\n${during.map((p) => p.argv.join(' ')).join('\n')}`);
-  assert.ok(during.some((p) => p.argv.some((a) => a.startsWith(HELPER_MODULE))), 'the app was running');
+  assert.ok(
+    during.some((p) => p.argv.some((a) => a.endsWith(path.join('dist', 'load-runner.js')))),
+    `the load runner was running:\n${during.map((p) => p.argv.join(' ')).join('\n')}`,
+  );
+  assert.ok(
+    during.some((p) => p.argv.some((a) => a.startsWith(HELPER_MODULE))),
+    'the app was running',
+  );
   for (const p of during) assert.equal(isRunning(p.pid), false, `${p.pid} (${p.argv.join(' ')}) still runs`);
 }
 
@@ -308,29 +380,40 @@ test('SIGINT while measuring: exit 130, app and load runner stopped', RUN_TEST_T
   guard.assertClean();
 });
 
-test('Ctrl-C in a terminal (SIGINT to the whole process group) while measuring: exit 130', RUN_TEST_TIMEOUT, async () => {
-  const guard = new LeakGuard(HELPER_MODULE);
-  // detached: the CLI leads its own process group, as a shell job does; the load runner is in it.
-  const { cli, during } = await profileUntilMeasuring(true);
-  process.kill(-cli.child.pid!, 'SIGINT');
-  const r = await cli.done;
-  assert.equal(r.code, 130, show(r));
-  assert.match(r.stderr, /Cancelled during measuring/, show(r));
-  assertStopped(during);
-  guard.assertClean();
-});
+test(
+  'Ctrl-C in a terminal (SIGINT to the whole process group) while measuring: exit 130',
+  RUN_TEST_TIMEOUT,
+  async () => {
+    const guard = new LeakGuard(HELPER_MODULE);
+    // detached: the CLI leads its own process group, as a shell job does; the load runner is in it.
+    const { cli, during } = await profileUntilMeasuring(true);
+    process.kill(-cli.child.pid!, 'SIGINT');
+    const r = await cli.done;
+    assert.equal(r.code, 130, show(r));
+    assert.match(r.stderr, /Cancelled during measuring/, show(r));
+    assertStopped(during);
+    guard.assertClean();
+  },
+);
 
-test('the CLI killed hard (SIGKILL) while measuring: the app and the load runner end by themselves', RUN_TEST_TIMEOUT, async () => {
-  const guard = new LeakGuard(HELPER_MODULE);
-  const { cli, during } = await profileUntilMeasuring(false);
-  cli.child.kill('SIGKILL');
-  await cli.done;
-  // Nothing can clean up after SIGKILL: the app watches its parent, the load runner its IPC channel.
-  const children = during.filter((p) => p.pid !== cli.child.pid);
-  await waitUntilGone(children.map((p) => p.pid), 10_000);
-  assertStopped(during);
-  guard.assertClean();
-});
+test(
+  'the CLI killed hard (SIGKILL) while measuring: the app and the load runner end by themselves',
+  RUN_TEST_TIMEOUT,
+  async () => {
+    const guard = new LeakGuard(HELPER_MODULE);
+    const { cli, during } = await profileUntilMeasuring(false);
+    cli.child.kill('SIGKILL');
+    await cli.done;
+    // Nothing can clean up after SIGKILL: the app watches its parent, the load runner its IPC channel.
+    const children = during.filter((p) => p.pid !== cli.child.pid);
+    await waitUntilGone(
+      children.map((p) => p.pid),
+      10_000,
+    );
+    assertStopped(during);
+    guard.assertClean();
+  },
+);
 
 /** Polls the process table until every pid has ended (or fails after `ms`). */
 async function waitUntilGone(pids: number[], ms: number): Promise<void> {

@@ -7,7 +7,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { killTree } from '../../src/core/app/processes.ts';
-import { LeakGuard, REPO_ROOT, RUN_TEST_TIMEOUT, assertBuilt, removeTempDirs, runCli, tempDir } from '../helpers/integration.ts';
+import {
+  LeakGuard,
+  REPO_ROOT,
+  RUN_TEST_TIMEOUT,
+  assertBuilt,
+  removeTempDirs,
+  runCli,
+  tempDir,
+} from '../helpers/integration.ts';
 
 const GRACEFUL = path.join(REPO_ROOT, 'test', 'apps', 'graceful');
 const COMPLETE = 'piece 1\npiece 2\npiece 3\npiece 4\npiece 5\ncomplete\n';
@@ -15,14 +23,23 @@ const COMPLETE = 'piece 1\npiece 2\npiece 3\npiece 4\npiece 5\ncomplete\n';
 after(removeTempDirs);
 
 /** The app started as a run starts it (its own process group), resolved once it listens. */
-async function startGraceful(env: Record<string, string>): Promise<{ pid: number; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }> {
+async function startGraceful(
+  env: Record<string, string>,
+): Promise<{ pid: number; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }> {
   const child = spawn(process.execPath, [path.join(GRACEFUL, 'server.js')], {
-    cwd: GRACEFUL, env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'], detached: true,
+    cwd: GRACEFUL,
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   await new Promise<void>((resolve, reject) => {
     child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (s: string) => { if (s.includes('ready')) resolve(); });
+    child.stdout!.on('data', (s: string) => {
+      if (s.includes('ready')) resolve();
+    });
     void exited.then((e) => reject(new Error(`the app ended before it was ready (${JSON.stringify(e)})`)));
   });
   return { pid: child.pid!, exited };
@@ -35,32 +52,62 @@ test('an app and its child that flush a file on SIGTERM both finish it and exit 
   await killTree(app.pid, app.exited, 10_000);
   assert.deepEqual(await app.exited, { code: 0, signal: null }, 'the app ended by itself, not by a signal');
   assert.equal(fs.readFileSync(out, 'utf8'), COMPLETE, "the app's file is complete");
-  assert.equal(fs.readFileSync(`${out}.child`, 'utf8'), COMPLETE, "the child's file is complete: it was not killed when its parent ended");
+  assert.equal(
+    fs.readFileSync(`${out}.child`, 'utf8'),
+    COMPLETE,
+    "the child's file is complete: it was not killed when its parent ended",
+  );
   guard.assertClean([app.pid]);
 });
 
-test('an app that ignores SIGTERM is killed when the grace period is over, child included', RUN_TEST_TIMEOUT, async () => {
-  const guard = new LeakGuard(GRACEFUL);
-  const out = path.join(tempDir(), 'never.log');
-  const app = await startGraceful({ GRACEFUL_OUT: out, GRACEFUL_CHILD: '1', GRACEFUL_IGNORE: '1' });
-  await killTree(app.pid, app.exited, 300);
-  assert.deepEqual(await app.exited, { code: null, signal: 'SIGKILL' });
-  assert.equal(fs.existsSync(out), false);
-  guard.assertClean([app.pid]);
-});
+test(
+  'an app that ignores SIGTERM is killed when the grace period is over, child included',
+  RUN_TEST_TIMEOUT,
+  async () => {
+    const guard = new LeakGuard(GRACEFUL);
+    const out = path.join(tempDir(), 'never.log');
+    const app = await startGraceful({ GRACEFUL_OUT: out, GRACEFUL_CHILD: '1', GRACEFUL_IGNORE: '1' });
+    await killTree(app.pid, app.exited, 300);
+    assert.deepEqual(await app.exited, { code: null, signal: 'SIGKILL' });
+    assert.equal(fs.existsSync(out), false);
+    guard.assertClean([app.pid]);
+  },
+);
 
-test('hotline profile stops a graceful app with one SIGTERM and waits for its shutdown (--stop-grace)', RUN_TEST_TIMEOUT, async () => {
-  assertBuilt();
-  const guard = new LeakGuard(GRACEFUL);
-  const dir = tempDir();
-  const out = path.join(dir, 'flushed.log');
-  const r = await runCli(['profile', GRACEFUL, '--url', '/', '--duration', '1', '--warmup', '0', '--connections', '2', '--out', path.join(dir, 'runs'),
-    '--env', `GRACEFUL_OUT=${out}`, '--env', 'GRACEFUL_CHILD=1', '--stop-grace', '10']);
-  assert.equal(r.code, 0, r.stderr);
-  assert.equal(fs.readFileSync(out, 'utf8'), COMPLETE, "the app's file is complete");
-  assert.equal(fs.readFileSync(`${out}.child`, 'utf8'), COMPLETE, "the child's file is complete");
-  guard.assertClean();
-});
+test(
+  'hotline profile stops a graceful app with one SIGTERM and waits for its shutdown (--stop-grace)',
+  RUN_TEST_TIMEOUT,
+  async () => {
+    assertBuilt();
+    const guard = new LeakGuard(GRACEFUL);
+    const dir = tempDir();
+    const out = path.join(dir, 'flushed.log');
+    const r = await runCli([
+      'profile',
+      GRACEFUL,
+      '--url',
+      '/',
+      '--duration',
+      '1',
+      '--warmup',
+      '0',
+      '--connections',
+      '2',
+      '--out',
+      path.join(dir, 'runs'),
+      '--env',
+      `GRACEFUL_OUT=${out}`,
+      '--env',
+      'GRACEFUL_CHILD=1',
+      '--stop-grace',
+      '10',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.readFileSync(out, 'utf8'), COMPLETE, "the app's file is complete");
+    assert.equal(fs.readFileSync(`${out}.child`, 'utf8'), COMPLETE, "the child's file is complete");
+    guard.assertClean();
+  },
+);
 
 test('--stop-grace out of range is bad usage (exit 2)', RUN_TEST_TIMEOUT, async () => {
   const r = await runCli(['profile', GRACEFUL, '--url', '/', '--stop-grace', '-3']);

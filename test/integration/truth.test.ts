@@ -18,7 +18,11 @@ const LOAD = { url: '/', warmupS: 2, durationS: 10, connections: 4 } as const;
 
 const runs = leakCheckedRuns();
 
-const apps = fs.readdirSync(TRUTH_APPS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const apps = fs
+  .readdirSync(TRUTH_APPS, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
 
 before(() => {
   assertBuilt();
@@ -43,14 +47,26 @@ for (const app of apps) {
     const truth = truthLines(cwd);
     assert.ok(truth.length > 0, `${app} has no truth markers`);
     runs.watch(cwd);
-    const { report } = await profileUnderLoad({ target: { cwd, entry: entryOf(cwd) }, ...LOAD, runsDir: path.join(cwd, '.hotline', 'runs') });
+    const { report } = await profileUnderLoad({
+      target: { cwd, entry: entryOf(cwd) },
+      ...LOAD,
+      runsDir: path.join(cwd, '.hotline', 'runs'),
+    });
     runs.appStarted(report.app.pid);
     const { checks, deadHits } = compareWithTruth(report, truth);
-    const table = checks.map((c) => `${c.kind} ${path.relative(cwd, c.file)}:${c.line} expected ${c.expectedPct.toFixed(1)}% got ${c.actualPct.toFixed(1)}%`).join('\n');
+    const table = checks
+      .map(
+        (c) =>
+          `${c.kind} ${path.relative(cwd, c.file)}:${c.line} expected ${c.expectedPct.toFixed(1)}% got ${c.actualPct.toFixed(1)}%`,
+      )
+      .join('\n');
     console.log(`# ${app}\n${table.replace(/^/gm, '#   ')}`);
     assert.deepEqual(deadHits, [], `${app}: lines that never ran got time`);
     for (const c of checks) {
-      assert.ok(Math.abs(c.actualPct - c.expectedPct) <= TOLERANCE, `${app}: ${c.kind} ${path.relative(cwd, c.file)}:${c.line} expected ${c.expectedPct.toFixed(1)}% got ${c.actualPct.toFixed(1)}%\n${table}`);
+      assert.ok(
+        Math.abs(c.actualPct - c.expectedPct) <= TOLERANCE,
+        `${app}: ${c.kind} ${path.relative(cwd, c.file)}:${c.line} expected ${c.expectedPct.toFixed(1)}% got ${c.actualPct.toFixed(1)}%\n${table}`,
+      );
     }
     // The dominant own line is the report's first line of the app's code.
     const ownChecks = checks.filter((c) => c.kind === 'own');

@@ -7,7 +7,8 @@ import { asyncFixOf, type TextEdit } from '../../src/server/async-fix.ts';
 
 function apply(text: string, edits: TextEdit[]): string {
   let out = text;
-  for (const e of [...edits].sort((a, b) => b.start - a.start || b.end - a.end)) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+  for (const e of [...edits].sort((a, b) => b.start - a.start || b.end - a.end))
+    out = out.slice(0, e.start) + e.newText + out.slice(e.end);
   return out;
 }
 
@@ -39,16 +40,21 @@ test('pbkdf2Sync in an async function: await pbkdf2, declared once with util.pro
 });
 
 test('no edit outside an async function, for an unknown API, or in code acorn cannot read', () => {
-  assert.equal(asyncFixOf(COMMONJS, lineOf(COMMONJS, "return crypto.pbkdf2Sync"), 'crypto.pbkdf2Sync'), undefined);
+  assert.equal(asyncFixOf(COMMONJS, lineOf(COMMONJS, 'return crypto.pbkdf2Sync'), 'crypto.pbkdf2Sync'), undefined);
   assert.equal(asyncFixOf(COMMONJS, lineOf(COMMONJS, 'const hash'), 'JSON.stringify'), undefined);
-  assert.equal(asyncFixOf('async function f(x: string) { return crypto.pbkdf2Sync(x) }', 0, 'crypto.pbkdf2Sync'), undefined);
+  assert.equal(
+    asyncFixOf('async function f(x: string) { return crypto.pbkdf2Sync(x) }', 0, 'crypto.pbkdf2Sync'),
+    undefined,
+  );
   // A callback inside the async function is not async itself.
-  const nested = "const crypto = require('crypto');\nasync function f(list) {\n  return list.map((p) => crypto.scryptSync(p, 's', 64));\n}\n";
+  const nested =
+    "const crypto = require('crypto');\nasync function f(list) {\n  return list.map((p) => crypto.scryptSync(p, 's', 64));\n}\n";
   assert.equal(asyncFixOf(nested, 2, 'crypto.scryptSync'), undefined);
 });
 
 test('a promisified function already declared is reused; a call used as an object is wrapped', () => {
-  const text = "const crypto = require('crypto');\nconst { promisify } = require('util');\nconst scrypt = promisify(crypto.scrypt);\nconst f = async (p) => crypto.scryptSync(p, 's', 64).toString('hex');\n";
+  const text =
+    "const crypto = require('crypto');\nconst { promisify } = require('util');\nconst scrypt = promisify(crypto.scrypt);\nconst f = async (p) => crypto.scryptSync(p, 's', 64).toString('hex');\n";
   const fix = asyncFixOf(text, 3, 'crypto.scryptSync');
   assert.ok(fix);
   const out = apply(text, fix.edits);
@@ -57,7 +63,8 @@ test('a promisified function already declared is reused; a call used as an objec
 });
 
 test('fs.readFileSync → await fs.promises.readFile; ES modules get an import of promisify', () => {
-  const fsText = "import fs from 'node:fs';\nexport async function load(f) {\n  return JSON.parse(fs.readFileSync(f, 'utf8'));\n}\n";
+  const fsText =
+    "import fs from 'node:fs';\nexport async function load(f) {\n  return JSON.parse(fs.readFileSync(f, 'utf8'));\n}\n";
   const fsFix = asyncFixOf(fsText, 2, 'fs.readFileSync');
   assert.ok(fsFix);
   assert.match(apply(fsText, fsFix.edits), /JSON\.parse\(await fs\.promises\.readFile\(f, 'utf8'\)\)/);
@@ -65,7 +72,10 @@ test('fs.readFileSync → await fs.promises.readFile; ES modules get an import o
   const z = asyncFixOf(esm, 2, 'zlib.gzipSync');
   assert.ok(z);
   const out = apply(esm, z.edits);
-  assert.match(out, /^import zlib from 'node:zlib';\nimport \{ promisify as promisify_ \} from 'node:util';\nconst gzip = promisify_\(zlib\.gzip\);\n/);
+  assert.match(
+    out,
+    /^import zlib from 'node:zlib';\nimport \{ promisify as promisify_ \} from 'node:util';\nconst gzip = promisify_\(zlib\.gzip\);\n/,
+  );
   assert.match(out, /return await gzip\(b\);/);
   acorn.parse(out, { ecmaVersion: 'latest', sourceType: 'module' });
 });

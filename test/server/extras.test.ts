@@ -29,53 +29,97 @@ after(async () => {
 /** Runs the CLI on `app` and has the server analyze the run; returns the report. */
 async function captureAndAnalyze(app: string, url: string, extra: string[]): Promise<ReportV1> {
   const out = tempDir('hotline-lsp-extras-');
-  const cli = await runCli(['profile', app, '--entry', 'server.js', '--url', url, '--connections', '8', '--duration', '2', '--warmup', '1', '--out', out, ...extra]);
+  const cli = await runCli([
+    'profile',
+    app,
+    '--entry',
+    'server.js',
+    '--url',
+    url,
+    '--connections',
+    '8',
+    '--duration',
+    '2',
+    '--warmup',
+    '1',
+    '--out',
+    out,
+    ...extra,
+  ]);
   assert.equal(cli.code, 0, `the CLI failed:\n${cli.stderr.slice(-3000)}`);
   const [id] = fs.readdirSync(out).filter((name) => fs.statSync(path.join(out, name)).isDirectory());
   client ??= await LspClient.start();
-  const result = await client.request<AnalyzeRunResult>('hotline/analyzeRun', { runDir: path.join(out, id), root: app });
+  const result = await client.request<AnalyzeRunResult>('hotline/analyzeRun', {
+    runDir: path.join(out, id),
+    root: app,
+  });
   return JSON.parse(fs.readFileSync(result.reportFile, 'utf8')) as ReportV1;
 }
 
-const show = (lenses: CodeLens[]): string => lenses.map((l) => `${l.range.start.line + 1}: ${l.command?.title}`).join('\n');
+const show = (lenses: CodeLens[]): string =>
+  lenses.map((l) => `${l.range.start.line + 1}: ${l.command?.title}`).join('\n');
 
-test('a worker-thread run: the hot line of the worker file gets a lens, as a share of the workers\' CPU', { timeout: 120_000 }, async () => {
-  const report = await captureAndAnalyze(WORKER_APP, '/hash', []);
-  const workerFile = path.join(WORKER_APP, 'hash-worker.js');
-  const hotLine = fs.readFileSync(workerFile, 'utf8').split('\n').findIndex((l) => l.includes('// the hot line')) + 1;
-  const uri = await client!.open(workerFile);
-  const lenses = await client!.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-  const hot = lenses.find((l) => l.range.start.line === hotLine - 1);
-  const m = /^own [\d.]+ (?:ms|s) \((\d+)% of worker threads\)$/.exec(hot?.command?.title ?? '');
-  assert.ok(m, show(lenses));
-  assert.ok(Number(m[1]) > 50, show(lenses));
-  const line = report.lines.find((l) => l.thread === 'worker' && l.line === hotLine);
-  assert.equal(Number(m[1]), Math.round(line!.ownPct), 'the lens shows the report\'s figure');
-  assert.ok(lenses.some((l) => /^total .* of worker threads\) · self /.test(l.command?.title ?? '')), `slowHash's function lens:\n${show(lenses)}`);
+test(
+  "a worker-thread run: the hot line of the worker file gets a lens, as a share of the workers' CPU",
+  { timeout: 120_000 },
+  async () => {
+    const report = await captureAndAnalyze(WORKER_APP, '/hash', []);
+    const workerFile = path.join(WORKER_APP, 'hash-worker.js');
+    const hotLine =
+      fs
+        .readFileSync(workerFile, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('// the hot line')) + 1;
+    const uri = await client!.open(workerFile);
+    const lenses = await client!.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    const hot = lenses.find((l) => l.range.start.line === hotLine - 1);
+    const m = /^own [\d.]+ (?:ms|s) \((\d+)% of worker threads\)$/.exec(hot?.command?.title ?? '');
+    assert.ok(m, show(lenses));
+    assert.ok(Number(m[1]) > 50, show(lenses));
+    const line = report.lines.find((l) => l.thread === 'worker' && l.line === hotLine);
+    assert.equal(Number(m[1]), Math.round(line!.ownPct), "the lens shows the report's figure");
+    assert.ok(
+      lenses.some((l) => /^total .* of worker threads\) · self /.test(l.command?.title ?? '')),
+      `slowHash's function lens:\n${show(lenses)}`,
+    );
 
-  const hover = await client!.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri }, position: { line: hotLine - 1, character: 4 } });
-  assert.match(hover?.contents.value ?? '', /worker threads/);
-});
+    const hover = await client!.request<{ contents: { value: string } } | null>('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: hotLine - 1, character: 4 },
+    });
+    assert.match(hover?.contents.value ?? '', /worker threads/);
+  },
+);
 
-test('a --heap run: the top allocating function gets an allocations lens in bytes per second and per request', { timeout: 120_000 }, async () => {
-  const report = await captureAndAnalyze(HEAP_APP, '/rows', ['--heap']);
-  assert.ok(report.heap, 'report.heap');
-  const serverJs = path.join(HEAP_APP, 'server.js');
-  const source = fs.readFileSync(serverJs, 'utf8').split('\n');
-  const makeRows = source.findIndex((l) => l.startsWith('function makeRows')) + 1;
-  // makeRows allocates it all, unless V8 inlined it into the handler, which then owns its bytes
-  // (the sampling heap profile sees no inlined frames; test/integration/workers.test.ts).
-  const top = report.heap.lines[0];
-  assert.ok([makeRows, source.findIndex((l) => l.includes('http.createServer(')) + 1].includes(top.line), JSON.stringify(report.heap.lines.slice(0, 2)));
-  const uri = await client!.open(serverJs);
-  const lenses = await client!.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-  const heap = lenses.filter((l) => (l.command?.arguments?.[0] as OpenReportAtArgs).kind === 'allocations' && l.range.start.line === top.line - 1);
-  assert.equal(heap.length, 1, show(lenses));
-  const m = /^allocates ([\d.]+) (KB|MB|GB)\/s · ([\d.]+) (KB|MB)\/request$/.exec(heap[0].command?.title ?? '');
-  assert.ok(m, show(lenses));
-  // The per-request figure agrees with the report: the function's share of bytesPerRequest.
-  const l = top;
-  const perRequest = (l.ownBytes / report.heap.totalBytes) * report.heap.bytesPerRequest!;
-  const shown = Number(m[3]) * (m[4] === 'MB' ? 1024 * 1024 : 1024);
-  assert.ok(Math.abs(shown - perRequest) / perRequest < 0.06, `${heap[0].command?.title} vs ${perRequest} B/request`);
-});
+test(
+  'a --heap run: the top allocating function gets an allocations lens in bytes per second and per request',
+  { timeout: 120_000 },
+  async () => {
+    const report = await captureAndAnalyze(HEAP_APP, '/rows', ['--heap']);
+    assert.ok(report.heap, 'report.heap');
+    const serverJs = path.join(HEAP_APP, 'server.js');
+    const source = fs.readFileSync(serverJs, 'utf8').split('\n');
+    const makeRows = source.findIndex((l) => l.startsWith('function makeRows')) + 1;
+    // makeRows allocates it all, unless V8 inlined it into the handler, which then owns its bytes
+    // (the sampling heap profile sees no inlined frames; test/integration/workers.test.ts).
+    const top = report.heap.lines[0];
+    assert.ok(
+      [makeRows, source.findIndex((l) => l.includes('http.createServer(')) + 1].includes(top.line),
+      JSON.stringify(report.heap.lines.slice(0, 2)),
+    );
+    const uri = await client!.open(serverJs);
+    const lenses = await client!.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    const heap = lenses.filter(
+      (l) =>
+        (l.command?.arguments?.[0] as OpenReportAtArgs).kind === 'allocations' && l.range.start.line === top.line - 1,
+    );
+    assert.equal(heap.length, 1, show(lenses));
+    const m = /^allocates ([\d.]+) (KB|MB|GB)\/s · ([\d.]+) (KB|MB)\/request$/.exec(heap[0].command?.title ?? '');
+    assert.ok(m, show(lenses));
+    // The per-request figure agrees with the report: the function's share of bytesPerRequest.
+    const l = top;
+    const perRequest = (l.ownBytes / report.heap.totalBytes) * report.heap.bytesPerRequest!;
+    const shown = Number(m[3]) * (m[4] === 'MB' ? 1024 * 1024 : 1024);
+    assert.ok(Math.abs(shown - perRequest) / perRequest < 0.06, `${heap[0].command?.title} vs ${perRequest} B/request`);
+  },
+);

@@ -9,8 +9,10 @@ const cover = (text: string, api: string): string | undefined => {
 };
 
 test('a qualified call, arguments and all', () => {
-  assert.equal(cover("  const hash = crypto.pbkdf2Sync(password, user.salt, 10000, 512, 'sha512');", 'crypto.pbkdf2Sync'),
-    "crypto.pbkdf2Sync(password, user.salt, 10000, 512, 'sha512')");
+  assert.equal(
+    cover("  const hash = crypto.pbkdf2Sync(password, user.salt, 10000, 512, 'sha512');", 'crypto.pbkdf2Sync'),
+    "crypto.pbkdf2Sync(password, user.salt, 10000, 512, 'sha512')",
+  );
 });
 
 test('a destructured name, nested parentheses and quotes with parentheses in them', () => {

@@ -4,8 +4,21 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FunctionCost, Hint, LineCost } from '../../src/core/analysis/model.ts';
 import {
-  LENS_MIN_OWN_PCT, code, decorationLabel, formatMs, formatPct, functionHoverMarkdown, functionLensText, isDecoratedLine, isHoverLine, isLensFunction,
-  isLensLine, lineHoverMarkdown, lineLensText, where, type TextContext,
+  LENS_MIN_OWN_PCT,
+  code,
+  decorationLabel,
+  formatMs,
+  formatPct,
+  functionHoverMarkdown,
+  functionLensText,
+  isDecoratedLine,
+  isHoverLine,
+  isLensFunction,
+  isLensLine,
+  lineHoverMarkdown,
+  lineLensText,
+  where,
+  type TextContext,
 } from '../../src/server/lens-text.ts';
 import { analyzeFixture } from '../helpers/fixtures.ts';
 
@@ -13,15 +26,43 @@ import { analyzeFixture } from '../helpers/fixtures.ts';
 const ctx: TextContext = { nonIdleMs: 2000, underLoad: true, root: '/app', capacity: { wallMs: 2000, requests: 1000 } };
 
 const line = (over: Partial<LineCost> = {}): LineCost => ({
-  file: '/app/server.js', line: 35, function: 'checkPassword', ownMs: 812, ownPct: 40.6, selfMs: 0, totalMs: 812, selfPct: 0, totalPct: 40.6, callees: [], ...over,
+  file: '/app/server.js',
+  line: 35,
+  function: 'checkPassword',
+  ownMs: 812,
+  ownPct: 40.6,
+  selfMs: 0,
+  totalMs: 812,
+  selfPct: 0,
+  totalPct: 40.6,
+  callees: [],
+  ...over,
 });
 const fn = (over: Partial<FunctionCost> = {}): FunctionCost => ({
-  name: 'checkPassword', file: '/app/server.js', line: 34, column: 22, endLine: 37, category: 'user', selfMs: 12, totalMs: 1860, selfPct: 0.6, totalPct: 93,
-  callers: [], callees: [], ...over,
+  name: 'checkPassword',
+  file: '/app/server.js',
+  line: 34,
+  column: 22,
+  endLine: 37,
+  category: 'user',
+  selfMs: 12,
+  totalMs: 1860,
+  selfPct: 0.6,
+  totalPct: 93,
+  callers: [],
+  callees: [],
+  ...over,
 });
 const hint: Hint = {
-  rule: 'crypto-sync', file: '/app/server.js', line: 35, api: 'crypto.pbkdf2Sync', function: 'checkPassword', totalMs: 1860, totalPct: 93,
-  message: '`crypto.pbkdf2Sync` in `checkPassword` blocks the event loop in 93% of non-idle samples', fix: 'use crypto.pbkdf2',
+  rule: 'crypto-sync',
+  file: '/app/server.js',
+  line: 35,
+  api: 'crypto.pbkdf2Sync',
+  function: 'checkPassword',
+  totalMs: 1860,
+  totalPct: 93,
+  message: '`crypto.pbkdf2Sync` in `checkPassword` blocks the event loop in 93% of non-idle samples',
+  fix: 'use crypto.pbkdf2',
 };
 
 describe('formatting', () => {
@@ -65,8 +106,14 @@ describe('lens and decoration texts', () => {
   });
 
   test('hot line: what it costs of the capacity, blocking with a hint', () => {
-    assert.equal(lineLensText(line({ ownPct: 93 }), hint, ctx), '0.81 ms/request · 41% of a core · blocks the event loop');
-    assert.equal(lineLensText(line({ ownPct: 93 }), hint, { capacity: { wallMs: 2000 } }), '812 ms · 41% of a core · blocks the event loop');
+    assert.equal(
+      lineLensText(line({ ownPct: 93 }), hint, ctx),
+      '0.81 ms/request · 41% of a core · blocks the event loop',
+    );
+    assert.equal(
+      lineLensText(line({ ownPct: 93 }), hint, { capacity: { wallMs: 2000 } }),
+      '812 ms · 41% of a core · blocks the event loop',
+    );
     assert.equal(lineLensText(line(), undefined, ctx), 'own 0.81 ms/request · 41% of a core');
     assert.equal(decorationLabel(line(), ctx.capacity), '■ 0.81 ms/request');
   });
@@ -74,7 +121,10 @@ describe('lens and decoration texts', () => {
   test('a mostly idle app: its top line is 66% of the busy time but a few % of a core, and says so', () => {
     // After the fix: 336 ms of 512 ms non-idle in a 10 s profile of 5000 requests.
     const cool = line({ ownMs: 336, ownPct: 66 });
-    assert.equal(lineLensText(cool, undefined, { capacity: { wallMs: 10_000, requests: 5000 } }), 'own 0.07 ms/request · 3.4% of a core');
+    assert.equal(
+      lineLensText(cool, undefined, { capacity: { wallMs: 10_000, requests: 5000 } }),
+      'own 0.07 ms/request · 3.4% of a core',
+    );
   });
 
   test('thresholds: one sample does not make a lens', () => {
@@ -92,27 +142,42 @@ describe('lens and decoration texts', () => {
 
 describe('hover', () => {
   test('own/self/total, callees with inferred call sites, callers, the generated position, the hint and its fix', () => {
-    const md = lineHoverMarkdown({
-      line: line({
-        callees: [{ name: 'pbkdf2Sync', file: 'node:internal/crypto/pbkdf2', line: 62, totalMs: 800, inferred: true }],
-        generated: { file: '/app/dist/server.js', line: 80 },
-      }),
-      fn: fn({ callers: [{ name: 'app.post(\'/login\') callback', file: '/app/server.js', line: 62, totalMs: 1860 }] }),
-      hints: [hint],
-    }, ctx);
+    const md = lineHoverMarkdown(
+      {
+        line: line({
+          callees: [
+            { name: 'pbkdf2Sync', file: 'node:internal/crypto/pbkdf2', line: 62, totalMs: 800, inferred: true },
+          ],
+          generated: { file: '/app/dist/server.js', line: 80 },
+        }),
+        fn: fn({ callers: [{ name: "app.post('/login') callback", file: '/app/server.js', line: 62, totalMs: 1860 }] }),
+        hints: [hint],
+      },
+      ctx,
+    );
     assert.match(md, /\| own \| 812 ms \| 41% \|/);
     assert.match(md, /\| self \| 0 ms \| 0% \|/);
     assert.match(md, /\| total \| 812 ms \| 41% \|/);
     assert.match(md, /- `pbkdf2Sync` `node:internal\/crypto\/pbkdf2:62` — 800 ms \(40%\) · \*inferred call site\*/);
-    assert.match(md, /Callers of `checkPassword`:\n\n- `app\.post\('\/login'\) callback` `server\.js:62` — 1\.9 s \(93%\)/);
+    assert.match(
+      md,
+      /Callers of `checkPassword`:\n\n- `app\.post\('\/login'\) callback` `server\.js:62` — 1\.9 s \(93%\)/,
+    );
     assert.match(md, /Generated code: `dist\/server\.js:80`/);
-    assert.doesNotMatch(md, /blocks the event loop/, "the hint's message is the diagnostic's: VS Code shows it in the same hover");
+    assert.doesNotMatch(
+      md,
+      /blocks the event loop/,
+      "the hint's message is the diagnostic's: VS Code shows it in the same hover",
+    );
     assert.match(md, /\*\*Fix:\*\* use crypto\.pbkdf2/);
     assert.match(md, /non-idle CPU time \(2\.0 s under load\)/);
   });
 
   test('a line whose callees were given by V8 does not say "inferred"', () => {
-    const md = lineHoverMarkdown({ line: line({ callees: [{ name: 'timingSafeEqual', file: '', line: 0, totalMs: 1 }] }), hints: [] }, ctx);
+    const md = lineHoverMarkdown(
+      { line: line({ callees: [{ name: 'timingSafeEqual', file: '', line: 0, totalMs: 1 }] }), hints: [] },
+      ctx,
+    );
     assert.doesNotMatch(md, /inferred/i);
     assert.match(md, /`timingSafeEqual` `\(native\)`/);
   });
@@ -133,7 +198,10 @@ describe('hover', () => {
     const checkPassword = a.functions.find((f) => f.name === 'checkPassword');
     assert.ok(checkPassword && isLensFunction(checkPassword));
     assert.match(functionLensText(checkPassword, { capacity }), /^total 2\.9 s \(9\d% of a core\) · self /);
-    const md = lineHoverMarkdown({ line: hot, fn: checkPassword, hints: h ? [h] : [] }, { nonIdleMs: a.nonIdleMs, underLoad: true, root: '/', capacity });
+    const md = lineHoverMarkdown(
+      { line: hot, fn: checkPassword, hints: h ? [h] : [] },
+      { nonIdleMs: a.nonIdleMs, underLoad: true, root: '/', capacity },
+    );
     assert.match(md, /`pbkdf2Sync`.*inferred call site/);
   });
 });

@@ -7,7 +7,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { StreamMessageReader, StreamMessageWriter, createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  StreamMessageReader,
+  StreamMessageWriter,
+  createMessageConnection,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const SERVER_JS = path.join(REPO_ROOT, 'dist', 'server.js');
@@ -37,17 +42,29 @@ export interface Message {
 export class LspClient {
   /** Every notification and request the server sent, in order. */
   readonly received: Message[] = [];
-  private readonly waiters: Array<{ from: number; test(m: Message): boolean; resolve(m: Message): void; reject(e: Error): void; what: string }> = [];
+  private readonly waiters: Array<{
+    from: number;
+    test(m: Message): boolean;
+    resolve(m: Message): void;
+    reject(e: Error): void;
+    what: string;
+  }> = [];
   private exited: Error | undefined;
   private stderr = '';
   private readonly versions = new Map<string, number>();
 
-  private constructor(readonly child: ChildProcess, readonly conn: MessageConnection) {
+  private constructor(
+    readonly child: ChildProcess,
+    readonly conn: MessageConnection,
+  ) {
     child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (s: string) => { this.stderr += s; });
+    child.stderr!.on('data', (s: string) => {
+      this.stderr += s;
+    });
     child.once('exit', (code, signal) => {
       this.exited = new Error(`the server exited (code ${code}, signal ${signal}):\n${this.stderr.slice(-3000)}`);
-      for (const w of this.waiters.splice(0)) w.reject(new Error(`${this.exited.message}\nwhile waiting for ${w.what}`));
+      for (const w of this.waiters.splice(0))
+        w.reject(new Error(`${this.exited.message}\nwhile waiting for ${w.what}`));
     });
     conn.onNotification((method: string, params: unknown) => this.record({ method, params }));
     conn.onRequest((method: string, params: unknown) => {
@@ -56,7 +73,9 @@ export class LspClient {
     });
   }
 
-  static async start(capabilities: Record<string, unknown> = { workspace: { codeLens: { refreshSupport: true } } }): Promise<LspClient> {
+  static async start(
+    capabilities: Record<string, unknown> = { workspace: { codeLens: { refreshSupport: true } } },
+  ): Promise<LspClient> {
     const child = spawn(process.execPath, [SERVER_JS, '--stdio'], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspClient(child, conn);
@@ -64,7 +83,10 @@ export class LspClient {
     // A server that dies at start must fail the start, not leave `initialize` waiting forever.
     const died = new Promise<never>((_, reject) => child.once('exit', () => reject(client.exited)));
     try {
-      await Promise.race([conn.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities, workspaceFolders: null }), died]);
+      await Promise.race([
+        conn.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities, workspaceFolders: null }),
+        died,
+      ]);
       await conn.sendNotification('initialized', {});
     } catch (e) {
       child.kill('SIGKILL');
@@ -117,7 +139,11 @@ export class LspClient {
   }
 
   /** An incremental edit: replace the 0-based range with `text`. */
-  async edit(uri: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }, text: string): Promise<void> {
+  async edit(
+    uri: string,
+    range: { start: { line: number; character: number }; end: { line: number; character: number } },
+    text: string,
+  ): Promise<void> {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
     await this.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ range, text }] });

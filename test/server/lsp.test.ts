@@ -7,9 +7,22 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { CodeAction, CodeLens, Hover, MarkupContent, PublishDiagnosticsParams, ShowMessageParams } from 'vscode-languageserver/node';
+import type {
+  CodeAction,
+  CodeLens,
+  Hover,
+  MarkupContent,
+  PublishDiagnosticsParams,
+  ShowMessageParams,
+} from 'vscode-languageserver/node';
 import { FIXTURES_DIR, relocateUrl, type FixtureMeta } from '../helpers/fixtures.ts';
-import type { AnalyzeProfileResult, DecorationsParams, ExplainHintArgs, OpenReportAtArgs, ShownRunParams } from '../../src/protocol.ts';
+import type {
+  AnalyzeProfileResult,
+  DecorationsParams,
+  ExplainHintArgs,
+  OpenReportAtArgs,
+  ShownRunParams,
+} from '../../src/protocol.ts';
 import { LspClient, assertServerBuilt } from './lsp-client.ts';
 
 const FIXTURE = path.join(FIXTURES_DIR, 'login-api');
@@ -33,7 +46,9 @@ function stageFixture(): { profileFile: string } {
   serverJs = path.join(appDir, 'server.js');
   fs.copyFileSync(path.join(FIXTURE, 'server.js'), serverJs);
   const meta = JSON.parse(fs.readFileSync(path.join(FIXTURE, 'meta.json'), 'utf8')) as FixtureMeta;
-  const profile = JSON.parse(fs.readFileSync(path.join(FIXTURE, 'profile.cpuprofile'), 'utf8')) as { nodes: Array<{ callFrame: { url: string } }> };
+  const profile = JSON.parse(fs.readFileSync(path.join(FIXTURE, 'profile.cpuprofile'), 'utf8')) as {
+    nodes: Array<{ callFrame: { url: string } }>;
+  };
   for (const node of profile.nodes) node.callFrame.url = relocateUrl(node.callFrame.url, meta.root, appDir);
   const profileFile = path.join(capture, 'login.cpuprofile');
   fs.writeFileSync(profileFile, JSON.stringify(profile));
@@ -41,8 +56,10 @@ function stageFixture(): { profileFile: string } {
 }
 
 const lensesAt = (lenses: CodeLens[], line0: number): CodeLens[] => lenses.filter((l) => l.range.start.line === line0);
-const titles = (lenses: CodeLens[]): string => lenses.map((l) => `${l.range.start.line}: ${l.command?.title}`).join('\n');
-const codeLenses = (): Promise<CodeLens[]> => client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+const titles = (lenses: CodeLens[]): string =>
+  lenses.map((l) => `${l.range.start.line}: ${l.command?.title}`).join('\n');
+const codeLenses = (): Promise<CodeLens[]> =>
+  client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
 const blocking = (l: CodeLens): boolean => /blocks the event loop/.test(l.command?.title ?? '');
 
 before(async () => {
@@ -60,18 +77,27 @@ describe('login-api capture through AnalyzeProfileRequest', () => {
     const { profileFile } = stageFixture();
     const from = client.mark();
     const outDir = path.join(tmp, 'out');
-    const result = await client.request<AnalyzeProfileResult>('hotline/analyzeProfile', { profileFile, root: appDir, outDir });
+    const result = await client.request<AnalyzeProfileResult>('hotline/analyzeProfile', {
+      profileFile,
+      root: appDir,
+      outDir,
+    });
     reportFile = result.reportFile;
     runId = result.runId;
     assert.equal(reportFile, path.join(outDir, 'report.json'));
-    for (const name of ['report.json', 'sources.json', 'profile.cpuprofile']) assert.ok(fs.existsSync(path.join(outDir, name)), name);
+    for (const name of ['report.json', 'sources.json', 'profile.cpuprofile'])
+      assert.ok(fs.existsSync(path.join(outDir, name)), name);
     const shownRun = await client.waitFor<ShownRunParams>('hotline/shownRun', (p) => p.runId === runId, from);
     assert.deepEqual(shownRun.staleFiles, []);
     assert.deepEqual(shownRun.filesWithoutSnapshot, []);
     assert.equal(shownRun.reportFile, reportFile);
     await client.waitFor('workspace/codeLens/refresh', () => true, from);
     // The hint is published for server.js before it is opened (the Problems view lists it).
-    await client.waitFor<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.diagnostics.some((d) => d.code === 'crypto-sync'), from);
+    await client.waitFor<PublishDiagnosticsParams>(
+      'textDocument/publishDiagnostics',
+      (p) => p.diagnostics.some((d) => d.code === 'crypto-sync'),
+      from,
+    );
   });
 
   test('opening server.js sends its heat decorations', TEST_TIMEOUT, async () => {
@@ -90,7 +116,9 @@ describe('login-api capture through AnalyzeProfileRequest', () => {
     assert.ok(hot, titles(lenses));
     assert.match(hot.command!.title, /^2\.\d s · 9\d% of a core · blocks the event loop$/, titles(lenses));
     assert.equal(hot.command!.command, 'hotline.openReportAt');
-    assert.deepEqual(hot.command!.arguments, [{ reportFile, file: serverJs, line: 35, functionName: 'checkPassword' } satisfies OpenReportAtArgs]);
+    assert.deepEqual(hot.command!.arguments, [
+      { reportFile, file: serverJs, line: 35, functionName: 'checkPassword' } satisfies OpenReportAtArgs,
+    ]);
     const fn = lensesAt(lenses, 33).find((l) => l.command?.title.startsWith('total '));
     assert.ok(fn, `a lens on checkPassword (line 34):\n${titles(lenses)}`);
     assert.match(fn.command!.title, /^total \d+\.\d s \(9\d% of a core\) · self \S+ ms$/);
@@ -100,7 +128,10 @@ describe('login-api capture through AnalyzeProfileRequest', () => {
   });
 
   test('hover on line 35 names pbkdf2Sync and says the call site is inferred', TEST_TIMEOUT, async () => {
-    const hover = await client.request<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 34, character: 20 } });
+    const hover = await client.request<Hover | null>('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 34, character: 20 },
+    });
     assert.ok(hover);
     const md = (hover.contents as MarkupContent).value;
     assert.match(md, /pbkdf2Sync/);
@@ -109,23 +140,41 @@ describe('login-api capture through AnalyzeProfileRequest', () => {
     assert.match(md, /\*\*Fix:\*\* use crypto\.pbkdf2/);
     // The hint's message is the diagnostic's, which VS Code shows in the same hover: not twice.
     assert.doesNotMatch(md, /blocks the event loop/);
-    const none = await client.request<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 12, character: 0 } });
+    const none = await client.request<Hover | null>('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 12, character: 0 },
+    });
     assert.equal(none, null);
   });
 
   test('a crypto-sync diagnostic on the call expression of line 35, and its code action', TEST_TIMEOUT, async () => {
-    const published = await client.waitFor<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.diagnostics.length > 0, 0);
+    const published = await client.waitFor<PublishDiagnosticsParams>(
+      'textDocument/publishDiagnostics',
+      (p) => p.uri === uri && p.diagnostics.length > 0,
+      0,
+    );
     const d = published.diagnostics.find((x) => x.code === 'crypto-sync');
     assert.ok(d, JSON.stringify(published.diagnostics));
     assert.equal(d.range.start.line, 34);
     assert.equal(d.source, 'hotline');
     assert.equal(d.severity, 2);
     const line = fs.readFileSync(serverJs, 'utf8').split('\n')[34];
-    assert.equal(line.slice(d.range.start.character, d.range.end.character), "crypto.pbkdf2Sync(password, user.salt, 10000, 512, 'sha512')");
+    assert.equal(
+      line.slice(d.range.start.character, d.range.end.character),
+      "crypto.pbkdf2Sync(password, user.salt, 10000, 512, 'sha512')",
+    );
     assert.deepEqual(Object.keys(d.data as object).sort(), ['api', 'fix', 'rule']);
-    assert.match(d.message, /^crypto\.pbkdf2Sync in checkPassword blocks the event loop/, 'plain text: no markdown backticks');
+    assert.match(
+      d.message,
+      /^crypto\.pbkdf2Sync in checkPassword blocks the event loop/,
+      'plain text: no markdown backticks',
+    );
 
-    const actions = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } });
+    const actions = await client.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: d.range,
+      context: { diagnostics: [d] },
+    });
     // checkPassword is not async: no edit (its callers would all change), only the explanation.
     assert.equal(actions.length, 1);
     assert.equal(actions[0].title, 'Explain: why crypto.pbkdf2Sync blocks the event loop');
@@ -138,33 +187,64 @@ describe('login-api capture through AnalyzeProfileRequest', () => {
 
   test('three lines inserted at the top move everything down by three', TEST_TIMEOUT, async () => {
     const from = client.mark();
-    await client.edit(uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, '// one\n// two\n// three\n');
+    await client.edit(
+      uri,
+      { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      '// one\n// two\n// three\n',
+    );
     const deco = await client.waitFor<DecorationsParams>('hotline/decorations', (p) => p.uri === uri, from);
-    assert.ok(deco.lines.some((l) => l.line === 37), JSON.stringify(deco.lines));
+    assert.ok(
+      deco.lines.some((l) => l.line === 37),
+      JSON.stringify(deco.lines),
+    );
     assert.ok(!deco.lines.some((l) => l.line === 34));
-    const published = await client.waitFor<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.uri === uri, from);
-    assert.deepEqual(published.diagnostics.map((d) => d.range.start.line), [37]);
+    const published = await client.waitFor<PublishDiagnosticsParams>(
+      'textDocument/publishDiagnostics',
+      (p) => p.uri === uri,
+      from,
+    );
+    assert.deepEqual(
+      published.diagnostics.map((d) => d.range.start.line),
+      [37],
+    );
     const lenses = await codeLenses();
     assert.ok(lensesAt(lenses, 37).some(blocking), titles(lenses));
     assert.ok(!lensesAt(lenses, 34).some(blocking), titles(lenses));
-    assert.ok(lensesAt(lenses, 36).some((l) => l.command?.title.startsWith('total ')), titles(lenses));
+    assert.ok(
+      lensesAt(lenses, 36).some((l) => l.command?.title.startsWith('total ')),
+      titles(lenses),
+    );
   });
 
-  test('rewriting the hot line takes its lens, decoration and diagnostic away, and nothing else', TEST_TIMEOUT, async () => {
-    const from = client.mark();
-    const line = '  const hash = crypto.scryptSync(password, user.salt, 64);';
-    await client.edit(uri, { start: { line: 37, character: 0 }, end: { line: 37, character: 1000 } }, line);
-    const deco = await client.waitFor<DecorationsParams>('hotline/decorations', (p) => p.uri === uri, from);
-    assert.ok(!deco.lines.some((l) => l.line === 37), JSON.stringify(deco.lines));
-    assert.ok(deco.lines.length > 0, 'the other hot lines keep their decorations');
-    const published = await client.waitFor<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.uri === uri, from);
-    assert.deepEqual(published.diagnostics, []);
-    const lenses = await codeLenses();
-    assert.deepEqual(lensesAt(lenses, 37), [], titles(lenses));
-    assert.ok(lensesAt(lenses, 36).some((l) => l.command?.title.startsWith('total ')), titles(lenses));
-    const hover = await client.request<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 37, character: 5 } });
-    assert.equal(hover, null);
-  });
+  test(
+    'rewriting the hot line takes its lens, decoration and diagnostic away, and nothing else',
+    TEST_TIMEOUT,
+    async () => {
+      const from = client.mark();
+      const line = '  const hash = crypto.scryptSync(password, user.salt, 64);';
+      await client.edit(uri, { start: { line: 37, character: 0 }, end: { line: 37, character: 1000 } }, line);
+      const deco = await client.waitFor<DecorationsParams>('hotline/decorations', (p) => p.uri === uri, from);
+      assert.ok(!deco.lines.some((l) => l.line === 37), JSON.stringify(deco.lines));
+      assert.ok(deco.lines.length > 0, 'the other hot lines keep their decorations');
+      const published = await client.waitFor<PublishDiagnosticsParams>(
+        'textDocument/publishDiagnostics',
+        (p) => p.uri === uri,
+        from,
+      );
+      assert.deepEqual(published.diagnostics, []);
+      const lenses = await codeLenses();
+      assert.deepEqual(lensesAt(lenses, 37), [], titles(lenses));
+      assert.ok(
+        lensesAt(lenses, 36).some((l) => l.command?.title.startsWith('total ')),
+        titles(lenses),
+      );
+      const hover = await client.request<Hover | null>('textDocument/hover', {
+        textDocument: { uri },
+        position: { line: 37, character: 5 },
+      });
+      assert.equal(hover, null);
+    },
+  );
 
   test('a corrupt report.json: a warning, and the server keeps showing the run it had', TEST_TIMEOUT, async () => {
     const bad = path.join(tmp, 'bad-run');
@@ -176,14 +256,23 @@ describe('login-api capture through AnalyzeProfileRequest', () => {
     assert.equal(message.type, 2);
     assert.match(message.message, /not valid JSON/);
     const lenses = await codeLenses();
-    assert.ok(lensesAt(lenses, 36).some((l) => l.command?.title.startsWith('total ')), titles(lenses));
-    assert.ok(!client.received.slice(from).some((m) => m.method === 'hotline/shownRun'), 'the shown run did not change');
+    assert.ok(
+      lensesAt(lenses, 36).some((l) => l.command?.title.startsWith('total ')),
+      titles(lenses),
+    );
+    assert.ok(
+      !client.received.slice(from).some((m) => m.method === 'hotline/shownRun'),
+      'the shown run did not change',
+    );
   });
 
   test('a file changed beyond mapping is reported stale and shows nothing', TEST_TIMEOUT, async () => {
     const from = client.mark();
     const text = fs.readFileSync(serverJs, 'utf8');
-    const rewritten = text.split('\n').map((l, i) => (i >= 30 && i <= 80 && l.trim() ? `${l} // changed` : l)).join('\n');
+    const rewritten = text
+      .split('\n')
+      .map((l, i) => (i >= 30 && i <= 80 && l.trim() ? `${l} // changed` : l))
+      .join('\n');
     await client.edit(uri, { start: { line: 0, character: 0 }, end: { line: 200, character: 0 } }, rewritten);
     const shownRun = await client.waitFor<ShownRunParams>('hotline/shownRun', (p) => p.staleFiles.length > 0, from);
     assert.deepEqual(shownRun.staleFiles, [serverJs]);
@@ -195,7 +284,11 @@ describe('login-api capture through AnalyzeProfileRequest', () => {
 
   test('showing the run again after the file is restored brings the costs back', TEST_TIMEOUT, async () => {
     let from = client.mark();
-    await client.edit(uri, { start: { line: 0, character: 0 }, end: { line: 200, character: 0 } }, fs.readFileSync(serverJs, 'utf8'));
+    await client.edit(
+      uri,
+      { start: { line: 0, character: 0 }, end: { line: 200, character: 0 } },
+      fs.readFileSync(serverJs, 'utf8'),
+    );
     await client.waitFor<ShownRunParams>('hotline/shownRun', (p) => p.staleFiles.length === 0, from);
     from = client.mark();
     await client.notify('hotline/showRun', { reportFile });
@@ -217,7 +310,7 @@ describe('login-api capture through AnalyzeProfileRequest', () => {
     const message = await client.waitFor<ShowMessageParams>('window/showMessage', () => true, from);
     assert.match(message.message, /sources\.json is missing/);
     const deco = await client.waitFor<DecorationsParams>('hotline/decorations', (p) => p.uri === uri, from);
-    assert.deepEqual(deco.lines, [], 'the previous run\'s decorations are taken down');
+    assert.deepEqual(deco.lines, [], "the previous run's decorations are taken down");
     assert.deepEqual(await codeLenses(), []);
     const next = client.mark();
     await client.notify('hotline/showRun', { reportFile });
@@ -231,17 +324,24 @@ describe('login-api capture through AnalyzeProfileRequest', () => {
     assert.equal(shownRun.runId, undefined);
     const deco = await client.waitFor<DecorationsParams>('hotline/decorations', (p) => p.uri === uri, from);
     assert.deepEqual(deco.lines, []);
-    await client.waitFor<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.diagnostics.length === 0, from);
+    await client.waitFor<PublishDiagnosticsParams>(
+      'textDocument/publishDiagnostics',
+      (p) => p.uri === uri && p.diagnostics.length === 0,
+      from,
+    );
     assert.deepEqual(await codeLenses(), []);
   });
 
   test('a profile that cannot be analyzed is a request error with the reason', TEST_TIMEOUT, async () => {
     const missing = path.join(tmp, 'nope.cpuprofile');
-    await assert.rejects(client.request('hotline/analyzeProfile', { profileFile: missing, root: appDir }), (err: Error & { code?: number }) => {
-      assert.equal(err.code, -32803);
-      assert.match(err.message, /Could not analyze .*nope\.cpuprofile/);
-      return true;
-    });
+    await assert.rejects(
+      client.request('hotline/analyzeProfile', { profileFile: missing, root: appDir }),
+      (err: Error & { code?: number }) => {
+        assert.equal(err.code, -32803);
+        assert.match(err.message, /Could not analyze .*nope\.cpuprofile/);
+        return true;
+      },
+    );
     const notRun = path.join(tmp, 'capture');
     await assert.rejects(client.request('hotline/analyzeRun', { runDir: notRun, root: appDir }), /run\.json/);
   });

@@ -8,7 +8,15 @@ import { after, before, test } from 'node:test';
 import type { CodeLens, PublishDiagnosticsParams } from 'vscode-languageserver/node';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import type { AnalyzeRunResult, DecorationsParams, ShownRunParams } from '../../src/protocol.ts';
-import { LOGIN_API, LOGIN_BODY, assertBuilt, ensureLoginApiDeps, removeTempDirs, runCli, tempDir } from '../helpers/integration.ts';
+import {
+  LOGIN_API,
+  LOGIN_BODY,
+  assertBuilt,
+  ensureLoginApiDeps,
+  removeTempDirs,
+  runCli,
+  tempDir,
+} from '../helpers/integration.ts';
 import { LspClient, assertServerBuilt } from './lsp-client.ts';
 
 let client: LspClient | undefined;
@@ -26,8 +34,28 @@ after(async () => {
 
 test('a real login-api run, analyzed by the server, puts pbkdf2Sync on line 35', { timeout: 120_000 }, async () => {
   const out = tempDir('hotline-lsp-run-');
-  const cli = await runCli(['profile', 'examples/login-api', '--entry', 'server.js', '--url', '/login', '--method', 'POST',
-    '--header', 'content-type:application/json', '--body', LOGIN_BODY, '--connections', '20', '--duration', '2', '--warmup', '1', '--out', out]);
+  const cli = await runCli([
+    'profile',
+    'examples/login-api',
+    '--entry',
+    'server.js',
+    '--url',
+    '/login',
+    '--method',
+    'POST',
+    '--header',
+    'content-type:application/json',
+    '--body',
+    LOGIN_BODY,
+    '--connections',
+    '20',
+    '--duration',
+    '2',
+    '--warmup',
+    '1',
+    '--out',
+    out,
+  ]);
   assert.equal(cli.code, 0, `the CLI failed:\n${cli.stderr.slice(-3000)}`);
   const [id] = fs.readdirSync(out).filter((name) => fs.statSync(path.join(out, name)).isDirectory());
   assert.ok(id, `a run folder in ${out}`);
@@ -45,7 +73,10 @@ test('a real login-api run, analyzed by the server, puts pbkdf2Sync on line 35',
   const serverJs = path.join(LOGIN_API, 'server.js');
   const uri = await client.open(serverJs);
   const deco = await client.waitFor<DecorationsParams>('hotline/decorations', (p) => p.uri === uri, from);
-  assert.ok(deco.lines.some((l) => l.line === 34 && l.corePct >= 80 && /^■ \d+(\.\d+)? ms\/request$/.test(l.label)), JSON.stringify(deco.lines));
+  assert.ok(
+    deco.lines.some((l) => l.line === 34 && l.corePct >= 80 && /^■ \d+(\.\d+)? ms\/request$/.test(l.label)),
+    JSON.stringify(deco.lines),
+  );
 
   const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
   const shown = lenses.map((l) => `${l.range.start.line + 1}: ${l.command?.title}`).join('\n');
@@ -53,8 +84,18 @@ test('a real login-api run, analyzed by the server, puts pbkdf2Sync on line 35',
   const m = /^\d+(?:\.\d+)? ms\/request · (\d+)% of a core · blocks the event loop$/.exec(hot?.command?.title ?? '');
   assert.ok(m, shown);
   assert.ok(Number(m[1]) >= 80, `pbkdf2Sync dominates the run:\n${shown}`);
-  assert.ok(lenses.some((l) => l.range.start.line === 33 && /^total .* · self /.test(l.command?.title ?? '')), `checkPassword:\n${shown}`);
+  assert.ok(
+    lenses.some((l) => l.range.start.line === 33 && /^total .* · self /.test(l.command?.title ?? '')),
+    `checkPassword:\n${shown}`,
+  );
 
-  const diagnostics = await client.waitFor<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.diagnostics.length > 0, from);
-  assert.ok(diagnostics.diagnostics.some((d) => d.code === 'crypto-sync' && d.range.start.line === 34), JSON.stringify(diagnostics));
+  const diagnostics = await client.waitFor<PublishDiagnosticsParams>(
+    'textDocument/publishDiagnostics',
+    (p) => p.uri === uri && p.diagnostics.length > 0,
+    from,
+  );
+  assert.ok(
+    diagnostics.diagnostics.some((d) => d.code === 'crypto-sync' && d.range.start.line === 34),
+    JSON.stringify(diagnostics),
+  );
 });

@@ -33,7 +33,9 @@ test('lines deleted above move the lines below up', () => {
 });
 
 test('a changed line is dropped; its neighbours keep their place', () => {
-  const edited = lines(original).map((l, i) => (i === 9 ? 'line 10 rewritten' : l)).join('\n');
+  const edited = lines(original)
+    .map((l, i) => (i === 9 ? 'line 10 rewritten' : l))
+    .join('\n');
   const m = mapLines(original, edited, [9, 10, 11]);
   assert.equal(m.toCurrent(10), undefined);
   assert.equal(m.toCurrent(9), 8);
@@ -43,7 +45,9 @@ test('a changed line is dropped; its neighbours keep their place', () => {
 });
 
 test('more than half of the lines of interest dropped: changed beyond mapping', () => {
-  const edited = lines(original).map((l, i) => (i >= 3 && i <= 12 ? `${l} changed` : l)).join('\n');
+  const edited = lines(original)
+    .map((l, i) => (i >= 3 && i <= 12 ? `${l} changed` : l))
+    .join('\n');
   assert.equal(mapLines(original, edited, [5, 10, 15]).changedBeyondMapping, true);
   assert.equal(mapLines(original, edited, [5, 15, 16]).changedBeyondMapping, false, 'exactly one of three');
   assert.equal(mapLines(original, edited, []).changedBeyondMapping, false, 'nothing of interest, nothing stale');

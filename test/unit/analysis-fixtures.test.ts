@@ -37,9 +37,13 @@ describe('every captured fixture', () => {
           assert.ok(!l.file.split(path.sep).includes('node_modules'), `${l.file} is a dependency`);
           assert.ok(f.sources.has(l.file), `no source read for ${l.file}`);
           assert.ok(Number.isInteger(l.line) && l.line >= 1, `line ${l.line}`);
-          assert.ok(l.line <= f.sources.get(l.file)!.split('\n').length, `${l.file}:${l.line} is past the end of the file`);
+          assert.ok(
+            l.line <= f.sources.get(l.file)!.split('\n').length,
+            `${l.file}:${l.line} is past the end of the file`,
+          );
         }
-        for (let i = 1; i < a.lines.length; i++) assert.ok(a.lines[i - 1].ownMs >= a.lines[i].ownMs, 'lines are sorted by own time');
+        for (let i = 1; i < a.lines.length; i++)
+          assert.ok(a.lines[i - 1].ownMs >= a.lines[i].ownMs, 'lines are sorted by own time');
       });
 
       test('per line: self ≤ own ≤ total', () => {
@@ -55,7 +59,10 @@ describe('every captured fixture', () => {
         const own = sum(a.lines.map((l) => l.ownMs));
         const expected = workspaceSampleMs(f.raw, f.root);
         assert.ok(expected > 0);
-        assert.ok(Math.abs(own - expected) <= roundingSlack(a.lines.length), `own ${own} ms, samples with a workspace frame ${expected} ms`);
+        assert.ok(
+          Math.abs(own - expected) <= roundingSlack(a.lines.length),
+          `own ${own} ms, samples with a workspace frame ${expected} ms`,
+        );
         assert.ok(own <= a.nonIdleMs + roundingSlack(a.lines.length), `own ${own} > non-idle ${a.nonIdleMs}`);
         assert.ok(sum(a.lines.map((l) => l.ownPct)) <= 100.05);
       });
@@ -65,19 +72,31 @@ describe('every captured fixture', () => {
         const a = analysis(name);
         const sampled = sampledMs(f.raw);
         const total = sum(CATEGORIES.map((c) => a.categories[c]));
-        assert.ok(Math.abs(total - sampled.all) <= roundingSlack(CATEGORIES.length), `categories ${total} ms, samples ${sampled.all} ms`);
+        assert.ok(
+          Math.abs(total - sampled.all) <= roundingSlack(CATEGORIES.length),
+          `categories ${total} ms, samples ${sampled.all} ms`,
+        );
         assert.ok(Math.abs(a.categories.idle - sampled.idle) <= 0.01);
         assert.equal(a.samples, f.raw.samples!.length);
       });
 
-      test('categories add up to at most the profile duration (durationMs: gaps the thread did not run are nobody’s)', {
-      }, () => {
-        const a = analysis(name);
-        const total = sum(CATEGORIES.map((c) => a.categories[c]));
-        assert.ok(total <= a.durationMs + roundingSlack(CATEGORIES.length), `categories ${total} ms, durationMs ${a.durationMs}`);
-        assert.ok(total >= 0.5 * a.durationMs, `categories ${total} ms cover most of durationMs ${a.durationMs}`);
-        assert.ok(Math.abs(a.nonIdleMs - (total - a.categories.idle)) <= roundingSlack(CATEGORIES.length), `nonIdleMs ${a.nonIdleMs}`);
-      });
+      test(
+        'categories add up to at most the profile duration (durationMs: gaps the thread did not run are nobody’s)',
+        {},
+        () => {
+          const a = analysis(name);
+          const total = sum(CATEGORIES.map((c) => a.categories[c]));
+          assert.ok(
+            total <= a.durationMs + roundingSlack(CATEGORIES.length),
+            `categories ${total} ms, durationMs ${a.durationMs}`,
+          );
+          assert.ok(total >= 0.5 * a.durationMs, `categories ${total} ms cover most of durationMs ${a.durationMs}`);
+          assert.ok(
+            Math.abs(a.nonIdleMs - (total - a.categories.idle)) <= roundingSlack(CATEGORIES.length),
+            `nonIdleMs ${a.nonIdleMs}`,
+          );
+        },
+      );
 
       test('functions: your code under the fixture, dependencies in node_modules, internals node:, native ""', () => {
         const f = loadFixture(name);
@@ -129,10 +148,38 @@ interface HotLine {
 }
 
 const HOT: Partial<Record<FixtureName, HotLine>> = {
-  'login-api': { file: 'server.js', line: 35, fn: 'checkPassword', minOwnPct: 80, text: 'crypto.pbkdf2Sync(', hint: { rule: 'crypto-sync', api: 'crypto.pbkdf2Sync' } },
-  'helper-module': { file: 'lib/compress.js', line: 28, fn: 'compressPayload', minOwnPct: 80, text: 'zlib.gzipSync(', hint: { rule: 'zlib-sync', api: 'zlib.gzipSync' } },
-  'fixed-port': { file: 'server.js', line: 15, fn: 'deriveKey', minOwnPct: 80, text: 'crypto.scryptSync(', hint: { rule: 'crypto-sync', api: 'crypto.scryptSync' } },
-  'ts-app-work': { file: 'src/hot.ts', line: 53, fn: 'checksum', minOwnPct: 50, text: 'Math.imul(acc ^ values[i], 0x01000193)', generated: { file: 'dist/hot.js', line: 45, text: 'Math.imul(acc ^ values[i], 16777619)' } },
+  'login-api': {
+    file: 'server.js',
+    line: 35,
+    fn: 'checkPassword',
+    minOwnPct: 80,
+    text: 'crypto.pbkdf2Sync(',
+    hint: { rule: 'crypto-sync', api: 'crypto.pbkdf2Sync' },
+  },
+  'helper-module': {
+    file: 'lib/compress.js',
+    line: 28,
+    fn: 'compressPayload',
+    minOwnPct: 80,
+    text: 'zlib.gzipSync(',
+    hint: { rule: 'zlib-sync', api: 'zlib.gzipSync' },
+  },
+  'fixed-port': {
+    file: 'server.js',
+    line: 15,
+    fn: 'deriveKey',
+    minOwnPct: 80,
+    text: 'crypto.scryptSync(',
+    hint: { rule: 'crypto-sync', api: 'crypto.scryptSync' },
+  },
+  'ts-app-work': {
+    file: 'src/hot.ts',
+    line: 53,
+    fn: 'checksum',
+    minOwnPct: 50,
+    text: 'Math.imul(acc ^ values[i], 0x01000193)',
+    generated: { file: 'dist/hot.js', line: 45, text: 'Math.imul(acc ^ values[i], 16777619)' },
+  },
 };
 
 describe('the hot line of each app', () => {
@@ -230,7 +277,10 @@ describe('login-api-async (HASH_MODE=async)', () => {
     const f = loadFixture('login-api-async');
     const line = findLine(analysis('login-api-async'), path.join(f.root, 'server.js'), 69);
     assert.ok(line, 'line 69 is listed');
-    assert.ok(line.callees.some((c) => c.name === 'checkPasswordAsync' && c.inferred), JSON.stringify(line.callees));
+    assert.ok(
+      line.callees.some((c) => c.name === 'checkPasswordAsync' && c.inferred),
+      JSON.stringify(line.callees),
+    );
   });
 });
 
@@ -288,8 +338,7 @@ describe('ts-app (TypeScript through source maps)', () => {
     assert.ok(a.hints.some((h) => h.rule === 'json-large' && h.api === 'JSON.stringify' && h.function === '/json'));
   });
 
-  test('ts-app-json: the hot line and the JSON.stringify hint are src/server.ts:23', {
-  }, () => {
+  test('ts-app-json: the hot line and the JSON.stringify hint are src/server.ts:23', {}, () => {
     const f = loadFixture('ts-app-json');
     const a = analysis('ts-app-json');
     assert.equal(a.lines[0].file, path.join(f.root, 'src', 'server.ts'));
@@ -300,8 +349,7 @@ describe('ts-app (TypeScript through source maps)', () => {
     assert.ok(lineOf(hint.file, hint.line).includes('JSON.stringify(catalog)'));
   });
 
-  test('ts-app-work: the /work route line is src/server.ts:22', {
-  }, () => {
+  test('ts-app-work: the /work route line is src/server.ts:22', {}, () => {
     const f = loadFixture('ts-app-work');
     const a = analysis('ts-app-work');
     const route = a.lines.filter((l) => l.function === '/work');
@@ -317,7 +365,10 @@ describe('file-server (readFileSync, 4 MB responses)', () => {
     const file = path.join(f.root, 'server.js');
     // send()'s res.end calls (lines 44 and 47): this fixture has no stack captures, so "one of" them.
     const top2 = a.lines.slice(0, 2).map((l) => [l.oneOf?.join('|') ?? String(l.line), l.function]);
-    assert.deepEqual(top2.sort(), [['44|47', 'send'], ['59', 'readSync']]);
+    assert.deepEqual(top2.sort(), [
+      ['44|47', 'send'],
+      ['59', 'readSync'],
+    ]);
     const read = findLine(a, file, 59)!;
     assert.ok(read.ownPct >= 20, `${read.ownPct}%`);
     assert.ok(lineOf(file, 59).includes('fs.readFileSync('));

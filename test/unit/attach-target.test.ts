@@ -15,7 +15,11 @@ import { LoadError } from '../../src/core/load/load-run.ts';
 import { RunError } from '../../src/core/common/run-error.ts';
 
 test('--attach takes a ws:// URL, a port, host:port, pid:N, or a bare number (port or pid, decided later)', () => {
-  assert.deepEqual(parseAttachTarget('ws://127.0.0.1:9229/8a9f-11'), { kind: 'ws', url: 'ws://127.0.0.1:9229/8a9f-11', host: '127.0.0.1' });
+  assert.deepEqual(parseAttachTarget('ws://127.0.0.1:9229/8a9f-11'), {
+    kind: 'ws',
+    url: 'ws://127.0.0.1:9229/8a9f-11',
+    host: '127.0.0.1',
+  });
   assert.deepEqual(parseAttachTarget('port:9230'), { kind: 'port', host: '127.0.0.1', port: 9230 });
   assert.deepEqual(parseAttachTarget('localhost:9229'), { kind: 'port', host: 'localhost', port: 9229 });
   assert.deepEqual(parseAttachTarget('[::1]:9229'), { kind: 'port', host: '::1', port: 9229 });
@@ -23,7 +27,11 @@ test('--attach takes a ws:// URL, a port, host:port, pid:N, or a bare number (po
   assert.deepEqual(parseAttachTarget(' pid:4242 '), { kind: 'pid', pid: 4242 });
   assert.deepEqual(parseAttachTarget('9229'), { kind: 'number', value: 9229 });
   for (const bad of ['', 'node', 'pid:', 'port:70000', '127.0.0.1:0', '-5', 'ws://']) {
-    assert.throws(() => parseAttachTarget(bad), (e: unknown) => e instanceof RunError && e.kind === 'bad-options', bad);
+    assert.throws(
+      () => parseAttachTarget(bad),
+      (e: unknown) => e instanceof RunError && e.kind === 'bad-options',
+      bad,
+    );
   }
 });
 
@@ -51,50 +59,110 @@ test('/proc/net/tcp{,6} addresses: little-endian words, IPv4-mapped shown as suc
   ]);
 });
 
-test('listeningSockets finds this process\'s own listening port (and not others\')', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  try {
-    const mine = listeningSockets(process.pid);
-    assert.ok(mine?.some((s) => s.port === port && s.address === '127.0.0.1'), JSON.stringify(mine));
-    assert.equal(listeningSockets(1 << 30), undefined, 'no such process');
-  } finally {
-    server.close();
-  }
-});
+test(
+  "listeningSockets finds this process's own listening port (and not others')",
+  { skip: process.platform !== 'linux' && 'reads /proc' },
+  async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    try {
+      const mine = listeningSockets(process.pid);
+      assert.ok(
+        mine?.some((s) => s.port === port && s.address === '127.0.0.1'),
+        JSON.stringify(mine),
+      );
+      assert.equal(listeningSockets(1 << 30), undefined, 'no such process');
+    } finally {
+      server.close();
+    }
+  },
+);
 
 test('load commands: placeholders filled, URLs elsewhere than this machine refused', () => {
-  assert.deepEqual(commandArgv('wrk -d5s http://127.0.0.1:{port}/a {url}', 'http://127.0.0.1:3000/login'), ['wrk', '-d5s', 'http://127.0.0.1:3000/a', 'http://127.0.0.1:3000/login']);
-  assert.deepEqual(commandArgv('k6 run -e HOST={host} script.js', 'http://localhost:80/'), ['k6', 'run', '-e', 'HOST=localhost', 'script.js']);
-  for (const cmd of ['wrk http://example.com/', 'ab -n 10 https://10.0.0.1:8443/', 'artillery quick --target=http://192.168.0.2 x']) {
-    assert.throws(() => commandArgv(cmd, 'http://127.0.0.1:3000/'), (e: unknown) => e instanceof LoadError && e.code === 'bad-options' && /only target this machine/.test(e.message), cmd);
+  assert.deepEqual(commandArgv('wrk -d5s http://127.0.0.1:{port}/a {url}', 'http://127.0.0.1:3000/login'), [
+    'wrk',
+    '-d5s',
+    'http://127.0.0.1:3000/a',
+    'http://127.0.0.1:3000/login',
+  ]);
+  assert.deepEqual(commandArgv('k6 run -e HOST={host} script.js', 'http://localhost:80/'), [
+    'k6',
+    'run',
+    '-e',
+    'HOST=localhost',
+    'script.js',
+  ]);
+  for (const cmd of [
+    'wrk http://example.com/',
+    'ab -n 10 https://10.0.0.1:8443/',
+    'artillery quick --target=http://192.168.0.2 x',
+  ]) {
+    assert.throws(
+      () => commandArgv(cmd, 'http://127.0.0.1:3000/'),
+      (e: unknown) => e instanceof LoadError && e.code === 'bad-options' && /only target this machine/.test(e.message),
+      cmd,
+    );
   }
 });
 
 test('the recorded command keeps its shape but not its secrets', () => {
   assert.deepEqual(
-    redactArgv(['wrk', '-H', 'Authorization: Bearer abc', '-H', 'Accept: json', 'http://127.0.0.1:1/x?token=s3cret&page=2', '-e', 'API_KEY=k', 'PAGE=2']),
-    ['wrk', '-H', 'Authorization: «redacted»', '-H', 'Accept: json', 'http://127.0.0.1:1/x?token=%C2%ABredacted%C2%BB&page=2', '-e', 'API_KEY=«redacted»', 'PAGE=2'],
+    redactArgv([
+      'wrk',
+      '-H',
+      'Authorization: Bearer abc',
+      '-H',
+      'Accept: json',
+      'http://127.0.0.1:1/x?token=s3cret&page=2',
+      '-e',
+      'API_KEY=k',
+      'PAGE=2',
+    ]),
+    [
+      'wrk',
+      '-H',
+      'Authorization: «redacted»',
+      '-H',
+      'Accept: json',
+      'http://127.0.0.1:1/x?token=%C2%ABredacted%C2%BB&page=2',
+      '-e',
+      'API_KEY=«redacted»',
+      'PAGE=2',
+    ],
   );
 });
 
-test('the Node processes running in a folder are found (the picker\'s list), others not', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
-  const inside = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-procs-'));
-  const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-procs-'));
-  fs.mkdirSync(path.join(inside, 'sub'));
-  const start = (cwd: string): ChildProcess => spawn(process.execPath, ['-e', 'process.stdout.write("up"); setInterval(() => {}, 1000)'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
-  const children = [start(path.join(inside, 'sub')), start(elsewhere)];
-  try {
-    await Promise.all(children.map((c) => once(c.stdout!, 'data')));
-    const found = nodeProcessesIn(inside).map((p) => p.pid);
-    assert.ok(found.includes(children[0].pid!), 'the app in a subfolder is listed');
-    assert.ok(!found.includes(children[1].pid!), 'the one elsewhere is not');
-    assert.deepEqual(nodeProcessesIn(inside, new Set([children[0].pid!])).map((p) => p.pid).filter((p) => p === children[0].pid), [], 'excluded pids are left out');
-    assert.equal(nodeProcessesIn(inside).find((p) => p.pid === children[0].pid)?.argv[0], process.execPath);
-  } finally {
-    for (const c of children) c.kill('SIGKILL');
-    fs.rmSync(inside, { recursive: true, force: true });
-    fs.rmSync(elsewhere, { recursive: true, force: true });
-  }
-});
+test(
+  "the Node processes running in a folder are found (the picker's list), others not",
+  { skip: process.platform !== 'linux' && 'reads /proc' },
+  async () => {
+    const inside = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-procs-'));
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-procs-'));
+    fs.mkdirSync(path.join(inside, 'sub'));
+    const start = (cwd: string): ChildProcess =>
+      spawn(process.execPath, ['-e', 'process.stdout.write("up"); setInterval(() => {}, 1000)'], {
+        cwd,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+    const children = [start(path.join(inside, 'sub')), start(elsewhere)];
+    try {
+      await Promise.all(children.map((c) => once(c.stdout!, 'data')));
+      const found = nodeProcessesIn(inside).map((p) => p.pid);
+      assert.ok(found.includes(children[0].pid!), 'the app in a subfolder is listed');
+      assert.ok(!found.includes(children[1].pid!), 'the one elsewhere is not');
+      assert.deepEqual(
+        nodeProcessesIn(inside, new Set([children[0].pid!]))
+          .map((p) => p.pid)
+          .filter((p) => p === children[0].pid),
+        [],
+        'excluded pids are left out',
+      );
+      assert.equal(nodeProcessesIn(inside).find((p) => p.pid === children[0].pid)?.argv[0], process.execPath);
+    } finally {
+      for (const c of children) c.kill('SIGKILL');
+      fs.rmSync(inside, { recursive: true, force: true });
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  },
+);

@@ -25,8 +25,14 @@ const ANALYSER = /src\/core\/analysis\/(analyze|callsites|profile|hints|sourcema
 
 test('the extension bundle carries no analyzer and no acorn', async () => {
   const inputs = await inputsOf('dist/extension.js');
-  assert.ok(inputs.some((f) => f.includes('src/core/capture/run.ts')), 'the extension captures');
-  assert.deepEqual(inputs.filter((f) => ANALYSER.test(f)), []);
+  assert.ok(
+    inputs.some((f) => f.includes('src/core/capture/run.ts')),
+    'the extension captures',
+  );
+  assert.deepEqual(
+    inputs.filter((f) => ANALYSER.test(f)),
+    [],
+  );
 });
 
 test('the language server bundle carries the analyzer', async () => {

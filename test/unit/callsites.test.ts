@@ -43,8 +43,15 @@ describe('functionAt with the positions V8 reports', () => {
     '',
   ].join('\n');
   const V8_POSITIONS: Array<[string, number, number]> = [
-    ['get size', 3, 10], ['method', 4, 8], ['make', 5, 13], ['short', 8, 7], ['arrow', 9, 9],
-    ['bare', 10, 8], ['asyncArrow', 11, 14], ['named', 13, 27], ['gen', 14, 13],
+    ['get size', 3, 10],
+    ['method', 4, 8],
+    ['make', 5, 13],
+    ['short', 8, 7],
+    ['arrow', 9, 9],
+    ['bare', 10, 8],
+    ['asyncArrow', 11, 14],
+    ['named', 13, 27],
+    ['gen', 14, 13],
   ];
 
   for (const [name, line0, col0] of V8_POSITIONS) {
@@ -81,13 +88,23 @@ describe('functionAt with the positions V8 reports', () => {
 
   test('calls directly in a function, not those of functions nested in it', () => {
     const main = parse(KINDS).functionAt(15, 17);
-    assert.deepEqual(callNames(main), ['Box', 'b.method', 'Box.make', 'obj.short', 'obj.arrow', 'obj.bare', 'obj.asyncArrow', 'expr', 'gen().next', 'gen']);
+    assert.deepEqual(callNames(main), [
+      'Box',
+      'b.method',
+      'Box.make',
+      'obj.short',
+      'obj.arrow',
+      'obj.bare',
+      'obj.asyncArrow',
+      'expr',
+      'gen().next',
+      'gen',
+    ]);
     assert.ok(!main.calls.some((c) => c.names.includes('spin')));
     assert.ok(main.calls.every((c) => c.line === 17 || c.line === 18));
   });
 
-  test('a file that is one function and nothing else (no final newline) still has that function', {
-  }, () => {
+  test('a file that is one function and nothing else (no final newline) still has that function', {}, () => {
     const scope = parse('function f() { g(); }').functionAt(0, 10);
     assert.equal(scope.isProgram, false);
     assert.deepEqual(callNames(scope), ['g']);
@@ -107,8 +124,18 @@ describe('functionAt with the positions V8 reports', () => {
     const text = fs.readFileSync(path.join(FIXTURES_DIR, 'login-api', 'server.js'), 'utf8');
     const check = parse(text).functionAt(33, 22);
     assert.deepEqual([check.startLine, check.endLine], [34, 37]);
-    assert.deepEqual(check.calls.map((c) => [c.calleeText, c.line]), [['crypto.pbkdf2Sync', 35], ['crypto.timingSafeEqual', 36]]);
-    assert.equal(check.calls[0].column, text.split('\n')[34].indexOf('pbkdf2Sync'), 'column of the callee’s name, 0-based');
+    assert.deepEqual(
+      check.calls.map((c) => [c.calleeText, c.line]),
+      [
+        ['crypto.pbkdf2Sync', 35],
+        ['crypto.timingSafeEqual', 36],
+      ],
+    );
+    assert.equal(
+      check.calls[0].column,
+      text.split('\n')[34].indexOf('pbkdf2Sync'),
+      'column of the callee’s name, 0-based',
+    );
   });
 });
 
@@ -140,7 +167,10 @@ describe('callbacks', () => {
   test('anonymousName: the call it is passed to, with a short string first argument', () => {
     const index = parse(SRC);
     assert.equal(index.anonymousName(index.functionAt(1, SRC.split('\n')[1].indexOf('(x)'))), 'list.map callback');
-    assert.equal(index.anonymousName(index.functionAt(2, SRC.split('\n')[2].indexOf('async'))), "app.post('/login') callback");
+    assert.equal(
+      index.anonymousName(index.functionAt(2, SRC.split('\n')[2].indexOf('async'))),
+      "app.post('/login') callback",
+    );
     assert.equal(index.anonymousName(index.functionAt(0, 14)), undefined, 'a declaration is passed to nothing');
   });
 
@@ -171,9 +201,10 @@ describe('call expressions', () => {
       '',
     ].join('\n');
     const ctor = parse(SRC).functionAt(1, 13);
-    assert.deepEqual(ctor.calls.map((c) => c.names), [
-      ['super'], ['c'], ['call', 'handler'], ['apply', 'run'], ['go'], ['Thing'], ['html'], ['computed'], ['fn'],
-    ]);
+    assert.deepEqual(
+      ctor.calls.map((c) => c.names),
+      [['super'], ['c'], ['call', 'handler'], ['apply', 'run'], ['go'], ['Thing'], ['html'], ['computed'], ['fn']],
+    );
   });
 
   test('calleeText is shortened past 60 characters, keeping the end', () => {
@@ -186,7 +217,10 @@ describe('call expressions', () => {
 
   test('a long string first argument is not kept', () => {
     const scope = parse(`function f() { g('${'x'.repeat(41)}'); g('short'); }\n`).functionAt(0, 10);
-    assert.deepEqual(scope.calls.map((c) => c.firstArg), [undefined, 'short']);
+    assert.deepEqual(
+      scope.calls.map((c) => c.firstArg),
+      [undefined, 'short'],
+    );
   });
 });
 
@@ -207,7 +241,8 @@ describe('callNamesFor', () => {
   test('zlib’s shared wrappers alias every convenience method', () => {
     const sync = callNamesFor('syncBufferWrapper');
     assert.equal(sync[0], 'syncBufferWrapper');
-    for (const m of ['gzipSync', 'gunzipSync', 'deflateSync', 'inflateSync', 'brotliCompressSync', 'unzipSync']) assert.ok(sync.includes(m), m);
+    for (const m of ['gzipSync', 'gunzipSync', 'deflateSync', 'inflateSync', 'brotliCompressSync', 'unzipSync'])
+      assert.ok(sync.includes(m), m);
     assert.ok(!sync.includes('gzip'));
     assert.ok(callNamesFor('zlibBufferSync').includes('gzipSync'));
     const async = callNamesFor('asyncBufferWrapper');
@@ -237,7 +272,14 @@ describe('bindings', () => {
       '',
     ].join('\n');
     const route = parse(SRC).functionAt(3, 14);
-    assert.deepEqual(route.calls.map((c) => c.names), [['verify', 'checkPasswordAsync', 'checkPassword'], ['pick', 'a', 'b'], ['m', 'method']]);
+    assert.deepEqual(
+      route.calls.map((c) => c.names),
+      [
+        ['verify', 'checkPasswordAsync', 'checkPassword'],
+        ['pick', 'a', 'b'],
+        ['m', 'method'],
+      ],
+    );
   });
 
   test('modules: require, member of a required module, destructuring with rename, ESM import', () => {
@@ -249,14 +291,32 @@ describe('bindings', () => {
       '',
     ].join('\n');
     const f = parse(CJS).functionAt(3, 10);
-    assert.deepEqual(f.calls.map((c) => [c.calleeText, c.module]), [
-      ['jwt.sign', 'jsonwebtoken'], ['signToken', 'jsonwebtoken'], ['verify', 'jsonwebtoken'], ['gz', 'node:zlib'], ['other', undefined],
-    ]);
+    assert.deepEqual(
+      f.calls.map((c) => [c.calleeText, c.module]),
+      [
+        ['jwt.sign', 'jsonwebtoken'],
+        ['signToken', 'jsonwebtoken'],
+        ['verify', 'jsonwebtoken'],
+        ['gz', 'node:zlib'],
+        ['other', undefined],
+      ],
+    );
     assert.deepEqual(f.calls[1].names, ['signToken', 'sign']);
 
-    const ESM = ["import { gzipSync as gz } from 'node:zlib';", "import express from 'express';", 'export function f() { gz(); express(); }', ''].join('\n');
+    const ESM = [
+      "import { gzipSync as gz } from 'node:zlib';",
+      "import express from 'express';",
+      'export function f() { gz(); express(); }',
+      '',
+    ].join('\n');
     const g = parse(ESM).functionAt(2, 17);
-    assert.deepEqual(g.calls.map((c) => [c.names, c.module]), [[['gz', 'gzipSync'], 'node:zlib'], [['express'], 'express']]);
+    assert.deepEqual(
+      g.calls.map((c) => [c.names, c.module]),
+      [
+        [['gz', 'gzipSync'], 'node:zlib'],
+        [['express'], 'express'],
+      ],
+    );
   });
 
   test('fileIsModule: which frames belong to the module a call names', () => {
@@ -289,7 +349,17 @@ describe('parse', () => {
 });
 
 test('(0, x.fn)(…), as tsc and esbuild call an import, is a call of fn', () => {
-  const index = ScriptIndex.parse(['function handle() {', '  const a = (0, hash_1.hot)(20000);', '  return (0, import_hash.hot)(1);', '}', ''].join('\n'))!;
+  const index = ScriptIndex.parse(
+    ['function handle() {', '  const a = (0, hash_1.hot)(20000);', '  return (0, import_hash.hot)(1);', '}', ''].join(
+      '\n',
+    ),
+  )!;
   const scope = index.functionAt(0, 15);
-  assert.deepEqual(scope.calls.map((c) => [c.line, c.names, c.calleeText]), [[2, ['hot'], 'hash_1.hot'], [3, ['hot'], 'import_hash.hot']]);
+  assert.deepEqual(
+    scope.calls.map((c) => [c.line, c.names, c.calleeText]),
+    [
+      [2, ['hot'], 'hash_1.hot'],
+      [3, ['hot'], 'import_hash.hot'],
+    ],
+  );
 });

@@ -37,7 +37,10 @@ describe('sync vs async login-api (captured)', () => {
     const firstCostlier = changes.findIndex((c) => c > 0);
     const cheaper = firstCostlier < 0 ? changes : changes.slice(0, firstCostlier);
     assert.ok(cheaper.length > 0);
-    assert.ok(cheaper.every((c) => c < 0), 'no costlier one among the cheaper');
+    assert.ok(
+      cheaper.every((c) => c < 0),
+      'no costlier one among the cheaper',
+    );
     for (let i = 1; i < cheaper.length; i++) assert.ok(cheaper[i - 1] <= cheaper[i], 'largest saving first');
     if (firstCostlier >= 0) {
       const costlier = changes.slice(firstCostlier);
@@ -82,30 +85,72 @@ describe('sync vs async login-api (captured)', () => {
 });
 
 describe('hand-made reports', () => {
-  const analysis = (functions: Array<{ name: string; line: number; totalMs: number }>, lines: Array<{ fn: string; line: number; ownMs: number; code?: string }> = []): Analysis => ({
+  const analysis = (
+    functions: Array<{ name: string; line: number; totalMs: number }>,
+    lines: Array<{ fn: string; line: number; ownMs: number; code?: string }> = [],
+  ): Analysis => ({
     durationMs: 1000,
     samples: 1000,
     intervalUs: 1000,
     nonIdleMs: 1000,
     categories: { user: 600, dependencies: 0, nodeInternals: 0, native: 400, gc: 0, idle: 0, program: 0 },
-    functions: functions.map((f) => ({ name: f.name, file: '/app/server.js', line: f.line, column: 0, category: 'user', selfMs: f.totalMs, totalMs: f.totalMs, selfPct: 0, totalPct: 0, callers: [], callees: [] })),
-    lines: lines.map((l) => ({ file: '/app/server.js', line: l.line, function: l.fn, ownMs: l.ownMs, ownPct: 0, selfMs: 0, totalMs: l.ownMs, selfPct: 0, totalPct: 0, callees: [], ...(l.code ? { code: l.code } : {}) })),
+    functions: functions.map((f) => ({
+      name: f.name,
+      file: '/app/server.js',
+      line: f.line,
+      column: 0,
+      category: 'user',
+      selfMs: f.totalMs,
+      totalMs: f.totalMs,
+      selfPct: 0,
+      totalPct: 0,
+      callers: [],
+      callees: [],
+    })),
+    lines: lines.map((l) => ({
+      file: '/app/server.js',
+      line: l.line,
+      function: l.fn,
+      ownMs: l.ownMs,
+      ownPct: 0,
+      selfMs: 0,
+      totalMs: l.ownMs,
+      selfPct: 0,
+      totalPct: 0,
+      callees: [],
+      ...(l.code ? { code: l.code } : {}),
+    })),
     hints: [],
     notes: [],
   });
-  const report = (id: string, a: Analysis, requests?: number): ReportV1 => buildReport({
-    id,
-    startedAt: '2026-11-21T12:00:00.000Z',
-    app: { command: ['node', 'server.js'], cwd: '/app', pid: 1, url: 'http://127.0.0.1:3000/' },
-    settings: SETTINGS,
-    load: requests === undefined ? undefined : {
-      durationS: 10, connections: 10, requests: { total: requests, perSecond: requests / 10 },
-      latencyMs: { mean: 10, p50: 10, p90: 10, p99: 10, max: 10 }, errors: 0, timeouts: 0, non2xx: 0, statusCodes: {}, loadLimited: false,
-      profiled: { durationS: 10, requests: { total: requests, perSecond: requests / 10 }, latencyMs: { mean: 10, p50: 10, p90: 10, p99: 10, max: 10 } },
-    },
-    profileFile: 'profile.cpuprofile',
-    analysis: a,
-  });
+  const report = (id: string, a: Analysis, requests?: number): ReportV1 =>
+    buildReport({
+      id,
+      startedAt: '2026-11-21T12:00:00.000Z',
+      app: { command: ['node', 'server.js'], cwd: '/app', pid: 1, url: 'http://127.0.0.1:3000/' },
+      settings: SETTINGS,
+      load:
+        requests === undefined
+          ? undefined
+          : {
+              durationS: 10,
+              connections: 10,
+              requests: { total: requests, perSecond: requests / 10 },
+              latencyMs: { mean: 10, p50: 10, p90: 10, p99: 10, max: 10 },
+              errors: 0,
+              timeouts: 0,
+              non2xx: 0,
+              statusCodes: {},
+              loadLimited: false,
+              profiled: {
+                durationS: 10,
+                requests: { total: requests, perSecond: requests / 10 },
+                latencyMs: { mean: 10, p50: 10, p90: 10, p99: 10, max: 10 },
+              },
+            },
+      profileFile: 'profile.cpuprofile',
+      analysis: a,
+    });
 
   test('ms per request: 1000 ms over 10 requests → 100 ms over 20 requests', () => {
     const cmp = compareReports(
@@ -113,7 +158,10 @@ describe('hand-made reports', () => {
       report('b', analysis([{ name: 'checkPassword', line: 40, totalMs: 100 }]), 20),
     );
     assert.equal(cmp.unit, 'ms/request');
-    assert.deepEqual(cmp.functions.map(({ verdict: _v, lowPct: _l, highPct: _h, ...f }) => f), [{ name: 'checkPassword', file: '/app/server.js', line: 40, base: 100, current: 5, change: -95 }]);
+    assert.deepEqual(
+      cmp.functions.map(({ verdict: _v, lowPct: _l, highPct: _h, ...f }) => f),
+      [{ name: 'checkPassword', file: '/app/server.js', line: 40, base: 100, current: 5, change: -95 }],
+    );
     assert.equal(cmp.functions[0].verdict, 'better', 'a 20× drop over 1000 samples is past any noise');
     assert.equal(cmp.categories.native.base, 40);
     assert.equal(cmp.categories.native.current, 20);
@@ -128,32 +176,86 @@ describe('hand-made reports', () => {
     );
     assert.equal(cmp.functions.length, 1);
     assert.equal(cmp.functions[0].line, 12, 'shown where it is now');
-    assert.deepEqual(cmp.lines.map((l) => [l.line, l.change]), [[11, -50], [13, 20]]);
+    assert.deepEqual(
+      cmp.lines.map((l) => [l.line, l.change]),
+      [
+        [11, -50],
+        [13, 20],
+      ],
+    );
   });
 
   test('lines are matched by their code and function, not their number: a fix that moves lines shows the right one cheaper', () => {
     // Two lines were added above: the hot line moved from 11 to 13 and got cheaper; line 12 (other code) is new.
     const cmp = compareReports(
-      report('a', analysis([{ name: 'f', line: 10, totalMs: 60 }], [{ fn: 'f', line: 11, ownMs: 50, code: 'hash(pw);' }, { fn: 'f', line: 12, ownMs: 10, code: 'res.end(x);' }])),
-      report('b', analysis([{ name: 'f', line: 10, totalMs: 30 }], [{ fn: 'f', line: 13, ownMs: 20, code: 'hash(pw);' }, { fn: 'f', line: 14, ownMs: 10, code: 'res.end(x);' }])),
+      report(
+        'a',
+        analysis(
+          [{ name: 'f', line: 10, totalMs: 60 }],
+          [
+            { fn: 'f', line: 11, ownMs: 50, code: 'hash(pw);' },
+            { fn: 'f', line: 12, ownMs: 10, code: 'res.end(x);' },
+          ],
+        ),
+      ),
+      report(
+        'b',
+        analysis(
+          [{ name: 'f', line: 10, totalMs: 30 }],
+          [
+            { fn: 'f', line: 13, ownMs: 20, code: 'hash(pw);' },
+            { fn: 'f', line: 14, ownMs: 10, code: 'res.end(x);' },
+          ],
+        ),
+      ),
     );
-    assert.deepEqual(cmp.lines.map((l) => [l.line, l.base, l.current, l.change]), [[13, 50, 20, -30]]);
+    assert.deepEqual(
+      cmp.lines.map((l) => [l.line, l.base, l.current, l.change]),
+      [[13, 50, 20, -30]],
+    );
   });
 
   test('equal code twice in one function is told apart by its order', () => {
     const cmp = compareReports(
-      report('a', analysis([{ name: 'f', line: 1, totalMs: 30 }], [{ fn: 'f', line: 3, ownMs: 20, code: 'res.end(x);' }, { fn: 'f', line: 7, ownMs: 10, code: 'res.end(x);' }])),
-      report('b', analysis([{ name: 'f', line: 1, totalMs: 25 }], [{ fn: 'f', line: 4, ownMs: 15, code: 'res.end(x);' }, { fn: 'f', line: 8, ownMs: 10, code: 'res.end(x);' }])),
+      report(
+        'a',
+        analysis(
+          [{ name: 'f', line: 1, totalMs: 30 }],
+          [
+            { fn: 'f', line: 3, ownMs: 20, code: 'res.end(x);' },
+            { fn: 'f', line: 7, ownMs: 10, code: 'res.end(x);' },
+          ],
+        ),
+      ),
+      report(
+        'b',
+        analysis(
+          [{ name: 'f', line: 1, totalMs: 25 }],
+          [
+            { fn: 'f', line: 4, ownMs: 15, code: 'res.end(x);' },
+            { fn: 'f', line: 8, ownMs: 10, code: 'res.end(x);' },
+          ],
+        ),
+      ),
     );
-    assert.deepEqual(cmp.lines.map((l) => [l.line, l.change]), [[4, -5]]);
+    assert.deepEqual(
+      cmp.lines.map((l) => [l.line, l.change]),
+      [[4, -5]],
+    );
   });
 
   test('without load figures on both sides the unit is plain ms and there is no load section', () => {
-    const cmp = compareReports(report('a', analysis([{ name: 'f', line: 1, totalMs: 30 }]), 10), report('b', analysis([{ name: 'f', line: 1, totalMs: 10 }])));
+    const cmp = compareReports(
+      report('a', analysis([{ name: 'f', line: 1, totalMs: 30 }]), 10),
+      report('b', analysis([{ name: 'f', line: 1, totalMs: 10 }])),
+    );
     assert.equal(cmp.unit, 'ms');
     assert.equal(cmp.load, undefined);
     assert.equal(cmp.eventLoop, undefined);
-    assert.deepEqual(cmp.functions.map((f) => [f.base, f.current, f.change]), [[30, 10, -20]]);
+    assert.deepEqual(
+      cmp.functions.map((f) => [f.base, f.current, f.change]),
+      [[30, 10, -20]],
+    );
   });
 
   test('unchanged functions are left out', () => {

@@ -14,7 +14,11 @@ import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 function outcome(read: () => CpuProfile): string {
   try {
     const p = read();
-    return JSON.stringify({ ...p, samples: p.samples && Array.from(p.samples), timeDeltas: p.timeDeltas && Array.from(p.timeDeltas) });
+    return JSON.stringify({
+      ...p,
+      samples: p.samples && Array.from(p.samples),
+      timeDeltas: p.timeDeltas && Array.from(p.timeDeltas),
+    });
   } catch (err) {
     return `${(err as Error).name}: ${(err as Error).message}`;
   }
@@ -22,11 +26,16 @@ function outcome(read: () => CpuProfile): string {
 
 function same(text: string): string {
   const fromBytes = outcome(() => parseCpuProfileBytes(Buffer.from(text, 'utf8')));
-  assert.equal(fromBytes, outcome(() => parseCpuProfileText(text)), text.slice(0, 200));
+  assert.equal(
+    fromBytes,
+    outcome(() => parseCpuProfileText(text)),
+    text.slice(0, 200),
+  );
   return fromBytes;
 }
 
-const cf = (name: string): string => `{"functionName":${JSON.stringify(name)},"scriptId":"1","url":"file:///a.js","lineNumber":0,"columnNumber":0}`;
+const cf = (name: string): string =>
+  `{"functionName":${JSON.stringify(name)},"scriptId":"1","url":"file:///a.js","lineNumber":0,"columnNumber":0}`;
 const nodes = `[{"id":1,"callFrame":${cf('(root)')},"children":[2]},{"id":2,"callFrame":${cf('samples')},"hitCount":3,"positionTicks":[{"line":1,"ticks":3}]}]`;
 const profile = (extra: string): string => `{"nodes":${nodes},"startTime":10,"endTime":5000${extra}}`;
 
@@ -38,7 +47,11 @@ describe('parseCpuProfileBytes', () => {
       const p = parseCpuProfileBytes(bytes);
       assert.ok(p.samples instanceof Int32Array && p.timeDeltas instanceof Int32Array, name);
       assert.ok(p.samples.length > 100, name);
-      assert.equal(outcome(() => p), outcome(() => parseCpuProfileText(bytes.toString('utf8'))), name);
+      assert.equal(
+        outcome(() => p),
+        outcome(() => parseCpuProfileText(bytes.toString('utf8'))),
+        name,
+      );
     }
   });
 
@@ -49,7 +62,9 @@ describe('parseCpuProfileBytes', () => {
     same(`  ${profile(',"samples":[2],"timeDeltas":[7]')}  \n`);
     same(`{"profile":${profile(',"samples":[2],"timeDeltas":[7]')}}`);
     // "samples" as a string value and inside an object: never taken for the top-level key.
-    same(`{"meta":{"samples":[1,1]},"note":"\\"samples\\":[9]",${profile(',"samples":[2,1],"timeDeltas":[1,1]').slice(1)}`);
+    same(
+      `{"meta":{"samples":[1,1]},"note":"\\"samples\\":[9]",${profile(',"samples":[2,1],"timeDeltas":[1,1]').slice(1)}`,
+    );
     same(profile(',"samples":[],"timeDeltas":[]'));
     same(profile(''));
   });
@@ -68,17 +83,31 @@ describe('parseCpuProfileBytes', () => {
 
   test('what JSON or the profile rules refuse: the same error', () => {
     for (const extra of [
-      ',"samples":[2,],"timeDeltas":[1]', ',"samples":[02],"timeDeltas":[1]', ',"samples":[+2],"timeDeltas":[1]',
-      ',"samples":[.5],"timeDeltas":[1]', ',"samples":[2.],"timeDeltas":[1]', ',"samples":[1e],"timeDeltas":[1]',
-      ',"samples":[2 2],"timeDeltas":[1]', ',"samples":[NaN],"timeDeltas":[1]', ',"samples":["2"],"timeDeltas":[1]',
-      ',"samples":[[2]],"timeDeltas":[1]', ',"samples":[2],"timeDeltas":[1,2]', ',"samples":[9],"timeDeltas":[1]',
-      ',"samples":[2.5],"timeDeltas":[1]', ',"samples":[2],"timeDeltas":[null]', ',"samples":[2],"timeDeltas":{}',
-      ',"samples":[2],"samples":[2,2],"timeDeltas":[1,1]', ',"s\\u0061mples":[2,2],"samples":[2],"timeDeltas":[1]',
-      ',"samples":[2],"timeDeltas":[1e999999]', ',"samples":[2],"timeDeltas":[1]} trailing', ',"samples":[2]',
+      ',"samples":[2,],"timeDeltas":[1]',
+      ',"samples":[02],"timeDeltas":[1]',
+      ',"samples":[+2],"timeDeltas":[1]',
+      ',"samples":[.5],"timeDeltas":[1]',
+      ',"samples":[2.],"timeDeltas":[1]',
+      ',"samples":[1e],"timeDeltas":[1]',
+      ',"samples":[2 2],"timeDeltas":[1]',
+      ',"samples":[NaN],"timeDeltas":[1]',
+      ',"samples":["2"],"timeDeltas":[1]',
+      ',"samples":[[2]],"timeDeltas":[1]',
+      ',"samples":[2],"timeDeltas":[1,2]',
+      ',"samples":[9],"timeDeltas":[1]',
+      ',"samples":[2.5],"timeDeltas":[1]',
+      ',"samples":[2],"timeDeltas":[null]',
+      ',"samples":[2],"timeDeltas":{}',
+      ',"samples":[2],"samples":[2,2],"timeDeltas":[1,1]',
+      ',"s\\u0061mples":[2,2],"samples":[2],"timeDeltas":[1]',
+      ',"samples":[2],"timeDeltas":[1e999999]',
+      ',"samples":[2],"timeDeltas":[1]} trailing',
+      ',"samples":[2]',
     ]) {
       same(profile(extra));
     }
-    for (const cut of [0, 1, 5, 40, 200]) same(profile(',"samples":[2,2],"timeDeltas":[1,1]').slice(0, -cut || undefined));
+    for (const cut of [0, 1, 5, 40, 200])
+      same(profile(',"samples":[2,2],"timeDeltas":[1,1]').slice(0, -cut || undefined));
     same('');
     same('[]');
     same('{}');
@@ -95,12 +124,16 @@ describe('parseCpuProfileBytes', () => {
     assert.equal(fresh.byteLength, 0);
     assert.deepEqual(Array.from(p.samples ?? []), [2]);
     calls = 0;
-    assert.throws(() => readCpuProfileBytes(() => (calls++, Buffer.from(profile(',"samples":[2,],"timeDeltas":[1]')))), /not JSON/);
+    assert.throws(
+      () => readCpuProfileBytes(() => (calls++, Buffer.from(profile(',"samples":[2,],"timeDeltas":[1]')))),
+      /not JSON/,
+    );
     assert.equal(calls, 2);
   });
 
   test('node objects in an unusual shape are copied as readCpuProfile copies them', () => {
-    const odd = `{"nodes":[{"callFrame":{"url":"","functionName":"(root)","lineNumber":0,"columnNumber":0,"scriptId":7},"id":1,"extra":1,"children":[2]},` +
+    const odd =
+      `{"nodes":[{"callFrame":{"url":"","functionName":"(root)","lineNumber":0,"columnNumber":0,"scriptId":7},"id":1,"extra":1,"children":[2]},` +
       `{"id":2,"callFrame":${cf('b')},"positionTicks":[{"ticks":1,"line":1}]}],"startTime":0,"endTime":9,"samples":[2],"timeDeltas":[1]}`;
     const out = same(odd);
     assert.ok(!out.includes('extra'));

@@ -10,7 +10,13 @@ import { buildProfile } from '../helpers/profiles.ts';
 
 /** (root) → a → b, with two samples of b and one of a. */
 function good(): Record<string, unknown> & { nodes: Array<Record<string, unknown>> } {
-  const cf = (name: string, url = 'file:///app/x.js') => ({ functionName: name, scriptId: '1', url, lineNumber: 0, columnNumber: 0 });
+  const cf = (name: string, url = 'file:///app/x.js') => ({
+    functionName: name,
+    scriptId: '1',
+    url,
+    lineNumber: 0,
+    columnNumber: 0,
+  });
   return {
     nodes: [
       { id: 1, callFrame: cf('(root)', ''), hitCount: 0, children: [2] },
@@ -25,14 +31,17 @@ function good(): Record<string, unknown> & { nodes: Array<Record<string, unknown
 }
 
 function rejects(input: unknown, where: string | RegExp, message?: RegExp): void {
-  assert.throws(() => readCpuProfile(input), (err: unknown) => {
-    assert.ok(err instanceof ProfileFormatError, `a ProfileFormatError, got ${String(err)}`);
-    if (typeof where === 'string') assert.equal(err.where, where);
-    else assert.match(err.where ?? '', where);
-    assert.ok(err.message.includes(`(at ${err.where})`));
-    if (message) assert.match(err.message, message);
-    return true;
-  });
+  assert.throws(
+    () => readCpuProfile(input),
+    (err: unknown) => {
+      assert.ok(err instanceof ProfileFormatError, `a ProfileFormatError, got ${String(err)}`);
+      if (typeof where === 'string') assert.equal(err.where, where);
+      else assert.match(err.where ?? '', where);
+      assert.ok(err.message.includes(`(at ${err.where})`));
+      if (message) assert.match(err.message, message);
+      return true;
+    },
+  );
 }
 
 /** A copy of good() with `edit` applied. */
@@ -44,7 +53,10 @@ function broken(edit: (p: ReturnType<typeof good>) => void): unknown {
 
 describe('readCpuProfile rejects', () => {
   test('not JSON (parseCpuProfileText)', () => {
-    assert.throws(() => parseCpuProfileText('{"nodes": ['), (err: unknown) => err instanceof ProfileFormatError && err.where === 'file' && /not JSON/.test(err.message));
+    assert.throws(
+      () => parseCpuProfileText('{"nodes": ['),
+      (err: unknown) => err instanceof ProfileFormatError && err.where === 'file' && /not JSON/.test(err.message),
+    );
     assert.throws(() => parseCpuProfileText(''), ProfileFormatError);
   });
 
@@ -55,73 +67,186 @@ describe('readCpuProfile rejects', () => {
   });
 
   test('nodes missing, not an array, or empty', () => {
-    rejects(broken((p) => delete (p as Record<string, unknown>).nodes), '$.nodes');
-    rejects(broken((p) => ((p as Record<string, unknown>).nodes = {})), '$.nodes');
-    rejects(broken((p) => (p.nodes = [])), '$.nodes', /no nodes/);
+    rejects(
+      broken((p) => delete (p as Record<string, unknown>).nodes),
+      '$.nodes',
+    );
+    rejects(
+      broken((p) => ((p as Record<string, unknown>).nodes = {})),
+      '$.nodes',
+    );
+    rejects(
+      broken((p) => (p.nodes = [])),
+      '$.nodes',
+      /no nodes/,
+    );
   });
 
   test('start and end times that are not numbers', () => {
-    rejects(broken((p) => (p.startTime = '100')), '$.startTime');
-    rejects(broken((p) => delete p.endTime), '$.endTime');
-    rejects(broken((p) => (p.endTime = Number.NaN)), '$.endTime');
+    rejects(
+      broken((p) => (p.startTime = '100')),
+      '$.startTime',
+    );
+    rejects(
+      broken((p) => delete p.endTime),
+      '$.endTime',
+    );
+    rejects(
+      broken((p) => (p.endTime = Number.NaN)),
+      '$.endTime',
+    );
   });
 
   test('duplicate ids', () => {
-    rejects(broken((p) => (p.nodes[2].id = 2)), '$.nodes[2].id', /appears twice/);
+    rejects(
+      broken((p) => (p.nodes[2].id = 2)),
+      '$.nodes[2].id',
+      /appears twice/,
+    );
   });
 
   test('a child id that names no node', () => {
-    rejects(broken((p) => (p.nodes[1].children = [3, 99])), '$.nodes[1].children', /99/);
+    rejects(
+      broken((p) => (p.nodes[1].children = [3, 99])),
+      '$.nodes[1].children',
+      /99/,
+    );
   });
 
   test('a node with two parents', () => {
-    rejects(broken((p) => (p.nodes[0].children = [2, 3])), '$.nodes[1].children', /two parents/);
+    rejects(
+      broken((p) => (p.nodes[0].children = [2, 3])),
+      '$.nodes[1].children',
+      /two parents/,
+    );
   });
 
   test('a node that is its own child', () => {
-    rejects(broken((p) => (p.nodes[2].children = [3])), '$.nodes[2].children', /its own child/);
+    rejects(
+      broken((p) => (p.nodes[2].children = [3])),
+      '$.nodes[2].children',
+      /its own child/,
+    );
   });
 
   test('a cycle: every node has a parent, or a loop cut off from the root', () => {
-    rejects(broken((p) => (p.nodes[2].children = [1])), '$.nodes', /cycle/);
-    rejects(broken((p) => {
-      p.nodes[1].children = [];
-      p.nodes.push({ id: 4, callFrame: { functionName: 'c', scriptId: '1', url: '', lineNumber: 0, columnNumber: 0 }, children: [3] });
-      p.nodes[2].children = [4];
-    }), '$.nodes', /cycle/);
+    rejects(
+      broken((p) => (p.nodes[2].children = [1])),
+      '$.nodes',
+      /cycle/,
+    );
+    rejects(
+      broken((p) => {
+        p.nodes[1].children = [];
+        p.nodes.push({
+          id: 4,
+          callFrame: { functionName: 'c', scriptId: '1', url: '', lineNumber: 0, columnNumber: 0 },
+          children: [3],
+        });
+        p.nodes[2].children = [4];
+      }),
+      '$.nodes',
+      /cycle/,
+    );
   });
 
   test('two roots', () => {
-    rejects(broken((p) => (p.nodes[1].children = [])), '$.nodes', /no parent/);
+    rejects(
+      broken((p) => (p.nodes[1].children = [])),
+      '$.nodes',
+      /no parent/,
+    );
   });
 
   test('a sample naming no node', () => {
-    rejects(broken((p) => (p.samples = [3, 7, 3])), '$.samples[1]');
-    rejects(broken((p) => (p.samples = [3, '2', 3])), '$.samples[1]');
-    rejects(broken((p) => (p.samples = 'all')), '$.samples');
+    rejects(
+      broken((p) => (p.samples = [3, 7, 3])),
+      '$.samples[1]',
+    );
+    rejects(
+      broken((p) => (p.samples = [3, '2', 3])),
+      '$.samples[1]',
+    );
+    rejects(
+      broken((p) => (p.samples = 'all')),
+      '$.samples',
+    );
   });
 
   test('timeDeltas of the wrong length or type', () => {
-    rejects(broken((p) => (p.timeDeltas = [1000, 1000])), '$.timeDeltas', /2 entries for 3 samples/);
-    rejects(broken((p) => (p.timeDeltas = [1000, null, 1000])), '$.timeDeltas[1]');
-    rejects(broken((p) => (p.timeDeltas = {})), '$.timeDeltas');
+    rejects(
+      broken((p) => (p.timeDeltas = [1000, 1000])),
+      '$.timeDeltas',
+      /2 entries for 3 samples/,
+    );
+    rejects(
+      broken((p) => (p.timeDeltas = [1000, null, 1000])),
+      '$.timeDeltas[1]',
+    );
+    rejects(
+      broken((p) => (p.timeDeltas = {})),
+      '$.timeDeltas',
+    );
   });
 
   test('wrong types inside a node', () => {
-    rejects(broken((p) => (p.nodes[1] = 'a' as unknown as Record<string, unknown>)), '$.nodes[1]');
-    rejects(broken((p) => (p.nodes[1].id = '2')), '$.nodes[1].id');
-    rejects(broken((p) => (p.nodes[1].id = 2.5)), '$.nodes[1].id');
-    rejects(broken((p) => delete p.nodes[1].callFrame), '$.nodes[1].callFrame');
-    rejects(broken((p) => ((p.nodes[1].callFrame as Record<string, unknown>).functionName = 7)), '$.nodes[1].callFrame.functionName');
-    rejects(broken((p) => ((p.nodes[1].callFrame as Record<string, unknown>).url = null)), '$.nodes[1].callFrame.url');
-    rejects(broken((p) => ((p.nodes[1].callFrame as Record<string, unknown>).lineNumber = '0')), '$.nodes[1].callFrame.lineNumber');
-    rejects(broken((p) => ((p.nodes[1].callFrame as Record<string, unknown>).columnNumber = 0.5)), '$.nodes[1].callFrame.columnNumber');
-    rejects(broken((p) => (p.nodes[1].hitCount = -1)), '$.nodes[1].hitCount');
-    rejects(broken((p) => (p.nodes[1].children = 3)), '$.nodes[1].children');
-    rejects(broken((p) => (p.nodes[1].children = ['3'])), '$.nodes[1].children[0]');
-    rejects(broken((p) => (p.nodes[1].positionTicks = {})), '$.nodes[1].positionTicks');
-    rejects(broken((p) => (p.nodes[1].positionTicks = [{ line: 0, ticks: 1 }])), '$.nodes[1].positionTicks[0]', /line >= 1/);
-    rejects(broken((p) => (p.nodes[1].positionTicks = [{ line: 3, ticks: -2 }])), '$.nodes[1].positionTicks[0]');
+    rejects(
+      broken((p) => (p.nodes[1] = 'a' as unknown as Record<string, unknown>)),
+      '$.nodes[1]',
+    );
+    rejects(
+      broken((p) => (p.nodes[1].id = '2')),
+      '$.nodes[1].id',
+    );
+    rejects(
+      broken((p) => (p.nodes[1].id = 2.5)),
+      '$.nodes[1].id',
+    );
+    rejects(
+      broken((p) => delete p.nodes[1].callFrame),
+      '$.nodes[1].callFrame',
+    );
+    rejects(
+      broken((p) => ((p.nodes[1].callFrame as Record<string, unknown>).functionName = 7)),
+      '$.nodes[1].callFrame.functionName',
+    );
+    rejects(
+      broken((p) => ((p.nodes[1].callFrame as Record<string, unknown>).url = null)),
+      '$.nodes[1].callFrame.url',
+    );
+    rejects(
+      broken((p) => ((p.nodes[1].callFrame as Record<string, unknown>).lineNumber = '0')),
+      '$.nodes[1].callFrame.lineNumber',
+    );
+    rejects(
+      broken((p) => ((p.nodes[1].callFrame as Record<string, unknown>).columnNumber = 0.5)),
+      '$.nodes[1].callFrame.columnNumber',
+    );
+    rejects(
+      broken((p) => (p.nodes[1].hitCount = -1)),
+      '$.nodes[1].hitCount',
+    );
+    rejects(
+      broken((p) => (p.nodes[1].children = 3)),
+      '$.nodes[1].children',
+    );
+    rejects(
+      broken((p) => (p.nodes[1].children = ['3'])),
+      '$.nodes[1].children[0]',
+    );
+    rejects(
+      broken((p) => (p.nodes[1].positionTicks = {})),
+      '$.nodes[1].positionTicks',
+    );
+    rejects(
+      broken((p) => (p.nodes[1].positionTicks = [{ line: 0, ticks: 1 }])),
+      '$.nodes[1].positionTicks[0]',
+      /line >= 1/,
+    );
+    rejects(
+      broken((p) => (p.nodes[1].positionTicks = [{ line: 3, ticks: -2 }])),
+      '$.nodes[1].positionTicks[0]',
+    );
   });
 
   test('an error says what and where in its message', () => {
@@ -149,7 +274,10 @@ describe('readCpuProfile accepts', () => {
     assert.notEqual(out.nodes[1], input.nodes[1]);
     assert.notEqual(out.nodes[1].children, input.nodes[1].children);
     assert.notEqual(out.nodes[1].positionTicks, input.nodes[1].positionTicks);
-    assert.deepEqual(out.nodes.map((n) => n.id), [1, 2, 3]);
+    assert.deepEqual(
+      out.nodes.map((n) => n.id),
+      [1, 2, 3],
+    );
     assert.deepEqual(out.samples, [3, 2, 3]);
   });
 
@@ -211,7 +339,14 @@ describe('buildProfileTree', () => {
 
   test('frames shared by nodes (same function at two stack positions) are one frame', () => {
     const raw = buildProfile([
-      { name: 'f', file: '/app/x.js', line0: 2, col0: 10, self: 1, children: [{ name: 'g', file: '/app/x.js', line0: 5, col0: 10, self: 1 }] },
+      {
+        name: 'f',
+        file: '/app/x.js',
+        line0: 2,
+        col0: 10,
+        self: 1,
+        children: [{ name: 'g', file: '/app/x.js', line0: 5, col0: 10, self: 1 }],
+      },
       { name: 'g', file: '/app/x.js', line0: 5, col0: 10, self: 1 },
     ]);
     const t = buildProfileTree(readCpuProfile(raw));
@@ -227,7 +362,10 @@ describe('buildProfileTree', () => {
     const t = buildProfileTree(readCpuProfile(p));
     assert.equal(t.sampleNode.length, 3);
     assert.equal(t.durationUs, 4000);
-    assert.deepEqual(Array.from(t.selfUs).map((v) => Math.round(v)), [0, 1333, 2667]);
+    assert.deepEqual(
+      Array.from(t.selfUs).map((v) => Math.round(v)),
+      [0, 1333, 2667],
+    );
   });
 });
 

@@ -7,7 +7,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { parseCpuProfileText, readCpuProfile, type CallFrame, type CpuProfile } from '../../src/core/analysis/cpuprofile.ts';
+import {
+  parseCpuProfileText,
+  readCpuProfile,
+  type CallFrame,
+  type CpuProfile,
+} from '../../src/core/analysis/cpuprofile.ts';
 import { mergeSamples, mergedSpeedscopeJson } from '../../src/extension/flame-merge.ts';
 import { mergeCacheDir, mergedCopyPath, writeMergedCopy } from '../../src/extension/flame-merge-file.ts';
 
@@ -23,7 +28,13 @@ const add = (m: Totals, name: string, self: number, total: number): void => {
 
 interface SpeedscopeFile {
   shared: { frames: Array<{ name: string; file: string; line: number; col: number }> };
-  profiles: Array<{ type: string; unit: string; startValue: number; endValue: number; events: Array<{ type: 'O' | 'C'; frame: number; at: number }> }>;
+  profiles: Array<{
+    type: string;
+    unit: string;
+    startValue: number;
+    endValue: number;
+    events: Array<{ type: 'O' | 'C'; frame: number; at: number }>;
+  }>;
 }
 
 /** Self and total time per frame name, replaying the events as speedscope's builder does. */
@@ -57,7 +68,8 @@ function fromSamples(profile: CpuProfile): Totals {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const name = (f: CallFrame): string => f.functionName || (f.url ? `(anonymous ${f.url.split('/').pop()}:${f.lineNumber + 1})` : '(anonymous)');
+  const name = (f: CallFrame): string =>
+    f.functionName || (f.url ? `(anonymous ${f.url.split('/').pop()}:${f.lineNumber + 1})` : '(anonymous)');
   const ignored = (f: CallFrame): boolean => f.functionName === '(root)' || f.functionName === '(idle)';
   const totals: Totals = new Map();
   const samples = profile.samples ?? [];
@@ -68,13 +80,24 @@ function fromSamples(profile: CpuProfile): Totals {
     if (!leaf || ignored(leaf.callFrame) || w === 0) continue;
     add(totals, name(leaf.callFrame), w, 0);
     const names = new Set<string>();
-    for (let id: number | undefined = leaf.id; id !== undefined && !ignored(byId.get(id)!.callFrame); id = parent.get(id)) names.add(name(byId.get(id)!.callFrame));
+    for (
+      let id: number | undefined = leaf.id;
+      id !== undefined && !ignored(byId.get(id)!.callFrame);
+      id = parent.get(id)
+    )
+      names.add(name(byId.get(id)!.callFrame));
     for (const n of names) add(totals, n, 0, w);
   }
   return totals;
 }
 
-const frame = (functionName: string, url = '', line = -1): CallFrame => ({ functionName, scriptId: url ? '7' : '0', url, lineNumber: line, columnNumber: url ? 4 : -1 });
+const frame = (functionName: string, url = '', line = -1): CallFrame => ({
+  functionName,
+  scriptId: url ? '7' : '0',
+  url,
+  lineNumber: line,
+  columnNumber: url ? 4 : -1,
+});
 
 /** (root) → main → work → work (recursion) and (root) → other, (idle), (garbage collector). */
 function handMade(samples: number[], timeDeltas: number[]): CpuProfile {
@@ -114,13 +137,26 @@ test('a "(garbage collector)" sample sits on top of the stack before it, as spee
   const { totals } = replay(JSON.stringify(file));
   assert.deepEqual(totals.get('(garbage collector)'), { self: 6000 + 32000, total: 38000 });
   assert.deepEqual(totals.get('work'), { self: 1000 + 8000, total: 1000 + 6000 + 8000 }, 'GC under work: in its total');
-  assert.deepEqual(totals.get('main'), { self: 0, total: 1000 + 6000 + 8000 }, 'the GC after idle is under no function');
+  assert.deepEqual(
+    totals.get('main'),
+    { self: 0, total: 1000 + 6000 + 8000 },
+    'the GC after idle is under no function',
+  );
   const names = file.shared.frames.map((f) => f.name);
-  assert.deepEqual(file.shared.frames[names.indexOf('work')], { name: 'work', file: 'file:///app/work.js', line: 10, col: 5 });
+  assert.deepEqual(file.shared.frames[names.indexOf('work')], {
+    name: 'work',
+    file: 'file:///app/work.js',
+    line: 10,
+    col: 5,
+  });
 });
 
 test('edge cases: one sample, no samples, a negative delta holds the time', () => {
-  assert.deepEqual(replay(mergedSpeedscopeJson(handMade([3], [10]), 'one')).totals, new Map(), 'the last sample lasts 0');
+  assert.deepEqual(
+    replay(mergedSpeedscopeJson(handMade([3], [10]), 'one')).totals,
+    new Map(),
+    'the last sample lasts 0',
+  );
   assert.deepEqual(replay(mergedSpeedscopeJson(handMade([], []), 'none')).totals, new Map());
   // readCpuProfile clamps a negative delta to 0; the merge holds the time on its own too.
   const raw = { ...handMade([2, 3, 2], [0, 1000, 500]), timeDeltas: [0, 1000, -400] };
@@ -136,16 +172,26 @@ function randomProfile(seed: number, sampleCount: number, gcAndProgram = false):
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
     return (s >>> 8) % n;
   };
-  const nodes: Array<{ id: number; callFrame: CallFrame; children: number[] }> = [{ id: 1, callFrame: frame('(root)'), children: [] }];
+  const nodes: Array<{ id: number; callFrame: CallFrame; children: number[] }> = [
+    { id: 1, callFrame: frame('(root)'), children: [] },
+  ];
   const parentOf: number[] = [0, 0];
   for (let i = 2; i <= 3000; i++) {
     const parent = rand(10) < 3 ? 1 : 1 + rand(i - 1);
     const fn = rand(60);
-    nodes.push({ id: i, callFrame: frame(fn % 13 === 0 ? '' : `f${fn}`, `file:///app/m${fn % 7}.js`, fn * 3), children: [] });
+    nodes.push({
+      id: i,
+      callFrame: frame(fn % 13 === 0 ? '' : `f${fn}`, `file:///app/m${fn % 7}.js`, fn * 3),
+      children: [],
+    });
     nodes[parent - 1].children.push(i);
     parentOf[i] = parent;
   }
-  for (const [id, name] of [[3001, '(idle)'], [3002, '(garbage collector)'], [3003, '(program)']] as const) {
+  for (const [id, name] of [
+    [3001, '(idle)'],
+    [3002, '(garbage collector)'],
+    [3003, '(program)'],
+  ] as const) {
     nodes.push({ id, callFrame: frame(name), children: [] });
     nodes[0].children.push(id);
   }
@@ -156,13 +202,20 @@ function randomProfile(seed: number, sampleCount: number, gcAndProgram = false):
     const r = rand(100);
     if (r < 50) {
       // the same node again
-    } else if (r < 75) n = nodes[n - 1].children.length > 0 ? nodes[n - 1].children[rand(nodes[n - 1].children.length)] : n;
+    } else if (r < 75)
+      n = nodes[n - 1].children.length > 0 ? nodes[n - 1].children[rand(nodes[n - 1].children.length)] : n;
     else if (r < 90) n = parentOf[n] > 1 ? parentOf[n] : n;
     else n = rand(10) === 0 ? 3001 + (gcAndProgram ? rand(3) : 0) : 2 + rand(2999);
     samples.push(n);
     timeDeltas.push(500 + rand(1000));
   }
-  return readCpuProfile({ nodes, startTime: 5_000_000, endTime: 5_000_000 + timeDeltas.reduce((a, b) => a + b, 0) + 777, samples, timeDeltas });
+  return readCpuProfile({
+    nodes,
+    startTime: 5_000_000,
+    endTime: 5_000_000 + timeDeltas.reduce((a, b) => a + b, 0) + 777,
+    samples,
+    timeDeltas,
+  });
 }
 
 test('a seeded random profile: the fast way (a stack per node) builds the same tree as the step-by-step replay', () => {
@@ -204,7 +257,10 @@ test('a seeded random profile (deep, recursive): the same self/total per functio
 test('a real capture: the same self/total per function (µs, within rounding)', () => {
   const profile = parseCpuProfileText(fs.readFileSync(LOGIN, 'utf8'));
   const totals = replay(mergedSpeedscopeJson(profile, 'login-api.cpuprofile')).totals;
-  const hasOnTop = profile.nodes.some((n) => ['(garbage collector)', '(program)'].includes(n.callFrame.functionName) && (profile.samples ?? []).includes(n.id));
+  const hasOnTop = profile.nodes.some(
+    (n) =>
+      ['(garbage collector)', '(program)'].includes(n.callFrame.functionName) && (profile.samples ?? []).includes(n.id),
+  );
   const expected = fromSamples(profile);
   for (const [name, t] of expected) {
     const got = totals.get(name) ?? { self: 0, total: 0 };
@@ -226,7 +282,11 @@ test('the merged copy on disk: the profile untouched, a folder per profile versi
     const cache = path.join(dir, 'cache');
     const out = path.join(cache, path.relative(mergeCacheDir(), mergedCopyPath(file, stat)));
     assert.equal(path.basename(out), 'app.cpuprofile.speedscope.json');
-    assert.notEqual(mergedCopyPath(file, { ...stat, mtimeMs: stat.mtimeMs + 1 }), mergedCopyPath(file, stat), 'a changed profile gets a new copy');
+    assert.notEqual(
+      mergedCopyPath(file, { ...stat, mtimeMs: stat.mtimeMs + 1 }),
+      mergedCopyPath(file, stat),
+      'a changed profile gets a new copy',
+    );
     writeMergedCopy(file, out, 'app.cpuprofile (stacks merged)');
     assert.deepEqual(fs.readFileSync(file), before, 'the profile itself is not changed');
     const file0 = JSON.parse(fs.readFileSync(out, 'utf8')) as SpeedscopeFile & { name: string };
@@ -236,7 +296,11 @@ test('the merged copy on disk: the profile untouched, a folder per profile versi
       const other = path.join(cache, `${String(i).padStart(24, 'a')}`, 'x.speedscope.json');
       fs.mkdirSync(path.dirname(other), { recursive: true });
       fs.writeFileSync(other, '{}');
-      fs.utimesSync(path.dirname(other), new Date(Date.now() - (i + 1) * 60_000), new Date(Date.now() - (i + 1) * 60_000));
+      fs.utimesSync(
+        path.dirname(other),
+        new Date(Date.now() - (i + 1) * 60_000),
+        new Date(Date.now() - (i + 1) * 60_000),
+      );
     }
     fs.rmSync(out);
     writeMergedCopy(file, out, 'app');

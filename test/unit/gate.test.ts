@@ -10,12 +10,26 @@ import { fixtureReport } from '../helpers/fixtures.ts';
 function comparison(rps: [number, number], p99: [number, number]): Comparison {
   const zero = delta(0, 0);
   return {
-    baseId: 'base', currentId: 'now', unit: 'ms/request', functions: [], lines: [],
-    categories: { user: zero, dependencies: zero, nodeInternals: zero, native: zero, gc: zero, idle: zero, program: zero },
+    baseId: 'base',
+    currentId: 'now',
+    unit: 'ms/request',
+    functions: [],
+    lines: [],
+    categories: {
+      user: zero,
+      dependencies: zero,
+      nodeInternals: zero,
+      native: zero,
+      gc: zero,
+      idle: zero,
+      program: zero,
+    },
     load: {
       requestsPerSecond: delta(...rps),
       latencyMs: { p50: zero, p90: zero, p99: delta(...p99), max: zero },
-      errors: zero, timeouts: zero, non2xx: zero,
+      errors: zero,
+      timeouts: zero,
+      non2xx: zero,
     },
   };
 }
@@ -29,7 +43,10 @@ describe('parseThreshold', () => {
   });
   for (const bad of ['', '-5%', 'five', '5%%', '100%', '1e3', '0x10']) {
     test(`refuses ${JSON.stringify(bad)} with what it takes`, () => {
-      assert.throws(() => parseThreshold(bad), (e: unknown) => e instanceof ThresholdError && /percentage from 0 to 99/.test(e.message));
+      assert.throws(
+        () => parseThreshold(bad),
+        (e: unknown) => e instanceof ThresholdError && /percentage from 0 to 99/.test(e.message),
+      );
     });
   }
 });
@@ -39,13 +56,22 @@ describe('regressionGate', () => {
     const v = regressionGate(comparison([100, 94], [50, 50]), 5);
     assert.ok(v.decided);
     assert.equal(v.failed, true);
-    assert.deepEqual(v.checks.map((c) => [c.figure, c.changePct, c.failed]), [['req/s', -6, true], ['latency p99', 0, false]]);
+    assert.deepEqual(
+      v.checks.map((c) => [c.figure, c.changePct, c.failed]),
+      [
+        ['req/s', -6, true],
+        ['latency p99', 0, false],
+      ],
+    );
   });
 
   test('a longer p99 than the limit allows fails even when req/s held', () => {
     const v = regressionGate(comparison([100, 100], [50, 53]), 5);
     assert.ok(v.decided && v.failed);
-    assert.deepEqual(v.checks.filter((c) => c.failed).map((c) => c.figure), ['latency p99']);
+    assert.deepEqual(
+      v.checks.filter((c) => c.failed).map((c) => c.figure),
+      ['latency p99'],
+    );
   });
 
   test('exactly at the limit passes; better figures pass', () => {
@@ -58,7 +84,10 @@ describe('regressionGate', () => {
   test('a p99 of 0 ms in the baseline is not gated; req/s still is', () => {
     const v = regressionGate(comparison([100, 90], [0, 40]), 5);
     assert.ok(v.decided && v.failed);
-    assert.deepEqual(v.checks.map((c) => c.figure), ['req/s']);
+    assert.deepEqual(
+      v.checks.map((c) => c.figure),
+      ['req/s'],
+    );
   });
 
   test('no load figures, or a baseline that served nothing: undecided, with why', () => {
@@ -77,6 +106,13 @@ describe('regressionGate', () => {
     const broken = regressionGate(compareReports(async, sync), 5);
     assert.ok(broken.decided && broken.failed);
     // The sync app's loop was saturated, the async one's not: req/s and p99 decide, CPU/request is shown only.
-    assert.deepEqual(broken.checks.filter((c) => c.notGated === undefined).map((c) => [c.figure, c.failed]), [['req/s', true], ['latency p99', true]], JSON.stringify(broken.checks));
+    assert.deepEqual(
+      broken.checks.filter((c) => c.notGated === undefined).map((c) => [c.figure, c.failed]),
+      [
+        ['req/s', true],
+        ['latency p99', true],
+      ],
+      JSON.stringify(broken.checks),
+    );
   });
 });

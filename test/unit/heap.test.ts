@@ -3,12 +3,28 @@
 // the reader rejects what is not a heap profile.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HeapProfileError, analyzeHeapProfile, parseHeapProfileText, type SamplingHeapNode } from '../../src/core/analysis/heap.ts';
+import {
+  HeapProfileError,
+  analyzeHeapProfile,
+  parseHeapProfileText,
+  type SamplingHeapNode,
+} from '../../src/core/analysis/heap.ts';
 
 const ROOT = '/app';
 let nextId = 1;
-function node(functionName: string, url: string, lineNumber: number, selfSize: number, children: SamplingHeapNode[] = []): SamplingHeapNode {
-  return { callFrame: { functionName, scriptId: '1', url, lineNumber, columnNumber: 0 }, selfSize, id: nextId++, children };
+function node(
+  functionName: string,
+  url: string,
+  lineNumber: number,
+  selfSize: number,
+  children: SamplingHeapNode[] = [],
+): SamplingHeapNode {
+  return {
+    callFrame: { functionName, scriptId: '1', url, lineNumber, columnNumber: 0 },
+    selfSize,
+    id: nextId++,
+    children,
+  };
 }
 
 test('own bytes: the deepest frame of your code; outside bytes: no frame of yours on the stack', () => {
@@ -24,10 +40,13 @@ test('own bytes: the deepest frame of your code; outside bytes: no frame of your
   const a = analyzeHeapProfile({ head }, ROOT);
   assert.equal(a.totalBytes, 1950);
   assert.equal(a.outsideUserBytes, 50);
-  assert.deepEqual(a.lines.map((l) => [l.file, l.line, l.function, l.ownBytes]), [
-    ['/app/rows.js', 3, 'makeRows', 1800],
-    ['/app/server.js', 10, 'handler', 100],
-  ]);
+  assert.deepEqual(
+    a.lines.map((l) => [l.file, l.line, l.function, l.ownBytes]),
+    [
+      ['/app/rows.js', 3, 'makeRows', 1800],
+      ['/app/server.js', 10, 'handler', 100],
+    ],
+  );
   assert.equal(a.lines[0].ownPct, 92.31);
   const makeRows = a.functions.find((f) => f.name === 'makeRows')!;
   assert.equal(makeRows.selfBytes, 1000);
@@ -38,7 +57,9 @@ test('own bytes: the deepest frame of your code; outside bytes: no frame of your
 
 test('recursion: a function on the stack twice counts its bytes once in its total', () => {
   const head = node('(root)', '', -1, 0, [
-    node('walk', 'file:///app/tree.js', 0, 10, [node('walk', 'file:///app/tree.js', 0, 20, [node('walk', 'file:///app/tree.js', 0, 30)])]),
+    node('walk', 'file:///app/tree.js', 0, 10, [
+      node('walk', 'file:///app/tree.js', 0, 20, [node('walk', 'file:///app/tree.js', 0, 30)]),
+    ]),
   ]);
   const a = analyzeHeapProfile({ head }, ROOT);
   const walk = a.functions.find((f) => f.name === 'walk')!;
@@ -58,6 +79,12 @@ test('a deep tree is walked without recursion', () => {
 test('what is not a heap profile is refused with a reason', () => {
   assert.throws(() => parseHeapProfileText('not json'), HeapProfileError);
   assert.throws(() => parseHeapProfileText('{"nodes": []}'), /no "head" node/);
-  assert.throws(() => parseHeapProfileText('{"head": {"callFrame": {"functionName": "x", "url": "", "lineNumber": 0}, "selfSize": -1, "id": 1, "children": []}}'), /selfSize/);
+  assert.throws(
+    () =>
+      parseHeapProfileText(
+        '{"head": {"callFrame": {"functionName": "x", "url": "", "lineNumber": 0}, "selfSize": -1, "id": 1, "children": []}}',
+      ),
+    /selfSize/,
+  );
   assert.throws(() => parseHeapProfileText('{"head": {"selfSize": 1, "id": 1, "children": []}}'), /callFrame/);
 });

@@ -2,10 +2,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { nodeConfigsFromLaunchJson, parseEnvFile, substitute, type LaunchJsonContext } from '../../src/extension/launch-config.ts';
+import {
+  nodeConfigsFromLaunchJson,
+  parseEnvFile,
+  substitute,
+  type LaunchJsonContext,
+} from '../../src/extension/launch-config.ts';
 
 const folder = '/work/app';
-const ctx = (over: Partial<LaunchJsonContext> = {}): LaunchJsonContext => ({ folder, env: { HOME: '/home/u', API: 'x' }, homeDir: '/home/u', ...over });
+const ctx = (over: Partial<LaunchJsonContext> = {}): LaunchJsonContext => ({
+  folder,
+  env: { HOME: '/home/u', API: 'x' },
+  homeDir: '/home/u',
+  ...over,
+});
 
 test('a Node launch configuration with comments and trailing commas gives program, args, cwd, env and runtimeArgs', () => {
   const text = `{
@@ -40,15 +50,38 @@ test('a Node launch configuration with comments and trailing commas gives progra
 });
 
 test('a relative program is relative to cwd; pwa-node counts as node; a node runtimeExecutable is kept', () => {
-  const text = JSON.stringify({ configurations: [{ type: 'pwa-node', request: 'launch', name: 'n', program: 'index.js', runtimeExecutable: '/opt/node22/bin/node' }] });
+  const text = JSON.stringify({
+    configurations: [
+      {
+        type: 'pwa-node',
+        request: 'launch',
+        name: 'n',
+        program: 'index.js',
+        runtimeExecutable: '/opt/node22/bin/node',
+      },
+    ],
+  });
   const [choice] = nodeConfigsFromLaunchJson(text, ctx()).choices;
   assert.equal(choice.spec.entry, path.join(folder, 'index.js'));
   assert.equal(choice.spec.nodePath, '/opt/node22/bin/node');
 });
 
 test('an npm runtimeExecutable runs the package.json script when it is a node command', () => {
-  const text = JSON.stringify({ configurations: [{ type: 'node', request: 'launch', name: 'npm start', runtimeExecutable: 'npm', runtimeArgs: ['run-script', 'start'] }] });
-  const { choices } = nodeConfigsFromLaunchJson(text, ctx({ npmScript: (_cwd, name) => (name === 'start' ? 'NODE_ENV=production node server.js --verbose' : undefined) }));
+  const text = JSON.stringify({
+    configurations: [
+      {
+        type: 'node',
+        request: 'launch',
+        name: 'npm start',
+        runtimeExecutable: 'npm',
+        runtimeArgs: ['run-script', 'start'],
+      },
+    ],
+  });
+  const { choices } = nodeConfigsFromLaunchJson(
+    text,
+    ctx({ npmScript: (_cwd, name) => (name === 'start' ? 'NODE_ENV=production node server.js --verbose' : undefined) }),
+  );
   assert.equal(choices[0].spec.entry, 'server.js');
   assert.deepEqual(choices[0].spec.args, ['--verbose']);
   assert.equal(choices[0].spec.env?.NODE_ENV, 'production');
@@ -60,7 +93,13 @@ test('configurations Hotline cannot start are skipped with the reason', () => {
       { type: 'node', request: 'launch', name: 'ts-node', runtimeExecutable: 'ts-node', program: 'src/a.ts' },
       { type: 'node', request: 'launch', name: 'no program' },
       { type: 'node', request: 'launch', name: 'file var', program: '${file}' },
-      { type: 'node', request: 'launch', name: 'nodemon script', runtimeExecutable: 'npm', runtimeArgs: ['run', 'dev'] },
+      {
+        type: 'node',
+        request: 'launch',
+        name: 'nodemon script',
+        runtimeExecutable: 'npm',
+        runtimeArgs: ['run', 'dev'],
+      },
     ],
   });
   const { choices, skipped } = nodeConfigsFromLaunchJson(text, ctx({ npmScript: () => 'nodemon server.js' }));
@@ -73,9 +112,28 @@ test('configurations Hotline cannot start are skipped with the reason', () => {
 });
 
 test('an envFile is read and env entries override it', () => {
-  const text = JSON.stringify({ configurations: [{ type: 'node', request: 'launch', name: 'e', program: 'a.js', envFile: '${workspaceFolder}/.env', env: { B: '2' } }] });
+  const text = JSON.stringify({
+    configurations: [
+      {
+        type: 'node',
+        request: 'launch',
+        name: 'e',
+        program: 'a.js',
+        envFile: '${workspaceFolder}/.env',
+        env: { B: '2' },
+      },
+    ],
+  });
   const seen: string[] = [];
-  const { choices } = nodeConfigsFromLaunchJson(text, ctx({ readEnvFile: (f) => { seen.push(f); return 'A=1\nB=1\n'; } }));
+  const { choices } = nodeConfigsFromLaunchJson(
+    text,
+    ctx({
+      readEnvFile: (f) => {
+        seen.push(f);
+        return 'A=1\nB=1\n';
+      },
+    }),
+  );
   assert.deepEqual(seen, [path.join(folder, '.env')]);
   assert.deepEqual(choices[0].spec.env, { A: '1', B: '2' });
   const missing = nodeConfigsFromLaunchJson(text, ctx({ readEnvFile: () => undefined }));
@@ -97,5 +155,10 @@ test('variables: workspace folder, basename, home and env; others refused', () =
 });
 
 test('env files: comments, export, quotes, inline comments', () => {
-  assert.deepEqual(parseEnvFile('# c\nexport A=1\nB="two words"\nC=3 # note\nD=\'x#y\'\nbad line\n'), { A: '1', B: 'two words', C: '3', D: 'x#y' });
+  assert.deepEqual(parseEnvFile('# c\nexport A=1\nB="two words"\nC=3 # note\nD=\'x#y\'\nbad line\n'), {
+    A: '1',
+    B: 'two words',
+    C: '3',
+    D: 'x#y',
+  });
 });

@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { parseDurationMs, parseLoadOutput, sniffTool, toolOfCommand, type ParsedLoad } from '../../src/core/load/parsers.ts';
+import {
+  parseDurationMs,
+  parseLoadOutput,
+  sniffTool,
+  toolOfCommand,
+  type ParsedLoad,
+} from '../../src/core/load/parsers.ts';
 import { CommandLineError, splitCommandLine } from '../../src/core/load/argv.ts';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'load-output');
@@ -22,11 +28,27 @@ function check(name: string, expected: Partial<ParsedLoad> & Pick<ParsedLoad, 't
 }
 
 test('wrk: req/s, total, mean and max latency; no percentiles without --latency', () => {
-  check('wrk-plain.txt', { tool: 'wrk', total: 2491, perSecond: 812.06, durationS: 3.07, latencyMs: { mean: 28.16, max: 228.37 }, errors: 0, timeouts: 0, non2xx: 0 });
+  check('wrk-plain.txt', {
+    tool: 'wrk',
+    total: 2491,
+    perSecond: 812.06,
+    durationS: 3.07,
+    latencyMs: { mean: 28.16, max: 228.37 },
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+  });
 });
 
 test('wrk --latency: p50/p90/p99 from the distribution, and non-2xx responses', () => {
-  check('wrk-latency-non2xx.txt', { tool: 'wrk', total: 1660, perSecond: 538.32, latencyMs: { mean: 46.6, p50: 27.98, p90: 96.93, p99: 276.66, max: 499.57 }, non2xx: 165, errors: 0 });
+  check('wrk-latency-non2xx.txt', {
+    tool: 'wrk',
+    total: 1660,
+    perSecond: 538.32,
+    latencyMs: { mean: 46.6, p50: 27.98, p90: 96.93, p99: 276.66, max: 499.57 },
+    non2xx: 165,
+    errors: 0,
+  });
 });
 
 test('wrk where every request timed out: socket errors counted, no latency made up from 0.00us', () => {
@@ -34,44 +56,120 @@ test('wrk where every request timed out: socket errors counted, no latency made 
 });
 
 test('ab: percentiles (100% is the max), mean time per request, totals', () => {
-  check('ab-plain.txt', { tool: 'ab', total: 2000, perSecond: 746.53, durationS: 2.679, latencyMs: { mean: 26.791, p50: 22, p90: 40, p99: 137, max: 141 }, errors: 0, non2xx: 0 });
+  check('ab-plain.txt', {
+    tool: 'ab',
+    total: 2000,
+    perSecond: 746.53,
+    durationS: 2.679,
+    latencyMs: { mean: 26.791, p50: 22, p90: 40, p99: 137, max: 141 },
+    errors: 0,
+    non2xx: 0,
+  });
   check('ab-timed.txt', { tool: 'ab', total: 2285, perSecond: 761.29, durationS: 3.001 });
 });
 
 test('ab: "Length" failures of a dynamic page are not errors; Non-2xx responses are counted', () => {
-  check('ab-non2xx.txt', { tool: 'ab', total: 1000, perSecond: 709.85, latencyMs: { mean: 14.087, p50: 11, p90: 24, p99: 40, max: 48 }, errors: 0, non2xx: 100 });
+  check('ab-non2xx.txt', {
+    tool: 'ab',
+    total: 1000,
+    perSecond: 709.85,
+    latencyMs: { mean: 14.087, p50: 11, p90: 24, p99: 40, max: 48 },
+    errors: 0,
+    non2xx: 100,
+  });
 });
 
 test('autocannon CLI table: the exact total from the 2xx/non-2xx line, Avg req/s, no p90 (not in the table)', () => {
-  check('autocannon-text.txt', { tool: 'autocannon', total: 3014, perSecond: 1004.67, durationS: 3.03, latencyMs: { mean: 9.49, p50: 9, p99: 33, max: 50 }, errors: 0, non2xx: 302 });
+  check('autocannon-text.txt', {
+    tool: 'autocannon',
+    total: 3014,
+    perSecond: 1004.67,
+    durationS: 3.03,
+    latencyMs: { mean: 9.49, p50: 9, p99: 33, max: 50 },
+    errors: 0,
+    non2xx: 302,
+  });
 });
 
 test('autocannon CLI with only timeouts: errors and timeouts, and no latency from its zero table', () => {
-  check('autocannon-timeouts.txt', { tool: 'autocannon', total: 15, perSecond: 0, latencyMs: {}, errors: 10, timeouts: 10 });
+  check('autocannon-timeouts.txt', {
+    tool: 'autocannon',
+    total: 15,
+    perSecond: 0,
+    latencyMs: {},
+    errors: 10,
+    timeouts: 10,
+  });
 });
 
 test('autocannon --json: everything, p90 included, and status codes', () => {
-  check('autocannon-json.json', { tool: 'autocannon', total: 2582, perSecond: 860.67, durationS: 3.01, latencyMs: { mean: 11.12, p50: 10, p90: 16, p99: 23, max: 31 }, errors: 0, timeouts: 0, non2xx: 0, statusCodes: { 200: 2582 } });
+  check('autocannon-json.json', {
+    tool: 'autocannon',
+    total: 2582,
+    perSecond: 860.67,
+    durationS: 3.01,
+    latencyMs: { mean: 11.12, p50: 10, p90: 16, p99: 23, max: 31 },
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+    statusCodes: { 200: 2582 },
+  });
 });
 
 test('artillery 2: the last summary report (not the periodic ones), codes, ETIMEDOUT as timeouts', () => {
-  check('artillery-v2.txt', { tool: 'artillery', total: 497, perSecond: 50, latencyMs: { mean: 7.4, p50: 4, p99: 51.9, max: 87 }, errors: 3, timeouts: 3, non2xx: 36, statusCodes: { 200: 461, 500: 36 } });
+  check('artillery-v2.txt', {
+    tool: 'artillery',
+    total: 497,
+    perSecond: 50,
+    latencyMs: { mean: 7.4, p50: 4, p99: 51.9, max: 87 },
+    errors: 3,
+    timeouts: 3,
+    non2xx: 36,
+    statusCodes: { 200: 461, 500: 36 },
+  });
 });
 
 test('artillery 1: sections of the summary report', () => {
-  check('artillery-v1.txt', { tool: 'artillery', total: 194, perSecond: 19.61, latencyMs: { p50: 3.4, p99: 30.5, max: 48.2 }, errors: 6, timeouts: 2, non2xx: 4, statusCodes: { 200: 190, 404: 4 } });
+  check('artillery-v1.txt', {
+    tool: 'artillery',
+    total: 194,
+    perSecond: 19.61,
+    latencyMs: { p50: 3.4, p99: 30.5, max: 48.2 },
+    errors: 6,
+    timeouts: 2,
+    non2xx: 4,
+    statusCodes: { 200: 190, 404: 4 },
+  });
 });
 
 test('k6 legacy summary: http_req_duration (not its expected_response line), http_reqs, failed (✓ count)', () => {
-  check('k6-legacy.txt', { tool: 'k6', total: 4796, perSecond: 478.612, latencyMs: { mean: 41.37, p50: 35.9, p90: 78.64, max: 1020 }, errors: 59 });
+  check('k6-legacy.txt', {
+    tool: 'k6',
+    total: 4796,
+    perSecond: 478.612,
+    latencyMs: { mean: 41.37, p50: 35.9, p90: 78.64, max: 1020 },
+    errors: 59,
+  });
 });
 
 test('k6 1.x summary: p(99) when asked for, Go durations (1m2s), "N out of M" failures', () => {
-  check('k6-v1.txt', { tool: 'k6', total: 5421, perSecond: 541.937, latencyMs: { mean: 18.2, p50: 14.03, p90: 33.48, p99: 88.15, max: 62000 }, errors: 20 });
+  check('k6-v1.txt', {
+    tool: 'k6',
+    total: 5421,
+    perSecond: 541.937,
+    latencyMs: { mean: 18.2, p50: 14.03, p90: 33.48, p99: 88.15, max: 62000 },
+    errors: 20,
+  });
 });
 
-test('k6 --summary-export JSON: a Rate metric\'s passes are the failed requests', () => {
-  check('k6-summary-export.json', { tool: 'k6', total: 4796, perSecond: 478.612, latencyMs: { mean: 41.37, p50: 35.9, p90: 78.64, max: 1020.3 }, errors: 59 });
+test("k6 --summary-export JSON: a Rate metric's passes are the failed requests", () => {
+  check('k6-summary-export.json', {
+    tool: 'k6',
+    total: 4796,
+    perSecond: 478.612,
+    latencyMs: { mean: 41.37, p50: 35.9, p90: 78.64, max: 1020.3 },
+    errors: 59,
+  });
 });
 
 test('an unknown format is not parsed, and a known tool whose output has no figures is not either', () => {
@@ -108,11 +206,36 @@ test('durations in every unit the tools print', () => {
 });
 
 test('command lines split like a shell would for quotes and escapes, without a shell', () => {
-  assert.deepEqual(splitCommandLine('wrk -t2 -c50 -d10s http://127.0.0.1:{port}/login'), ['wrk', '-t2', '-c50', '-d10s', 'http://127.0.0.1:{port}/login']);
-  assert.deepEqual(splitCommandLine(`ab -p body.json -T 'application/json' -H "Authorization: Bearer x" {url}`), ['ab', '-p', 'body.json', '-T', 'application/json', '-H', 'Authorization: Bearer x', '{url}']);
+  assert.deepEqual(splitCommandLine('wrk -t2 -c50 -d10s http://127.0.0.1:{port}/login'), [
+    'wrk',
+    '-t2',
+    '-c50',
+    '-d10s',
+    'http://127.0.0.1:{port}/login',
+  ]);
+  assert.deepEqual(splitCommandLine(`ab -p body.json -T 'application/json' -H "Authorization: Bearer x" {url}`), [
+    'ab',
+    '-p',
+    'body.json',
+    '-T',
+    'application/json',
+    '-H',
+    'Authorization: Bearer x',
+    '{url}',
+  ]);
   assert.deepEqual(splitCommandLine(`  a\\ b "c\\"d" 'e"f' ""  `), ['a b', 'c"d', 'e"f', '']);
   assert.deepEqual(splitCommandLine('x "it\'s" a\tb'), ['x', "it's", 'a', 'b']);
-  for (const bad of ['wrk url | tee out', 'wrk $URL', 'ab > log', 'wrk "unclosed', "ab 'x", 'wrk "$(id)"', 'a; b', 'x \\', '   ']) {
+  for (const bad of [
+    'wrk url | tee out',
+    'wrk $URL',
+    'ab > log',
+    'wrk "unclosed',
+    "ab 'x",
+    'wrk "$(id)"',
+    'a; b',
+    'x \\',
+    '   ',
+  ]) {
     assert.throws(() => splitCommandLine(bad), CommandLineError, bad);
   }
 });

@@ -108,10 +108,27 @@ function assertSane(r: PhaseResult, phase: LoadPhase): void {
 }
 
 test('options: non-loopback and malformed targets are refused with LoadError', async () => {
-  for (const url of ['http://example.com/', 'http://10.0.0.1:3000/', 'http://[::2]/', 'http://128.0.0.1/', 'ftp://127.0.0.1/', '/login']) {
-    await assert.rejects(LoadRun.start({ url }), (e: unknown) => e instanceof LoadError && e.code === 'bad-options', url);
+  for (const url of [
+    'http://example.com/',
+    'http://10.0.0.1:3000/',
+    'http://[::2]/',
+    'http://128.0.0.1/',
+    'ftp://127.0.0.1/',
+    '/login',
+  ]) {
+    await assert.rejects(
+      LoadRun.start({ url }),
+      (e: unknown) => e instanceof LoadError && e.code === 'bad-options',
+      url,
+    );
   }
-  for (const url of ['http://127.0.0.1:1/a', 'http://127.9.8.7/', 'http://localhost:3000/', 'http://[::1]:3000/', 'https://127.0.0.1/']) {
+  for (const url of [
+    'http://127.0.0.1:1/a',
+    'http://127.9.8.7/',
+    'http://localhost:3000/',
+    'http://[::1]:3000/',
+    'https://127.0.0.1/',
+  ]) {
     assert.doesNotThrow(() => normalizeLoadOptions({ url }), url);
   }
   assert.deepEqual(normalizeLoadOptions({ url: 'http://127.0.0.1:3000/x?y=1' }), {
@@ -172,7 +189,11 @@ test('three phases on one continuous load: counts per phase, ticks, no lost requ
   await ticks.when((t) => t.phase === 'profiled' && t.second === 1);
   const profiled = await run.finish();
 
-  const results: [PhaseResult, LoadPhase][] = [[warmup, 'warmup'], [measured, 'measured'], [profiled, 'profiled']];
+  const results: [PhaseResult, LoadPhase][] = [
+    [warmup, 'warmup'],
+    [measured, 'measured'],
+    [profiled, 'profiled'],
+  ];
   for (const [r, phase] of results) {
     assertSane(r, phase);
     assert.ok(r.requests.total > 0, `${phase}: requests counted`);
@@ -194,7 +215,10 @@ test('three phases on one continuous load: counts per phase, ticks, no lost requ
   const order = ticks.all.map((t) => t.phase).filter((p, i, a) => a.indexOf(p) === i);
   assert.deepEqual(order, ['warmup', 'measured', 'profiled']);
   for (const phase of order) {
-    assert.deepEqual(ticks.of(phase).map((t) => t.second), ticks.of(phase).map((_, i) => i + 1));
+    assert.deepEqual(
+      ticks.of(phase).map((t) => t.second),
+      ticks.of(phase).map((_, i) => i + 1),
+    );
   }
   assert.ok(ticks.all.every((t) => t.errors === 0 && t.non2xx === 0));
   assert.ok(ticks.of('measured')[0].requests > 0);
@@ -204,24 +228,31 @@ test('three phases on one continuous load: counts per phase, ticks, no lost requ
   await assert.rejects(run.switchPhase('measured'), (e: unknown) => e instanceof LoadError && e.code === 'finished');
 });
 
-test('sub-windows: a phase entered again adds to its total (time, requests, exact percentiles)', TEST_TIMEOUT, async () => {
-  const ticks = new Ticks();
-  const run = await LoadRun.start({ url: `${base}/ok`, connections: 2 }, ticks.on);
-  const windows: PhaseResult[] = [];
-  await ticks.when((t) => t.phase === 'warmup' && t.second === 1);
-  for (const phase of ['measured', 'profiled', 'measured', 'profiled'] as const) {
-    await run.switchPhase(phase);
-    await ticks.when((t) => t.phase === phase && t.second === 1);
-    windows.push(await run.switchPhase('warmup'));
-  }
-  assert.equal(run.total('measured')?.requests.total, windows[0].requests.total + windows[2].requests.total);
-  assert.equal(run.total('profiled')?.requests.total, windows[1].requests.total + windows[3].requests.total);
-  const sumS = windows[0].durationS + windows[2].durationS;
-  assert.ok(Math.abs(run.total('measured')!.durationS - sumS) < 0.01, `total ${run.total('measured')!.durationS} s = ${sumS} s of sub-windows, not the time between them`);
-  const maxOf = Math.max(windows[0].latencyMs.max, windows[2].latencyMs.max);
-  assert.equal(run.total('measured')!.latencyMs.max, maxOf);
-  await run.finish();
-});
+test(
+  'sub-windows: a phase entered again adds to its total (time, requests, exact percentiles)',
+  TEST_TIMEOUT,
+  async () => {
+    const ticks = new Ticks();
+    const run = await LoadRun.start({ url: `${base}/ok`, connections: 2 }, ticks.on);
+    const windows: PhaseResult[] = [];
+    await ticks.when((t) => t.phase === 'warmup' && t.second === 1);
+    for (const phase of ['measured', 'profiled', 'measured', 'profiled'] as const) {
+      await run.switchPhase(phase);
+      await ticks.when((t) => t.phase === phase && t.second === 1);
+      windows.push(await run.switchPhase('warmup'));
+    }
+    assert.equal(run.total('measured')?.requests.total, windows[0].requests.total + windows[2].requests.total);
+    assert.equal(run.total('profiled')?.requests.total, windows[1].requests.total + windows[3].requests.total);
+    const sumS = windows[0].durationS + windows[2].durationS;
+    assert.ok(
+      Math.abs(run.total('measured')!.durationS - sumS) < 0.01,
+      `total ${run.total('measured')!.durationS} s = ${sumS} s of sub-windows, not the time between them`,
+    );
+    const maxOf = Math.max(windows[0].latencyMs.max, windows[2].latencyMs.max);
+    assert.equal(run.total('measured')!.latencyMs.max, maxOf);
+    await run.finish();
+  },
+);
 
 test('non-2xx responses are counted per status code', TEST_TIMEOUT, async () => {
   const ticks = new Ticks();

@@ -29,26 +29,60 @@ test('two segments: a valid profile with every sample, one tree, the analysis of
   const two = analyzeProfile({ profile: merged, root, sources });
   assert.equal(two.lines[0].file, one.lines[0].file);
   assert.equal(two.lines[0].line, one.lines[0].line);
-  assert.ok(Math.abs(two.lines[0].ownPct - one.lines[0].ownPct) < 0.5, `${two.lines[0].ownPct} vs ${one.lines[0].ownPct}`);
-  assert.ok(Math.abs(two.durationMs - 2 * one.durationMs) < 0.01 * one.durationMs, `${two.durationMs} ≈ 2 × ${one.durationMs}`);
+  assert.ok(
+    Math.abs(two.lines[0].ownPct - one.lines[0].ownPct) < 0.5,
+    `${two.lines[0].ownPct} vs ${one.lines[0].ownPct}`,
+  );
+  assert.ok(
+    Math.abs(two.durationMs - 2 * one.durationMs) < 0.01 * one.durationMs,
+    `${two.durationMs} ≈ 2 × ${one.durationMs}`,
+  );
   const hits = (p: CpuProfile): number => p.nodes.reduce((s, n) => s + (n.hitCount ?? 0), 0);
   assert.equal(hits(merged), 2 * hits(profile));
 });
 
 test('segments with different call paths keep both', () => {
   const a: CpuProfile = {
-    startTime: 0, endTime: 3000, samples: [2, 2, 2], timeDeltas: [1000, 1000, 1000],
+    startTime: 0,
+    endTime: 3000,
+    samples: [2, 2, 2],
+    timeDeltas: [1000, 1000, 1000],
     nodes: [
-      { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, children: [2] },
-      { id: 2, callFrame: { functionName: 'a', scriptId: '1', url: 'file:///x.js', lineNumber: 0, columnNumber: 10 }, hitCount: 3, positionTicks: [{ line: 2, ticks: 3 }] },
+      {
+        id: 1,
+        callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 },
+        children: [2],
+      },
+      {
+        id: 2,
+        callFrame: { functionName: 'a', scriptId: '1', url: 'file:///x.js', lineNumber: 0, columnNumber: 10 },
+        hitCount: 3,
+        positionTicks: [{ line: 2, ticks: 3 }],
+      },
     ],
   };
   const b: CpuProfile = {
-    startTime: 5000, endTime: 7000, samples: [3, 7], timeDeltas: [1000, 1000],
+    startTime: 5000,
+    endTime: 7000,
+    samples: [3, 7],
+    timeDeltas: [1000, 1000],
     nodes: [
-      { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, children: [3, 7] },
-      { id: 3, callFrame: { functionName: 'a', scriptId: '1', url: 'file:///x.js', lineNumber: 0, columnNumber: 10 }, hitCount: 1, positionTicks: [{ line: 2, ticks: 1 }] },
-      { id: 7, callFrame: { functionName: 'b', scriptId: '1', url: 'file:///x.js', lineNumber: 5, columnNumber: 10 }, hitCount: 1 },
+      {
+        id: 1,
+        callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 },
+        children: [3, 7],
+      },
+      {
+        id: 3,
+        callFrame: { functionName: 'a', scriptId: '1', url: 'file:///x.js', lineNumber: 0, columnNumber: 10 },
+        hitCount: 1,
+        positionTicks: [{ line: 2, ticks: 1 }],
+      },
+      {
+        id: 7,
+        callFrame: { functionName: 'b', scriptId: '1', url: 'file:///x.js', lineNumber: 5, columnNumber: 10 },
+        hitCount: 1,
+      },
     ],
   };
   const m = readCpuProfile(mergeProfiles([a, b]));

@@ -12,7 +12,8 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'ut
   devDependencies: Record<string, string>;
 };
 const installed = (name: string): string =>
-  (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+    .version;
 
 const PINS = [
   // src/core/load/runner.ts replaces the private Client#_connect and clears pipelinedRequests on reconnect.

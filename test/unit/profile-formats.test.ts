@@ -31,7 +31,10 @@ test('a heap profile goes to speedscope as .heapprofile; its analysis names the 
   const input = await prepareForFlame(file);
   assert.equal(input.name, 'heap-app.heapprofile');
   assert.equal(input.format, 'heapprofile');
-  const a = analyzeHeapProfile(parseHeapProfileText(input.data.toString('utf8')), '/work/wt/workers/test/apps/heap-app');
+  const a = analyzeHeapProfile(
+    parseHeapProfileText(input.data.toString('utf8')),
+    '/work/wt/workers/test/apps/heap-app',
+  );
   assert.ok(a.totalBytes > 0);
   assert.equal(a.lines[0]?.function, 'makeRows', JSON.stringify(a.lines.slice(0, 3)));
   // Own bytes never exceed the total, and user lines + the rest add up to it.
@@ -45,24 +48,39 @@ test('perf script text goes to speedscope as .linux-perf.txt', async () => {
   assert.equal(input.format, 'perf-script');
 });
 
-test('a node --prof log is converted by this node\'s --prof-process --preprocess into v8 log JSON', { timeout: 120_000 }, async () => {
-  const log = makeProfLog(tmp);
-  const input = await prepareForFlame(log, { nodePath: process.execPath });
-  assert.equal(input.format, 'prof-log');
-  assert.match(input.name, /^isolate-.*\.v8log\.json$/);
-  const json = JSON.parse(input.data.toString('utf8')) as { code: Array<{ name: string }>; ticks: unknown[] };
-  assert.ok(Array.isArray(json.code) && json.code.some((c) => /\bfib\b/.test(c.name)), 'the JS function fib is among the code entries');
-  assert.ok(json.ticks.length > 50, `${json.ticks.length} ticks`);
-});
+test(
+  "a node --prof log is converted by this node's --prof-process --preprocess into v8 log JSON",
+  { timeout: 120_000 },
+  async () => {
+    const log = makeProfLog(tmp);
+    const input = await prepareForFlame(log, { nodePath: process.execPath });
+    assert.equal(input.format, 'prof-log');
+    assert.match(input.name, /^isolate-.*\.v8log\.json$/);
+    const json = JSON.parse(input.data.toString('utf8')) as { code: Array<{ name: string }>; ticks: unknown[] };
+    assert.ok(
+      Array.isArray(json.code) && json.code.some((c) => /\bfib\b/.test(c.name)),
+      'the JS function fib is among the code entries',
+    );
+    assert.ok(json.ticks.length > 50, `${json.ticks.length} ticks`);
+  },
+);
 
 test('files that are not profiles get one clear sentence', async () => {
   const notProfile = path.join(tmp, 'notes.txt');
   fs.writeFileSync(notProfile, 'shopping list\n- milk\n');
-  await assert.rejects(prepareForFlame(notProfile), (err: unknown) => err instanceof ProfileFormatError && /notes\.txt is not a profile Hotline can show\. Hotline shows \.cpuprofile/.test(err.message));
+  await assert.rejects(
+    prepareForFlame(notProfile),
+    (err: unknown) =>
+      err instanceof ProfileFormatError &&
+      /notes\.txt is not a profile Hotline can show\. Hotline shows \.cpuprofile/.test(err.message),
+  );
   await assert.rejects(prepareForFlame(path.join(tmp, 'missing.cpuprofile')), /Cannot read/);
   // A log that looks like a --prof log but is not one: the converter's failure is reported, not hidden.
   const fake = path.join(tmp, 'isolate-0x1-1-v8.log');
   fs.writeFileSync(fake, 'v8-version,11,3,244,8,0,0\nnonsense\n');
   await assert.rejects(prepareForFlame(fake, { nodePath: process.execPath }), ProfileFormatError);
-  await assert.rejects(prepareForFlame(makeProfLog(tmp), { nodePath: path.join(tmp, 'no-such-node') }), /Cannot run .*no-such-node.*hotline\.nodePath/);
+  await assert.rejects(
+    prepareForFlame(makeProfLog(tmp), { nodePath: path.join(tmp, 'no-such-node') }),
+    /Cannot run .*no-such-node.*hotline\.nodePath/,
+  );
 });

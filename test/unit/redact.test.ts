@@ -8,10 +8,22 @@ const PASSWORD = 'correct horse battery staple';
 
 describe('redactHeaders', () => {
   test('Authorization, cookies and API keys are replaced, whatever their case; others kept; input untouched', () => {
-    const input = { Authorization: 'Bearer eyJhbGciOi', 'content-type': 'application/json', 'X-Api-Key': 'k-123', cookie: 'sid=1', 'Proxy-Authorization': 'Basic x', accept: '*/*' };
+    const input = {
+      Authorization: 'Bearer eyJhbGciOi',
+      'content-type': 'application/json',
+      'X-Api-Key': 'k-123',
+      cookie: 'sid=1',
+      'Proxy-Authorization': 'Basic x',
+      accept: '*/*',
+    };
     const copy = { ...input };
     assert.deepEqual(redactHeaders(input), {
-      Authorization: REDACTED, 'content-type': 'application/json', 'X-Api-Key': REDACTED, cookie: REDACTED, 'Proxy-Authorization': REDACTED, accept: '*/*',
+      Authorization: REDACTED,
+      'content-type': 'application/json',
+      'X-Api-Key': REDACTED,
+      cookie: REDACTED,
+      'Proxy-Authorization': REDACTED,
+      accept: '*/*',
     });
     assert.deepEqual(input, copy);
   });
@@ -19,10 +31,18 @@ describe('redactHeaders', () => {
 
 describe('redactBody', () => {
   test('JSON: password values replaced at any depth, the shape and other values kept', () => {
-    const body = JSON.stringify({ email: 'alice@example.com', password: PASSWORD, nested: { apiKey: 'k', list: [{ token: 't', n: 1 }] } });
+    const body = JSON.stringify({
+      email: 'alice@example.com',
+      password: PASSWORD,
+      nested: { apiKey: 'k', list: [{ token: 't', n: 1 }] },
+    });
     const out = redactBody(body)!;
     assert.ok(!out.includes(PASSWORD));
-    assert.deepEqual(JSON.parse(out), { email: 'alice@example.com', password: REDACTED, nested: { apiKey: REDACTED, list: [{ token: REDACTED, n: 1 }] } });
+    assert.deepEqual(JSON.parse(out), {
+      email: 'alice@example.com',
+      password: REDACTED,
+      nested: { apiKey: REDACTED, list: [{ token: REDACTED, n: 1 }] },
+    });
   });
 
   test('the login-api demo body', () => {
@@ -31,12 +51,18 @@ describe('redactBody', () => {
   });
 
   test('form bodies: the secret pairs replaced', () => {
-    assert.equal(redactBody(`username=alice&password=${encodeURIComponent(PASSWORD)}`), `username=alice&password=${ENCODED}`);
+    assert.equal(
+      redactBody(`username=alice&password=${encodeURIComponent(PASSWORD)}`),
+      `username=alice&password=${ENCODED}`,
+    );
     assert.equal(redactBody('a=1&client_secret=s3&b='), `a=1&client_secret=${ENCODED}&b=`);
   });
 
   test('anything else keeps only its size; no body stays undefined', () => {
-    assert.equal(redactBody(`plain text with ${PASSWORD}`), `«${Buffer.byteLength(`plain text with ${PASSWORD}`)} bytes»`);
+    assert.equal(
+      redactBody(`plain text with ${PASSWORD}`),
+      `«${Buffer.byteLength(`plain text with ${PASSWORD}`)} bytes»`,
+    );
     assert.equal(redactBody('é'), '«2 bytes»');
     assert.equal(redactBody(undefined), undefined);
   });
@@ -45,7 +71,10 @@ describe('redactBody', () => {
 describe('redactUrl', () => {
   test('query string: password=… and other secret-looking names replaced, the rest kept', () => {
     assert.equal(redactUrl('/auth?username=alice&password=hunter2'), `/auth?username=alice&password=${ENCODED}`);
-    assert.equal(redactUrl('http://127.0.0.1:3000/newUser?username=bob&password=x&token=y'), `http://127.0.0.1:3000/newUser?username=bob&password=${ENCODED}&token=${ENCODED}`);
+    assert.equal(
+      redactUrl('http://127.0.0.1:3000/newUser?username=bob&password=x&token=y'),
+      `http://127.0.0.1:3000/newUser?username=bob&password=${ENCODED}&token=${ENCODED}`,
+    );
   });
 
   test('an encoded parameter name is recognised', () => {
@@ -57,16 +86,22 @@ describe('redactUrl', () => {
     assert.equal(redactUrl('/a?debug&password'), '/a?debug&password');
   });
 
-  test('a password in the URL’s user-info (http://user:pass@host/) is replaced', {
-  }, () => {
+  test('a password in the URL’s user-info (http://user:pass@host/) is replaced', {}, () => {
     assert.ok(!redactUrl('http://alice:hunter2@127.0.0.1:3000/login').includes('hunter2'));
   });
 });
 
 describe('redactEnv', () => {
   test('secret-looking variables replaced, the rest kept', () => {
-    assert.deepEqual(redactEnv({ JWT_SECRET: 's', DATABASE_PASSWORD: 'p', PORT: '3000', HASH_MODE: 'async', AWS_SESSION_TOKEN: 't' }), {
-      JWT_SECRET: REDACTED, DATABASE_PASSWORD: REDACTED, PORT: '3000', HASH_MODE: 'async', AWS_SESSION_TOKEN: REDACTED,
-    });
+    assert.deepEqual(
+      redactEnv({ JWT_SECRET: 's', DATABASE_PASSWORD: 'p', PORT: '3000', HASH_MODE: 'async', AWS_SESSION_TOKEN: 't' }),
+      {
+        JWT_SECRET: REDACTED,
+        DATABASE_PASSWORD: REDACTED,
+        PORT: '3000',
+        HASH_MODE: 'async',
+        AWS_SESSION_TOKEN: REDACTED,
+      },
+    );
   });
 });

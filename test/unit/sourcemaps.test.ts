@@ -28,7 +28,11 @@ const hotJsWith = (comment: string): string => HOT_JS.replace(/\/\/# sourceMappi
 
 /** A profile of checksum() in <root>/dist/hot.js, as V8 gave it: at 40:17, ticks on line 45. */
 function checksumProfile(root: string) {
-  return readCpuProfile(buildProfile([{ name: 'checksum', file: path.join(root, 'dist', 'hot.js'), line0: 40, col0: 17, self: 10, ticks: [[45, 10]] }]));
+  return readCpuProfile(
+    buildProfile([
+      { name: 'checksum', file: path.join(root, 'dist', 'hot.js'), line0: 40, col0: 17, self: 10, ticks: [[45, 10]] },
+    ]),
+  );
 }
 
 function analyzeDir(root: string): { analysis: Analysis; notes: string[]; sources: Map<string, string> } {
@@ -56,9 +60,19 @@ function assertLeftOnJs(root: string, a: Analysis): void {
 describe('loadSources', () => {
   test('external .js.map beside the script: the map and the original sources (from sourcesContent) are read', () => {
     const f = loadFixture('ts-app-work');
-    const maps = f.sourceMaps.map((m) => [path.relative(f.root, m.generatedFile), path.relative(f.root, m.mapFile)]).sort();
-    assert.deepEqual(maps, [['dist/hot.js', 'dist/hot.js.map'], ['dist/server.js', 'dist/server.js.map']]);
-    assert.deepEqual([...f.sources.keys()].map((k) => path.relative(f.root, k)).sort(), ['dist/hot.js', 'dist/server.js', 'src/hot.ts', 'src/server.ts']);
+    const maps = f.sourceMaps
+      .map((m) => [path.relative(f.root, m.generatedFile), path.relative(f.root, m.mapFile)])
+      .sort();
+    assert.deepEqual(maps, [
+      ['dist/hot.js', 'dist/hot.js.map'],
+      ['dist/server.js', 'dist/server.js.map'],
+    ]);
+    assert.deepEqual([...f.sources.keys()].map((k) => path.relative(f.root, k)).sort(), [
+      'dist/hot.js',
+      'dist/server.js',
+      'src/hot.ts',
+      'src/server.ts',
+    ]);
     assert.equal(f.sources.get(path.join(f.root, 'src', 'hot.ts')), HOT_TS);
     assert.deepEqual(f.notes, []);
   });
@@ -82,7 +96,10 @@ describe('loadSources', () => {
   test('an inline data: URL map (base64) maps like the external one', () => {
     const root = makeTempDir();
     const b64 = Buffer.from(mapWithoutContent()).toString('base64');
-    writeFiles(root, { 'dist/hot.js': hotJsWith(`//# sourceMappingURL=data:application/json;charset=utf-8;base64,${b64}`), 'src/hot.ts': HOT_TS });
+    writeFiles(root, {
+      'dist/hot.js': hotJsWith(`//# sourceMappingURL=data:application/json;charset=utf-8;base64,${b64}`),
+      'src/hot.ts': HOT_TS,
+    });
     const { analysis, notes, sources } = analyzeDir(root);
     assert.deepEqual(notes, []);
     assert.equal(sources.get(path.join(root, 'src', 'hot.ts')), HOT_TS);
@@ -92,27 +109,38 @@ describe('loadSources', () => {
 
   test('an inline data: URL map (percent-encoded, not base64) too', () => {
     const root = makeTempDir();
-    writeFiles(root, { 'dist/hot.js': hotJsWith(`//# sourceMappingURL=data:application/json,${encodeURIComponent(mapWithoutContent())}`), 'src/hot.ts': HOT_TS });
+    writeFiles(root, {
+      'dist/hot.js': hotJsWith(`//# sourceMappingURL=data:application/json,${encodeURIComponent(mapWithoutContent())}`),
+      'src/hot.ts': HOT_TS,
+    });
     assertMappedToTs(root, analyzeDir(root).analysis);
   });
 
-  test('an inline map longer than 4 KB (with sourcesContent, as tsc/esbuild --sourcemap=inline write it) is found', {
-  }, () => {
-    const root = makeTempDir();
-    const b64 = Buffer.from(HOT_MAP).toString('base64');
-    assert.ok(b64.length > 4096);
-    writeFiles(root, { 'dist/hot.js': hotJsWith(`//# sourceMappingURL=data:application/json;charset=utf-8;base64,${b64}`) });
-    const { analysis, sources } = analyzeDir(root);
-    assert.equal(sources.get(path.join(root, 'src', 'hot.ts')), HOT_TS, 'the original comes from sourcesContent');
-    assertMappedToTs(root, analysis);
-  });
+  test(
+    'an inline map longer than 4 KB (with sourcesContent, as tsc/esbuild --sourcemap=inline write it) is found',
+    {},
+    () => {
+      const root = makeTempDir();
+      const b64 = Buffer.from(HOT_MAP).toString('base64');
+      assert.ok(b64.length > 4096);
+      writeFiles(root, {
+        'dist/hot.js': hotJsWith(`//# sourceMappingURL=data:application/json;charset=utf-8;base64,${b64}`),
+      });
+      const { analysis, sources } = analyzeDir(root);
+      assert.equal(sources.get(path.join(root, 'src', 'hot.ts')), HOT_TS, 'the original comes from sourcesContent');
+      assertMappedToTs(root, analysis);
+    },
+  );
 
   test('a map that is not JSON is ignored with a note; lines stay on the JavaScript', () => {
     const root = makeTempDir();
     writeFiles(root, { 'dist/hot.js': HOT_JS, 'dist/hot.js.map': '{"version": 3, "mappings": ' });
     const { analysis } = analyzeDir(root);
     const hotJs = path.join(root, 'dist', 'hot.js');
-    assert.ok(analysis.notes.some((n) => n.startsWith(`Ignored the source map of ${hotJs}`)), analysis.notes.join('\n'));
+    assert.ok(
+      analysis.notes.some((n) => n.startsWith(`Ignored the source map of ${hotJs}`)),
+      analysis.notes.join('\n'),
+    );
     assertLeftOnJs(root, analysis);
     assert.equal(analysis.lines[0].function, 'checksum');
   });
@@ -123,9 +151,18 @@ describe('loadSources', () => {
     const map = JSON.parse(HOT_MAP) as { sources: string[]; sourcesContent?: string[] };
     map.sources = ['../../outside/hot.ts'];
     delete map.sourcesContent;
-    writeFiles(base, { 'app/dist/hot.js': HOT_JS, 'app/dist/hot.js.map': JSON.stringify(map), 'outside/hot.ts': HOT_TS });
+    writeFiles(base, {
+      'app/dist/hot.js': HOT_JS,
+      'app/dist/hot.js.map': JSON.stringify(map),
+      'outside/hot.ts': HOT_TS,
+    });
     const { analysis, sources } = analyzeDir(root);
-    assert.ok(analysis.notes.some((n) => n.includes('points outside the workspace') && n.includes(path.join(base, 'outside', 'hot.ts'))), analysis.notes.join('\n'));
+    assert.ok(
+      analysis.notes.some(
+        (n) => n.includes('points outside the workspace') && n.includes(path.join(base, 'outside', 'hot.ts')),
+      ),
+      analysis.notes.join('\n'),
+    );
     assert.ok(![...sources.keys()].some((k) => !k.startsWith(root + path.sep)), 'nothing outside the root was read');
     assertLeftOnJs(root, analysis);
   });
@@ -133,9 +170,15 @@ describe('loadSources', () => {
   test('a sourceMappingURL that leaves the root is not followed', () => {
     const base = makeTempDir();
     const root = path.join(base, 'app');
-    writeFiles(base, { 'app/dist/hot.js': hotJsWith('//# sourceMappingURL=../../elsewhere/hot.js.map'), 'elsewhere/hot.js.map': HOT_MAP });
+    writeFiles(base, {
+      'app/dist/hot.js': hotJsWith('//# sourceMappingURL=../../elsewhere/hot.js.map'),
+      'elsewhere/hot.js.map': HOT_MAP,
+    });
     const { analysis, notes } = analyzeDir(root);
-    assert.ok(notes.some((n) => n.includes('outside the workspace')), notes.join('\n'));
+    assert.ok(
+      notes.some((n) => n.includes('outside the workspace')),
+      notes.join('\n'),
+    );
     assertLeftOnJs(root, analysis);
   });
 
@@ -143,7 +186,10 @@ describe('loadSources', () => {
     const root = makeTempDir();
     writeFiles(root, { 'dist/hot.js': hotJsWith('//# sourceMappingURL=gone.js.map') });
     const { analysis, notes } = analyzeDir(root);
-    assert.ok(notes.some((n) => n.includes(path.join(root, 'dist', 'gone.js.map'))), notes.join('\n'));
+    assert.ok(
+      notes.some((n) => n.includes(path.join(root, 'dist', 'gone.js.map'))),
+      notes.join('\n'),
+    );
     assertLeftOnJs(root, analysis);
   });
 
@@ -151,12 +197,14 @@ describe('loadSources', () => {
     const base = makeTempDir();
     const root = path.join(base, 'app');
     writeFiles(base, { 'app/a.js': 'function a() {}\n', 'other/b.js': 'function b() {}\n' });
-    const profile = readCpuProfile(buildProfile([
-      { name: 'a', file: path.join(root, 'a.js'), self: 1 },
-      { name: 'b', file: path.join(base, 'other', 'b.js'), self: 1 },
-      { name: 'readFileSync', file: 'node:fs', line0: 3, col0: 1, self: 1 },
-      { name: 'run', self: 1 },
-    ]));
+    const profile = readCpuProfile(
+      buildProfile([
+        { name: 'a', file: path.join(root, 'a.js'), self: 1 },
+        { name: 'b', file: path.join(base, 'other', 'b.js'), self: 1 },
+        { name: 'readFileSync', file: 'node:fs', line0: 3, col0: 1, self: 1 },
+        { name: 'run', self: 1 },
+      ]),
+    );
     const loaded = loadSources(profile, root);
     assert.deepEqual([...loaded.sources.keys()], [path.join(root, 'a.js')]);
     assert.deepEqual(loaded.notes, []);
@@ -167,16 +215,25 @@ describe('SourceMapper', () => {
   const root = TS_APP;
   const hotJs = path.join(root, 'dist', 'hot.js');
   const serverJs = path.join(root, 'dist', 'server.js');
-  const mapper = (notes: string[] = []) => new SourceMapper([
-    { generatedFile: hotJs, map: HOT_MAP, mapFile: `${hotJs}.map` },
-    { generatedFile: serverJs, map: JSON.parse(read('dist/server.js.map')), mapFile: `${serverJs}.map` },
-  ], new Workspace(root), notes);
+  const mapper = (notes: string[] = []) =>
+    new SourceMapper(
+      [
+        { generatedFile: hotJs, map: HOT_MAP, mapFile: `${hotJs}.map` },
+        { generatedFile: serverJs, map: JSON.parse(read('dist/server.js.map')), mapFile: `${serverJs}.map` },
+      ],
+      new Workspace(root),
+      notes,
+    );
 
   test('at(): a function’s generated line and column → its TypeScript position', () => {
     const m = mapper();
     const checksum = m.at(hotJs, 41, 17)!;
     assert.deepEqual([checksum.file, checksum.line], [path.join(root, 'src', 'hot.ts'), 49]);
-    assert.equal(HOT_TS.split('\n')[48].slice(checksum.column).startsWith('checksum('), true, 'column: 0-based, at the name');
+    assert.equal(
+      HOT_TS.split('\n')[48].slice(checksum.column).startsWith('checksum('),
+      true,
+      'column: 0-based, at the name',
+    );
     assert.equal(m.at(serverJs, 34, 11)?.line, 23, 'the /json arrow');
     assert.equal(m.at(path.join(root, 'dist', 'nope.js'), 1, 0), undefined);
     assert.equal(m.has(hotJs), true);
@@ -191,8 +248,7 @@ describe('SourceMapper', () => {
     assert.equal(m.line(serverJs, 2), undefined, 'esbuild’s helper lines have no mapping');
   });
 
-  test('line(): a line that starts with indentation maps to its own original line, not the previous one', {
-  }, () => {
+  test('line(): a line that starts with indentation maps to its own original line, not the previous one', {}, () => {
     const m = mapper();
     assert.equal(m.line(serverJs, 33)?.line, 22, "'/work' route");
     assert.equal(m.line(serverJs, 34)?.line, 23, "'/json' route");
@@ -200,10 +256,14 @@ describe('SourceMapper', () => {
 
   test('maps given as text or as an object are both accepted; a broken one is noted and dropped', () => {
     const notes: string[] = [];
-    const m = new SourceMapper([
-      { generatedFile: hotJs, map: '{"version":3,', mapFile: `${hotJs}.map` },
-      { generatedFile: serverJs, map: JSON.parse(read('dist/server.js.map')), mapFile: `${serverJs}.map` },
-    ], new Workspace(root), notes);
+    const m = new SourceMapper(
+      [
+        { generatedFile: hotJs, map: '{"version":3,', mapFile: `${hotJs}.map` },
+        { generatedFile: serverJs, map: JSON.parse(read('dist/server.js.map')), mapFile: `${serverJs}.map` },
+      ],
+      new Workspace(root),
+      notes,
+    );
     assert.equal(m.has(hotJs), false);
     assert.equal(m.has(serverJs), true);
     assert.equal(notes.length, 1);

@@ -27,11 +27,25 @@ test('the nearest sample, across two segments; ticks in the gap and after the en
     { atUs: 500, capture: 6 }, // before the first sample → dropped
   ];
   const { ticks, unmatched } = matchTicks(raw, segments);
-  assert.deepEqual(ticks, [[0, 0], [1, 1], [2, 2], [4, 4]]);
+  assert.deepEqual(ticks, [
+    [0, 0],
+    [1, 1],
+    [2, 2],
+    [4, 4],
+  ]);
   assert.equal(unmatched, 3);
 });
 
 test('ticks out of order are matched all the same', () => {
-  const { ticks } = matchTicks([{ atUs: 2900, capture: 1 }, { atUs: 1100, capture: 0 }], [segment(0, [1000, 1000, 1000])]);
-  assert.deepEqual(ticks, [[0, 0], [2, 1]]);
+  const { ticks } = matchTicks(
+    [
+      { atUs: 2900, capture: 1 },
+      { atUs: 1100, capture: 0 },
+    ],
+    [segment(0, [1000, 1000, 1000])],
+  );
+  assert.deepEqual(ticks, [
+    [0, 0],
+    [2, 1],
+  ]);
 });

@@ -6,15 +6,30 @@ import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Analysis } from '../../src/core/analysis/model.ts';
 import { buildReport, type ReportV1 } from '../../src/core/report/schema.ts';
-import { REPORT_FILE, StoreError, createRunDir, listRuns, newRunId, readRun, runsDirOf, writeReport } from '../../src/core/store/store.ts';
+import {
+  REPORT_FILE,
+  StoreError,
+  createRunDir,
+  listRuns,
+  newRunId,
+  readRun,
+  runsDirOf,
+  writeReport,
+} from '../../src/core/store/store.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/tempdir.ts';
 
 after(removeTempDirs);
 
 const ANALYSIS: Analysis = {
-  durationMs: 10, samples: 10, intervalUs: 1000, nonIdleMs: 10,
+  durationMs: 10,
+  samples: 10,
+  intervalUs: 1000,
+  nonIdleMs: 10,
   categories: { user: 10, dependencies: 0, nodeInternals: 0, native: 0, gc: 0, idle: 0, program: 0 },
-  functions: [], lines: [], hints: [], notes: [],
+  functions: [],
+  lines: [],
+  hints: [],
+  notes: [],
 };
 
 function report(id: string): ReportV1 {
@@ -22,7 +37,17 @@ function report(id: string): ReportV1 {
     id,
     startedAt: '2026-11-21T12:00:00.000Z',
     app: { command: ['node', 'server.js'], cwd: '/app', pid: 1, url: 'http://127.0.0.1:3000/' },
-    settings: { url: '/', method: 'GET', headers: {}, connections: 1, pipelining: 1, durationS: 1, warmupS: 0, samplingIntervalUs: 1000, timeoutS: 10 },
+    settings: {
+      url: '/',
+      method: 'GET',
+      headers: {},
+      connections: 1,
+      pipelining: 1,
+      durationS: 1,
+      warmupS: 0,
+      samplingIntervalUs: 1000,
+      timeoutS: 10,
+    },
     profileFile: 'profile.cpuprofile',
     analysis: ANALYSIS,
   });
@@ -90,8 +115,14 @@ describe('listRuns', () => {
     fs.writeFileSync(path.join(runsDir, 'notes.txt'), 'not a run');
 
     const listing = listRuns(runsDir);
-    assert.deepEqual(listing.runs.map((r) => r.report.id), ['20261121-130000-bbbb', '20261121-120000-aaaa']);
-    assert.deepEqual(listing.skipped.map((s) => path.basename(s.dir)), ['20261121-125959-dead', '20261121-110000-empty']);
+    assert.deepEqual(
+      listing.runs.map((r) => r.report.id),
+      ['20261121-130000-bbbb', '20261121-120000-aaaa'],
+    );
+    assert.deepEqual(
+      listing.skipped.map((s) => path.basename(s.dir)),
+      ['20261121-125959-dead', '20261121-110000-empty'],
+    );
     assert.match(listing.skipped[0].reason, /not valid JSON/);
     assert.match(listing.skipped[1].reason, /No run at/);
   });

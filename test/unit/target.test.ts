@@ -31,8 +31,21 @@ function refuses(fn: () => unknown, message: RegExp): void {
 describe('resolveTarget', () => {
   test('an explicit entry wins, with the caller’s args, flags and env', () => {
     const dir = app({ main: 'other.js', scripts: { start: 'nodemon x.js' } });
-    const spec = resolveTarget(dir, { entry: 'server.js', args: ['--a'], runtimeArgs: ['--trace-gc'], env: { A: '1' }, nodePath: '/usr/bin/node' });
-    assert.deepEqual(spec, { cwd: dir, entry: 'server.js', args: ['--a'], runtimeArgs: ['--trace-gc'], env: { A: '1' }, nodePath: '/usr/bin/node' });
+    const spec = resolveTarget(dir, {
+      entry: 'server.js',
+      args: ['--a'],
+      runtimeArgs: ['--trace-gc'],
+      env: { A: '1' },
+      nodePath: '/usr/bin/node',
+    });
+    assert.deepEqual(spec, {
+      cwd: dir,
+      entry: 'server.js',
+      args: ['--a'],
+      runtimeArgs: ['--trace-gc'],
+      env: { A: '1' },
+      nodePath: '/usr/bin/node',
+    });
   });
 
   test('a relative folder is made absolute', () => {
@@ -60,7 +73,9 @@ describe('resolveTarget', () => {
   });
 
   test('`NODE_ENV=production node --max-old-space-size=512 server.js --flag`: env, node flags, entry, app args', () => {
-    const spec = resolveTarget(withScript('NODE_ENV=production node --max-old-space-size=512 server.js --flag'), { script: 'start' });
+    const spec = resolveTarget(withScript('NODE_ENV=production node --max-old-space-size=512 server.js --flag'), {
+      script: 'start',
+    });
     assert.deepEqual(spec.env, { NODE_ENV: 'production' });
     assert.deepEqual(spec.runtimeArgs, ['--max-old-space-size=512']);
     assert.equal(spec.entry, 'server.js');
@@ -69,7 +84,10 @@ describe('resolveTarget', () => {
 
   test('flags that take a separate value keep it; the caller’s additions come after the script’s', () => {
     const spec = resolveTarget(withScript('PORT=3000 node -r dotenv/config --import ./tracing.mjs server.js a "b c"'), {
-      script: 'start', runtimeArgs: ['--trace-gc'], args: ['--verbose'], env: { PORT: '4000', EXTRA: '1' },
+      script: 'start',
+      runtimeArgs: ['--trace-gc'],
+      args: ['--verbose'],
+      env: { PORT: '4000', EXTRA: '1' },
     });
     assert.deepEqual(spec.runtimeArgs, ['-r', 'dotenv/config', '--import', './tracing.mjs', '--trace-gc']);
     assert.equal(spec.entry, 'server.js');
@@ -86,7 +104,12 @@ describe('resolveTarget', () => {
   });
 
   test('`node a.js && node b.js` and other shell syntax are refused', () => {
-    for (const cmd of ['node a.js && node b.js', 'node server.js | tee log', 'node server.js > log.txt', 'node $(pick).js']) {
+    for (const cmd of [
+      'node a.js && node b.js',
+      'node server.js | tee log',
+      'node server.js > log.txt',
+      'node $(pick).js',
+    ]) {
       refuses(() => resolveTarget(withScript(cmd), { script: 'start' }), /shell pipeline/);
     }
   });
@@ -99,10 +122,14 @@ describe('resolveTarget', () => {
     refuses(() => resolveTarget(app('{ not json'), {}), /not valid JSON/);
   });
 
-  test('a quoted value in VAR=\'…\' or --opt="…" is unquoted like a shell would', {
-  }, () => {
-    assert.deepEqual(resolveTarget(withScript("NODE_OPTIONS='--max-old-space-size=512' node server.js"), { script: 'start' }).env, { NODE_OPTIONS: '--max-old-space-size=512' });
+  test('a quoted value in VAR=\'…\' or --opt="…" is unquoted like a shell would', {}, () => {
+    assert.deepEqual(
+      resolveTarget(withScript("NODE_OPTIONS='--max-old-space-size=512' node server.js"), { script: 'start' }).env,
+      { NODE_OPTIONS: '--max-old-space-size=512' },
+    );
     assert.deepEqual(resolveTarget(withScript('FOO="a b" node server.js'), { script: 'start' }).env, { FOO: 'a b' });
-    assert.deepEqual(resolveTarget(withScript('node server.js --name="a b"'), { script: 'start' }).args, ['--name=a b']);
+    assert.deepEqual(resolveTarget(withScript('node server.js --name="a b"'), { script: 'start' }).args, [
+      '--name=a b',
+    ]);
   });
 });

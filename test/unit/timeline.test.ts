@@ -13,7 +13,15 @@ import { buildProfile } from '../helpers/profiles.ts';
 
 const ROOT = '/ws';
 const APP = `${ROOT}/app.js`;
-const APP_SOURCE = ['function tick() {', '  return 1;', '}', 'function stall() {', '  for (;;) burn(); // hot', '}', ''].join('\n');
+const APP_SOURCE = [
+  'function tick() {',
+  '  return 1;',
+  '}',
+  'function stall() {',
+  '  for (;;) burn(); // hot',
+  '}',
+  '',
+].join('\n');
 
 /**
  * A profile of `seconds` s sampled every ms: in each second, samples [busyFrom, busyTo) ms are in
@@ -21,7 +29,10 @@ const APP_SOURCE = ['function tick() {', '  return 1;', '}', 'function stall() {
  */
 function patterned(seconds: number, busyFrom: number, busyTo: number, startTime = 5_000_000): CpuProfile {
   const url = pathToFileURL(APP).href;
-  const frame = (id: number, functionName: string, line0: number, file = url) => ({ id, callFrame: { functionName, scriptId: file ? '7' : '0', url: file, lineNumber: line0, columnNumber: file ? 0 : -1 } });
+  const frame = (id: number, functionName: string, line0: number, file = url) => ({
+    id,
+    callFrame: { functionName, scriptId: file ? '7' : '0', url: file, lineNumber: line0, columnNumber: file ? 0 : -1 },
+  });
   const nodes = [
     { ...frame(1, '(root)', -1, ''), children: [2, 3, 4] },
     frame(2, '(idle)', -1, ''),
@@ -69,11 +80,17 @@ describe('timeline', () => {
     const stall = rankRange(t, 1200, 1500);
     assert.equal(stall.samples, 300);
     assert.equal(stall.nonIdleMs, 300);
-    assert.deepEqual(stall.lines.map((l) => [l.line, l.function, l.ownMs, l.ownPct]), [[5, 'stall', 300, 100]]);
+    assert.deepEqual(
+      stall.lines.map((l) => [l.line, l.function, l.ownMs, l.ownPct]),
+      [[5, 'stall', 300, 100]],
+    );
 
     const quiet = rankRange(t, 1500, 2200);
     assert.equal(quiet.samples, 700);
-    assert.deepEqual(quiet.lines.map((l) => [l.line, l.function, l.ownMs, l.ownPct]), [[2, 'tick', 7, 100]]);
+    assert.deepEqual(
+      quiet.lines.map((l) => [l.line, l.function, l.ownMs, l.ownPct]),
+      [[2, 'tick', 7, 100]],
+    );
 
     const empty = rankRange(t, 10_000, 11_000);
     assert.deepEqual([empty.samples, empty.nonIdleMs, empty.lines], [0, 0, []]);
@@ -105,9 +122,19 @@ describe('timeline', () => {
     assert.equal(cut.samples?.length, 300);
     assert.equal(cut.endTime - cut.startTime, 300_000);
     assert.equal(cut.startTime, profile.startTime + 1_200_000);
-    assert.deepEqual(cut.nodes.map((n) => n.callFrame.functionName), ['(root)', 'stall'], 'only the stacks sampled in the range');
-    assert.equal(cut.nodes.reduce((s, n) => s + (n.hitCount ?? 0), 0), 300);
-    assert.ok(cut.nodes.every((n) => n.positionTicks === undefined), 'whole-profile line ticks are not carried over');
+    assert.deepEqual(
+      cut.nodes.map((n) => n.callFrame.functionName),
+      ['(root)', 'stall'],
+      'only the stacks sampled in the range',
+    );
+    assert.equal(
+      cut.nodes.reduce((s, n) => s + (n.hitCount ?? 0), 0),
+      300,
+    );
+    assert.ok(
+      cut.nodes.every((n) => n.positionTicks === undefined),
+      'whole-profile line ticks are not carried over',
+    );
     // The sample times are kept: the first one where the range starts, the rest 1 ms apart.
     assert.equal(cut.timeDeltas?.[0], 0);
     assert.ok(cut.timeDeltas?.slice(1).every((d) => d === 1000));
@@ -126,8 +153,17 @@ describe('timeline', () => {
     const profile = patterned(2, 100, 400);
     const t = timelineOf(profile);
     const starts = sampleStarts(t);
-    for (const [a, b] of [[0, 1], [99.5, 400.2], [950, 1130], [1999, 2500]]) {
-      assert.equal(cutProfile(profile, a, b).samples?.length, rankRange(t, a, b, { starts }).samples, `range ${a}–${b} ms`);
+    for (const [a, b] of [
+      [0, 1],
+      [99.5, 400.2],
+      [950, 1130],
+      [1999, 2500],
+    ]) {
+      assert.equal(
+        cutProfile(profile, a, b).samples?.length,
+        rankRange(t, a, b, { starts }).samples,
+        `range ${a}–${b} ms`,
+      );
     }
   });
 
@@ -137,7 +173,12 @@ describe('timeline', () => {
     const t = timelineOf(readCpuProfile(mergeProfiles([first, second])));
     const map = heatMap(t, 10);
     assert.equal(map.columns, 2);
-    assert.deepEqual(Array.from(map.nonIdle).map((n) => (n >= 90 ? '#' : '.')).join(''), '..###.....' + '..###.....');
+    assert.deepEqual(
+      Array.from(map.nonIdle)
+        .map((n) => (n >= 90 ? '#' : '.'))
+        .join(''),
+      '..###.....' + '..###.....',
+    );
   });
 
   test('hit counts only: no timeline (nothing says when a sample was taken)', () => {

@@ -7,12 +7,20 @@ import { describe, test } from 'node:test';
 import { compareReports } from '../../src/core/report/compare.ts';
 import { regressionGate } from '../../src/core/report/gate.ts';
 import { timeoutHint } from '../../src/core/report/load-hints.ts';
-import { changeOf, costChangeOf, logRatioInterval, profilerCostOf, tQuantile975 } from '../../src/core/report/verdict.ts';
+import {
+  changeOf,
+  costChangeOf,
+  logRatioInterval,
+  profilerCostOf,
+  tQuantile975,
+} from '../../src/core/report/verdict.ts';
 import type { ReportV1, SubWindowFigures } from '../../src/core/report/schema.ts';
 import { intervalPct, signedPct } from '../../src/core/report/signs.ts';
 import { fixtureReport } from '../helpers/fixtures.ts';
 
-const recorded = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'sub-windows', 'json-api.json'), 'utf8')) as {
+const recorded = JSON.parse(
+  fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'sub-windows', 'json-api.json'), 'utf8'),
+) as {
   subWindows: { measured: SubWindowFigures[]; profiled: SubWindowFigures[] };
   eventLoop: { utilization: number; cpu: number };
 };
@@ -36,7 +44,13 @@ function runOf(id: string, ws: SubWindowFigures[], utilization: number): ReportV
   const p99 = Math.max(...ws.map((w) => w.latencyMs.p99));
   return {
     ...r,
-    load: { ...r.load!, durationS, requests: { total: requests, perSecond: requests / durationS }, latencyMs: { ...r.load!.latencyMs, p99 }, subWindows: { measured: ws, profiled: ws } },
+    load: {
+      ...r.load!,
+      durationS,
+      requests: { total: requests, perSecond: requests / durationS },
+      latencyMs: { ...r.load!.latencyMs, p99 },
+      subWindows: { measured: ws, profiled: ws },
+    },
     eventLoop: { ...r.eventLoop!, utilization },
   };
 }
@@ -70,19 +84,31 @@ describe('verdicts on recorded sub-windows (json-api, a busy 2-core machine)', (
   const base = recorded.subWindows.measured;
 
   test('the same windows again: within noise, no change', () => {
-    const c = changeOf(base.map((w) => w.cpuMsPerRequest!), base.map((w) => w.cpuMsPerRequest!), 'lower-is-better')!;
+    const c = changeOf(
+      base.map((w) => w.cpuMsPerRequest!),
+      base.map((w) => w.cpuMsPerRequest!),
+      'lower-is-better',
+    )!;
     assert.equal(c.verdict, 'within noise');
     assert.equal(c.changePct, 0);
   });
 
   test('measured vs profiled sub-windows of the one run: req/s moved by tens of % both ways, within noise', () => {
-    const c = changeOf(base.map((w) => w.perSecond), recorded.subWindows.profiled.map((w) => w.perSecond), 'higher-is-better')!;
+    const c = changeOf(
+      base.map((w) => w.perSecond),
+      recorded.subWindows.profiled.map((w) => w.perSecond),
+      'higher-is-better',
+    )!;
     assert.equal(c.verdict, 'within noise', JSON.stringify(c));
     assert.ok(c.lowPct! < 0 && c.highPct! > 0);
   });
 
   test('CPU per request 30% higher in every window: worse, the interval above 0', () => {
-    const c = changeOf(base.map((w) => w.cpuMsPerRequest!), scaled(base, { cpu: 1.3 }).map((w) => w.cpuMsPerRequest!), 'lower-is-better')!;
+    const c = changeOf(
+      base.map((w) => w.cpuMsPerRequest!),
+      scaled(base, { cpu: 1.3 }).map((w) => w.cpuMsPerRequest!),
+      'lower-is-better',
+    )!;
     assert.equal(c.verdict, 'worse');
     assert.equal(c.changePct, 30);
     assert.ok(c.lowPct! > 0);
@@ -92,7 +118,8 @@ describe('verdicts on recorded sub-windows (json-api, a busy 2-core machine)', (
     const cost = profilerCostOf(recorded.subWindows)!;
     assert.ok(cost.cpuPerRequest && cost.requestsPerSecond);
     // Signs follow the figures: more CPU per request in the profiled window is a positive change.
-    const cpu = (xs: SubWindowFigures[]): number => Math.exp(xs.reduce((t, w) => t + Math.log(w.cpuMsPerRequest!), 0) / xs.length);
+    const cpu = (xs: SubWindowFigures[]): number =>
+      Math.exp(xs.reduce((t, w) => t + Math.log(w.cpuMsPerRequest!), 0) / xs.length);
     assert.equal(Math.sign(cost.cpuPerRequest.changePct), Math.sign(cpu(recorded.subWindows.profiled) - cpu(base)));
     const slower = profilerCostOf({ measured: base, profiled: scaled(base, { rps: 0.8, cpu: 1.25 }) })!;
     assert.equal(slower.requestsPerSecond!.changePct, -20);
@@ -114,20 +141,36 @@ describe('the gate on recorded sub-windows', () => {
   });
 
   test('a saturated app 20% costlier per request fails on CPU/request; req/s is shown, not gated', () => {
-    const v = regressionGate(compareReports(runOf('a', base, 0.97), runOf('b', scaled(base, { cpu: 1.2, rps: 1 / 1.2 }), 0.98)), 5);
+    const v = regressionGate(
+      compareReports(runOf('a', base, 0.97), runOf('b', scaled(base, { cpu: 1.2, rps: 1 / 1.2 }), 0.98)),
+      5,
+    );
     assert.ok(v.decided && v.failed, JSON.stringify(v));
-    assert.deepEqual(v.checks.map((c) => [c.figure, c.failed, c.notGated !== undefined]), [['cpu/request', true, false], ['req/s', false, true], ['latency p99', false, true]]);
+    assert.deepEqual(
+      v.checks.map((c) => [c.figure, c.failed, c.notGated !== undefined]),
+      [
+        ['cpu/request', true, false],
+        ['req/s', false, true],
+        ['latency p99', false, true],
+      ],
+    );
   });
 
   test('a saturated app that got 40% less CPU from a busier machine: req/s fell, CPU/request held — pass', () => {
-    const v = regressionGate(compareReports(runOf('a', base, 0.97), runOf('b', scaled(base, { rps: 0.6, p99: 1.6 }), 0.99)), 5);
+    const v = regressionGate(
+      compareReports(runOf('a', base, 0.97), runOf('b', scaled(base, { rps: 0.6, p99: 1.6 }), 0.99)),
+      5,
+    );
     assert.ok(v.decided && !v.failed, JSON.stringify(v));
   });
 
   test('an app with room in its loop: req/s 30% down in every window fails on req/s', () => {
     const v = regressionGate(compareReports(runOf('a', base, 0.4), runOf('b', scaled(base, { rps: 0.7 }), 0.4)), 5);
     assert.ok(v.decided && v.failed);
-    assert.deepEqual(v.checks.filter((c) => c.failed).map((c) => c.figure), ['req/s']);
+    assert.deepEqual(
+      v.checks.filter((c) => c.failed).map((c) => c.figure),
+      ['req/s'],
+    );
   });
 
   test('a change past the threshold but inside the noise passes', () => {
@@ -159,7 +202,11 @@ describe('signs and hints', () => {
 
   test('timeouts on an app whose loop was 4% busy: it waited on something, not "could not keep up"', () => {
     const r = fixtureReport('login-api-async', 'x');
-    const idle: ReportV1 = { ...r, load: { ...r.load!, timeouts: 20 }, eventLoop: { ...r.eventLoop!, utilization: 0.04 } };
+    const idle: ReportV1 = {
+      ...r,
+      load: { ...r.load!, timeouts: 20 },
+      eventLoop: { ...r.eventLoop!, utilization: 0.04 },
+    };
     assert.match(timeoutHint(idle, '10 connections'), /busy only 4%.*waited on something outside its JavaScript/);
     assert.doesNotMatch(timeoutHint(idle, '10 connections'), /could not keep up/);
     const busy: ReportV1 = { ...idle, eventLoop: { ...r.eventLoop!, utilization: 0.99 } };

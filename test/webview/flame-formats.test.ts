@@ -42,12 +42,21 @@ async function draws(file: string, frame: string, detail: RegExp, shot: string, 
 }
 
 test('a V8 heap profile (.heapprofile) draws, with its allocating function', { timeout: 60_000 }, async () => {
-  await draws(path.join(FORMATS, 'heap-app.heapprofile'), 'makeRows', /makeRows[\s\S]*heap-app\/server\.js/, 'format-heapprofile');
+  await draws(
+    path.join(FORMATS, 'heap-app.heapprofile'),
+    'makeRows',
+    /makeRows[\s\S]*heap-app\/server\.js/,
+    'format-heapprofile',
+  );
 });
 
-test('a node --prof log (converted by --prof-process --preprocess) draws, with its JS function', { timeout: 120_000 }, async () => {
-  await draws(makeProfLog(tmp), 'fib', /fib[\s\S]*prof-busy\.js/, 'format-prof-log');
-});
+test(
+  'a node --prof log (converted by --prof-process --preprocess) draws, with its JS function',
+  { timeout: 120_000 },
+  async () => {
+    await draws(makeProfLog(tmp), 'fib', /fib[\s\S]*prof-busy\.js/, 'format-prof-log');
+  },
+);
 
 test('perf script output draws, with native and JIT frames', { timeout: 60_000 }, async () => {
   await draws(path.join(FORMATS, 'node-busy.perf.txt'), 'JS:*fib', /JS:\*fib/, 'format-perf-script', false);

@@ -32,7 +32,9 @@ function listen(handler: http.RequestListener): Promise<{ server: http.Server; o
   const server = http.createServer(handler);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    );
   });
 }
 
@@ -152,7 +154,13 @@ export class FlamePage {
   messages(count: number, timeoutMs = 60_000): Promise<unknown[]> {
     if (this.received.length >= count) return Promise.resolve(this.received.slice(0, count));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the page posted ${JSON.stringify(this.received)}, not ${count} messages, in ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(`the page posted ${JSON.stringify(this.received)}, not ${count} messages, in ${timeoutMs} ms`),
+          ),
+        timeoutMs,
+      );
       this.waiters.push({ count, resolve: () => (clearTimeout(timer), resolve(this.received.slice(0, count))) });
     });
   }
@@ -162,7 +170,11 @@ export class FlamePage {
    * goes over to the page in pieces first: one DevTools message of 100+ MB kills the page.
    */
   async send(message: ToFlameView | unknown): Promise<void> {
-    type W = { __flame: { sentAt: number; staged: string[] }; performance: { now(): number }; postMessage(m: unknown, o: string): void };
+    type W = {
+      __flame: { sentAt: number; staged: string[] };
+      performance: { now(): number };
+      postMessage(m: unknown, o: string): void;
+    };
     const base64 = base64Of(message) ?? '';
     const big = base64.length > 8e6;
     if (big) {
@@ -170,7 +182,10 @@ export class FlamePage {
         (globalThis as unknown as W).__flame.staged = [];
       });
       for (let i = 0; i < base64.length; i += 8e6) {
-        await this.page.evaluate((piece) => (globalThis as unknown as W).__flame.staged.push(piece), base64.slice(i, i + 8e6));
+        await this.page.evaluate(
+          (piece) => (globalThis as unknown as W).__flame.staged.push(piece),
+          base64.slice(i, i + 8e6),
+        );
       }
     }
     await this.page.evaluate(
@@ -193,7 +208,9 @@ export class FlamePage {
     const before = this.received.length;
     await this.send(message);
     const size = base64Of(message)?.length ?? 0;
-    const [reply] = (await this.messages(before + 1, timeoutMs ?? 60_000 + size / 100)).slice(before) as FromFlameView[];
+    const [reply] = (await this.messages(before + 1, timeoutMs ?? 60_000 + size / 100)).slice(
+      before,
+    ) as FromFlameView[];
     const ms = await this.page.evaluate(() => {
       const f = (globalThis as unknown as { __flame: { posted: Array<{ at: number }>; sentAt: number } }).__flame;
       return f.posted[f.posted.length - 1].at - f.sentAt;
@@ -203,7 +220,13 @@ export class FlamePage {
 
   /** Calls one of the in-page helpers (IN_PAGE's __flameTest). */
   call<T>(helper: string, ...args: unknown[]): Promise<T> {
-    return this.page.evaluate(([h, a]) => (globalThis as unknown as Record<string, Record<string, (...x: unknown[]) => T>>).__flameTest[h as string](...(a as unknown[])), [helper, args] as const);
+    return this.page.evaluate(
+      ([h, a]) =>
+        (globalThis as unknown as Record<string, Record<string, (...x: unknown[]) => T>>).__flameTest[h as string](
+          ...(a as unknown[]),
+        ),
+      [helper, args] as const,
+    );
   }
 
   /** Waits until `test` holds for what the in-page helper returns (polled in node: no page code). */
@@ -212,13 +235,16 @@ export class FlamePage {
     for (;;) {
       const v = await this.call<T>(helper);
       if (test(v)) return v;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last ${helper}(): ${JSON.stringify(v).slice(0, 500)}`);
+      if (Date.now() > end)
+        throw new Error(`timed out waiting for ${what}; last ${helper}(): ${JSON.stringify(v).slice(0, 500)}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }
 
   violations(): Promise<Violation[]> {
-    return this.page.evaluate(() => (globalThis as unknown as { __flame: { violations: Violation[] } }).__flame.violations);
+    return this.page.evaluate(
+      () => (globalThis as unknown as { __flame: { violations: Violation[] } }).__flame.violations,
+    );
   }
 
   async screenshot(name: string): Promise<string> {
@@ -267,7 +293,10 @@ export class FlameHarness {
       assert.ok(fs.existsSync(path.join(DIST, f)), `dist/${f} is missing: run \`node esbuild.mjs\` first`);
     }
     const built = fs.statSync(path.join(DIST, 'webview', 'flame.js')).mtimeMs;
-    assert.ok(fs.statSync(path.join(ROOT, 'webview', 'flame', 'main.ts')).mtimeMs <= built, 'dist/webview/flame.js is older than webview/flame/main.ts: run `node esbuild.mjs`');
+    assert.ok(
+      fs.statSync(path.join(ROOT, 'webview', 'flame', 'main.ts')).mtimeMs <= built,
+      'dist/webview/flame.js is older than webview/flame/main.ts: run `node esbuild.mjs`',
+    );
     let harness: FlameHarness | undefined;
     const opened: Array<{ server: http.Server }> = [];
     try {
@@ -276,7 +305,11 @@ export class FlameHarness {
         const served = harness?.served.get(url.pathname);
         if (served) {
           // A file of the host, as VS Code serves a webview resource (asWebviewUri).
-          res.writeHead(200, { 'content-type': 'application/octet-stream', 'access-control-allow-origin': '*', 'cache-control': 'no-cache' });
+          res.writeHead(200, {
+            'content-type': 'application/octet-stream',
+            'access-control-allow-origin': '*',
+            'cache-control': 'no-cache',
+          });
           res.end(served);
           return;
         }
@@ -305,7 +338,14 @@ export class FlameHarness {
       opened.push(documents);
       const browser = await chromium.launch({
         executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
       });
       harness = new FlameHarness(browser, assets, documents);
       return harness;
@@ -317,7 +357,10 @@ export class FlameHarness {
   }
 
   /** A fresh page (own context: own localStorage) showing flameHtml(...) in the given VS Code theme. */
-  async open(theme: ThemeKind, o: { viewport?: { width: number; height: number }; oldChromium?: boolean } = {}): Promise<FlamePage> {
+  async open(
+    theme: ThemeKind,
+    o: { viewport?: { width: number; height: number }; oldChromium?: boolean } = {},
+  ): Promise<FlamePage> {
     const viewport = o.viewport ?? { width: 1280, height: 800 };
     const id = `/flame-${randomBytes(6).toString('hex')}.html`;
     const nonce = randomBytes(24).toString('base64');
@@ -381,8 +424,16 @@ export function bigCpuProfile(targetBytes: number, churn = false): string {
     lineNumber: (i * 7) % 900,
     columnNumber: (i * 13) % 80,
   });
-  const functions = Array.from({ length: 4000 }, (_, i) => frame(i % 50 === 0 ? '' : `handler${i}_${['parse', 'render', 'query', 'hash', 'validate'][i % 5]}`, i));
-  const native = (name: string): CallFrame => ({ functionName: name, scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 });
+  const functions = Array.from({ length: 4000 }, (_, i) =>
+    frame(i % 50 === 0 ? '' : `handler${i}_${['parse', 'render', 'query', 'hash', 'validate'][i % 5]}`, i),
+  );
+  const native = (name: string): CallFrame => ({
+    functionName: name,
+    scriptId: '0',
+    url: '',
+    lineNumber: -1,
+    columnNumber: -1,
+  });
   type CallFrame = { functionName: string; scriptId: string; url: string; lineNumber: number; columnNumber: number };
   type N = { id: number; callFrame: CallFrame; hitCount: number; children: number[] };
   const nodes: N[] = [{ id: 1, callFrame: native('(root)'), hitCount: 0, children: [] }];

@@ -47,7 +47,10 @@ async function finds(p: FlamePage, frame: string, detail: RegExp): Promise<void>
 async function sandwich(p: FlamePage): Promise<Rows> {
   await p.page.keyboard.press('3');
   const rows = await p.until<Rows>('sandwichRows', (r) => r.length > 5, 'sandwich rows');
-  return rows.map((r) => r.join(' | ')).sort().map((r) => r.split(' | '));
+  return rows
+    .map((r) => r.join(' | '))
+    .sort()
+    .map((r) => r.split(' | '));
 }
 
 function merged(file: string): Buffer {
@@ -56,21 +59,28 @@ function merged(file: string): Buffer {
   return fs.readFileSync(out);
 }
 
-test('a real profile merged: the same Sandwich as the original, its frames found by search', { timeout: 120_000 }, async () => {
-  const original = await show('login-api.cpuprofile', fs.readFileSync(LOGIN_PROFILE));
-  const expected = await sandwich(original.p);
-  await original.p.page.context().close();
+test(
+  'a real profile merged: the same Sandwich as the original, its frames found by search',
+  { timeout: 120_000 },
+  async () => {
+    const original = await show('login-api.cpuprofile', fs.readFileSync(LOGIN_PROFILE));
+    const expected = await sandwich(original.p);
+    await original.p.page.context().close();
 
-  const { p } = await show('login-api.cpuprofile.speedscope.json', merged(LOGIN_PROFILE));
-  const text = await p.call<string>('text');
-  assert.ok(text.includes('profile.cpuprofile (stacks merged)'), `the toolbar says the stacks are merged: ${text.slice(0, 200)}`);
-  await finds(p, 'pbkdf2Sync', /pbkdf2Sync[\s\S]*node:internal\/crypto\/pbkdf2/);
-  await p.screenshot('merged-left-heavy-pbkdf2Sync');
-  assert.deepEqual(await sandwich(p), expected, 'total and self time per function, as speedscope shows them');
-  assert.deepEqual(p.pageErrors, [], 'uncaught errors in the page');
-  assert.deepEqual(p.consoleErrors, [], 'console errors in the page');
-  await p.page.context().close();
-});
+    const { p } = await show('login-api.cpuprofile.speedscope.json', merged(LOGIN_PROFILE));
+    const text = await p.call<string>('text');
+    assert.ok(
+      text.includes('profile.cpuprofile (stacks merged)'),
+      `the toolbar says the stacks are merged: ${text.slice(0, 200)}`,
+    );
+    await finds(p, 'pbkdf2Sync', /pbkdf2Sync[\s\S]*node:internal\/crypto\/pbkdf2/);
+    await p.screenshot('merged-left-heavy-pbkdf2Sync');
+    assert.deepEqual(await sandwich(p), expected, 'total and self time per function, as speedscope shows them');
+    assert.deepEqual(p.pageErrors, [], 'uncaught errors in the page');
+    assert.deepEqual(p.consoleErrors, [], 'console errors in the page');
+    await p.page.context().close();
+  },
+);
 
 async function bigMerged(mb: number, t: { diagnostic: (s: string) => void }): Promise<void> {
   const file = path.join(tmp, `big-${mb}mb.cpuprofile`);
@@ -84,7 +94,9 @@ async function bigMerged(mb: number, t: { diagnostic: (s: string) => void }): Pr
   await p.screenshot(`merged-${mb}mb`);
   assert.deepEqual(p.pageErrors, [], 'uncaught errors in the page');
   await p.page.context().close();
-  t.diagnostic(`${mb} MB .cpuprofile: merged in ${(mergeMs / 1000).toFixed(1)} s to ${(bytes.length / 1e6).toFixed(1)} MB, drawn ${(ms / 1000).toFixed(1)} s after postMessage of its URL`);
+  t.diagnostic(
+    `${mb} MB .cpuprofile: merged in ${(mergeMs / 1000).toFixed(1)} s to ${(bytes.length / 1e6).toFixed(1)} MB, drawn ${(ms / 1000).toFixed(1)} s after postMessage of its URL`,
+  );
 }
 
 // How long it takes is printed, not asserted (a busy machine would fail it); bench/editor-latency.ts measures it.
@@ -92,6 +104,10 @@ test('a ~20 MB profile merged is drawn', { timeout: 300_000 }, async (t) => {
   await bigMerged(20, t);
 });
 
-test('a ~100 MB profile merged is drawn', { skip: !process.env.HOTLINE_FLAME_BIG && 'set HOTLINE_FLAME_BIG=1', timeout: 900_000 }, async (t) => {
-  await bigMerged(100, t);
-});
+test(
+  'a ~100 MB profile merged is drawn',
+  { skip: !process.env.HOTLINE_FLAME_BIG && 'set HOTLINE_FLAME_BIG=1', timeout: 900_000 },
+  async (t) => {
+    await bigMerged(100, t);
+  },
+);

@@ -18,7 +18,8 @@ after(async () => {
   await harness?.stop();
 });
 
-const LOGIN = (): ReturnType<typeof profileMessage> => profileMessage('login-api.cpuprofile', fs.readFileSync(LOGIN_PROFILE));
+const LOGIN = (): ReturnType<typeof profileMessage> =>
+  profileMessage('login-api.cpuprofile', fs.readFileSync(LOGIN_PROFILE));
 
 type View = 'Time Order' | 'Left Heavy' | 'Sandwich';
 type Tabs = { labels: string[]; active: string };
@@ -29,7 +30,11 @@ async function assertCleanRun(p: FlamePage): Promise<void> {
   const violations = await p.violations();
   const bundle = `${harness.assetOrigin}/speedscope/${SPEEDSCOPE_FILES.script}`;
   const probes = violations.filter((v) => v.directive === 'script-src' && v.blocked === 'eval' && v.source === bundle);
-  assert.deepEqual(violations.filter((v) => !probes.includes(v)), [], 'CSP violations');
+  assert.deepEqual(
+    violations.filter((v) => !probes.includes(v)),
+    [],
+    'CSP violations',
+  );
   assert.ok(probes.length <= 2, `speedscope's eval probes: ${probes.length}`);
   assert.deepEqual(p.pageErrors, [], 'uncaught errors in the page');
   assert.deepEqual(p.consoleErrors, [], 'console errors in the page');
@@ -38,7 +43,10 @@ async function assertCleanRun(p: FlamePage): Promise<void> {
 
 /** Clicks one of speedscope's view tabs, as a person does, and waits until it is the active one. */
 async function switchTo(p: FlamePage, view: View): Promise<void> {
-  await p.page.locator('div').filter({ hasText: new RegExp(`^\\W*${view}$`) }).click();
+  await p.page
+    .locator('div')
+    .filter({ hasText: new RegExp(`^\\W*${view}$`) })
+    .click();
   await p.until<Tabs>('tabs', (t) => t.active === view, `the ${view} tab`);
 }
 
@@ -73,25 +81,52 @@ test('flameHtml: strict CSP, a nonce on every script, every URL from the host, s
     "style-src https://file+.vscode-resource.vscode-cdn.net 'nonce-n0nce0123456789ABCDEFabcdef'; " +
     "font-src https://file+.vscode-resource.vscode-cdn.net; connect-src https://file+.vscode-resource.vscode-cdn.net; base-uri 'none'; form-action 'none'";
   assert.equal(flameCsp(o.cspSource, o.nonce), csp);
-  assert.ok(html.includes(`<meta http-equiv="Content-Security-Policy" content="${csp.replaceAll("'", '&#39;')}">`), 'CSP meta tag');
+  assert.ok(
+    html.includes(`<meta http-equiv="Content-Security-Policy" content="${csp.replaceAll("'", '&#39;')}">`),
+    'CSP meta tag',
+  );
   const cspAt = html.indexOf('Content-Security-Policy');
-  assert.ok(cspAt < html.indexOf('<link') && cspAt < html.indexOf('<style') && cspAt < html.indexOf('<script'), 'the CSP comes first');
+  assert.ok(
+    cspAt < html.indexOf('<link') && cspAt < html.indexOf('<style') && cspAt < html.indexOf('<script'),
+    'the CSP comes first',
+  );
   assert.ok(html.includes('<title>Flame &lt;graph&gt; &amp; &quot;run&quot;</title>'));
 
   const scripts = [...html.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)];
   assert.deepEqual(
     scripts.map((s) => s[1]),
-    [` nonce="${o.nonce}" src="${o.glueScript}"`, ` nonce="${o.nonce}" src="${o.speedscopeBase}/${SPEEDSCOPE_FILES.script}"`],
+    [
+      ` nonce="${o.nonce}" src="${o.glueScript}"`,
+      ` nonce="${o.nonce}" src="${o.speedscopeBase}/${SPEEDSCOPE_FILES.script}"`,
+    ],
     'the glue, then speedscope, both with the nonce',
   );
-  assert.ok(scripts.every((s) => s[2] === ''), 'no inline script');
-  assert.match(html, /<script[^>]*speedscope-[^>]*><\/script>\n<\/body>/, "speedscope's bundle is the last element of <body>");
+  assert.ok(
+    scripts.every((s) => s[2] === ''),
+    'no inline script',
+  );
+  assert.match(
+    html,
+    /<script[^>]*speedscope-[^>]*><\/script>\n<\/body>/,
+    "speedscope's bundle is the last element of <body>",
+  );
   const styles = [...html.matchAll(/<style\b([^>]*)>/g)];
-  assert.ok(styles.length > 0 && styles.every((s) => s[1].includes(`nonce="${o.nonce}"`)), 'every <style> has the nonce');
+  assert.ok(
+    styles.length > 0 && styles.every((s) => s[1].includes(`nonce="${o.nonce}"`)),
+    'every <style> has the nonce',
+  );
   assert.ok(html.includes(`<style nonce="${o.nonce}" data-aphrodite></style>`), "aphrodite's style element, provided");
   const urls = [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
-  assert.ok(urls.length === 3 && urls.every((u) => u.startsWith(`${o.cspSource}/ext/dist/`)), `URLs: ${urls.join(' ')}`);
-  assert.ok(flameHtml({ ...o, speedscopeBase: `${o.speedscopeBase}/` }).includes(`"${o.speedscopeBase}/${SPEEDSCOPE_FILES.stylesheet}"`), 'base with a trailing slash');
+  assert.ok(
+    urls.length === 3 && urls.every((u) => u.startsWith(`${o.cspSource}/ext/dist/`)),
+    `URLs: ${urls.join(' ')}`,
+  );
+  assert.ok(
+    flameHtml({ ...o, speedscopeBase: `${o.speedscopeBase}/` }).includes(
+      `"${o.speedscopeBase}/${SPEEDSCOPE_FILES.stylesheet}"`,
+    ),
+    'base with a trailing slash',
+  );
   assert.throws(() => flameHtml({ ...o, nonce: '"><script>alert(1)</script>' }), /nonce/);
 
   // The hashed names are speedscope@1.25.0's: an upgrade must update SPEEDSCOPE_FILES (and recheck the CSP).
@@ -109,22 +144,39 @@ test('a real V8 profile: ready → loaded, Left Heavy first, the hot path by nam
   const { reply } = await p.load(LOGIN());
   assert.deepEqual(reply, { type: 'loaded' });
   assert.ok((await p.call<string>('text')).includes('login-api.cpuprofile'), 'the profile name is in the toolbar');
-  assert.deepEqual(await p.call<Tabs>('tabs'), { labels: ['Time Order', 'Left Heavy', 'Sandwich'], active: 'Left Heavy' });
-  assert.ok(await p.page.evaluate(() => (globalThis as unknown as { document: { fonts: { check(f: string): boolean } } }).document.fonts.check('12px "Source Code Pro"')), "speedscope's font loaded");
+  assert.deepEqual(await p.call<Tabs>('tabs'), {
+    labels: ['Time Order', 'Left Heavy', 'Sandwich'],
+    active: 'Left Heavy',
+  });
+  assert.ok(
+    await p.page.evaluate(() =>
+      (globalThis as unknown as { document: { fonts: { check(f: string): boolean } } }).document.fonts.check(
+        '12px "Source Code Pro"',
+      ),
+    ),
+    "speedscope's font loaded",
+  );
 
   // The flame graph is drawn on a canvas. speedscope's own search (Ctrl+F) finds the frame in it
   // and Enter selects it, which opens the detail panel (DOM) under the graph: name and file.
   await p.page.keyboard.press('Control+f');
   await p.page.keyboard.type('pbkdf2Sync');
   await p.page.keyboard.press('Enter');
-  await p.until<string>('text', (t) => /pbkdf2Sync[\s\S]*node:internal\/crypto\/pbkdf2/.test(t), 'the detail panel of pbkdf2Sync');
+  await p.until<string>(
+    'text',
+    (t) => /pbkdf2Sync[\s\S]*node:internal\/crypto\/pbkdf2/.test(t),
+    'the detail panel of pbkdf2Sync',
+  );
   await p.screenshot('dark-left-heavy-pbkdf2Sync');
   await p.page.keyboard.press('Escape');
 
   await switchTo(p, 'Sandwich');
   const names = await sandwichByTotal(p);
   for (const n of ['checkPassword', 'pbkdf2Sync', 'handleRequest']) {
-    assert.ok(names.slice(0, 30).includes(n), `${n} near the top of the sandwich by total time: ${names.slice(0, 30).join(', ')}`);
+    assert.ok(
+      names.slice(0, 30).includes(n),
+      `${n} near the top of the sandwich by total time: ${names.slice(0, 30).join(', ')}`,
+    );
   }
   // Selecting checkPassword shows its callers and callees as flame graphs (two more canvases).
   const canvases = (): Promise<number> => p.page.locator('canvas').count();
@@ -154,7 +206,10 @@ for (const theme of ['vscode-dark', 'vscode-light'] as const) {
     await p.messages(1);
     assert.deepEqual((await p.load(LOGIN())).reply, { type: 'loaded' });
     const scheme = theme === 'vscode-dark' ? 'Dark' : 'Light';
-    assert.ok(await p.page.getByText(scheme, { exact: true }).isVisible(), `speedscope's colour scheme button says ${scheme}`);
+    assert.ok(
+      await p.page.getByText(scheme, { exact: true }).isVisible(),
+      `speedscope's colour scheme button says ${scheme}`,
+    );
     await p.screenshot(`${name}-left-heavy`);
     for (const text of ['Time Order', 'Sandwich', 'login-api.cpuprofile', 'Import', scheme]) {
       const ratio = await p.call<number>('contrastOf', text);
@@ -177,9 +232,14 @@ for (const theme of ['vscode-dark', 'vscode-light'] as const) {
 }
 
 test("speedscope's toolbar: light in the light theme, no emoji glyphs, no overlap in a narrow panel", async () => {
-  type Bar = { background: string; visibleEmoji: string[]; boxes: Array<{ part: string; left: number; right: number; visible: boolean }> };
+  type Bar = {
+    background: string;
+    visibleEmoji: string[];
+    boxes: Array<{ part: string; left: number; right: number; visible: boolean }>;
+  };
   // A string, not a function: tsx would put its __name helper into a function the page runs.
-  const read = (p: FlamePage): Promise<Bar> => p.page.evaluate(`(() => {
+  const read = (p: FlamePage): Promise<Bar> =>
+    p.page.evaluate(`(() => {
     const bar = document.querySelector('.hl-toolbar');
     const visible = (el) => { const s = getComputedStyle(el); const r = el.getBoundingClientRect(); return s.display !== 'none' && s.visibility !== 'hidden' && r.width > 0; };
     const emoji = [...bar.querySelectorAll('span')].filter((s) => /\\p{Extended_Pictographic}/u.test(s.textContent || '') && visible(s)).map((s) => s.textContent);
@@ -203,7 +263,11 @@ test("speedscope's toolbar: light in the light theme, no emoji glyphs, no overla
     await narrow.messages(1);
     assert.deepEqual((await narrow.load(LOGIN())).reply, { type: 'loaded' });
     const shown = (await read(narrow)).boxes.filter((x) => x.visible).sort((x, y) => x.left - y.left);
-    for (let i = 1; i < shown.length; i++) assert.ok(shown[i].left >= shown[i - 1].right - 1, `${width}px: ${shown[i - 1].part} and ${shown[i].part} overlap: ${JSON.stringify(shown)}`);
+    for (let i = 1; i < shown.length; i++)
+      assert.ok(
+        shown[i].left >= shown[i - 1].right - 1,
+        `${width}px: ${shown[i - 1].part} and ${shown[i].part} overlap: ${JSON.stringify(shown)}`,
+      );
     await narrow.screenshot(`narrow-${width}-toolbar`);
     await narrow.page.context().close();
   }
@@ -211,7 +275,10 @@ test("speedscope's toolbar: light in the light theme, no emoji glyphs, no overla
 
 test('a malformed profile gives an error; the page stays usable and loads the next one (no Uint8Array.fromBase64)', async () => {
   const p = await harness.open('vscode-dark', { oldChromium: true });
-  assert.equal(await p.page.evaluate(() => typeof (Uint8Array as unknown as { fromBase64?: unknown }).fromBase64), 'undefined');
+  assert.equal(
+    await p.page.evaluate(() => typeof (Uint8Array as unknown as { fromBase64?: unknown }).fromBase64),
+    'undefined',
+  );
   await p.messages(1);
   const bad = await p.load(profileMessage('broken.cpuprofile', '{not json'));
   assert.equal(bad.reply.type, 'error');
@@ -242,7 +309,18 @@ test('a malformed profile gives an error; the page stays usable and loads the ne
 test('messages that are not ToFlameView are ignored; a new profile replaces the shown one', async () => {
   const p = await harness.open('vscode-dark');
   await p.messages(1);
-  const junk = [null, 'profile', 42, [], { type: 'profile' }, { type: 'profile', name: 'a', base64: 7 }, { type: 'profile', name: 1, base64: '' }, { type: 'loaded' }, { type: 'ready' }, { type: 'other' }];
+  const junk = [
+    null,
+    'profile',
+    42,
+    [],
+    { type: 'profile' },
+    { type: 'profile', name: 'a', base64: 7 },
+    { type: 'profile', name: 1, base64: '' },
+    { type: 'loaded' },
+    { type: 'ready' },
+    { type: 'other' },
+  ];
   for (const m of junk) await p.send(m);
   // Messages are handled in order, so an answer to the junk would come before this one's.
   assert.deepEqual((await p.load(LOGIN())).reply, { type: 'loaded' });
@@ -252,7 +330,10 @@ test('messages that are not ToFlameView are ignored; a new profile replaces the 
   const next = profileMessage('second-run.cpuprofile', fs.readFileSync(LOGIN_PROFILE));
   assert.deepEqual((await p.load(next)).reply, { type: 'loaded' });
   const text = await p.call<string>('text');
-  assert.ok(text.includes('second-run.cpuprofile') && !text.includes('login-api.cpuprofile'), 'the toolbar names the new profile');
+  assert.ok(
+    text.includes('second-run.cpuprofile') && !text.includes('login-api.cpuprofile'),
+    'the toolbar names the new profile',
+  );
   await assertCleanRun(p);
   await p.page.context().close();
 });
@@ -265,7 +346,9 @@ async function loadBig(mb: number, churn: boolean, t: { diagnostic: (s: string) 
   const name = `big-${mb}mb.cpuprofile`;
   const { reply, ms } = await p.load({ type: 'profile', name, url: harness.serve(name, json) }, 800_000);
   assert.deepEqual(reply, { type: 'loaded' });
-  t.diagnostic(`${(json.length / 1e6).toFixed(1)} MB .cpuprofile${churn ? ' (every sample a new stack)' : ''}: shown ${(ms / 1000).toFixed(1)} s after postMessage of its URL`);
+  t.diagnostic(
+    `${(json.length / 1e6).toFixed(1)} MB .cpuprofile${churn ? ' (every sample a new stack)' : ''}: shown ${(ms / 1000).toFixed(1)} s after postMessage of its URL`,
+  );
   await p.screenshot(`${mb}mb${churn ? '-churn' : ''}`);
   await assertCleanRun(p);
   await p.page.context().close();
@@ -279,7 +362,13 @@ test('a profile by URL (as the extension sends it) loads; a URL that fails gives
   assert.ok((await p.call<string>('text')).includes('login-api.cpuprofile'), 'the profile name is in the toolbar');
   await assertCleanRun(p);
   // (the browser logs the failed request itself: no clean-run check after this one)
-  const missing = (await p.load({ type: 'profile', name: 'gone.cpuprofile', url: `${harness.assetOrigin}/served/none/gone.cpuprofile` })).reply;
+  const missing = (
+    await p.load({
+      type: 'profile',
+      name: 'gone.cpuprofile',
+      url: `${harness.assetOrigin}/served/none/gone.cpuprofile`,
+    })
+  ).reply;
   assert.equal(missing.type, 'error');
   assert.match((missing as { message: string }).message, /^Could not read the profile/);
   await p.page.context().close();
@@ -292,9 +381,13 @@ test('a ~20 MB profile is shown', { timeout: 180_000 }, async (t) => {
 
 const BIG = !process.env.HOTLINE_FLAME_BIG && 'set HOTLINE_FLAME_BIG=1';
 
-test('a ~20 MB profile where every sample is a new stack (worst case for speedscope) is shown', { skip: BIG, timeout: 300_000 }, async (t) => {
-  await loadBig(20, true, t);
-});
+test(
+  'a ~20 MB profile where every sample is a new stack (worst case for speedscope) is shown',
+  { skip: BIG, timeout: 300_000 },
+  async (t) => {
+    await loadBig(20, true, t);
+  },
+);
 
 test('a ~100 MB profile is shown, not frozen forever', { skip: BIG, timeout: 900_000 }, async (t) => {
   await loadBig(100, false, t);

@@ -34,17 +34,39 @@ export function assertBundleFresh(): void {
   const built = fs.statSync(REPORT_JS).mtimeMs;
   const dir = path.join(REPO_ROOT, 'webview', 'report');
   for (const f of fs.readdirSync(dir)) {
-    assert.ok(fs.statSync(path.join(dir, f)).mtimeMs <= built, `dist/webview/report.js is older than webview/report/${f}: run \`node esbuild.mjs\``);
+    assert.ok(
+      fs.statSync(path.join(dir, f)).mtimeMs <= built,
+      `dist/webview/report.js is older than webview/report/${f}: run \`node esbuild.mjs\``,
+    );
   }
-  for (const f of ['dist/cli.js', 'dist/load-runner.js']) assert.ok(fs.existsSync(path.join(REPO_ROOT, f)), `${f} is missing: run \`npm run build\``);
-  assert.ok(fs.existsSync(path.join(LOGIN_API, 'node_modules', 'express')), 'examples/login-api has no node_modules: run `npm --prefix examples/login-api ci`');
+  for (const f of ['dist/cli.js', 'dist/load-runner.js'])
+    assert.ok(fs.existsSync(path.join(REPO_ROOT, f)), `${f} is missing: run \`npm run build\``);
+  assert.ok(
+    fs.existsSync(path.join(LOGIN_API, 'node_modules', 'express')),
+    'examples/login-api has no node_modules: run `npm --prefix examples/login-api ci`',
+  );
 }
 
 const LOGIN_ARGS = [
-  'profile', LOGIN_API, '--entry', 'server.js', '--url', '/login', '--method', 'POST',
-  '--header', 'content-type:application/json',
-  '--body', JSON.stringify({ email: 'alice@example.com', password: 'correct horse battery staple' }),
-  '--connections', '20', '--duration', '2', '--warmup', '1', '--json',
+  'profile',
+  LOGIN_API,
+  '--entry',
+  'server.js',
+  '--url',
+  '/login',
+  '--method',
+  'POST',
+  '--header',
+  'content-type:application/json',
+  '--body',
+  JSON.stringify({ email: 'alice@example.com', password: 'correct horse battery staple' }),
+  '--connections',
+  '20',
+  '--duration',
+  '2',
+  '--warmup',
+  '1',
+  '--json',
 ];
 
 /** One `hotline profile … --json` of examples/login-api; runs are kept in `outDir`, not in the example. */
@@ -55,7 +77,10 @@ export function profileLoginApi(outDir: string, extra: string[] = []): Promise<R
 /** `hotline profile ARGS` (which must include --json) with the built CLI: its report.json. */
 export function hotlineProfileJson(args: string[]): Promise<ReportV1> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'hotline.js'), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'hotline.js'), ...args], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -93,7 +118,10 @@ export async function servePage(): Promise<PageServer> {
       const html = reportHtml({ cspSource: origin, nonce, script: `${origin}/report.js`, title: 'Hotline report' });
       // Test only: Trusted Types make any string reaching an HTML sink (innerHTML, …) throw. The
       // toolkit's own template policy is "fast-html"; the page itself may not create one.
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "require-trusted-types-for 'script'; trusted-types fast-html" });
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': "require-trusted-types-for 'script'; trusted-types fast-html",
+      });
       res.end(html);
     } else if (url.pathname === '/report.js' || url.pathname === '/report.js.map') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
@@ -108,10 +136,11 @@ export async function servePage(): Promise<PageServer> {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     origin,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -120,7 +149,14 @@ export function launchChromium(): Promise<Browser> {
   assertChromium();
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -137,39 +173,101 @@ const COMMON = {
 /** Dark Modern (dark_modern.json over dark_plus/dark_vs and the colour registry's defaults). */
 const DARK_MODERN: Record<string, string> = {
   ...COMMON,
-  '--vscode-foreground': '#cccccc', '--vscode-descriptionForeground': '#9d9d9d', '--vscode-errorForeground': '#f85149',
-  '--vscode-editor-background': '#1f1f1f', '--vscode-editor-foreground': '#cccccc',
-  '--vscode-editorWidget-background': '#202020', '--vscode-widget-border': '#313131', '--vscode-panel-border': '#2b2b2b', '--vscode-panel-background': '#181818',
-  '--vscode-focusBorder': '#0078d4', '--vscode-textLink-foreground': '#4daafc', '--vscode-textLink-activeForeground': '#4daafc',
-  '--vscode-textCodeBlock-background': '#2b2b2b', '--vscode-textPreformat-foreground': '#d0d0d0', '--vscode-textBlockQuote-background': '#2b2b2b', '--vscode-textBlockQuote-border': '#616161',
-  '--vscode-button-background': '#0078d4', '--vscode-button-foreground': '#ffffff', '--vscode-button-hoverBackground': '#026ec1', '--vscode-button-border': '#ffffff1a',
-  '--vscode-button-secondaryBackground': '#00000000', '--vscode-button-secondaryForeground': '#cccccc', '--vscode-button-secondaryHoverBackground': '#2b2b2b',
-  '--vscode-badge-background': '#616161', '--vscode-badge-foreground': '#f8f8f8',
-  '--vscode-list-hoverBackground': '#2a2d2e', '--vscode-list-activeSelectionBackground': '#04395e', '--vscode-list-activeSelectionForeground': '#ffffff', '--vscode-list-inactiveSelectionBackground': '#37373d',
-  '--vscode-panelTitle-activeBorder': '#0078d4', '--vscode-panelTitle-activeForeground': '#cccccc', '--vscode-panelTitle-inactiveForeground': '#9d9d9d',
-  '--vscode-settings-dropdownListBorder': '#454545', '--vscode-scrollbarSlider-background': '#79797966',
-  '--vscode-editorWarning-foreground': '#cca700', '--vscode-inputValidation-warningBackground': '#352a05', '--vscode-inputValidation-errorBackground': '#5a1d1d',
-  '--vscode-charts-foreground': '#cccccc', '--vscode-charts-lines': '#cccccc80', '--vscode-charts-red': '#f14c4c', '--vscode-charts-blue': '#3794ff',
-  '--vscode-charts-yellow': '#cca700', '--vscode-charts-orange': '#d18616', '--vscode-charts-green': '#89d185', '--vscode-charts-purple': '#b180d7',
+  '--vscode-foreground': '#cccccc',
+  '--vscode-descriptionForeground': '#9d9d9d',
+  '--vscode-errorForeground': '#f85149',
+  '--vscode-editor-background': '#1f1f1f',
+  '--vscode-editor-foreground': '#cccccc',
+  '--vscode-editorWidget-background': '#202020',
+  '--vscode-widget-border': '#313131',
+  '--vscode-panel-border': '#2b2b2b',
+  '--vscode-panel-background': '#181818',
+  '--vscode-focusBorder': '#0078d4',
+  '--vscode-textLink-foreground': '#4daafc',
+  '--vscode-textLink-activeForeground': '#4daafc',
+  '--vscode-textCodeBlock-background': '#2b2b2b',
+  '--vscode-textPreformat-foreground': '#d0d0d0',
+  '--vscode-textBlockQuote-background': '#2b2b2b',
+  '--vscode-textBlockQuote-border': '#616161',
+  '--vscode-button-background': '#0078d4',
+  '--vscode-button-foreground': '#ffffff',
+  '--vscode-button-hoverBackground': '#026ec1',
+  '--vscode-button-border': '#ffffff1a',
+  '--vscode-button-secondaryBackground': '#00000000',
+  '--vscode-button-secondaryForeground': '#cccccc',
+  '--vscode-button-secondaryHoverBackground': '#2b2b2b',
+  '--vscode-badge-background': '#616161',
+  '--vscode-badge-foreground': '#f8f8f8',
+  '--vscode-list-hoverBackground': '#2a2d2e',
+  '--vscode-list-activeSelectionBackground': '#04395e',
+  '--vscode-list-activeSelectionForeground': '#ffffff',
+  '--vscode-list-inactiveSelectionBackground': '#37373d',
+  '--vscode-panelTitle-activeBorder': '#0078d4',
+  '--vscode-panelTitle-activeForeground': '#cccccc',
+  '--vscode-panelTitle-inactiveForeground': '#9d9d9d',
+  '--vscode-settings-dropdownListBorder': '#454545',
+  '--vscode-scrollbarSlider-background': '#79797966',
+  '--vscode-editorWarning-foreground': '#cca700',
+  '--vscode-inputValidation-warningBackground': '#352a05',
+  '--vscode-inputValidation-errorBackground': '#5a1d1d',
+  '--vscode-charts-foreground': '#cccccc',
+  '--vscode-charts-lines': '#cccccc80',
+  '--vscode-charts-red': '#f14c4c',
+  '--vscode-charts-blue': '#3794ff',
+  '--vscode-charts-yellow': '#cca700',
+  '--vscode-charts-orange': '#d18616',
+  '--vscode-charts-green': '#89d185',
+  '--vscode-charts-purple': '#b180d7',
 };
 
 /** Light Modern (light_modern.json over light_plus/light_vs and the colour registry's defaults). */
 const LIGHT_MODERN: Record<string, string> = {
   ...COMMON,
-  '--vscode-foreground': '#3b3b3b', '--vscode-descriptionForeground': '#3b3b3b', '--vscode-errorForeground': '#f85149',
-  '--vscode-editor-background': '#ffffff', '--vscode-editor-foreground': '#3b3b3b',
-  '--vscode-editorWidget-background': '#f8f8f8', '--vscode-widget-border': '#e5e5e5', '--vscode-panel-border': '#e5e5e5', '--vscode-panel-background': '#f8f8f8',
-  '--vscode-focusBorder': '#005fb8', '--vscode-textLink-foreground': '#005fb8', '--vscode-textLink-activeForeground': '#005fb8',
-  '--vscode-textCodeBlock-background': '#f8f8f8', '--vscode-textPreformat-foreground': '#3b3b3b', '--vscode-textBlockQuote-background': '#f8f8f8', '--vscode-textBlockQuote-border': '#e5e5e5',
-  '--vscode-button-background': '#005fb8', '--vscode-button-foreground': '#ffffff', '--vscode-button-hoverBackground': '#0258a8', '--vscode-button-border': '#0000001a',
-  '--vscode-button-secondaryBackground': '#e5e5e5', '--vscode-button-secondaryForeground': '#3b3b3b', '--vscode-button-secondaryHoverBackground': '#cccccc',
-  '--vscode-badge-background': '#cccccc', '--vscode-badge-foreground': '#3b3b3b',
-  '--vscode-list-hoverBackground': '#f2f2f2', '--vscode-list-activeSelectionBackground': '#e8e8e8', '--vscode-list-activeSelectionForeground': '#000000', '--vscode-list-inactiveSelectionBackground': '#e4e6f1',
-  '--vscode-panelTitle-activeBorder': '#005fb8', '--vscode-panelTitle-activeForeground': '#3b3b3b', '--vscode-panelTitle-inactiveForeground': '#3b3b3b',
-  '--vscode-settings-dropdownListBorder': '#c8c8c8', '--vscode-scrollbarSlider-background': '#64646466',
-  '--vscode-editorWarning-foreground': '#bf8803', '--vscode-inputValidation-warningBackground': '#f6f5d2', '--vscode-inputValidation-errorBackground': '#f2dede',
-  '--vscode-charts-foreground': '#3b3b3b', '--vscode-charts-lines': '#3b3b3b80', '--vscode-charts-red': '#e51400', '--vscode-charts-blue': '#1a85ff',
-  '--vscode-charts-yellow': '#bf8803', '--vscode-charts-orange': '#d18616', '--vscode-charts-green': '#388a34', '--vscode-charts-purple': '#652d90',
+  '--vscode-foreground': '#3b3b3b',
+  '--vscode-descriptionForeground': '#3b3b3b',
+  '--vscode-errorForeground': '#f85149',
+  '--vscode-editor-background': '#ffffff',
+  '--vscode-editor-foreground': '#3b3b3b',
+  '--vscode-editorWidget-background': '#f8f8f8',
+  '--vscode-widget-border': '#e5e5e5',
+  '--vscode-panel-border': '#e5e5e5',
+  '--vscode-panel-background': '#f8f8f8',
+  '--vscode-focusBorder': '#005fb8',
+  '--vscode-textLink-foreground': '#005fb8',
+  '--vscode-textLink-activeForeground': '#005fb8',
+  '--vscode-textCodeBlock-background': '#f8f8f8',
+  '--vscode-textPreformat-foreground': '#3b3b3b',
+  '--vscode-textBlockQuote-background': '#f8f8f8',
+  '--vscode-textBlockQuote-border': '#e5e5e5',
+  '--vscode-button-background': '#005fb8',
+  '--vscode-button-foreground': '#ffffff',
+  '--vscode-button-hoverBackground': '#0258a8',
+  '--vscode-button-border': '#0000001a',
+  '--vscode-button-secondaryBackground': '#e5e5e5',
+  '--vscode-button-secondaryForeground': '#3b3b3b',
+  '--vscode-button-secondaryHoverBackground': '#cccccc',
+  '--vscode-badge-background': '#cccccc',
+  '--vscode-badge-foreground': '#3b3b3b',
+  '--vscode-list-hoverBackground': '#f2f2f2',
+  '--vscode-list-activeSelectionBackground': '#e8e8e8',
+  '--vscode-list-activeSelectionForeground': '#000000',
+  '--vscode-list-inactiveSelectionBackground': '#e4e6f1',
+  '--vscode-panelTitle-activeBorder': '#005fb8',
+  '--vscode-panelTitle-activeForeground': '#3b3b3b',
+  '--vscode-panelTitle-inactiveForeground': '#3b3b3b',
+  '--vscode-settings-dropdownListBorder': '#c8c8c8',
+  '--vscode-scrollbarSlider-background': '#64646466',
+  '--vscode-editorWarning-foreground': '#bf8803',
+  '--vscode-inputValidation-warningBackground': '#f6f5d2',
+  '--vscode-inputValidation-errorBackground': '#f2dede',
+  '--vscode-charts-foreground': '#3b3b3b',
+  '--vscode-charts-lines': '#3b3b3b80',
+  '--vscode-charts-red': '#e51400',
+  '--vscode-charts-blue': '#1a85ff',
+  '--vscode-charts-yellow': '#bf8803',
+  '--vscode-charts-orange': '#d18616',
+  '--vscode-charts-green': '#388a34',
+  '--vscode-charts-purple': '#652d90',
 };
 
 export type ThemeName = 'dark' | 'light';
@@ -191,7 +289,11 @@ export interface HostRecord {
  * applies a theme the way VS Code does (variables on <html>, the kind as a class on <body>).
  * Requests to anything but 127.0.0.1 are aborted and listed in `offHost`.
  */
-export async function openReportPage(browser: Browser, server: PageServer, o: { theme: ThemeName; onReady: unknown[]; viewport?: { width: number; height: number } }): Promise<{ page: Page; offHost: string[]; dialogs: string[]; errors: string[] }> {
+export async function openReportPage(
+  browser: Browser,
+  server: PageServer,
+  o: { theme: ThemeName; onReady: unknown[]; viewport?: { width: number; height: number } },
+): Promise<{ page: Page; offHost: string[]; dialogs: string[]; errors: string[] }> {
   const page = await browser.newPage({ viewport: o.viewport ?? { width: 1180, height: 900 } });
   const offHost: string[] = [];
   const dialogs: string[] = [];
@@ -271,7 +373,11 @@ export async function screenshot(page: Page, name: string): Promise<string> {
  * `check()` asserts the page stayed clean — no CSP violation, request off 127.0.0.1, dialog or
  * page error other than `expected` — and closes it.
  */
-export async function openCheckedReport(browser: Browser, server: PageServer, o: { theme: ThemeName; onReady: unknown[]; id?: string }): Promise<{ page: Page; check(opts?: { expected?: RegExp }): Promise<void> }> {
+export async function openCheckedReport(
+  browser: Browser,
+  server: PageServer,
+  o: { theme: ThemeName; onReady: unknown[]; id?: string },
+): Promise<{ page: Page; check(opts?: { expected?: RegExp }): Promise<void> }> {
   const opened = await openReportPage(browser, server, { theme: o.theme, onReady: o.onReady });
   if (o.id) await waitForReport(opened.page, o.id);
   return {
@@ -279,7 +385,11 @@ export async function openCheckedReport(browser: Browser, server: PageServer, o:
     async check(opts: { expected?: RegExp } = {}) {
       const rec = await hostRecord(opened.page);
       const unexpected = (text: string): boolean => !opts.expected?.test(text);
-      assert.deepEqual(rec.violations.filter((v) => unexpected(v.sample)), [], 'no CSP violation');
+      assert.deepEqual(
+        rec.violations.filter((v) => unexpected(v.sample)),
+        [],
+        'no CSP violation',
+      );
       assert.deepEqual(opened.offHost, [], 'no request off 127.0.0.1');
       assert.deepEqual(opened.dialogs, [], 'no dialog');
       assert.deepEqual(opened.errors.filter(unexpected), [], 'no error in the page');

@@ -11,12 +11,24 @@ import { isReportV1 as isReport } from '../../src/core/report/index.ts';
 import { parseToReportView } from '../../webview/report/validate.ts';
 import { FIXTURES_DIR, FIXTURE_NAMES, analyzeFixture, type FixtureName } from '../helpers/fixtures.ts';
 
-const SETTINGS = { url: '/login', method: 'POST', headers: {}, connections: 20, pipelining: 1, durationS: 3, warmupS: 1, samplingIntervalUs: 1000, timeoutS: 10 };
+const SETTINGS = {
+  url: '/login',
+  method: 'POST',
+  headers: {},
+  connections: 20,
+  pipelining: 1,
+  durationS: 3,
+  warmupS: 1,
+  samplingIntervalUs: 1000,
+  timeoutS: 10,
+};
 
 /** A report of a captured fixture, built the way a run builds it (as compare.test.ts does). */
 function fixtureReport(name: FixtureName, as: FixtureName = name): ReportV1 {
   const loadFile = path.join(FIXTURES_DIR, name, 'load.json');
-  const figures = fs.existsSync(loadFile) ? (JSON.parse(fs.readFileSync(loadFile, 'utf8')) as { load: LoadFigures; eventLoop: EventLoopFigures }) : undefined;
+  const figures = fs.existsSync(loadFile)
+    ? (JSON.parse(fs.readFileSync(loadFile, 'utf8')) as { load: LoadFigures; eventLoop: EventLoopFigures })
+    : undefined;
   return buildReport({
     id: `${name}-as-${as}`,
     startedAt: '2026-11-21T12:00:00.000Z',
@@ -43,10 +55,22 @@ describe('message validation (webview/report/validate.ts)', () => {
 
   test('a report message keeps only what ToReportView has', () => {
     const r = report('login-api');
-    assert.deepEqual(parseToReportView({ type: 'report', report: r, baseline: undefined, focus: undefined }), { type: 'report', report: r });
+    assert.deepEqual(parseToReportView({ type: 'report', report: r, baseline: undefined, focus: undefined }), {
+      type: 'report',
+      report: r,
+    });
     const focus = { file: '/a/server.js', line: 35, functionName: 'checkPassword' };
-    assert.deepEqual(parseToReportView({ type: 'report', report: r, baseline: r, focus, extra: 1 }), { type: 'report', report: r, baseline: r, focus });
-    assert.deepEqual(parseToReportView({ type: 'focus', file: '/a/b.js', line: 3, other: 'x' }), { type: 'focus', file: '/a/b.js', line: 3 });
+    assert.deepEqual(parseToReportView({ type: 'report', report: r, baseline: r, focus, extra: 1 }), {
+      type: 'report',
+      report: r,
+      baseline: r,
+      focus,
+    });
+    assert.deepEqual(parseToReportView({ type: 'focus', file: '/a/b.js', line: 3, other: 'x' }), {
+      type: 'focus',
+      file: '/a/b.js',
+      line: 3,
+    });
   });
 
   test('anything else is dropped', () => {
@@ -60,8 +84,14 @@ describe('message validation (webview/report/validate.ts)', () => {
       ['no lines', { type: 'report', report: { ...r, lines: undefined } }],
       ['a line number that is text', { type: 'report', report: { ...r, lines: [{ ...r.lines[0], line: '35' }] } }],
       ['NaN (postMessage can carry it)', { type: 'report', report: { ...r, nonIdleMs: Number.NaN } }],
-      ['an unknown category', { type: 'report', report: { ...r, functions: [{ ...r.functions[0], category: 'kernel' }] } }],
-      ['a hint without a message', { type: 'report', report: { ...r, hints: [{ ...r.hints[0], message: undefined }] } }],
+      [
+        'an unknown category',
+        { type: 'report', report: { ...r, functions: [{ ...r.functions[0], category: 'kernel' }] } },
+      ],
+      [
+        'a hint without a message',
+        { type: 'report', report: { ...r, hints: [{ ...r.hints[0], message: undefined }] } },
+      ],
       ['load without latency', { type: 'report', report: { ...r, load: { ...r.load!, latencyMs: undefined } } }],
       ['a bad baseline', { type: 'report', report: r, baseline: { version: 1 } }],
       ['a focus on line 0', { type: 'report', report: r, focus: { file: '/a', line: 0 } }],
@@ -73,12 +103,22 @@ describe('message validation (webview/report/validate.ts)', () => {
 });
 
 describe('the page HTML (webview/report/html.ts)', () => {
-  const o = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', nonce: 'AbCdEfGhIjKlMnOpQrStUvWx', script: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/report.js', title: 'Hotline <run>' };
+  const o = {
+    cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+    nonce: 'AbCdEfGhIjKlMnOpQrStUvWx',
+    script: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/report.js',
+    title: 'Hotline <run>',
+  };
 
   test('the CSP: nonce scripts only, nonce or extension styles, nothing remote', () => {
-    assert.equal(reportCsp(o), "default-src 'none'; script-src 'nonce-AbCdEfGhIjKlMnOpQrStUvWx'; style-src https://file+.vscode-resource.vscode-cdn.net 'nonce-AbCdEfGhIjKlMnOpQrStUvWx'; font-src https://file+.vscode-resource.vscode-cdn.net; img-src https://file+.vscode-resource.vscode-cdn.net data:");
+    assert.equal(
+      reportCsp(o),
+      "default-src 'none'; script-src 'nonce-AbCdEfGhIjKlMnOpQrStUvWx'; style-src https://file+.vscode-resource.vscode-cdn.net 'nonce-AbCdEfGhIjKlMnOpQrStUvWx'; font-src https://file+.vscode-resource.vscode-cdn.net; img-src https://file+.vscode-resource.vscode-cdn.net data:",
+    );
     const html = reportHtml(o);
-    assert.ok(html.includes(`<meta http-equiv="Content-Security-Policy" content="${reportCsp(o).replace(/'/g, '&#39;')}">`));
+    assert.ok(
+      html.includes(`<meta http-equiv="Content-Security-Policy" content="${reportCsp(o).replace(/'/g, '&#39;')}">`),
+    );
     assert.doesNotMatch(html, /unsafe-inline|unsafe-eval|https?:\/\/(?!file\+\.vscode-resource)/);
   });
 
@@ -86,8 +126,13 @@ describe('the page HTML (webview/report/html.ts)', () => {
     const html = reportHtml({ ...o, style: 'https://file+.vscode-resource.vscode-cdn.net/ext/media/extra.css' });
     const scripts = html.match(/<script\b[^>]*>/g) ?? [];
     assert.deepEqual(scripts, [`<script nonce="${o.nonce}" src="${o.script}">`]);
-    for (const tag of html.match(/<(style|link)\b[^>]*>/g) ?? []) assert.match(tag, new RegExp(`nonce="${o.nonce}"`), tag);
-    assert.match(html, /<meta property="csp-nonce" content="AbCdEfGhIjKlMnOpQrStUvWx">/, 'the toolkit\'s :focus-visible probe reads its nonce here');
+    for (const tag of html.match(/<(style|link)\b[^>]*>/g) ?? [])
+      assert.match(tag, new RegExp(`nonce="${o.nonce}"`), tag);
+    assert.match(
+      html,
+      /<meta property="csp-nonce" content="AbCdEfGhIjKlMnOpQrStUvWx">/,
+      "the toolkit's :focus-visible probe reads its nonce here",
+    );
     assert.match(html, /<title>Hotline &lt;run&gt;<\/title>/);
     assert.doesNotMatch(html, /"version"|checkPassword|server\.js/);
   });

@@ -9,8 +9,17 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import {
-  LOGIN_API, assertBundleFresh, hostRecord, launchChromium, openCheckedReport, profileLoginApi, screenshot, servePage, tempDir,
-  type PageServer, type ThemeName,
+  LOGIN_API,
+  assertBundleFresh,
+  hostRecord,
+  launchChromium,
+  openCheckedReport,
+  profileLoginApi,
+  screenshot,
+  servePage,
+  tempDir,
+  type PageServer,
+  type ThemeName,
 } from './report-helpers.ts';
 import { assertChromium } from '../helpers/chromium.ts';
 
@@ -46,7 +55,8 @@ describe('report webview', { timeout: 240_000 }, () => {
   });
 
   /** Opens the page with these messages answering `ready`; `check()` asserts it stayed clean. */
-  const open = (theme: ThemeName, onReady: unknown[], id?: string) => openCheckedReport(browser, server, { theme, onReady, id });
+  const open = (theme: ThemeName, onReady: unknown[], id?: string) =>
+    openCheckedReport(browser, server, { theme, onReady, id });
 
   const text = (page: Page, selector: string): Promise<string> => page.locator(selector).first().innerText();
 
@@ -60,9 +70,17 @@ describe('report webview', { timeout: 240_000 }, () => {
 
     // Overview: the load figures of the unprofiled window, the hot line and the hint at a glance.
     const reqs = await text(page, '[data-stat="req/s"] .stat-value');
-    assert.equal(reqs, sync.load!.requests.perSecond >= 100 ? sync.load!.requests.perSecond.toFixed(0) : sync.load!.requests.perSecond.toFixed(1));
+    assert.equal(
+      reqs,
+      sync.load!.requests.perSecond >= 100
+        ? sync.load!.requests.perSecond.toFixed(0)
+        : sync.load!.requests.perSecond.toFixed(1),
+    );
     assert.match(await text(page, '[data-stat="p99"]'), /p99\s+\S+\s*ms/);
-    assert.match(await text(page, '[data-field="profiled"]'), /profiled window: .* req\/s, p99 \S+ m?s \(against profiler off: (CPU\/request .*, )?req\/s [+\u2212]?\d+(\.\d)?%.*\)/);
+    assert.match(
+      await text(page, '[data-field="profiled"]'),
+      /profiled window: .* req\/s, p99 \S+ m?s \(against profiler off: (CPU\/request .*, )?req\/s [+\u2212]?\d+(\.\d)?%.*\)/,
+    );
     const top = await text(page, '[data-field="top-line"]');
     assert.match(top, /server\.js:35/);
     assert.match(top, /checkPassword/);
@@ -83,13 +101,24 @@ describe('report webview', { timeout: 240_000 }, () => {
     await first.click();
     assert.deepEqual((await hostRecord(page)).posted.at(-1), { type: 'openSource', file: SERVER_JS, line: 35 });
     // …and from the keyboard: Enter on a cell of the row.
-    await page.locator('vscode-data-grid.hot-lines vscode-data-grid-row[data-kind="line"]').nth(1).locator('vscode-data-grid-cell').first().focus();
+    await page
+      .locator('vscode-data-grid.hot-lines vscode-data-grid-row[data-kind="line"]')
+      .nth(1)
+      .locator('vscode-data-grid-cell')
+      .first()
+      .focus();
     await page.keyboard.press('Enter');
-    assert.deepEqual((await hostRecord(page)).posted.at(-1), { type: 'openSource', file: SERVER_JS, line: sync.lines.filter((l) => l.ownMs > 0 || l.totalMs > 0)[1].line });
+    assert.deepEqual((await hostRecord(page)).posted.at(-1), {
+      type: 'openSource',
+      file: SERVER_JS,
+      line: sync.lines.filter((l) => l.ownMs > 0 || l.totalMs > 0)[1].line,
+    });
 
     // Functions: a native frame is not clickable, a file on disk is.
     await page.locator('vscode-panel-tab#tab-functions').click();
-    const nativeRow = page.locator('vscode-data-grid.functions vscode-data-grid-row[data-kind="function"][data-file=""]').first();
+    const nativeRow = page
+      .locator('vscode-data-grid.functions vscode-data-grid-row[data-kind="function"][data-file=""]')
+      .first();
     const before = (await hostRecord(page)).posted.length;
     await nativeRow.click();
     assert.equal((await hostRecord(page)).posted.length, before, 'native code has no file to open');
@@ -137,7 +166,10 @@ describe('report webview', { timeout: 240_000 }, () => {
       assert.equal(await page.locator('[data-stat="errors"] .delta').count(), 1);
       await screenshot(page, `baseline-${theme}`);
       await page.locator('vscode-panel-tab#tab-compare').click();
-      const cheaper = await page.locator('vscode-data-grid.compare vscode-data-grid-row[data-kind="compare-line"]').first().innerText();
+      const cheaper = await page
+        .locator('vscode-data-grid.compare vscode-data-grid-row[data-kind="compare-line"]')
+        .first()
+        .innerText();
       assert.match(cheaper, /cheaper/i);
       assert.match(cheaper, /server\.js:35/);
       assert.match(cheaper, /checkPassword/);
@@ -156,7 +188,12 @@ describe('report webview', { timeout: 240_000 }, () => {
 
     // A lens on the function's declaration: no hot line there, so the function's row.
     const fn = sync.functions.find((f) => f.name === 'checkPassword' && f.file === SERVER_JS)!;
-    await page.evaluate((m) => window.postMessage(m, '*'), { type: 'focus', file: SERVER_JS, line: fn.line, functionName: 'checkPassword' });
+    await page.evaluate((m) => window.postMessage(m, '*'), {
+      type: 'focus',
+      file: SERVER_JS,
+      line: fn.line,
+      functionName: 'checkPassword',
+    });
     await page.waitForFunction((want) => document.body.dataset.focused === want, `function:${fn.line}`);
     assert.equal(await page.locator('vscode-panels').getAttribute('activeid'), 'tab-functions');
     assert.match(await page.locator('vscode-data-grid-row.focused').innerText(), /checkPassword/);
@@ -187,11 +224,17 @@ describe('report webview', { timeout: 240_000 }, () => {
     const { page, check } = await open('dark', [{ type: 'report', report: bad }], 'bad-run');
     assert.match(await text(page, '[data-field="partial"]'), /Partial run: the app exited with code 1/);
     assert.match(await text(page, '.partial-badge'), /PARTIAL/);
-    assert.match(await text(page, '[data-field="lower-bounds"]'), /7 timed-out requests are counted at the 10 s timeout: the percentiles are lower bounds/);
+    assert.match(
+      await text(page, '[data-field="lower-bounds"]'),
+      /7 timed-out requests are counted at the 10 s timeout: the percentiles are lower bounds/,
+    );
     assert.match(await text(page, '[data-field="timeouts"]'), /7 requests timed out/);
     assert.match(await text(page, '[data-field="socket-errors"]'), /2 connection errors/);
     assert.match(await text(page, '[data-field="non2xx"]'), /3 of \d+ responses were not 2xx/);
-    assert.match(await text(page, '[data-field="load-limited"]'), /load generator was the limit \(it used 97% of a core\)/);
+    assert.match(
+      await text(page, '[data-field="load-limited"]'),
+      /load generator was the limit \(it used 97% of a core\)/,
+    );
     assert.match(await text(page, '[data-field="blocked"]'), /Blocked for the whole window: no 10 ms timer ran in/);
     assert.match(await text(page, '[data-stat="p99"] .stat-value'), /^≥ /, 'a lower bound says so');
     assert.match(await text(page, '[data-stat="delay max"] .stat-value'), /^≥ /);
@@ -215,7 +258,10 @@ describe('report webview', { timeout: 240_000 }, () => {
     evil.partial = { reason: XSS };
     const { page, check } = await open('dark', [{ type: 'report', report: evil }], 'evil');
     await page.locator('vscode-panel-tab#tab-lines').click();
-    assert.match(await text(page, 'vscode-data-grid.hot-lines vscode-data-grid-row[data-kind="line"]'), /<img src=x onerror=alert\(1\)>/);
+    assert.match(
+      await text(page, 'vscode-data-grid.hot-lines vscode-data-grid-row[data-kind="line"]'),
+      /<img src=x onerror=alert\(1\)>/,
+    );
     assert.match(await text(page, '[data-field="partial"]'), /<img src=x onerror=alert\(1\)>/);
     const images = await page.evaluate(() => document.querySelectorAll('img').length);
     assert.equal(images, 0, 'no element made from a report string');
@@ -234,7 +280,11 @@ describe('report webview', { timeout: 240_000 }, () => {
     });
     assert.equal(probe, 'TypeError');
     const rec = await hostRecord(page);
-    assert.equal(rec.violations.filter((v) => v.directive === 'require-trusted-types-for').length, 1, 'reported as a violation too');
+    assert.equal(
+      rec.violations.filter((v) => v.directive === 'require-trusted-types-for').length,
+      1,
+      'reported as a violation too',
+    );
     await check({ expected: /tt-probe|requires 'TrustedHTML'/ });
   });
 

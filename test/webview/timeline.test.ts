@@ -10,7 +10,19 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { TIMELINE_FILE, heatMap, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
-import { REPO_ROOT, assertBundleFresh, hostRecord, hotlineProfileJson, launchChromium, openCheckedReport, screenshot, servePage, tempDir, type PageServer, type ThemeName } from './report-helpers.ts';
+import {
+  REPO_ROOT,
+  assertBundleFresh,
+  hostRecord,
+  hotlineProfileJson,
+  launchChromium,
+  openCheckedReport,
+  screenshot,
+  servePage,
+  tempDir,
+  type PageServer,
+  type ThemeName,
+} from './report-helpers.ts';
 import { assertChromium } from '../helpers/chromium.ts';
 import { awayFromStalls, stallsOfRun, type Stall } from '../helpers/stalls.ts';
 
@@ -19,11 +31,31 @@ declare const document: any;
 
 const STALL_APP = path.join(REPO_ROOT, 'test', 'apps', 'stall');
 const SERVER_JS = path.join(STALL_APP, 'server.js');
-const STALL_LINE = fs.readFileSync(SERVER_JS, 'utf8').split('\n').findIndex((l) => l.includes('// STALL LINE')) + 1;
+const STALL_LINE =
+  fs
+    .readFileSync(SERVER_JS, 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes('// STALL LINE')) + 1;
 
 /** `hotline profile` of the stall app; its report.json, timeline.json and stalls. */
 async function profileStall(outDir: string): Promise<{ report: ReportV1; timeline: TimelineV1; stalls: Stall[] }> {
-  const report = await hotlineProfileJson(['profile', STALL_APP, '--entry', 'server.js', '--url', '/', '--connections', '10', '--duration', '4', '--warmup', '1', '--out', outDir, '--json']);
+  const report = await hotlineProfileJson([
+    'profile',
+    STALL_APP,
+    '--entry',
+    'server.js',
+    '--url',
+    '/',
+    '--connections',
+    '10',
+    '--duration',
+    '4',
+    '--warmup',
+    '1',
+    '--out',
+    outDir,
+    '--json',
+  ]);
   const timeline = JSON.parse(fs.readFileSync(path.join(outDir, report.id, TIMELINE_FILE), 'utf8')) as TimelineV1;
   return { report, timeline, stalls: stallsOfRun(path.join(outDir, report.id)) };
 }
@@ -35,7 +67,10 @@ const cellAt = (cell: number): { col: number; row: number } => ({ col: Math.floo
  * The cells wholly inside the first stall the app ran after the first second (it may cross into
  * the next second), and the longest run of cells of one whole second away from every stall.
  */
-function stallCells(stalls: Stall[], endMs: number): { first: number; length: number; quiet: { first: number; length: number } } {
+function stallCells(
+  stalls: Stall[],
+  endMs: number,
+): { first: number; length: number; quiet: { first: number; length: number } } {
   const stall = stalls.find(([start]) => start >= 1000);
   if (!stall) throw new Error(`no stall after the first second: ${JSON.stringify(stalls)}`);
   const first = Math.ceil(stall[0] / 20);
@@ -43,7 +78,8 @@ function stallCells(stalls: Stall[], endMs: number): { first: number; length: nu
   for (let col = 1; (col + 1) * 1000 <= endMs; col++) {
     for (let row = 0; row < 50; row++) {
       let n = 0;
-      while (row + n < 50 && awayFromStalls(stalls, col * 1000 + (row + n) * 20, col * 1000 + (row + n + 1) * 20, 40)) n++;
+      while (row + n < 50 && awayFromStalls(stalls, col * 1000 + (row + n) * 20, col * 1000 + (row + n + 1) * 20, 40))
+        n++;
       if (n > quiet.length) quiet = { first: col * 50 + row, length: n };
     }
   }
@@ -73,19 +109,23 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
     if (runs) fs.rmSync(runs, { recursive: true, force: true });
   });
 
-  const open = (theme: ThemeName, message: unknown) => openCheckedReport(browser, server, { theme, onReady: [message], id: report.id });
+  const open = (theme: ThemeName, message: unknown) =>
+    openCheckedReport(browser, server, { theme, onReady: [message], id: report.id });
 
   /** The canvas pixel colour at a cell's centre, as [r, g, b]. */
   const pixel = (page: Page, col: number, row: number): Promise<number[]> =>
-    page.evaluate(([c, r]) => {
-      const canvas = document.querySelector('canvas.heatmap-canvas');
-      const w = Number(canvas.dataset.cellWidth);
-      const h = Number(canvas.dataset.cellHeight);
-      const dpr = canvas.width / canvas.getBoundingClientRect().width;
-      const x = Math.floor((48 + c * w + w / 2 - 1) * dpr);
-      const y = Math.floor((6 + r * h + h / 2) * dpr);
-      return Array.from(canvas.getContext('2d').getImageData(x, y, 1, 1).data as number[]).slice(0, 3);
-    }, [col, row]);
+    page.evaluate(
+      ([c, r]) => {
+        const canvas = document.querySelector('canvas.heatmap-canvas');
+        const w = Number(canvas.dataset.cellWidth);
+        const h = Number(canvas.dataset.cellHeight);
+        const dpr = canvas.width / canvas.getBoundingClientRect().width;
+        const x = Math.floor((48 + c * w + w / 2 - 1) * dpr);
+        const y = Math.floor((6 + r * h + h / 2) * dpr);
+        return Array.from(canvas.getContext('2d').getImageData(x, y, 1, 1).data as number[]).slice(0, 3);
+      },
+      [col, row],
+    );
 
   /** Page coordinates of a cell's centre. */
   async function cellPoint(page: Page, col: number, row: number): Promise<{ x: number; y: number }> {
@@ -98,7 +138,10 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
     test(`the heat map shows the stall; dragging across it ranks the stall line first and opens the range (${theme})`, async () => {
       // A stall as the app ran it (test/integration/timeline.test.ts checks the whole heat map).
       const band = stallCells(stalls, timeline.endUs / 1000);
-      assert.ok(band.length >= 10 && band.quiet.length >= 10, `a stall of ${band.length} cells from cell ${band.first}, ${band.quiet.length} quiet cells: ${JSON.stringify(stalls)}`);
+      assert.ok(
+        band.length >= 10 && band.quiet.length >= 10,
+        `a stall of ${band.length} cells from cell ${band.first}, ${band.quiet.length} quiet cells: ${JSON.stringify(stalls)}`,
+      );
       const cell = (i: number): Promise<number[]> => pixel(page, cellAt(i).col, cellAt(i).row);
       const point = (i: number): Promise<{ x: number; y: number }> => cellPoint(page, cellAt(i).col, cellAt(i).row);
       const { page, check } = await open(theme, { type: 'report', report, timeline });
@@ -111,28 +154,46 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
       // (A colour's strength is the cell's non-idle samples: a stall cell the app was descheduled
       // in is paler, so the busiest is the one to check.)
       const map = heatMap(timeline, 50);
-      const stallCellsAll = stalls.flatMap(([s, e]) => Array.from({ length: Math.max(0, Math.floor(e / 20) - Math.ceil(s / 20)) }, (_, i) => Math.ceil(s / 20) + i));
+      const stallCellsAll = stalls.flatMap(([s, e]) =>
+        Array.from({ length: Math.max(0, Math.floor(e / 20) - Math.ceil(s / 20)) }, (_, i) => Math.ceil(s / 20) + i),
+      );
       const busiest = stallCellsAll.reduce((a, b) => (map.nonIdle[b] > map.nonIdle[a] ? b : a));
-      assert.ok(map.nonIdle[busiest] >= 0.9 * map.maxNonIdle, `a stall holds (nearly) the busiest cell: ${map.nonIdle[busiest]} of ${map.maxNonIdle} samples`);
+      assert.ok(
+        map.nonIdle[busiest] >= 0.9 * map.maxNonIdle,
+        `a stall holds (nearly) the busiest cell: ${map.nonIdle[busiest]} of ${map.maxNonIdle} samples`,
+      );
       const quietCells = Array.from({ length: band.quiet.length }, (_, i) => band.quiet.first + i);
       const idlest = quietCells.reduce((a, b) => (map.nonIdle[b] < map.nonIdle[a] ? b : a));
       const inStall = await cell(busiest);
       const quiet = await cell(idlest);
-      const hot = await page.evaluate("getComputedStyle(document.body).getPropertyValue('--hl-hot').trim()") as string;
+      const hot = (await page.evaluate(
+        "getComputedStyle(document.body).getPropertyValue('--hl-hot').trim()",
+      )) as string;
       const orange = [1, 3, 5].map((i) => parseInt(hot.slice(i, i + 2), 16));
       assert.equal(orange.length, 3, `--hl-hot is #rrggbb: ${hot}`);
       const dist = (a: number[], b: number[]): number => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
       // A cell is the orange laid over the empty grid with an opacity that grows with its busyness:
       // a point on the line from the grid colour to the orange, far along it for the stall.
-      const gridHex = await page.evaluate("getComputedStyle(document.body).getPropertyValue('--vscode-editorWidget-background').trim()") as string;
+      const gridHex = (await page.evaluate(
+        "getComputedStyle(document.body).getPropertyValue('--vscode-editorWidget-background').trim()",
+      )) as string;
       const grid = [1, 3, 5].map((i) => parseInt(gridHex.slice(i, i + 2), 16));
       const along = (p: number[]): { t: number; off: number } => {
         const d = orange.map((v, i) => v - grid[i]);
         const t = d.reduce((s, v, i) => s + v * (p[i] - grid[i]), 0) / d.reduce((s, v) => s + v * v, 0);
-        return { t, off: dist(p, grid.map((g, i) => g + t * d[i])) };
+        return {
+          t,
+          off: dist(
+            p,
+            grid.map((g, i) => g + t * d[i]),
+          ),
+        };
       };
       const stall = along(inStall);
-      assert.ok(stall.off < 25 && stall.t > 0.3, `a stall cell is orange: ${inStall} (${JSON.stringify(stall)}, ${hot} over ${gridHex})`);
+      assert.ok(
+        stall.off < 25 && stall.t > 0.3,
+        `a stall cell is orange: ${inStall} (${JSON.stringify(stall)}, ${hot} over ${gridHex})`,
+      );
       assert.ok(along(quiet).t < stall.t - 0.2, `a quiet cell is not: ${quiet}`);
 
       // Drag from the stall's first cell to its last.
@@ -149,7 +210,11 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
       const status = await page.locator('[data-field="range"]').innerText();
       assert.match(status, new RegExp(`${(startMs / 1000).toFixed(2)}\u2013${(endMs / 1000).toFixed(2)} s`));
       const first = page.locator('table.range-table tr[data-kind="range-line"]').first();
-      assert.equal(await first.getAttribute('data-line'), String(STALL_LINE), `ranked: ${await page.locator('table.range-table').innerText()}`);
+      assert.equal(
+        await first.getAttribute('data-line'),
+        String(STALL_LINE),
+        `ranked: ${await page.locator('table.range-table').innerText()}`,
+      );
       assert.match(await first.innerText(), /stallEverySecond/);
       await screenshot(page, `timeline-${theme}`);
 
@@ -164,8 +229,15 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
       await page.mouse.move(qb.x, qb.y, { steps: 3 });
       await page.mouse.up();
       const quietFrom = band.quiet.first * 20;
-      await page.waitForFunction((want) => document.body.dataset.rangeDone === want, `${quietFrom}-${quietFrom + band.quiet.length * 20}`);
-      const top = await page.locator('table.range-table tr[data-kind="range-line"]').first().getAttribute('data-line').catch(() => null);
+      await page.waitForFunction(
+        (want) => document.body.dataset.rangeDone === want,
+        `${quietFrom}-${quietFrom + band.quiet.length * 20}`,
+      );
+      const top = await page
+        .locator('table.range-table tr[data-kind="range-line"]')
+        .first()
+        .getAttribute('data-line')
+        .catch(() => null);
       assert.notEqual(top, String(STALL_LINE), 'between stalls another line (or none) leads');
       await check();
     });
@@ -187,8 +259,14 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
   });
 
   test('a damaged timeline costs the tab, not the report; no timeline, no tab', async () => {
-    const damaged = { ...timeline, sampleKind: timeline.sampleKind.map((k, i) => (i === 10 ? timeline.kinds.length + 5 : k)) };
-    for (const message of [{ type: 'report', report, timeline: damaged }, { type: 'report', report }]) {
+    const damaged = {
+      ...timeline,
+      sampleKind: timeline.sampleKind.map((k, i) => (i === 10 ? timeline.kinds.length + 5 : k)),
+    };
+    for (const message of [
+      { type: 'report', report, timeline: damaged },
+      { type: 'report', report },
+    ]) {
       const { page, check } = await open('dark', message);
       assert.equal(await page.locator('vscode-panel-tab#tab-timeline').count(), 0);
       assert.equal(await page.locator('vscode-panel-tab#tab-lines').count(), 1);

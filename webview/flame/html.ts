@@ -51,7 +51,8 @@ export function flameCsp(cspSource: string, nonce: string): string {
 }
 
 export function flameHtml(o: FlameHtmlOptions): string {
-  if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(o.nonce)) throw new Error('flameHtml: the nonce must be at least 16 base64/hex characters');
+  if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(o.nonce))
+    throw new Error('flameHtml: the nonce must be at least 16 base64/hex characters');
   const base = o.speedscopeBase.endsWith('/') ? o.speedscopeBase : `${o.speedscopeBase}/`;
   const attr = escapeHtml;
   const nonce = attr(o.nonce);

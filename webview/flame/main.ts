@@ -57,7 +57,8 @@ window.alert = (message?: unknown): void => {
 // ---- speedscope's DOM (src/views/application.tsx): root > [GL canvas div, toolbar, content] -----
 const glCanvas = (): HTMLCanvasElement | null => document.querySelector('canvas');
 const content = (): Element | undefined => glCanvas()?.parentElement?.parentElement?.children[2];
-const showsLoadingBar = (c: Element): boolean => c.childElementCount === 1 && c.firstElementChild?.childElementCount === 0;
+const showsLoadingBar = (c: Element): boolean =>
+  c.childElementCount === 1 && c.firstElementChild?.childElementCount === 0;
 const showsError = (c: Element): boolean => (c.textContent ?? '').includes('Something went wrong');
 
 function base64ToParts(base64: string): Uint8Array[] {
@@ -130,7 +131,8 @@ async function load(m: ToFlameView): Promise<FromFlameView> {
       const c = content();
       if (alertMessage !== undefined) return { type: 'error', message: `speedscope: ${alertMessage}` };
       if (rejection !== undefined) return { type: 'error', message: `speedscope failed: ${rejection}` };
-      if (c && showsError(c)) return { type: 'error', message: `speedscope could not read "${file.name}" (its console says why)` };
+      if (c && showsError(c))
+        return { type: 'error', message: `speedscope could not read "${file.name}" (its console says why)` };
       if (c && document.title.endsWith(' - speedscope') && !showsLoadingBar(c)) return { type: 'loaded' };
       if (idle > 30_000) return { type: 'error', message: `speedscope stopped before showing "${file.name}"` };
     }
@@ -192,7 +194,8 @@ function markToolbar(): void {
       }
     }
   }
-  for (const span of bar.querySelectorAll('span')) if (PICTOGRAPH.test(span.textContent ?? '') && span.childElementCount === 0) mark(span, 'hl-emoji');
+  for (const span of bar.querySelectorAll('span'))
+    if (PICTOGRAPH.test(span.textContent ?? '') && span.childElementCount === 0) mark(span, 'hl-emoji');
 }
 
 // speedscope's bundle runs right after this script and mounts synchronously; its canvas is ready
@@ -202,7 +205,12 @@ document.addEventListener('DOMContentLoaded', () =>
     const bar = glCanvas()?.parentElement?.parentElement?.children[1];
     if (bar) {
       markToolbar();
-      new MutationObserver(markToolbar).observe(bar, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+      new MutationObserver(markToolbar).observe(bar, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['class'],
+      });
     }
     post(glCanvas() ? { type: 'ready' } : { type: 'error', message: 'speedscope did not start' });
   }, 0),

@@ -16,7 +16,14 @@ export interface ViewContext {
 }
 
 /** The buckets of the CPU bar in the order they stack; idle is shown apart (render.ts wording). */
-export const CPU_CATEGORIES: readonly Exclude<Category, 'idle'>[] = ['user', 'dependencies', 'nodeInternals', 'native', 'gc', 'program'];
+export const CPU_CATEGORIES: readonly Exclude<Category, 'idle'>[] = [
+  'user',
+  'dependencies',
+  'nodeInternals',
+  'native',
+  'gc',
+  'program',
+];
 
 export const CATEGORY_LABELS: Record<Category, string> = {
   user: 'your code',
@@ -32,22 +39,44 @@ export const CATEGORY_LABELS: Record<Category, string> = {
  * "↑ 48% · was 25.4": the change against the baseline, green when it is better. `better` says
  * which direction is good (req/s: higher; latency, errors: lower).
  */
-export function deltaView(d: Delta | undefined, better: 'higher' | 'lower', show: (v: number) => string, unit = ''): HTMLElement | null {
+export function deltaView(
+  d: Delta | undefined,
+  better: 'higher' | 'lower',
+  show: (v: number) => string,
+  unit = '',
+): HTMLElement | null {
   if (!d) return null;
-  if (d.change === 0) return h('span', { class: 'delta same', title: `same as the baseline: ${show(d.base)}${unit}` }, 'same as base');
+  if (d.change === 0)
+    return h('span', { class: 'delta same', title: `same as the baseline: ${show(d.base)}${unit}` }, 'same as base');
   const n = d.noise;
-  const interval = n?.lowPct !== undefined && n.highPct !== undefined ? ` 95% interval ${intervalPct(n.lowPct, n.highPct)}` : '';
+  const interval =
+    n?.lowPct !== undefined && n.highPct !== undefined ? ` 95% interval ${intervalPct(n.lowPct, n.highPct)}` : '';
   if (n?.verdict === 'within noise') {
-    return h('span', { class: 'delta same', title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit}: ${signedPct(n.changePct)}, within the runs' noise (${interval.trim()})`, data: { delta: 'within noise' } },
-      `\u2248 within noise`, h('span', { class: 'was' }, `was ${show(d.base)}${unit}`));
+    return h(
+      'span',
+      {
+        class: 'delta same',
+        title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit}: ${signedPct(n.changePct)}, within the runs' noise (${interval.trim()})`,
+        data: { delta: 'within noise' },
+      },
+      `\u2248 within noise`,
+      h('span', { class: 'was' }, `was ${show(d.base)}${unit}`),
+    );
   }
   const good = better === 'higher' ? d.change > 0 : d.change < 0;
   const arrow = d.change > 0 ? '\u2191' : '\u2193';
-  const amount = d.changePct !== undefined ? `${signed(d.changePct, Math.abs(d.changePct) >= 10 ? 0 : 1)}%` : `${signed(d.change)}${unit}`;
+  const amount =
+    d.changePct !== undefined
+      ? `${signed(d.changePct, Math.abs(d.changePct) >= 10 ? 0 : 1)}%`
+      : `${signed(d.change)}${unit}`;
   const word = good ? 'better' : 'worse';
   return h(
     'span',
-    { class: `delta ${good ? 'good' : 'bad'}`, title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit} (${word}${interval ? `;${interval}` : n ? '' : '; no spread: one window per run'})`, data: { delta: word } },
+    {
+      class: `delta ${good ? 'good' : 'bad'}`,
+      title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit} (${word}${interval ? `;${interval}` : n ? '' : '; no spread: one window per run'})`,
+      data: { delta: word },
+    },
     `${arrow} ${amount}`,
     h('span', { class: 'was' }, `was ${show(d.base)}${unit}`),
   );

@@ -10,10 +10,27 @@ export function missingFigure(ext: ExternalLoadFigures | undefined, name: string
 
 export function externalNote(ext: ExternalLoadFigures): HTMLElement {
   const who = ext.tool ? `Load by ${ext.tool}` : 'Load by your command';
-  const how = ext.parsed ? (ext.missing.length > 0 ? `; not in its output: ${ext.missing.join(', ')}` : '') : ext.tool ? `; its output lacked the figures ${ext.tool} prints` : '; its output format is unknown';
+  const how = ext.parsed
+    ? ext.missing.length > 0
+      ? `; not in its output: ${ext.missing.join(', ')}`
+      : ''
+    : ext.tool
+      ? `; its output lacked the figures ${ext.tool} prints`
+      : '; its output format is unknown';
   const exits = [ext.exitCodes.measured, ext.exitCodes.profiled].filter((c) => c !== null && c !== 0);
-  return h('div', { class: 'external-load', data: { field: 'external-load' } },
+  return h(
+    'div',
+    { class: 'external-load', data: { field: 'external-load' } },
     h('div', null, `${who}: `, h('code', { class: 'command' }, ext.command.join(' '))),
-    h('div', { class: 'muted' }, 'Its output is in ', h('span', { class: 'mono' }, ext.log), ' in the run folder', how, '.',
-      exits.length > 0 ? ` It exited with code ${exits.join(' and ')}.` : ''));
+    h(
+      'div',
+      { class: 'muted' },
+      'Its output is in ',
+      h('span', { class: 'mono' }, ext.log),
+      ' in the run folder',
+      how,
+      '.',
+      exits.length > 0 ? ` It exited with code ${exits.join(' and ')}.` : '',
+    ),
+  );
 }

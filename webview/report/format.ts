@@ -36,7 +36,8 @@ export function where(file: string, line: number, cwd: string): string {
 }
 
 /** Only files on disk can be opened in the editor (not `node:…`, not native code). */
-export const canOpen = (file: string, line: number): boolean => isAbsolutePath(file) && Number.isInteger(line) && line >= 1;
+export const canOpen = (file: string, line: number): boolean =>
+  isAbsolutePath(file) && Number.isInteger(line) && line >= 1;
 
 /** "2026-11-21 13:10:43" in local time, or the string as it came when it is not a date. */
 export function dateTime(iso: string): string {

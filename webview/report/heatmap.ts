@@ -28,7 +28,10 @@ const RIGHT = 6;
 const CELL_H = 6;
 
 /** `onSelect` runs while dragging (`done` false) and when a selection is made; `onOpen` on Enter. */
-export function heatMapView(map: HeatMap, opts: { onSelect(sel: Selection, done: boolean): void; onOpen(): void }): HeatMapView {
+export function heatMapView(
+  map: HeatMap,
+  opts: { onSelect(sel: Selection, done: boolean): void; onOpen(): void },
+): HeatMapView {
   const cellW = Math.max(4, Math.min(24, Math.floor(640 / map.columns)));
   const width = LEFT + map.columns * cellW + RIGHT;
   const height = TOP + map.rows * CELL_H + BOTTOM;
@@ -40,7 +43,12 @@ export function heatMapView(map: HeatMap, opts: { onSelect(sel: Selection, done:
       'aria-roledescription': 'heat map',
       'aria-label': `Non-idle CPU samples over time: ${map.columns} seconds across, ${map.rowMs} ms rows down. Arrows move, Shift+arrows select a range, Enter opens it in the flame graph.`,
     },
-    data: { columns: String(map.columns), rows: String(map.rows), cellWidth: String(cellW), cellHeight: String(CELL_H) },
+    data: {
+      columns: String(map.columns),
+      rows: String(map.rows),
+      cellWidth: String(cellW),
+      cellHeight: String(CELL_H),
+    },
   });
   canvas.style.width = `${width}px`;
   canvas.style.height = `${height}px`;
@@ -49,7 +57,12 @@ export function heatMapView(map: HeatMap, opts: { onSelect(sel: Selection, done:
   let cursor = -1;
   let dragging = false;
 
-  const cellAt = (column: number, row: number) => ({ x: LEFT + column * cellW, y: TOP + row * CELL_H, width: cellW, height: CELL_H });
+  const cellAt = (column: number, row: number) => ({
+    x: LEFT + column * cellW,
+    y: TOP + row * CELL_H,
+    width: cellW,
+    height: CELL_H,
+  });
   const cellOfPoint = (e: MouseEvent): number | undefined => {
     const box = canvas.getBoundingClientRect();
     const col = Math.floor((e.clientX - box.left - LEFT) / cellW);
@@ -89,7 +102,8 @@ export function heatMapView(map: HeatMap, opts: { onSelect(sel: Selection, done:
     g.fillStyle = empty;
     g.fillRect(LEFT, TOP, map.columns * cellW, map.rows * CELL_H);
     const gap = cellW >= 8 ? 1 : 0;
-    const selected = (cell: number): boolean => selection !== undefined && cell >= selection.from && cell <= selection.to;
+    const selected = (cell: number): boolean =>
+      selection !== undefined && cell >= selection.from && cell <= selection.to;
     g.fillStyle = hot;
     for (let c = 0; c < map.columns; c++) {
       for (let r = 0; r < map.rows; r++) {
@@ -141,7 +155,8 @@ export function heatMapView(map: HeatMap, opts: { onSelect(sel: Selection, done:
     g.textAlign = 'center';
     g.textBaseline = 'top';
     const colStep = Math.max(1, Math.ceil(24 / cellW));
-    for (let c = 0; c < map.columns; c += colStep) g.fillText(`${c}s`, LEFT + c * cellW + cellW / 2, TOP + map.rows * CELL_H + 5);
+    for (let c = 0; c < map.columns; c += colStep)
+      g.fillText(`${c}s`, LEFT + c * cellW + cellW / 2, TOP + map.rows * CELL_H + 5);
   }
 
   canvas.addEventListener('mousedown', (e) => {
@@ -176,7 +191,7 @@ export function heatMapView(map: HeatMap, opts: { onSelect(sel: Selection, done:
     }
     if (!(e.key in moves)) return;
     e.preventDefault();
-    const next = Math.max(0, Math.min(total - 1, (cursor < 0 ? 0 : cursor + moves[e.key])));
+    const next = Math.max(0, Math.min(total - 1, cursor < 0 ? 0 : cursor + moves[e.key]));
     cursor = next;
     if (!e.shiftKey || anchor < 0) anchor = next;
     canvas.title = describe(next);

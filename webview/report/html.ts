@@ -33,7 +33,8 @@ export function reportCsp(o: Pick<ReportHtmlOptions, 'cspSource' | 'nonce'>): st
 }
 
 export function reportHtml(o: ReportHtmlOptions): string {
-  if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(o.nonce)) throw new Error('reportHtml: the nonce must be at least 16 base64 characters');
+  if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(o.nonce))
+    throw new Error('reportHtml: the nonce must be at least 16 base64 characters');
   const nonce = attr(o.nonce);
   return `<!DOCTYPE html>
 <html lang="en">

@@ -68,7 +68,12 @@ function show(msg: Extract<ToReportView, { type: 'report' }>): void {
     ...(msg.timeline ? [{ id: 'timeline', label: 'Timeline', content: timelineTab(ctx, msg.timeline) }] : []),
     { id: 'functions', label: 'Functions', content: functions(ctx) },
     ...(report.heap ? [{ id: 'allocations', label: 'Allocations', content: allocations(ctx, report.heap) }] : []),
-    { id: 'hints', label: 'Hints', count: report.hints.length + (report.workers?.hints.length ?? 0), content: hints(ctx) },
+    {
+      id: 'hints',
+      label: 'Hints',
+      count: report.hints.length + (report.workers?.hints.length ?? 0),
+      content: hints(ctx),
+    },
   ];
   if (ctx.cmp) list.push({ id: 'compare', label: 'Cheaper / costlier', content: comparison(ctx) });
   if (!list.some((t) => t.id === activeTab) || savedReportId() !== report.id) activeTab = 'overview';
@@ -102,14 +107,18 @@ function focus(f: Focus): void {
   const rows = [...app.querySelectorAll<HTMLElement>('vscode-data-grid-row[data-kind]')];
   const row =
     rows.find((r) => r.dataset.kind === 'line' && r.dataset.file === f.file && r.dataset.line === String(f.line)) ??
-    (f.functionName !== undefined ? rows.find((r) => r.dataset.kind === 'function' && r.dataset.file === f.file && r.dataset.fn === f.functionName) : undefined) ??
+    (f.functionName !== undefined
+      ? rows.find((r) => r.dataset.kind === 'function' && r.dataset.file === f.file && r.dataset.fn === f.functionName)
+      : undefined) ??
     rows.find((r) => r.dataset.kind === 'function' && r.dataset.file === f.file && r.dataset.line === String(f.line));
   for (const r of app.querySelectorAll('.focused')) r.classList.remove('focused');
   const status = document.getElementById('focus-status');
   if (status) clear(status);
   if (!row) {
     const name = f.functionName ? ` (${f.functionName})` : '';
-    status?.append(h('div', { class: 'callout info' }, `${where(f.file, f.line, cwd)}${name} has no samples in this run.`));
+    status?.append(
+      h('div', { class: 'callout info' }, `${where(f.file, f.line, cwd)}${name} has no samples in this run.`),
+    );
     return;
   }
   const tab: TabId = row.dataset.kind === 'line' ? 'lines' : 'functions';

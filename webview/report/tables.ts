@@ -27,22 +27,42 @@ function more(total: number, shown: number, what: string): HTMLElement | null {
 export function hotLines(ctx: ViewContext): HTMLElement {
   const r = ctx.report;
   const lines = r.lines.filter((l) => l.ownMs > 0 || l.totalMs > 0);
-  const intro = h('p', { class: 'muted intro' }, 'Own time: each sample counted once, on the deepest line of your code. Self: the line itself at the top of the stack. Total: the line and the calls made from it.');
-  if (lines.length === 0) return h('div', null, intro, h('p', { class: 'empty' }, 'No samples in your code: see the Functions tab.'));
-  return h('div', null, intro, ...byThread(ctx, lines, {
-    grid: lineGrid, what: 'lines', workerNote: workerNote(ctx),
-    emptyMain: 'No samples in your code on the main thread.', emptyWorker: 'No samples in your code in the worker threads.',
-  }));
+  const intro = h(
+    'p',
+    { class: 'muted intro' },
+    'Own time: each sample counted once, on the deepest line of your code. Self: the line itself at the top of the stack. Total: the line and the calls made from it.',
+  );
+  if (lines.length === 0)
+    return h('div', null, intro, h('p', { class: 'empty' }, 'No samples in your code: see the Functions tab.'));
+  return h(
+    'div',
+    null,
+    intro,
+    ...byThread(ctx, lines, {
+      grid: lineGrid,
+      what: 'lines',
+      workerNote: workerNote(ctx),
+      emptyMain: 'No samples in your code on the main thread.',
+      emptyWorker: 'No samples in your code in the worker threads.',
+    }),
+  );
 }
 
 /**
  * Rows of the main thread, then (when the run had workers) the workers' in their own group with
  * a link down to it: their percentages are of another whole, so they never share one list.
  */
-function byThread<T extends { thread?: 'worker' }>(ctx: ViewContext, rows: T[], o: {
-  grid: (ctx: ViewContext, rows: T[], thread: 'main' | 'worker') => HTMLElement;
-  what: string; workerNote: string; emptyMain: string; emptyWorker: string;
-}): Child[] {
+function byThread<T extends { thread?: 'worker' }>(
+  ctx: ViewContext,
+  rows: T[],
+  o: {
+    grid: (ctx: ViewContext, rows: T[], thread: 'main' | 'worker') => HTMLElement;
+    what: string;
+    workerNote: string;
+    emptyMain: string;
+    emptyWorker: string;
+  },
+): Child[] {
   const main = rows.filter((x) => x.thread === undefined);
   const worker = rows.filter((x) => x.thread === 'worker');
   const list = (xs: T[], thread: 'main' | 'worker', empty: string): Child[] => [
@@ -53,14 +73,26 @@ function byThread<T extends { thread?: 'worker' }>(ctx: ViewContext, rows: T[], 
   const workerGroup = group('Worker threads', o.workerNote, 'worker', ...list(worker, 'worker', o.emptyWorker));
   return [
     jump(workerGroup, worker.length, o.what),
-    group('Main thread', `% of the main thread's non-idle CPU (${fmt(ctx.report.nonIdleMs)} ms)`, 'main', ...list(main, 'main', o.emptyMain)),
-    divider(), workerGroup,
+    group(
+      'Main thread',
+      `% of the main thread's non-idle CPU (${fmt(ctx.report.nonIdleMs)} ms)`,
+      'main',
+      ...list(main, 'main', o.emptyMain),
+    ),
+    divider(),
+    workerGroup,
   ];
 }
 
 /** Below a long main-thread list the workers' group is out of sight: a link scrolls to it. */
 function jump(target: HTMLElement, n: number, what: string): HTMLElement {
-  return h('p', { class: 'jump' }, link([`Worker threads (${n} ${what}) \u2193`], () => target.scrollIntoView({ block: 'start' }), { attrs: { 'data-field': 'jump-workers' } }));
+  return h(
+    'p',
+    { class: 'jump' },
+    link([`Worker threads (${n} ${what}) \u2193`], () => target.scrollIntoView({ block: 'start' }), {
+      attrs: { 'data-field': 'jump-workers' },
+    }),
+  );
 }
 
 /** "% of worker CPU (all workers together, 1676 ms)": what a worker row's share is of. */
@@ -70,12 +102,24 @@ function workerNote(ctx: ViewContext): string {
 }
 
 function group(title: string, note: string, thread: 'main' | 'worker', ...children: Child[]): HTMLElement {
-  return h('section', { class: 'block thread-group', data: { thread } }, h('h2', null, title, h('span', { class: 'muted note' }, note)), ...children);
+  return h(
+    'section',
+    { class: 'block thread-group', data: { thread } },
+    h('h2', null, title, h('span', { class: 'muted note' }, note)),
+    ...children,
+  );
 }
 
 /** Time that belongs to one of several lines, which one not measured (no stack captures in this profile). */
 function oneOfTag(lines: number[]): HTMLElement {
-  return h('span', { class: 'muted one-of', title: 'Nothing measured which of these lines made the call: the time is theirs together, not split.' }, ` one of lines ${lines.join(', ')}`);
+  return h(
+    'span',
+    {
+      class: 'muted one-of',
+      title: 'Nothing measured which of these lines made the call: the time is theirs together, not split.',
+    },
+    ` one of lines ${lines.join(', ')}`,
+  );
 }
 
 function lineGrid(ctx: ViewContext, lines: LineCost[], thread: 'main' | 'worker'): HTMLElement {
@@ -83,29 +127,51 @@ function lineGrid(ctx: ViewContext, lines: LineCost[], thread: 'main' | 'worker'
   const worker = thread === 'worker';
   const columns: Column[] = [
     worker
-      ? { title: 'Own, worker CPU', width: SHARE_WIDTH, help: "Share of the worker threads' non-idle CPU whose deepest line of your code is this one" }
+      ? {
+          title: 'Own, worker CPU',
+          width: SHARE_WIDTH,
+          help: "Share of the worker threads' non-idle CPU whose deepest line of your code is this one",
+        }
       : { title: 'Own', width: SHARE_WIDTH, help: 'Share of non-idle CPU whose deepest line of your code is this one' },
     { title: 'Line', width: worker ? 'minmax(190px, 1.2fr)' : 'minmax(140px, 1.2fr)' },
     { title: 'Function', width: 'minmax(140px, 1.4fr)' },
     { title: 'Own ms', width: '88px', numeric: true },
     { title: 'Self ms', width: '88px', numeric: true },
     { title: 'Total ms', width: '88px', numeric: true },
-    { title: 'Calls from this line', width: 'minmax(180px, 1.6fr)', help: 'Total time of the calls made from the line' },
+    {
+      title: 'Calls from this line',
+      width: 'minmax(180px, 1.6fr)',
+      help: 'Total time of the calls made from the line',
+    },
   ];
   const rows: GridRow[] = lines.slice(0, MAX_ROWS).map((l) => ({
     cells: [
       [share(l.ownPct, 'hot')],
-      [h('span', { class: 'loc-cell' }, location(l.file, l.line, r.app.cwd), l.oneOf ? oneOfTag(l.oneOf) : null, worker ? workerTag() : null)],
+      [
+        h(
+          'span',
+          { class: 'loc-cell' },
+          location(l.file, l.line, r.app.cwd),
+          l.oneOf ? oneOfTag(l.oneOf) : null,
+          worker ? workerTag() : null,
+        ),
+      ],
       [h('span', { class: 'mono fn' }, l.function)],
       [fmt(l.ownMs)],
       [fmt(l.selfMs)],
       [fmt(l.totalMs)],
       [callees(l, r.app.cwd)],
     ],
-    props: { data: { ...rowData('line', l.file, l.line, l.function), thread }, title: canOpen(l.file, l.line) ? `Open ${where(l.file, l.line, r.app.cwd)}` : '' },
+    props: {
+      data: { ...rowData('line', l.file, l.line, l.function), thread },
+      title: canOpen(l.file, l.line) ? `Open ${where(l.file, l.line, r.app.cwd)}` : '',
+    },
     onOpen: canOpen(l.file, l.line) ? () => ctx.openSource(l.file, l.line) : undefined,
   }));
-  return dataGrid(columns, rows, { class: `grid hot-lines ${thread}`, title: worker ? 'Hot lines of your code in worker threads' : 'Hot lines of your code' });
+  return dataGrid(columns, rows, {
+    class: `grid hot-lines ${thread}`,
+    title: worker ? 'Hot lines of your code in worker threads' : 'Hot lines of your code',
+  });
 }
 
 /** file:line, in link colour when a click opens it. */
@@ -117,26 +183,51 @@ function callees(l: LineCost, cwd: string): Child {
   if (l.callees.length === 0) return null;
   const list = h('span', { class: 'callees' });
   for (const c of l.callees.slice(0, MAX_CALLEES)) list.appendChild(callee(c, cwd));
-  if (l.callees.length > MAX_CALLEES) list.appendChild(h('span', { class: 'muted' }, `+${l.callees.length - MAX_CALLEES} more`));
+  if (l.callees.length > MAX_CALLEES)
+    list.appendChild(h('span', { class: 'muted' }, `+${l.callees.length - MAX_CALLEES} more`));
   return list;
 }
 
 function callee(c: CallLink, cwd: string): HTMLElement {
-  return h('span', { class: 'callee', title: where(c.file, c.line, cwd) },
+  return h(
+    'span',
+    { class: 'callee', title: where(c.file, c.line, cwd) },
     h('span', { class: 'mono' }, functionLabel(c.name, c.file)),
     h('span', { class: 'muted' }, ` ${fmt(c.totalMs)} ms`),
-    c.inferred ? h('span', { class: 'inferred', title: 'Call site found by reading the source: V8 gives line numbers only for the top frame' }, 'inferred') : null);
+    c.inferred
+      ? h(
+          'span',
+          {
+            class: 'inferred',
+            title: 'Call site found by reading the source: V8 gives line numbers only for the top frame',
+          },
+          'inferred',
+        )
+      : null,
+  );
 }
 
 export function functions(ctx: ViewContext): HTMLElement {
   const r = ctx.report;
   const list = r.functions.filter((f) => f.category !== 'idle' && (f.selfMs > 0 || f.totalMs > 0));
   if (list.length === 0) return h('p', { class: 'empty' }, 'No functions were sampled.');
-  const intro = h('p', { class: 'muted intro' }, 'Every function by self time, your code and everything else (dependencies, Node internals, native code).');
-  return h('div', null, intro, ...byThread(ctx, list, {
-    grid: functionGrid, what: 'functions', workerNote: `your code only, ${workerNote(ctx)}`,
-    emptyMain: 'No functions were sampled on the main thread.', emptyWorker: 'No function of your code was sampled in the worker threads.',
-  }));
+  const intro = h(
+    'p',
+    { class: 'muted intro' },
+    'Every function by self time, your code and everything else (dependencies, Node internals, native code).',
+  );
+  return h(
+    'div',
+    null,
+    intro,
+    ...byThread(ctx, list, {
+      grid: functionGrid,
+      what: 'functions',
+      workerNote: `your code only, ${workerNote(ctx)}`,
+      emptyMain: 'No functions were sampled on the main thread.',
+      emptyWorker: 'No function of your code was sampled in the worker threads.',
+    }),
+  );
 }
 
 function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: 'main' | 'worker'): HTMLElement {
@@ -144,7 +235,11 @@ function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: 'main' | '
   const worker = thread === 'worker';
   const columns: Column[] = [
     worker
-      ? { title: 'Self, worker CPU', width: SHARE_WIDTH, help: "Share of the worker threads' non-idle CPU spent in the function itself" }
+      ? {
+          title: 'Self, worker CPU',
+          width: SHARE_WIDTH,
+          help: "Share of the worker threads' non-idle CPU spent in the function itself",
+        }
       : { title: 'Self', width: SHARE_WIDTH, help: 'Share of non-idle CPU spent in the function itself' },
     { title: 'Self ms', width: '88px', numeric: true },
     { title: 'Total', width: '72px', numeric: true, help: 'The function and everything it called (each sample once)' },
@@ -163,38 +258,62 @@ function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: 'main' | '
       [location(f.file, f.line, r.app.cwd)],
       [h('span', { class: 'category' }, h('span', { class: `swatch cat-${f.category}` }), CATEGORY_LABELS[f.category])],
     ],
-    props: { data: { ...rowData('function', f.file, f.line, f.name), thread }, title: canOpen(f.file, f.line) ? `Open ${where(f.file, f.line, r.app.cwd)}` : '' },
+    props: {
+      data: { ...rowData('function', f.file, f.line, f.name), thread },
+      title: canOpen(f.file, f.line) ? `Open ${where(f.file, f.line, r.app.cwd)}` : '',
+    },
     onOpen: canOpen(f.file, f.line) ? () => ctx.openSource(f.file, f.line) : undefined,
   }));
-  return dataGrid(columns, rows, { class: `grid functions ${thread}`, title: worker ? 'Functions of your code in worker threads' : 'Functions' });
+  return dataGrid(columns, rows, {
+    class: `grid functions ${thread}`,
+    title: worker ? 'Functions of your code in worker threads' : 'Functions',
+  });
 }
 
 export function hints(ctx: ViewContext): HTMLElement {
   const r = ctx.report;
   const workerHints = r.workers?.hints ?? [];
-  if (r.hints.length === 0 && workerHints.length === 0) return h('p', { class: 'empty' }, 'No hints: no rule matched a hot path in this run.');
+  if (r.hints.length === 0 && workerHints.length === 0)
+    return h('p', { class: 'empty' }, 'No hints: no rule matched a hot path in this run.');
   if (workerHints.length === 0) return hintList(ctx, r.hints, false);
-  return h('div', null,
+  return h(
+    'div',
+    null,
     r.hints.length > 0 ? group('Main thread', '', 'main', hintList(ctx, r.hints, false)) : null,
-    group('Worker threads', "shares of the workers' CPU", 'worker', hintList(ctx, workerHints, true)));
+    group('Worker threads', "shares of the workers' CPU", 'worker', hintList(ctx, workerHints, true)),
+  );
 }
 
 function hintList(ctx: ViewContext, list: Hint[], worker: boolean): HTMLElement {
   const r = ctx.report;
-  return h('div', { class: 'hints' }, ...list.map((hint) => {
-    const loc = hint.file ? where(hint.file, hint.line, r.app.cwd) : '';
-    return h('article', { class: 'hint', data: rowData('hint', hint.file, hint.line, hint.function ?? '') },
-      h('div', { class: 'hint-head' },
-        h('code', null, hint.api),
-        badge(`${pct(hint.totalPct)} of ${worker ? 'worker ' : ''}CPU`, { title: `${fmt(hint.totalMs ?? 0)} ms, ${pct(hint.totalPct)} of ${worker ? "the workers' " : ''}non-idle samples` }),
-        worker ? workerTag() : null,
-        h('span', { class: 'spacer' }),
-        loc && canOpen(hint.file, hint.line)
-          ? link([h('span', { class: 'mono' }, loc)], () => ctx.openSource(hint.file, hint.line), { title: 'Open in the editor' })
-          : h('span', { class: 'mono muted' }, loc)),
-      h('div', { class: 'hint-message' }, codeText(hint.message)),
-      h('div', { class: 'hint-fix' }, h('strong', null, 'Fix: '), codeText(hint.fix)));
-  }));
+  return h(
+    'div',
+    { class: 'hints' },
+    ...list.map((hint) => {
+      const loc = hint.file ? where(hint.file, hint.line, r.app.cwd) : '';
+      return h(
+        'article',
+        { class: 'hint', data: rowData('hint', hint.file, hint.line, hint.function ?? '') },
+        h(
+          'div',
+          { class: 'hint-head' },
+          h('code', null, hint.api),
+          badge(`${pct(hint.totalPct)} of ${worker ? 'worker ' : ''}CPU`, {
+            title: `${fmt(hint.totalMs ?? 0)} ms, ${pct(hint.totalPct)} of ${worker ? "the workers' " : ''}non-idle samples`,
+          }),
+          worker ? workerTag() : null,
+          h('span', { class: 'spacer' }),
+          loc && canOpen(hint.file, hint.line)
+            ? link([h('span', { class: 'mono' }, loc)], () => ctx.openSource(hint.file, hint.line), {
+                title: 'Open in the editor',
+              })
+            : h('span', { class: 'mono muted' }, loc),
+        ),
+        h('div', { class: 'hint-message' }, codeText(hint.message)),
+        h('div', { class: 'hint-fix' }, h('strong', null, 'Fix: '), codeText(hint.fix)),
+      );
+    }),
+  );
 }
 
 export function comparison(ctx: ViewContext): HTMLElement {
@@ -210,10 +329,32 @@ export function comparison(ctx: ViewContext): HTMLElement {
     ];
     const rows: GridRow[] = list.map((x) => ({
       cells: [
-        [x.verdict === 'within noise'
-          ? h('span', { class: 'tag', title: 'the change is inside the noise inferred from its samples and the runs\' spread', data: { verdict: 'within noise' } }, 'within noise')
-          : h('span', { class: `tag ${x.change < 0 ? 'good' : 'bad'}` }, x.change < 0 ? 'cheaper' : 'costlier')],
-        [h('span', { class: x.verdict === 'within noise' ? '' : x.change < 0 ? 'good' : 'bad', title: x.lowPct !== undefined && x.highPct !== undefined ? `95% interval ${intervalPct(x.lowPct, x.highPct, 0)}` : '' }, signed(x.change))],
+        [
+          x.verdict === 'within noise'
+            ? h(
+                'span',
+                {
+                  class: 'tag',
+                  title: "the change is inside the noise inferred from its samples and the runs' spread",
+                  data: { verdict: 'within noise' },
+                },
+                'within noise',
+              )
+            : h('span', { class: `tag ${x.change < 0 ? 'good' : 'bad'}` }, x.change < 0 ? 'cheaper' : 'costlier'),
+        ],
+        [
+          h(
+            'span',
+            {
+              class: x.verdict === 'within noise' ? '' : x.change < 0 ? 'good' : 'bad',
+              title:
+                x.lowPct !== undefined && x.highPct !== undefined
+                  ? `95% interval ${intervalPct(x.lowPct, x.highPct, 0)}`
+                  : '',
+            },
+            signed(x.change),
+          ),
+        ],
         [`${num(x.base)} \u2192 ${num(x.current)}`],
         [h('span', { class: 'mono fn' }, x.name || '(anonymous)'), x.thread === 'worker' ? workerTag() : null],
         [location(x.file, x.line, r.app.cwd)],
@@ -221,15 +362,29 @@ export function comparison(ctx: ViewContext): HTMLElement {
       props: { data: { ...rowData(kind, x.file, x.line, x.name), thread: x.thread ?? 'main' } },
       onOpen: canOpen(x.file, x.line) ? () => ctx.openSource(x.file, x.line) : undefined,
     }));
-    return h('section', { class: 'block' },
+    return h(
+      'section',
+      { class: 'block' },
       h('h2', null, title, h('span', { class: 'muted note' }, note)),
-      list.length > 0 ? dataGrid(columns, rows, { class: 'grid compare', title }) : h('p', { class: 'empty' }, 'No change.'));
+      list.length > 0
+        ? dataGrid(columns, rows, { class: 'grid compare', title })
+        : h('p', { class: 'empty' }, 'No change.'),
+    );
   };
   const unit = `${c.unit}, base \u2192 now`;
-  return h('div', { class: 'compare-view' },
-    h('p', { class: 'muted intro' }, `This run against the baseline ${c.baseId}. Costs are ${c.unit === 'ms/request' ? 'CPU ms per request served while profiling, so runs of different length and throughput compare fairly' : 'CPU ms (the runs have no load figures)'}. Each change is weighed against the noise inferred from its samples and the runs' spread (95%).`,
-      [...c.lines, ...c.functions].some((x) => x.thread === 'worker') ? ' Rows tagged worker ran in worker threads: their CPU is the workers\', not the main thread\'s.' : ''),
+  return h(
+    'div',
+    { class: 'compare-view' },
+    h(
+      'p',
+      { class: 'muted intro' },
+      `This run against the baseline ${c.baseId}. Costs are ${c.unit === 'ms/request' ? 'CPU ms per request served while profiling, so runs of different length and throughput compare fairly' : 'CPU ms (the runs have no load figures)'}. Each change is weighed against the noise inferred from its samples and the runs' spread (95%).`,
+      [...c.lines, ...c.functions].some((x) => x.thread === 'worker')
+        ? " Rows tagged worker ran in worker threads: their CPU is the workers', not the main thread's."
+        : '',
+    ),
     table('Lines of your code', `own time, ${unit}`, c.lines, 'compare-line'),
     divider(),
-    table('Functions of your code', `total time, ${unit}`, c.functions, 'compare-function'));
+    table('Functions of your code', `total time, ${unit}`, c.functions, 'compare-function'),
+  );
 }

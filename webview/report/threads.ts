@@ -15,13 +15,26 @@ export function hasWorkers(ctx: ViewContext): boolean {
 
 /** "worker": on a row whose figures come from the worker threads. */
 export function workerTag(): HTMLElement {
-  return h('span', { class: 'thread-tag', title: "Ran in worker threads: its percentages are of the workers' CPU, not the main thread's" }, 'worker');
+  return h(
+    'span',
+    {
+      class: 'thread-tag',
+      title: "Ran in worker threads: its percentages are of the workers' CPU, not the main thread's",
+    },
+    'worker',
+  );
 }
 
 function flags(t: ThreadSummary): HTMLElement | null {
-  const list = [t.joinedLate ? 'started in the window' : '', t.exitedEarly ? 'exited in the window' : ''].filter(Boolean);
+  const list = [t.joinedLate ? 'started in the window' : '', t.exitedEarly ? 'exited in the window' : ''].filter(
+    Boolean,
+  );
   if (list.length === 0) return null;
-  return h('span', { class: 'thread-flags' }, ...list.map((f) => h('span', { class: 'thread-flag', title: 'Its profile covers only part of the window' }, f)));
+  return h(
+    'span',
+    { class: 'thread-flags' },
+    ...list.map((f) => h('span', { class: 'thread-flag', title: 'Its profile covers only part of the window' }, f)),
+  );
 }
 
 /** Overview: one row per thread, main first. Absent when the run had no worker threads. */
@@ -34,7 +47,11 @@ export function threadsSection(ctx: ViewContext): HTMLElement | null {
     { title: 'Thread', width: 'minmax(140px, 1.2fr)' },
     { title: 'Busy', width: '150px', help: 'Non-idle CPU time as a share of the time the thread was profiled' },
     { title: 'Busy / profiled ms', width: '180px', numeric: true },
-    { title: 'Hottest line of your code', width: 'minmax(200px, 2fr)', help: "Own time, as a share of this thread's non-idle time" },
+    {
+      title: 'Hottest line of your code',
+      width: 'minmax(200px, 2fr)',
+      help: "Own time, as a share of this thread's non-idle time",
+    },
   ];
   const rows: GridRow[] = threads.map((t) => {
     const top = t.topLine;
@@ -42,20 +59,48 @@ export function threadsSection(ctx: ViewContext): HTMLElement | null {
       cells: [
         [h('span', { class: 'thread-name' }, h('span', { class: 'mono' }, t.id === 0 ? 'main' : t.title), flags(t))],
         [share(pctOf(t.nonIdleMs, t.durationMs))],
-        [h('span', { title: `${ms(t.nonIdleMs)} busy of ${ms(t.durationMs)} profiled, ${t.samples} samples` }, `${fmt(t.nonIdleMs)} / ${fmt(t.durationMs)}`)],
-        [top
-          ? h('span', null, h('span', { class: `mono ${canOpen(top.file, top.line) ? 'loc' : 'muted'}` }, where(top.file, top.line, r.app.cwd)),
-            ' ', h('span', { class: 'mono fn' }, top.function), h('span', { class: 'muted' }, ` ${pct(top.ownPct)}`))
-          : h('span', { class: 'muted' }, 'none sampled')],
+        [
+          h(
+            'span',
+            { title: `${ms(t.nonIdleMs)} busy of ${ms(t.durationMs)} profiled, ${t.samples} samples` },
+            `${fmt(t.nonIdleMs)} / ${fmt(t.durationMs)}`,
+          ),
+        ],
+        [
+          top
+            ? h(
+                'span',
+                null,
+                h(
+                  'span',
+                  { class: `mono ${canOpen(top.file, top.line) ? 'loc' : 'muted'}` },
+                  where(top.file, top.line, r.app.cwd),
+                ),
+                ' ',
+                h('span', { class: 'mono fn' }, top.function),
+                h('span', { class: 'muted' }, ` ${pct(top.ownPct)}`),
+              )
+            : h('span', { class: 'muted' }, 'none sampled'),
+        ],
       ],
-      props: { data: { kind: 'thread', thread: String(t.id), ...(top ? { file: top.file, line: String(top.line) } : {}) }, title: top && canOpen(top.file, top.line) ? `Open ${where(top.file, top.line, r.app.cwd)}` : '' },
+      props: {
+        data: { kind: 'thread', thread: String(t.id), ...(top ? { file: top.file, line: String(top.line) } : {}) },
+        title: top && canOpen(top.file, top.line) ? `Open ${where(top.file, top.line, r.app.cwd)}` : '',
+      },
       onOpen: top && canOpen(top.file, top.line) ? () => ctx.openSource(top.file, top.line) : undefined,
     };
   });
   const w = r.workers;
   const note = `${workers.length} worker${workers.length === 1 ? '' : 's'}${w ? ` \u00b7 ${fmt(w.nonIdleMs)} ms worker CPU together` : ''}`;
-  return h('section', { class: 'block', data: { field: 'threads' } },
+  return h(
+    'section',
+    { class: 'block', data: { field: 'threads' } },
     h('h2', null, 'Threads', h('span', { class: 'muted note' }, note)),
     dataGrid(columns, rows, { class: 'grid threads', title: 'Threads' }),
-    h('p', { class: 'muted' }, "Busy: non-idle CPU of the time each thread was profiled. The sections above are the main thread's; the Hot lines, Functions and Hints tabs list the workers' apart."));
+    h(
+      'p',
+      { class: 'muted' },
+      "Busy: non-idle CPU of the time each thread was profiled. The sections above are the main thread's; the Hot lines, Functions and Hints tabs list the workers' apart.",
+    ),
+  );
 }

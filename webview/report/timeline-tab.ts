@@ -1,7 +1,14 @@
 // The Timeline tab: the sub-second heat map of the profile, and beside it the hot lines of the
 // selected range, ranked in the page from timeline.json (no round trip to the extension), with a
 // button that opens the flame graph of just that range.
-import { cellRangeMs, heatMap, rankRange, sampleStarts, type RangeRanking, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
+import {
+  cellRangeMs,
+  heatMap,
+  rankRange,
+  sampleStarts,
+  type RangeRanking,
+  type TimelineV1,
+} from '../../src/core/analysis/timeline.ts';
 import type { ViewContext } from './context.ts';
 import { clear, h, share } from './dom.ts';
 import { canOpen, fmt, where } from './format.ts';
@@ -18,15 +25,26 @@ export function timelineTab(ctx: ViewContext, timeline: TimelineV1): HTMLElement
   const cwd = ctx.report.app.cwd;
   let range: { startMs: number; endMs: number } | undefined;
 
-  const status = h('div', { class: 'range-status', attrs: { role: 'status', 'aria-live': 'polite' }, data: { field: 'range' } });
-  const open = button('Open range in flame graph', () => {
-    if (range) ctx.post({ type: 'openFlameRange', startMs: range.startMs, endMs: range.endMs });
-  }, { attrs: { id: 'open-range', disabled: '' } });
+  const status = h('div', {
+    class: 'range-status',
+    attrs: { role: 'status', 'aria-live': 'polite' },
+    data: { field: 'range' },
+  });
+  const open = button(
+    'Open range in flame graph',
+    () => {
+      if (range) ctx.post({ type: 'openFlameRange', startMs: range.startMs, endMs: range.endMs });
+    },
+    { attrs: { id: 'open-range', disabled: '' } },
+  );
   const lines = h('div', { class: 'range-lines' });
 
   const show = (r: RangeRanking, label: string): void => {
     clear(status);
-    status.append(h('strong', null, label), h('span', { class: 'muted' }, ` \u00b7 ${r.samples} samples \u00b7 ${fmt(r.nonIdleMs)} ms non-idle`));
+    status.append(
+      h('strong', null, label),
+      h('span', { class: 'muted' }, ` \u00b7 ${r.samples} samples \u00b7 ${fmt(r.nonIdleMs)} ms non-idle`),
+    );
     clear(lines);
     lines.appendChild(rangeLines(ctx, r, cwd));
   };
@@ -37,7 +55,10 @@ export function timelineTab(ctx: ViewContext, timeline: TimelineV1): HTMLElement
     open.removeAttribute('disabled');
     status.dataset.startMs = String(range.startMs);
     status.dataset.endMs = String(range.endMs);
-    show(rankRange(timeline, range.startMs, range.endMs, { starts, limit: MAX_LINES }), `${seconds(range.startMs)}\u2013${seconds(range.endMs)} s (${fmt(range.endMs - range.startMs)} ms)`);
+    show(
+      rankRange(timeline, range.startMs, range.endMs, { starts, limit: MAX_LINES }),
+      `${seconds(range.startMs)}\u2013${seconds(range.endMs)} s (${fmt(range.endMs - range.startMs)} ms)`,
+    );
     if (done) document.body.dataset.rangeDone = `${range.startMs}-${range.endMs}`;
   };
   const view = heatMapView(map, { onSelect, onOpen: () => open.click() });
@@ -49,18 +70,33 @@ export function timelineTab(ctx: ViewContext, timeline: TimelineV1): HTMLElement
   themeObserver = new MutationObserver(() => view.redraw());
   themeObserver.observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
-  const intro = h('p', { class: 'muted intro' },
+  const intro = h(
+    'p',
+    { class: 'muted intro' },
     `Each column is one second of the profiled window, each row ${map.rowMs} ms of it (0 ms at the top); the stronger the colour, the more non-idle samples. `,
-    'Drag from one cell to another to pick a time range (in time order, down a column and on to the next): the lines beside it are re-ranked for that range.');
-  return h('div', { class: 'timeline' }, intro,
-    h('div', { class: 'timeline-body' },
+    'Drag from one cell to another to pick a time range (in time order, down a column and on to the next): the lines beside it are re-ranked for that range.',
+  );
+  return h(
+    'div',
+    { class: 'timeline' },
+    intro,
+    h(
+      'div',
+      { class: 'timeline-body' },
       h('section', { class: 'timeline-map' }, view.element, legend(map.maxNonIdle, map.rowMs)),
-      h('section', { class: 'timeline-side' }, h('div', { class: 'range-bar' }, status, open), lines)));
+      h('section', { class: 'timeline-side' }, h('div', { class: 'range-bar' }, status, open), lines),
+    ),
+  );
 }
 
 function legend(max: number, rowMs: number): HTMLElement {
-  return h('div', { class: 'heat-legend muted' },
-    h('span', null, '0'), h('span', { class: 'heat-scale', attrs: { 'aria-hidden': 'true' } }), h('span', null, `${max} non-idle samples per ${rowMs} ms`));
+  return h(
+    'div',
+    { class: 'heat-legend muted' },
+    h('span', null, '0'),
+    h('span', { class: 'heat-scale', attrs: { 'aria-hidden': 'true' } }),
+    h('span', null, `${max} non-idle samples per ${rowMs} ms`),
+  );
 }
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(2);
@@ -70,17 +106,33 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(2);
  * step, and the grid's components cost tens of ms to build (bench/heatmap.ts).
  */
 function rangeLines(ctx: ViewContext, r: RangeRanking, cwd: string): HTMLElement {
-  if (r.lines.length === 0) return h('p', { class: 'empty' }, r.samples === 0 ? 'No samples in this range.' : 'No samples in your code in this range.');
-  const head = h('tr', null,
+  if (r.lines.length === 0)
+    return h(
+      'p',
+      { class: 'empty' },
+      r.samples === 0 ? 'No samples in this range.' : 'No samples in your code in this range.',
+    );
+  const head = h(
+    'tr',
+    null,
     h('th', { title: 'Share of the non-idle CPU in the range whose deepest line of your code is this one' }, 'Own'),
-    h('th', null, 'Line'), h('th', null, 'Function'), h('th', { class: 'num' }, 'Own ms'));
+    h('th', null, 'Line'),
+    h('th', null, 'Function'),
+    h('th', { class: 'num' }, 'Own ms'),
+  );
   const rows = r.lines.map((l) => {
     const openable = canOpen(l.file, l.line);
-    const row = h('tr', { data: { kind: 'range-line', file: l.file, line: String(l.line), fn: l.function }, title: openable ? `Open ${where(l.file, l.line, cwd)}` : '' },
+    const row = h(
+      'tr',
+      {
+        data: { kind: 'range-line', file: l.file, line: String(l.line), fn: l.function },
+        title: openable ? `Open ${where(l.file, l.line, cwd)}` : '',
+      },
       h('td', null, share(l.ownPct, 'hot')),
       h('td', null, h('span', { class: `mono ${openable ? 'loc' : 'muted'}` }, where(l.file, l.line, cwd))),
       h('td', null, h('span', { class: 'mono fn' }, l.function)),
-      h('td', { class: 'num' }, fmt(l.ownMs)));
+      h('td', { class: 'num' }, fmt(l.ownMs)),
+    );
     if (openable) {
       row.classList.add('openable');
       row.tabIndex = 0;
@@ -91,5 +143,10 @@ function rangeLines(ctx: ViewContext, r: RangeRanking, cwd: string): HTMLElement
     }
     return row;
   });
-  return h('table', { class: 'range-table', attrs: { 'aria-label': 'Hot lines of the range' } }, h('thead', null, head), h('tbody', null, ...rows));
+  return h(
+    'table',
+    { class: 'range-table', attrs: { 'aria-label': 'Hot lines of the range' } },
+    h('thead', null, head),
+    h('tbody', null, ...rows),
+  );
 }

@@ -91,7 +91,8 @@ export function panels(tabs: Tab[], active: string, onChange: (id: string) => vo
     if (t.count !== undefined) tab.appendChild(badge(t.count));
     p.appendChild(tab);
   }
-  for (const t of tabs) p.appendChild(h('vscode-panel-view', { attrs: { id: `view-${t.id}` }, class: 'view' }, t.content));
+  for (const t of tabs)
+    p.appendChild(h('vscode-panel-view', { attrs: { id: `view-${t.id}` }, class: 'view' }, t.content));
   p.addEventListener('change', (e) => {
     const tab = (e as CustomEvent<unknown>).detail;
     if (tab instanceof HTMLElement && e.target === p && tab.dataset.tab) onChange(tab.dataset.tab);
@@ -128,7 +129,11 @@ export function dataGrid(columns: Column[], rows: GridRow[], props?: Props): HTM
   grid.setAttribute('aria-label', props?.title ?? '');
   const header = h('vscode-data-grid-row', { attrs: { 'row-type': 'sticky-header' } });
   columns.forEach((c, i) => {
-    const cell = h('vscode-data-grid-cell', { class: c.numeric ? 'num' : '', attrs: { 'cell-type': 'columnheader', 'grid-column': String(i + 1) } }, c.title);
+    const cell = h(
+      'vscode-data-grid-cell',
+      { class: c.numeric ? 'num' : '', attrs: { 'cell-type': 'columnheader', 'grid-column': String(i + 1) } },
+      c.title,
+    );
     if (c.help) cell.title = c.help;
     header.appendChild(cell);
   });
@@ -137,7 +142,10 @@ export function dataGrid(columns: Column[], rows: GridRow[], props?: Props): HTM
     const row = h('vscode-data-grid-row');
     if (r.props) decorate(row, r.props);
     r.cells.forEach((content, i) => {
-      const cell = h('vscode-data-grid-cell', { class: columns[i]?.numeric ? 'num' : '', attrs: { 'grid-column': String(i + 1) } });
+      const cell = h('vscode-data-grid-cell', {
+        class: columns[i]?.numeric ? 'num' : '',
+        attrs: { 'grid-column': String(i + 1) },
+      });
       append(cell, ...content);
       row.appendChild(cell);
     });

@@ -2,7 +2,17 @@
 // ToReportView (protocol.ts) with a report of the shape the page reads is dropped. The checks
 // cover every field the page uses, so a damaged report.json cannot throw half-way through a render.
 import type { ToReportView } from '../../src/protocol.ts';
-import { arr, count, isCategory, isObject, isReportV1, num, shape, str, type ReportV1 } from '../../src/core/report/index.ts';
+import {
+  arr,
+  count,
+  isCategory,
+  isObject,
+  isReportV1,
+  num,
+  shape,
+  str,
+  type ReportV1,
+} from '../../src/core/report/index.ts';
 import type { TimelineV1 } from '../../src/core/analysis/timeline.ts';
 
 const line = count;
@@ -10,10 +20,19 @@ const line = count;
 const focus = shape({ file: str, line: (v) => Number.isInteger(v) && (v as number) >= 1 }, { functionName: str });
 
 const timelineHead = shape({
-  version: (v) => v === 1, firstUs: num, endUs: num, intervalUs: num,
+  version: (v) => v === 1,
+  firstUs: num,
+  endUs: num,
+  intervalUs: num,
   lines: arr(shape({ file: str, line, function: str })),
-  kinds: arr(shape({ category: isCategory, owners: arr((o) => Array.isArray(o) && o.length === 2 && Number.isInteger(o[0]) && num(o[1])) })),
-  sampleUs: Array.isArray, sampleKind: Array.isArray,
+  kinds: arr(
+    shape({
+      category: isCategory,
+      owners: arr((o) => Array.isArray(o) && o.length === 2 && Number.isInteger(o[0]) && num(o[1])),
+    }),
+  ),
+  sampleUs: Array.isArray,
+  sampleKind: Array.isArray,
 });
 
 /** timeline.json as the heat map reads it: every index in range, every duration a number ≥ 0. Loops, not closures: 60 000+ samples. */
@@ -25,7 +44,15 @@ export function isTimeline(v: unknown): v is TimelineV1 {
   for (let s = 0; s < t.sampleUs.length; s++) {
     const us = t.sampleUs[s];
     const kind = t.sampleKind[s];
-    if (typeof us !== 'number' || !(us >= 0) || us === Infinity || !Number.isInteger(kind) || kind < 0 || kind >= t.kinds.length) return false;
+    if (
+      typeof us !== 'number' ||
+      !(us >= 0) ||
+      us === Infinity ||
+      !Number.isInteger(kind) ||
+      kind < 0 ||
+      kind >= t.kinds.length
+    )
+      return false;
   }
   return true;
 }
@@ -46,11 +73,26 @@ export function parseToReportView(v: unknown): ToReportView | undefined {
         report: v.report,
         ...timeline,
         ...(v.baseline !== undefined ? { baseline: v.baseline as ReportV1 } : {}),
-        ...(f ? { focus: { file: f.file, line: f.line, ...(f.functionName !== undefined ? { functionName: f.functionName } : {}) } } : {}),
+        ...(f
+          ? {
+              focus: {
+                file: f.file,
+                line: f.line,
+                ...(f.functionName !== undefined ? { functionName: f.functionName } : {}),
+              },
+            }
+          : {}),
       };
     }
     case 'focus':
-      return focus(v) ? { type: 'focus', file: v.file as string, line: v.line as number, ...(typeof v.functionName === 'string' ? { functionName: v.functionName } : {}) } : undefined;
+      return focus(v)
+        ? {
+            type: 'focus',
+            file: v.file as string,
+            line: v.line as number,
+            ...(typeof v.functionName === 'string' ? { functionName: v.functionName } : {}),
+          }
+        : undefined;
     default:
       return undefined;
   }

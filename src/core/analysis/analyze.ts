@@ -7,7 +7,13 @@ import { CATEGORIES, HOTLINE_SCRIPT_PREFIX, Workspace, categoryOf, fileOfUrl } f
 import { SourceMapper, type SourceMapInput } from './sourcemaps.ts';
 import { ScriptIndex, callNamesFor, fileIsModule, type CallSite } from './callsites.ts';
 import { FRAME_RULES, GC_FIX, GC_HINT_MIN_PCT, HINT_MIN_PCT, LINE_RULES, gcHintMessage, hintMessage } from './hints.ts';
-import { buildStackEvidence, type FrameWeights, type Identity, type StackCapturesInput, type StackEvidence } from './stacks.ts';
+import {
+  buildStackEvidence,
+  type FrameWeights,
+  type Identity,
+  type StackCapturesInput,
+  type StackEvidence,
+} from './stacks.ts';
 import type { Analysis, CategoryTimes, Hint, LineCost } from './model.ts';
 import { buildTimeline, type TimelineV1 } from './timeline.ts';
 import { functionCosts, lineCosts, ms, pct, type FunctionInfo, type LineAcc } from './costs.ts';
@@ -96,10 +102,17 @@ class Analyzer {
     const stacks = input.stacks;
     if (stacks && stacks.ticks.length > 0) {
       this.capturedFn = stacks.frames.map((f) => this.describe(f.functionName, f.url, f.line - 1, f.column - 1, true));
-      this.evidence = buildStackEvidence(this.tree, stacks, (node) => identityOf(this.fnOfNode(node)), (frame) => identityOf(this.capturedFn[frame]));
+      this.evidence = buildStackEvidence(
+        this.tree,
+        stacks,
+        (node) => identityOf(this.fnOfNode(node)),
+        (frame) => identityOf(this.capturedFn[frame]),
+      );
       const used = this.evidence.aligned + this.evidence.misaligned;
       if (used > 0 && this.evidence.misaligned > used / 2) {
-        this.notes.push(`Only ${this.evidence.aligned} of ${used} stack captures matched the profile: calling lines fall back to reading the source.`);
+        this.notes.push(
+          `Only ${this.evidence.aligned} of ${used} stack captures matched the profile: calling lines fall back to reading the source.`,
+        );
       }
     }
   }
@@ -112,7 +125,11 @@ class Analyzer {
     const ours = new Uint8Array(n);
     for (let k = 0; k < n; k++) {
       const i = t.preorder[k];
-      ours[i] = this.fnOfNode(i).generatedFile.startsWith(HOTLINE_SCRIPT_PREFIX) || (t.parent[i] >= 0 && ours[t.parent[i]] === 1) ? 1 : 0;
+      ours[i] =
+        this.fnOfNode(i).generatedFile.startsWith(HOTLINE_SCRIPT_PREFIX) ||
+        (t.parent[i] >= 0 && ours[t.parent[i]] === 1)
+          ? 1
+          : 0;
       categories[ours[i] ? 'program' : this.fnOfNode(i).category] += t.selfUs[i];
     }
     const nonIdleUs = t.weightedUs - categories.idle;
@@ -124,7 +141,9 @@ class Analyzer {
     const hints = this.hints(nonIdleUs, categories);
 
     const limits = this.input.limits ?? {};
-    const functions = functionCosts(this.fns, { fnSelf, fnTotal, edges }, nonIdleUs, limits.functions ?? 300, (file) => this.mapper.has(file));
+    const functions = functionCosts(this.fns, { fnSelf, fnTotal, edges }, nonIdleUs, limits.functions ?? 300, (file) =>
+      this.mapper.has(file),
+    );
     const lines = lineCosts(this.lines.values(), this.fns, nonIdleUs, limits.lines ?? 2000);
     for (const c of CATEGORIES) categories[c] = ms(categories[c]);
     const changed = this.changedFiles();
@@ -137,7 +156,9 @@ class Analyzer {
       categories,
       // Hotline's own capture scripts are the profiler's cost (counted as program), nobody's function.
       functions: functions.filter((f) => current(f.file) && !f.file.startsWith(HOTLINE_SCRIPT_PREFIX)),
-      lines: lines.filter((l) => current(l.file) && (!l.generated || current(l.generated.file))).map((l) => this.withCode(l)),
+      lines: lines
+        .filter((l) => current(l.file) && (!l.generated || current(l.generated.file)))
+        .map((l) => this.withCode(l)),
       hints: hints.filter((h) => current(h.file)),
       notes: this.notes,
     };
@@ -168,14 +189,22 @@ class Analyzer {
       if (!fn.stale || changed.has(fn.generatedFile)) continue;
       changed.add(fn.generatedFile);
       for (const other of this.fns) if (other.generatedFile === fn.generatedFile) changed.add(other.file);
-      this.notes.push(`${fn.generatedFile} is not the text this profile ran (it changed since: \`${fn.name}\` no longer starts at line ${fn.line}): its costs are not shown, they would land on the wrong lines.`);
+      this.notes.push(
+        `${fn.generatedFile} is not the text this profile ran (it changed since: \`${fn.name}\` no longer starts at line ${fn.line}): its costs are not shown, they would land on the wrong lines.`,
+      );
     }
     return changed;
   }
 
   // ---- functions and frames -------------------------------------------------------------
 
-  private describe(functionName: string, url: string, line0: number, col0: number, isCapturedFrame = false): FunctionInfo {
+  private describe(
+    functionName: string,
+    url: string,
+    line0: number,
+    col0: number,
+    isCapturedFrame = false,
+  ): FunctionInfo {
     const generatedFile = fileOfUrl(url);
     let file = generatedFile;
     let line = line0 >= 0 ? line0 + 1 : 0;
@@ -189,9 +218,10 @@ class Analyzer {
     if (category === 'user' && line0 >= 0) {
       info.index = this.indexOf(generatedFile);
       info.scope = info.index?.functionAt(line0, col0);
-      if (info.index && info.scope && !isCapturedFrame && !info.index.isFunctionHead(info.scope, line0, col0)) info.stale = true;
+      if (info.index && info.scope && !isCapturedFrame && !info.index.isFunctionHead(info.scope, line0, col0))
+        info.stale = true;
       if (functionName === '' && info.scope) {
-        info.name = info.scope.isProgram ? '(top level)' : info.index?.anonymousName(info.scope) ?? info.name;
+        info.name = info.scope.isProgram ? '(top level)' : (info.index?.anonymousName(info.scope) ?? info.name);
       }
     }
     return info;
@@ -228,10 +258,12 @@ class Analyzer {
     let generated: LineAcc['generated'];
     // A whole line (position ticks have no column) maps from its first non-blank character:
     // bundlers often open an indented line with a segment that continues the previous one.
-    const column = generatedColumn ?? (this.mapper.has(fn.generatedFile) ? fn.index?.firstCodeColumn(generatedLine) : undefined);
-    const original = column === undefined
-      ? this.mapper.line(fn.generatedFile, generatedLine)
-      : this.mapper.at(fn.generatedFile, generatedLine, column);
+    const column =
+      generatedColumn ?? (this.mapper.has(fn.generatedFile) ? fn.index?.firstCodeColumn(generatedLine) : undefined);
+    const original =
+      column === undefined
+        ? this.mapper.line(fn.generatedFile, generatedLine)
+        : this.mapper.at(fn.generatedFile, generatedLine, column);
     if (original) {
       file = original.file;
       line = original.line;
@@ -311,7 +343,12 @@ class Analyzer {
   }
 
   /** Edge evidence, or the same caller→callee pair's from every context when that has clearly more. */
-  private edgeWeights(byNode: ReadonlyMap<number, FrameWeights>, byPair: ReadonlyMap<string, FrameWeights>, caller: number, child: number): FrameWeights | undefined {
+  private edgeWeights(
+    byNode: ReadonlyMap<number, FrameWeights>,
+    byPair: ReadonlyMap<string, FrameWeights>,
+    caller: number,
+    child: number,
+  ): FrameWeights | undefined {
     const own = byNode.get(child);
     const ownTicks = own ? sum(own) : 0;
     if (ownTicks >= MIN_EDGE_TICKS) return own;
@@ -374,7 +411,11 @@ class Analyzer {
     const ticks = this.tree.positionTicks[child];
     if (childUrl === '' && ticks && ticks.length > 0) {
       const total = ticks.reduce((s, t) => s + t.ticks, 0);
-      if (total > 0) return { shares: ticks.map((t) => ({ key: this.lineKey(callerFn, t.line), frac: t.ticks / total })), inferred: false };
+      if (total > 0)
+        return {
+          shares: ticks.map((t) => ({ key: this.lineKey(callerFn, t.line), frac: t.ticks / total })),
+          inferred: false,
+        };
     }
     const measured = this.measuredCallSite(caller, callerFn, child);
     if (measured) return measured;
@@ -400,7 +441,10 @@ class Analyzer {
     }
     // Nothing in the source says which line: the function's own line, flagged as a guess.
     const frame = this.tree.frames[this.tree.nodeFrame[caller]];
-    return { shares: [{ key: this.lineKey(callerFn, frame.line0 + 1, Math.max(frame.col0, 0)), frac: 1 }], inferred: true };
+    return {
+      shares: [{ key: this.lineKey(callerFn, frame.line0 + 1, Math.max(frame.col0, 0)), frac: 1 }],
+      inferred: true,
+    };
   }
 
   /** The child, then down its heaviest path a few frames (wrappers such as zlib's). */
@@ -442,7 +486,17 @@ class Analyzer {
     const lines = [...new Set(candidates.map((c) => c.line))].sort((a, b) => a - b);
     const key = `${first.file}:${lines.join('|')}`;
     if (!this.lines.has(key)) {
-      this.lines.set(key, { file: first.file, line: lines[0], fn: first.fn, ownUs: 0, selfUs: 0, totalUs: 0, callees: new Map(), generated: first.generated, oneOf: lines });
+      this.lines.set(key, {
+        file: first.file,
+        line: lines[0],
+        fn: first.fn,
+        ownUs: 0,
+        selfUs: 0,
+        totalUs: 0,
+        callees: new Map(),
+        generated: first.generated,
+        oneOf: lines,
+      });
     }
     return key;
   }
@@ -538,7 +592,8 @@ class Analyzer {
       const workspace = this.isWorkspaceNode(i);
       if (!workspace && p >= 0) edge[i] = this.isWorkspaceNode(p) ? i : edge[p];
       // Only nodes with samples need their lines resolved (and resolving costs source look-ups).
-      this.owners[i] = t.selfUs[i] <= 0 ? [] : workspace ? this.execLines(i) : edge[i] >= 0 ? this.ownerShares(edge[i]) : [];
+      this.owners[i] =
+        t.selfUs[i] <= 0 ? [] : workspace ? this.execLines(i) : edge[i] >= 0 ? this.ownerShares(edge[i]) : [];
       for (const s of this.owners[i]) this.lines.get(s.key)!.ownUs += t.selfUs[i] * s.frac;
     }
   }
@@ -596,8 +651,18 @@ class Analyzer {
       if (share < HINT_MIN_PCT) continue;
       const line = this.lines.get(e.key)!;
       const rule = FRAME_RULES[e.rule];
-      hints.push({ rule: rule.id, file: line.file, line: line.line, api: e.api, function: e.fn, totalMs: ms(e.us), totalPct: share,
-        message: hintMessage(e.api, e.fn, share), fix: rule.fix(e.api), ...(line.oneOf ? { oneOf: line.oneOf } : {}) });
+      hints.push({
+        rule: rule.id,
+        file: line.file,
+        line: line.line,
+        api: e.api,
+        function: e.fn,
+        totalMs: ms(e.us),
+        totalPct: share,
+        message: hintMessage(e.api, e.fn, share),
+        fix: rule.fix(e.api),
+        ...(line.oneOf ? { oneOf: line.oneOf } : {}),
+      });
     }
     for (const line of this.lines.values()) {
       const share = pct(line.selfUs, nonIdleUs);
@@ -606,14 +671,32 @@ class Analyzer {
       for (const rule of LINE_RULES) {
         const api = rule.match(text);
         if (api === undefined) continue;
-        hints.push({ rule: rule.id, file: line.file, line: line.line, api, function: line.fn, totalMs: ms(line.selfUs), totalPct: share,
-          message: hintMessage(api, line.fn, share), fix: rule.fix(api) });
+        hints.push({
+          rule: rule.id,
+          file: line.file,
+          line: line.line,
+          api,
+          function: line.fn,
+          totalMs: ms(line.selfUs),
+          totalPct: share,
+          message: hintMessage(api, line.fn, share),
+          fix: rule.fix(api),
+        });
       }
     }
     const gcShare = pct(categories.gc, nonIdleUs);
     if (gcShare >= GC_HINT_MIN_PCT) {
-      hints.push({ rule: 'gc-pressure', file: '', line: 0, api: '(garbage collector)', function: '(garbage collector)', totalMs: ms(categories.gc),
-        totalPct: gcShare, message: gcHintMessage(gcShare), fix: GC_FIX });
+      hints.push({
+        rule: 'gc-pressure',
+        file: '',
+        line: 0,
+        api: '(garbage collector)',
+        function: '(garbage collector)',
+        totalMs: ms(categories.gc),
+        totalPct: gcShare,
+        message: gcHintMessage(gcShare),
+        fix: GC_FIX,
+      });
     }
     return hints.sort((a, b) => b.totalMs - a.totalMs);
   }
@@ -621,8 +704,17 @@ class Analyzer {
 
 /** Which function a FunctionInfo is, for matching profile nodes with captured frames (see stacks.ts). */
 function identityOf(fn: FunctionInfo): Identity {
-  const scope = fn.scope && !fn.scope.isProgram ? `@${fn.scope.start}` : fn.scope ? '@top' : `#${fn.name.slice(fn.name.lastIndexOf('.') + 1)}`;
-  return { key: `${fn.generatedFile}\u0000${scope}`, workspace: fn.category === 'user', file: fn.category === 'native' ? '' : fn.generatedFile };
+  const scope =
+    fn.scope && !fn.scope.isProgram
+      ? `@${fn.scope.start}`
+      : fn.scope
+        ? '@top'
+        : `#${fn.name.slice(fn.name.lastIndexOf('.') + 1)}`;
+  return {
+    key: `${fn.generatedFile}\u0000${scope}`,
+    workspace: fn.category === 'user',
+    file: fn.category === 'native' ? '' : fn.generatedFile,
+  };
 }
 
 function sum(weights: FrameWeights): number {

@@ -53,7 +53,10 @@ export class ScriptIndex {
   /** Names that declarations give to the function expressions they hold. */
   private readonly givenNames = new WeakMap<AnyNode, string>();
 
-  private constructor(private readonly text: string, ast: acorn.Program) {
+  private constructor(
+    private readonly text: string,
+    ast: acorn.Program,
+  ) {
     this.lineStarts = [0];
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
     this.program = this.scope(ast.start, ast.end, true);
@@ -100,7 +103,8 @@ export class ScriptIndex {
         const key = prop.key as AnyNode | undefined;
         if (value?.type !== 'Identifier') continue;
         this.modules.set(value.name as string, required);
-        if (key?.type === 'Identifier' && key.name !== value.name) this.aliases.set(value.name as string, [key.name as string]);
+        if (key?.type === 'Identifier' && key.name !== value.name)
+          this.aliases.set(value.name as string, [key.name as string]);
       }
     }
   }
@@ -112,7 +116,8 @@ export class ScriptIndex {
       const local = (spec.local as AnyNode).name as string;
       this.modules.set(local, source);
       const imported = spec.imported as AnyNode | undefined;
-      if (imported?.type === 'Identifier' && imported.name !== local) this.aliases.set(local, [imported.name as string]);
+      if (imported?.type === 'Identifier' && imported.name !== local)
+        this.aliases.set(local, [imported.name as string]);
     }
   }
 
@@ -216,7 +221,14 @@ export class ScriptIndex {
   }
 
   private scope(start: number, end: number, isProgram: boolean): FunctionScope {
-    return { start, end, startLine: this.lineOf(start), endLine: this.lineOf(Math.max(start, end - 1)), calls: [], isProgram };
+    return {
+      start,
+      end,
+      startLine: this.lineOf(start),
+      endLine: this.lineOf(Math.max(start, end - 1)),
+      calls: [],
+      isProgram,
+    };
   }
 
   /** One pass over the AST; `openCalls` are the calls of the current function we are inside. */
@@ -226,8 +238,11 @@ export class ScriptIndex {
     const given = nameGivenTo(node);
     if (given) this.givenNames.set(given.fn, given.name);
     if (FUNCTION_TYPES.has(node.type)) {
-      const inner: FunctionScope = { ...this.scope(node.start, node.end, false), name: ((node.id as AnyNode | null)?.name as string | undefined) ?? this.givenNames.get(node),
-        bodyStart: (node.body as AnyNode).start };
+      const inner: FunctionScope = {
+        ...this.scope(node.start, node.end, false),
+        name: ((node.id as AnyNode | null)?.name as string | undefined) ?? this.givenNames.get(node),
+        bodyStart: (node.body as AnyNode).start,
+      };
       this.scopes.push(inner);
       this.parentScope.set(inner, current);
       const receiver = openCalls[openCalls.length - 1];
@@ -274,8 +289,12 @@ export class ScriptIndex {
       // `fn.call(...)`, `fn.apply(...)`: the frame is fn's.
       if (propName === 'call' || propName === 'apply') {
         const target = unwrap(callee.object as AnyNode);
-        const targetName = target.type === 'Identifier' ? (target.name as string)
-          : target.type === 'MemberExpression' ? memberName(target.property as AnyNode, target.computed as boolean) : undefined;
+        const targetName =
+          target.type === 'Identifier'
+            ? (target.name as string)
+            : target.type === 'MemberExpression'
+              ? memberName(target.property as AnyNode, target.computed as boolean)
+              : undefined;
         if (targetName) names.push(targetName);
       }
     } else if (callee.type === 'Super') {
@@ -284,7 +303,10 @@ export class ScriptIndex {
     const line = this.lineOf(anchor.start);
     const args = node.arguments as AnyNode[] | undefined;
     const first = args?.[0];
-    const firstArg = first && first.type === 'Literal' && typeof first.value === 'string' && first.value.length <= 40 ? first.value : undefined;
+    const firstArg =
+      first && first.type === 'Literal' && typeof first.value === 'string' && first.value.length <= 40
+        ? first.value
+        : undefined;
     return {
       firstArg,
       names,
@@ -332,8 +354,12 @@ function nameGivenTo(node: AnyNode): { fn: AnyNode; name: string } | undefined {
     value = node.right as AnyNode;
   }
   if (!target || !value || !FUNCTION_TYPES.has(value.type)) return undefined;
-  const name = target.type === 'Identifier' || target.type === 'PrivateIdentifier' ? (target.name as string)
-    : target.type === 'MemberExpression' ? memberName(target.property as AnyNode, target.computed as boolean) : undefined;
+  const name =
+    target.type === 'Identifier' || target.type === 'PrivateIdentifier'
+      ? (target.name as string)
+      : target.type === 'MemberExpression'
+        ? memberName(target.property as AnyNode, target.computed as boolean)
+        : undefined;
   return name ? { fn: value, name } : undefined;
 }
 
@@ -356,7 +382,13 @@ function requiredModule(node: AnyNode): string | undefined {
   if (n.type !== 'CallExpression') return undefined;
   const callee = n.callee as AnyNode;
   const arg = (n.arguments as AnyNode[])[0];
-  if (callee.type === 'Identifier' && callee.name === 'require' && arg?.type === 'Literal' && typeof arg.value === 'string') return arg.value;
+  if (
+    callee.type === 'Identifier' &&
+    callee.name === 'require' &&
+    arg?.type === 'Literal' &&
+    typeof arg.value === 'string'
+  )
+    return arg.value;
   return undefined;
 }
 
@@ -367,7 +399,7 @@ function functionNamesOf(node: AnyNode): string[] {
     case 'Identifier':
       return [n.name as string];
     case 'MemberExpression':
-      return n.computed ? [] : [((n.property as AnyNode).name as string)];
+      return n.computed ? [] : [(n.property as AnyNode).name as string];
     case 'ConditionalExpression':
       return [...functionNamesOf(n.consequent as AnyNode), ...functionNamesOf(n.alternate as AnyNode)];
     case 'LogicalExpression':
@@ -399,13 +431,24 @@ function shorten(text: string): string {
  */
 export function callNamesFor(functionName: string): string[] {
   let name = functionName.trim();
-  for (const prefix of ['bound ', 'get ', 'set ', 'async ']) if (name.startsWith(prefix)) name = name.slice(prefix.length);
+  for (const prefix of ['bound ', 'get ', 'set ', 'async '])
+    if (name.startsWith(prefix)) name = name.slice(prefix.length);
   if (name === '') return [];
   const last = name.slice(name.lastIndexOf('.') + 1);
   return [last, ...(SHARED_WRAPPERS.get(last) ?? [])];
 }
 
-const ZLIB_SYNC = ['gzipSync', 'gunzipSync', 'deflateSync', 'inflateSync', 'deflateRawSync', 'inflateRawSync', 'unzipSync', 'brotliCompressSync', 'brotliDecompressSync'];
+const ZLIB_SYNC = [
+  'gzipSync',
+  'gunzipSync',
+  'deflateSync',
+  'inflateSync',
+  'deflateRawSync',
+  'inflateRawSync',
+  'unzipSync',
+  'brotliCompressSync',
+  'brotliDecompressSync',
+];
 const ZLIB_ASYNC = ZLIB_SYNC.map((n) => n.slice(0, -4));
 /** Node internals that many public APIs share (node:zlib's convenience methods). */
 const SHARED_WRAPPERS: ReadonlyMap<string, readonly string[]> = new Map([

@@ -50,40 +50,68 @@ export function functionCosts(
       callers.set(to, into);
     }
   }
-  const links = (m: Map<number, number> | undefined): CallLink[] => [...(m ?? new Map<number, number>())]
-    .filter(([fi]) => !isSynthetic(fns[fi]))
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 8)
-    .map(([fi, us]) => ({ name: fns[fi].name, file: fns[fi].file, line: fns[fi].line, totalMs: ms(us) }));
-  const order = fns.map((_, i) => i).filter((i) => (fnTotal[i] > 0 || fnSelf[i] > 0) && !isRoot(fns[i]))
+  const links = (m: Map<number, number> | undefined): CallLink[] =>
+    [...(m ?? new Map<number, number>())]
+      .filter(([fi]) => !isSynthetic(fns[fi]))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
+      .map(([fi, us]) => ({ name: fns[fi].name, file: fns[fi].file, line: fns[fi].line, totalMs: ms(us) }));
+  const order = fns
+    .map((_, i) => i)
+    .filter((i) => (fnTotal[i] > 0 || fnSelf[i] > 0) && !isRoot(fns[i]))
     .sort((a, b) => fnSelf[b] - fnSelf[a] || fnTotal[b] - fnTotal[a]);
   // Every function of the user's code is kept (the editor puts a lens on each); others to a limit.
   const kept = order.filter((i, rank) => rank < limit || fns[i].category === 'user');
   return kept.map((i) => {
     const f = fns[i];
     return {
-      name: f.name, file: f.file, line: f.line, column: f.column,
+      name: f.name,
+      file: f.file,
+      line: f.line,
+      column: f.column,
       endLine: f.scope && !f.scope.isProgram && !hasSourceMap(f.generatedFile) ? f.scope.endLine : undefined,
       category: f.category,
-      selfMs: ms(fnSelf[i]), totalMs: ms(fnTotal[i]), selfPct: pct(fnSelf[i], nonIdleUs), totalPct: pct(fnTotal[i], nonIdleUs),
-      callers: links(callers.get(i)), callees: links(edges.get(i)),
+      selfMs: ms(fnSelf[i]),
+      totalMs: ms(fnTotal[i]),
+      selfPct: pct(fnSelf[i], nonIdleUs),
+      totalPct: pct(fnTotal[i], nonIdleUs),
+      callers: links(callers.get(i)),
+      callees: links(edges.get(i)),
     };
   });
 }
 
 /** The lines of report.json, by own time. */
-export function lineCosts(lines: Iterable<LineAcc>, fns: readonly FunctionInfo[], nonIdleUs: number, limit: number): LineCost[] {
+export function lineCosts(
+  lines: Iterable<LineAcc>,
+  fns: readonly FunctionInfo[],
+  nonIdleUs: number,
+  limit: number,
+): LineCost[] {
   return [...lines]
     .filter((l) => l.ownUs > 0 || l.totalUs > 0)
     .sort((a, b) => b.ownUs - a.ownUs || b.totalUs - a.totalUs)
     .slice(0, limit)
     .map((l) => ({
-      file: l.file, line: l.line, function: l.fn,
-      ownMs: ms(l.ownUs), ownPct: pct(l.ownUs, nonIdleUs),
-      selfMs: ms(l.selfUs), totalMs: ms(l.totalUs), selfPct: pct(l.selfUs, nonIdleUs), totalPct: pct(l.totalUs, nonIdleUs),
-      callees: [...l.callees].sort((a, b) => b[1].us - a[1].us).slice(0, 8).map(([fi, c]) => ({
-        name: fns[fi].name, file: fns[fi].file, line: fns[fi].line, totalMs: ms(c.us), inferred: c.inferred,
-      })),
+      file: l.file,
+      line: l.line,
+      function: l.fn,
+      ownMs: ms(l.ownUs),
+      ownPct: pct(l.ownUs, nonIdleUs),
+      selfMs: ms(l.selfUs),
+      totalMs: ms(l.totalUs),
+      selfPct: pct(l.selfUs, nonIdleUs),
+      totalPct: pct(l.totalUs, nonIdleUs),
+      callees: [...l.callees]
+        .sort((a, b) => b[1].us - a[1].us)
+        .slice(0, 8)
+        .map(([fi, c]) => ({
+          name: fns[fi].name,
+          file: fns[fi].file,
+          line: fns[fi].line,
+          totalMs: ms(c.us),
+          inferred: c.inferred,
+        })),
       ...(l.generated ? { generated: l.generated } : {}),
       ...(l.oneOf ? { oneOf: l.oneOf } : {}),
     }));

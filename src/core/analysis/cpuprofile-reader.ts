@@ -6,7 +6,13 @@
 // Anything the scan does not expect (a key with escapes, a duplicate key, a non-number element,
 // broken JSON, a wrapped profile) falls back to the plain path, so results and error messages
 // are those of parseProfileJson + readCpuProfile.
-import { ProfileFormatError, parseProfileJson, readCpuProfile, readOwnedCpuProfile, type CpuProfile } from './cpuprofile.ts';
+import {
+  ProfileFormatError,
+  parseProfileJson,
+  readCpuProfile,
+  readOwnedCpuProfile,
+  type CpuProfile,
+} from './cpuprofile.ts';
 
 /** The bytes of a .cpuprofile file (UTF-8, optionally with a byte order mark), strictly read. */
 export function parseCpuProfileBytes(bytes: Uint8Array): CpuProfile {
@@ -34,7 +40,8 @@ export function readCpuProfileBytes(load: () => Uint8Array, opts: { consume?: bo
   return readCpuProfile(parseProfileJson(asBuffer(load()).toString('utf8')));
 }
 
-const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+const asBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -42,7 +42,8 @@ export interface CpuProfile {
 export type SampleArray = readonly number[] | Int32Array | Float64Array;
 
 /** A JSON array, or the typed array cpuprofile-reader.ts reads in its place. */
-const isNumberList = (v: unknown): v is SampleArray => Array.isArray(v) || v instanceof Int32Array || v instanceof Float64Array;
+const isNumberList = (v: unknown): v is SampleArray =>
+  Array.isArray(v) || v instanceof Int32Array || v instanceof Float64Array;
 
 /** The input is not a usable CPU profile; `where` says which part broke the rule. */
 /** A file that is not a profile Hotline can read or show; `where` is the place in it, when known. */
@@ -114,7 +115,8 @@ function readProfileValue(input: unknown, owned: boolean): CpuProfile {
   if (value.nodes.length === 0) throw new ProfileFormatError('the profile has no nodes', '$.nodes');
   if (!isFiniteNumber(value.startTime)) throw new ProfileFormatError('"startTime" must be a number', '$.startTime');
   if (!isFiniteNumber(value.endTime)) throw new ProfileFormatError('"endTime" must be a number', '$.endTime');
-  if (value.endTime - value.startTime > MAX_SPAN_US) throw new ProfileFormatError('"endTime" is implausibly far after "startTime"', '$.endTime');
+  if (value.endTime - value.startTime > MAX_SPAN_US)
+    throw new ProfileFormatError('"endTime" is implausibly far after "startTime"', '$.endTime');
 
   const nodes: CpuProfileNode[] = new Array(value.nodes.length);
   const indexById = new Map<number, number>();
@@ -133,7 +135,10 @@ function readProfileValue(input: unknown, owned: boolean): CpuProfile {
     if (deltas !== undefined) {
       if (!isNumberList(deltas)) throw new ProfileFormatError('"timeDeltas" must be an array', '$.timeDeltas');
       if (deltas.length !== out.samples.length) {
-        throw new ProfileFormatError(`"timeDeltas" has ${deltas.length} entries for ${out.samples.length} samples`, '$.timeDeltas');
+        throw new ProfileFormatError(
+          `"timeDeltas" has ${deltas.length} entries for ${out.samples.length} samples`,
+          '$.timeDeltas',
+        );
       }
       let negative = false;
       let total = 0;
@@ -142,7 +147,8 @@ function readProfileValue(input: unknown, owned: boolean): CpuProfile {
         if (!isFiniteNumber(d)) throw new ProfileFormatError('a time delta is not a number', `$.timeDeltas[${i}]`);
         if (d < 0) negative = true;
         else total += d;
-        if (total > MAX_SPAN_US) throw new ProfileFormatError('the time deltas add up to an implausibly long profile', `$.timeDeltas[${i}]`);
+        if (total > MAX_SPAN_US)
+          throw new ProfileFormatError('the time deltas add up to an implausibly long profile', `$.timeDeltas[${i}]`);
       }
       // V8 occasionally reports a slightly negative delta; time never runs backwards.
       out.timeDeltas = negative ? withoutNegatives(deltas) : deltas;
@@ -183,9 +189,11 @@ function readNode(raw: unknown, i: number, owned: boolean): CpuProfileNode {
 
 function hasCopyShape(raw: Record<string, unknown>): boolean {
   const cf = raw.callFrame as Record<string, unknown>;
-  if (typeof cf.scriptId !== 'string' || !hasKeysInOrder(raw, NODE_KEYS) || !hasKeysInOrder(cf, CALL_FRAME_KEYS)) return false;
+  if (typeof cf.scriptId !== 'string' || !hasKeysInOrder(raw, NODE_KEYS) || !hasKeysInOrder(cf, CALL_FRAME_KEYS))
+    return false;
   const ticks = raw.positionTicks as object[] | undefined;
-  if (ticks !== undefined) for (let k = 0; k < ticks.length; k++) if (!hasKeysInOrder(ticks[k], TICK_KEYS)) return false;
+  if (ticks !== undefined)
+    for (let k = 0; k < ticks.length; k++) if (!hasKeysInOrder(ticks[k], TICK_KEYS)) return false;
   return true;
 }
 
@@ -196,21 +204,26 @@ function checkNode(raw: unknown, i: number): asserts raw is Record<string, unkno
   if (!isInt(raw.id)) throw new ProfileFormatError('node "id" must be an integer', `${where}.id`);
   const cf = raw.callFrame;
   if (!isObject(cf)) throw new ProfileFormatError('node "callFrame" must be an object', `${where}.callFrame`);
-  if (typeof cf.functionName !== 'string') throw new ProfileFormatError('"functionName" must be a string', `${where}.callFrame.functionName`);
+  if (typeof cf.functionName !== 'string')
+    throw new ProfileFormatError('"functionName" must be a string', `${where}.callFrame.functionName`);
   if (typeof cf.url !== 'string') throw new ProfileFormatError('"url" must be a string', `${where}.callFrame.url`);
-  if (!isInt(cf.lineNumber)) throw new ProfileFormatError('"lineNumber" must be an integer', `${where}.callFrame.lineNumber`);
-  if (!isInt(cf.columnNumber)) throw new ProfileFormatError('"columnNumber" must be an integer', `${where}.callFrame.columnNumber`);
+  if (!isInt(cf.lineNumber))
+    throw new ProfileFormatError('"lineNumber" must be an integer', `${where}.callFrame.lineNumber`);
+  if (!isInt(cf.columnNumber))
+    throw new ProfileFormatError('"columnNumber" must be an integer', `${where}.callFrame.columnNumber`);
   if (raw.hitCount !== undefined && (!isInt(raw.hitCount) || raw.hitCount < 0)) {
     throw new ProfileFormatError('"hitCount" must be a non-negative integer', `${where}.hitCount`);
   }
   if (raw.children !== undefined) {
     if (!Array.isArray(raw.children)) throw new ProfileFormatError('"children" must be an array', `${where}.children`);
     for (let c = 0; c < raw.children.length; c++) {
-      if (!isInt(raw.children[c])) throw new ProfileFormatError('a child id must be an integer', `${where}.children[${c}]`);
+      if (!isInt(raw.children[c]))
+        throw new ProfileFormatError('a child id must be an integer', `${where}.children[${c}]`);
     }
   }
   if (raw.positionTicks !== undefined) {
-    if (!Array.isArray(raw.positionTicks)) throw new ProfileFormatError('"positionTicks" must be an array', `${where}.positionTicks`);
+    if (!Array.isArray(raw.positionTicks))
+      throw new ProfileFormatError('"positionTicks" must be an array', `${where}.positionTicks`);
     for (let k = 0; k < raw.positionTicks.length; k++) {
       const t: unknown = raw.positionTicks[k];
       if (!isObject(t) || !isInt(t.line) || !isInt(t.ticks) || t.line < 1 || t.ticks < 0) {
@@ -228,7 +241,8 @@ function copyNode(raw: Record<string, unknown>): CpuProfileNode {
     callFrame: {
       functionName: cf.functionName as string,
       // Not String(x) for any x: an object from JSON such as {"toString": 1} throws a TypeError there.
-      scriptId: typeof cf.scriptId === 'string' ? cf.scriptId : typeof cf.scriptId === 'number' ? String(cf.scriptId) : '0',
+      scriptId:
+        typeof cf.scriptId === 'string' ? cf.scriptId : typeof cf.scriptId === 'number' ? String(cf.scriptId) : '0',
       url: cf.url as string,
       lineNumber: cf.lineNumber as number,
       columnNumber: cf.columnNumber as number,
@@ -236,7 +250,8 @@ function copyNode(raw: Record<string, unknown>): CpuProfileNode {
   };
   if (raw.hitCount !== undefined) node.hitCount = raw.hitCount as number;
   if (raw.children !== undefined) node.children = (raw.children as number[]).slice();
-  if (raw.positionTicks !== undefined) node.positionTicks = (raw.positionTicks as PositionTick[]).map((t) => ({ line: t.line, ticks: t.ticks }));
+  if (raw.positionTicks !== undefined)
+    node.positionTicks = (raw.positionTicks as PositionTick[]).map((t) => ({ line: t.line, ticks: t.ticks }));
   return node;
 }
 
@@ -257,7 +272,8 @@ function checkTree(nodes: CpuProfileNode[], indexById: Map<number, number>): voi
   let root = -1;
   for (let i = 0; i < nodes.length; i++) {
     if (parentOf[i] !== -1) continue;
-    if (root !== -1) throw new ProfileFormatError(`nodes ${nodes[root].id} and ${nodes[i].id} both have no parent`, '$.nodes');
+    if (root !== -1)
+      throw new ProfileFormatError(`nodes ${nodes[root].id} and ${nodes[i].id} both have no parent`, '$.nodes');
     root = i;
   }
   if (root === -1) throw new ProfileFormatError('every node has a parent: the children form a cycle', '$.nodes');
@@ -272,7 +288,11 @@ function checkTree(nodes: CpuProfileNode[], indexById: Map<number, number>): voi
     reached++;
     for (const childId of nodes[i].children ?? []) stack.push(indexById.get(childId)!);
   }
-  if (reached !== nodes.length) throw new ProfileFormatError(`${nodes.length - reached} nodes sit on a cycle, unreachable from the root`, '$.nodes');
+  if (reached !== nodes.length)
+    throw new ProfileFormatError(
+      `${nodes.length - reached} nodes sit on a cycle, unreachable from the root`,
+      '$.nodes',
+    );
 }
 
 /** The input's own array once every entry is checked (see readCpuProfile). */

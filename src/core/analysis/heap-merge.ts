@@ -3,13 +3,19 @@
 // their nodes renumbered. Pure: the inputs are not changed.
 import type { HeapCallFrame, SamplingHeapNode, SamplingHeapProfile } from './heap.ts';
 
-const frameKey = (f: HeapCallFrame): string => `${f.functionName}\u0000${f.url}\u0000${f.lineNumber}\u0000${f.columnNumber}`;
+const frameKey = (f: HeapCallFrame): string =>
+  `${f.functionName}\u0000${f.url}\u0000${f.lineNumber}\u0000${f.columnNumber}`;
 
 export function mergeHeapProfiles(profiles: SamplingHeapProfile[]): SamplingHeapProfile {
   if (profiles.length === 0) throw new Error('mergeHeapProfiles: no profile to merge');
   if (profiles.length === 1) return profiles[0];
   let nextId = 1;
-  const copy = (n: SamplingHeapNode): SamplingHeapNode => ({ callFrame: n.callFrame, selfSize: 0, id: nextId++, children: [] });
+  const copy = (n: SamplingHeapNode): SamplingHeapNode => ({
+    callFrame: n.callFrame,
+    selfSize: 0,
+    id: nextId++,
+    children: [],
+  });
   const head = copy(profiles[0].head);
   const samples: NonNullable<SamplingHeapProfile['samples']> = [];
   let ordinalBase = 0;

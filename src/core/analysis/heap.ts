@@ -44,7 +44,9 @@ export class HeapProfileError extends Error {
 export function readHeapProfile(value: unknown): SamplingHeapProfile {
   const p = value as Partial<SamplingHeapProfile> | null;
   if (typeof p !== 'object' || p === null || typeof p.head !== 'object' || p.head === null) {
-    throw new HeapProfileError('not a sampling heap profile: no "head" node (expected what HeapProfiler.stopSampling returns)');
+    throw new HeapProfileError(
+      'not a sampling heap profile: no "head" node (expected what HeapProfiler.stopSampling returns)',
+    );
   }
   const stack: unknown[] = [p.head];
   let count = 0;
@@ -53,11 +55,19 @@ export function readHeapProfile(value: unknown): SamplingHeapProfile {
     count++;
     if (typeof n !== 'object' || n === null) throw new HeapProfileError(`node ${count} is not an object`);
     const cf = n.callFrame as Partial<HeapCallFrame> | undefined;
-    if (typeof cf !== 'object' || cf === null || typeof cf.functionName !== 'string' || typeof cf.url !== 'string' || typeof cf.lineNumber !== 'number') {
+    if (
+      typeof cf !== 'object' ||
+      cf === null ||
+      typeof cf.functionName !== 'string' ||
+      typeof cf.url !== 'string' ||
+      typeof cf.lineNumber !== 'number'
+    ) {
       throw new HeapProfileError(`node ${String(n.id)} has no valid callFrame`);
     }
-    if (typeof n.selfSize !== 'number' || !Number.isFinite(n.selfSize) || n.selfSize < 0) throw new HeapProfileError(`node ${String(n.id)} has no valid selfSize`);
-    if (n.children !== undefined && !Array.isArray(n.children)) throw new HeapProfileError(`node ${String(n.id)} has children that are not a list`);
+    if (typeof n.selfSize !== 'number' || !Number.isFinite(n.selfSize) || n.selfSize < 0)
+      throw new HeapProfileError(`node ${String(n.id)} has no valid selfSize`);
+    if (n.children !== undefined && !Array.isArray(n.children))
+      throw new HeapProfileError(`node ${String(n.id)} has children that are not a list`);
     for (const c of n.children ?? []) stack.push(c);
   }
   return p as SamplingHeapProfile;
@@ -86,7 +96,11 @@ const pct = (part: number, whole: number): number => (whole > 0 ? Math.round((pa
 type FnAcc = Omit<HeapFunction, 'selfPct' | 'totalPct'>;
 
 /** Bytes allocated per function and per user line; `root` is the app folder ("your code"). */
-export function analyzeHeapProfile(profile: SamplingHeapProfile, root: string, limits: { lines?: number; functions?: number } = {}): HeapAnalysis {
+export function analyzeHeapProfile(
+  profile: SamplingHeapProfile,
+  root: string,
+  limits: { lines?: number; functions?: number } = {},
+): HeapAnalysis {
   const workspace = new Workspace(root);
   const fns = new Map<string, FnAcc>();
   const own = new Map<string, HeapLine>();
@@ -108,7 +122,11 @@ export function analyzeHeapProfile(profile: SamplingHeapProfile, root: string, l
   }
 
   // Then down the tree with the path's functions (for total bytes) and its deepest user frame.
-  interface Visit { node: SamplingHeapNode; onPath: ReadonlySet<string>; user: FnAcc | undefined }
+  interface Visit {
+    node: SamplingHeapNode;
+    onPath: ReadonlySet<string>;
+    user: FnAcc | undefined;
+  }
   const visits: Visit[] = [{ node: profile.head, onPath: new Set(), user: undefined }];
   while (visits.length > 0) {
     const { node, onPath, user: userAbove } = visits.pop()!;
@@ -121,7 +139,15 @@ export function analyzeHeapProfile(profile: SamplingHeapProfile, root: string, l
       const key = `${file}\u0000${cf.lineNumber}\u0000${cf.columnNumber}\u0000${cf.functionName}`;
       let fn = fns.get(key);
       if (!fn) {
-        fn = { name: cf.functionName || '(anonymous)', file, line: cf.lineNumber + 1, column: cf.columnNumber + 1, category: categoryOf(cf.functionName, cf.url, file, workspace), selfBytes: 0, totalBytes: 0 };
+        fn = {
+          name: cf.functionName || '(anonymous)',
+          file,
+          line: cf.lineNumber + 1,
+          column: cf.columnNumber + 1,
+          category: categoryOf(cf.functionName, cf.url, file, workspace),
+          selfBytes: 0,
+          totalBytes: 0,
+        };
         fns.set(key, fn);
       }
       fn.selfBytes += node.selfSize;

@@ -29,7 +29,8 @@ const CRYPTO_SYNC: Record<string, string> = {
 export const FRAME_RULES: readonly FrameRule[] = [
   {
     id: 'crypto-sync',
-    match: (f, file) => (internal(file, 'crypto') && Object.hasOwn(CRYPTO_SYNC, f.functionName) ? `crypto.${f.functionName}` : undefined),
+    match: (f, file) =>
+      internal(file, 'crypto') && Object.hasOwn(CRYPTO_SYNC, f.functionName) ? `crypto.${f.functionName}` : undefined,
     fix: (api) => {
       const name = api.slice('crypto.'.length);
       return `use ${CRYPTO_SYNC[name] ?? 'the async form'} (runs on the libuv threadpool; raise UV_THREADPOOL_SIZE if many run at once)`;
@@ -37,24 +38,37 @@ export const FRAME_RULES: readonly FrameRule[] = [
   },
   {
     id: 'zlib-sync',
-    match: (f, file) => (internal(file, 'zlib') && (/Sync$/.test(f.functionName) || f.functionName === 'syncBufferWrapper') ? 'zlib' : undefined),
-    fix: (api) => `use the callback or promise form${api.endsWith('Sync') ? ` (zlib.${api.replace(/^zlib\./, '').replace(/Sync$/, '')})` : ''}, or stream with zlib.create* (runs on the libuv threadpool)`,
+    match: (f, file) =>
+      internal(file, 'zlib') && (/Sync$/.test(f.functionName) || f.functionName === 'syncBufferWrapper')
+        ? 'zlib'
+        : undefined,
+    fix: (api) =>
+      `use the callback or promise form${api.endsWith('Sync') ? ` (zlib.${api.replace(/^zlib\./, '').replace(/Sync$/, '')})` : ''}, or stream with zlib.create* (runs on the libuv threadpool)`,
   },
   {
     id: 'fs-sync',
     match: (f, file) => (internal(file, 'fs') && /Sync$/.test(f.functionName) ? `fs.${f.functionName}` : undefined),
-    fix: (api) => `use fs.promises.${api.replace(/^fs\./, '').replace(/Sync$/, '')} (or the callback form); for large files stream with fs.createReadStream`,
+    fix: (api) =>
+      `use fs.promises.${api.replace(/^fs\./, '').replace(/Sync$/, '')} (or the callback form); for large files stream with fs.createReadStream`,
   },
   {
     id: 'child-process-sync',
-    match: (f, file) => (internal(file, 'child_process') && /^(execSync|execFileSync|spawnSync)$/.test(f.functionName) ? `child_process.${f.functionName}` : undefined),
-    fix: (api) => `use child_process.${api.replace(/^child_process\./, '').replace(/Sync$/, '')} (async): the event loop waits for the whole child process otherwise`,
+    match: (f, file) =>
+      internal(file, 'child_process') && /^(execSync|execFileSync|spawnSync)$/.test(f.functionName)
+        ? `child_process.${f.functionName}`
+        : undefined,
+    fix: (api) =>
+      `use child_process.${api.replace(/^child_process\./, '').replace(/Sync$/, '')} (async): the event loop waits for the whole child process otherwise`,
   },
   {
     id: 'library-sync',
     // A dependency's synchronous API (bcryptjs.compareSync, …): the name says it blocks.
-    match: (f, file) => (file.includes('/node_modules/') && /^[a-z]\w*Sync$/.test(lastName(f.functionName)) ? lastName(f.functionName) : undefined),
-    fix: (api) => `look for the asynchronous form of ${api} in that library, or move the work to a worker thread (worker_threads)`,
+    match: (f, file) =>
+      file.includes('/node_modules/') && /^[a-z]\w*Sync$/.test(lastName(f.functionName))
+        ? lastName(f.functionName)
+        : undefined,
+    fix: (api) =>
+      `look for the asynchronous form of ${api} in that library, or move the work to a worker thread (worker_threads)`,
   },
 ];
 
@@ -68,10 +82,16 @@ export interface LineRule {
 export const LINE_RULES: readonly LineRule[] = [
   {
     id: 'json-large',
-    match: (text) => /\bJSON\s*\.\s*stringify\s*\(/.test(text) ? 'JSON.stringify' : /\bJSON\s*\.\s*parse\s*\(/.test(text) ? 'JSON.parse' : undefined,
-    fix: (api) => api === 'JSON.stringify'
-      ? 'serialise less, cache the result, use a schema-based serializer (fast-json-stringify) or stream the output'
-      : 'parse less or stream it (a streaming JSON parser), or move it to a worker thread',
+    match: (text) =>
+      /\bJSON\s*\.\s*stringify\s*\(/.test(text)
+        ? 'JSON.stringify'
+        : /\bJSON\s*\.\s*parse\s*\(/.test(text)
+          ? 'JSON.parse'
+          : undefined,
+    fix: (api) =>
+      api === 'JSON.stringify'
+        ? 'serialise less, cache the result, use a schema-based serializer (fast-json-stringify) or stream the output'
+        : 'parse less or stream it (a streaming JSON parser), or move it to a worker thread',
   },
 ];
 
@@ -87,8 +107,8 @@ export function hintMessage(api: string, fn: string, pct: number): string {
 export function gcHintMessage(pct: number): string {
   return `Garbage collection takes ${formatPct(pct)} of non-idle time`;
 }
-export const GC_FIX = 'allocate less on the hot path (reuse buffers and objects, avoid building large temporary arrays or strings); a heap profile shows where';
-
+export const GC_FIX =
+  'allocate less on the hot path (reuse buffers and objects, avoid building large temporary arrays or strings); a heap profile shows where';
 
 function lastName(functionName: string): string {
   return functionName.slice(functionName.lastIndexOf('.') + 1);

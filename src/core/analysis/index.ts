@@ -7,7 +7,13 @@ export { readStackCaptures } from './stacks-file.ts';
 export { buildStackEvidence, type StackCapturesInput, type StackFrameV1 } from './stacks.ts';
 export { parseCpuProfileBytes, readCpuProfileBytes } from './cpuprofile-reader.ts';
 export { type CallFrame, type CpuProfile, parseCpuProfileText, ProfileFormatError } from './cpuprofile.ts';
-export { analyzeHeapProfile, type HeapAnalysis, HeapProfileError, parseHeapProfileText, type SamplingHeapProfile } from './heap.ts';
+export {
+  analyzeHeapProfile,
+  type HeapAnalysis,
+  HeapProfileError,
+  parseHeapProfileText,
+  type SamplingHeapProfile,
+} from './heap.ts';
 export { mergeHeapProfiles } from './heap-merge.ts';
 export { mergeProfiles } from './merge.ts';
 export { type Analysis, type CallLink, type FunctionCost, type HeapLine, type Hint, type LineCost } from './model.ts';

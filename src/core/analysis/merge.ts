@@ -70,9 +70,20 @@ export function mergeProfiles(profiles: readonly CpuProfile[]): CpuProfile {
   const nodes: CpuProfileNode[] = merged.map((m, i) => {
     const children = [...m.childByKey.values()].map((c) => c + 1);
     const ticks: PositionTick[] = [...m.ticks].map(([line, count]) => ({ line, ticks: count }));
-    return { ...m.node, id: i + 1, ...(children.length > 0 ? { children } : {}), ...(ticks.length > 0 ? { positionTicks: ticks } : {}) };
+    return {
+      ...m.node,
+      id: i + 1,
+      ...(children.length > 0 ? { children } : {}),
+      ...(ticks.length > 0 ? { positionTicks: ticks } : {}),
+    };
   });
-  return { nodes, startTime: profiles[0].startTime, endTime: profiles[profiles.length - 1].endTime, samples, timeDeltas };
+  return {
+    nodes,
+    startTime: profiles[0].startTime,
+    endTime: profiles[profiles.length - 1].endTime,
+    samples,
+    timeDeltas,
+  };
 }
 
 function fresh(n: CpuProfileNode): MergedNode {

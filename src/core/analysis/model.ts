@@ -1,7 +1,15 @@
 // The analysis result: plain data, the same shapes report.json carries (see report.ts).
 /** Where a sample's top frame lives: the buckets of "where the CPU went". */
 export type Category = 'user' | 'dependencies' | 'nodeInternals' | 'native' | 'gc' | 'idle' | 'program';
-export const CATEGORIES: readonly Category[] = ['user', 'dependencies', 'nodeInternals', 'native', 'gc', 'idle', 'program'];
+export const CATEGORIES: readonly Category[] = [
+  'user',
+  'dependencies',
+  'nodeInternals',
+  'native',
+  'gc',
+  'idle',
+  'program',
+];
 
 export type CategoryTimes = Record<Category, number>;
 

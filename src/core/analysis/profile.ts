@@ -46,7 +46,8 @@ export interface ProfileTree {
   readonly intervalUs: number;
 }
 
-const frameKey = (cf: CallFrame): string => `${cf.url}\u0000${cf.lineNumber}\u0000${cf.columnNumber}\u0000${cf.functionName}`;
+const frameKey = (cf: CallFrame): string =>
+  `${cf.url}\u0000${cf.lineNumber}\u0000${cf.columnNumber}\u0000${cf.functionName}`;
 
 /** Builds the tree of a profile that `readCpuProfile` accepted. */
 export function buildProfileTree(profile: CpuProfile): ProfileTree {
@@ -105,7 +106,19 @@ export function buildProfileTree(profile: CpuProfile): ProfileTree {
     const i = preorder[j];
     subtreeUs[parent[i]] += subtreeUs[i];
   }
-  return { frames, nodeFrame, parent, children, preorder, positionTicks, selfUs, subtreeUs, root, ...timeline, weightedUs };
+  return {
+    frames,
+    nodeFrame,
+    parent,
+    children,
+    preorder,
+    positionTicks,
+    selfUs,
+    subtreeUs,
+    root,
+    ...timeline,
+    weightedUs,
+  };
 }
 
 export type Durations = Int32Array | Float64Array;
@@ -193,8 +206,19 @@ function hitCountTimeline(profile: CpuProfile, wall: number): Timeline {
     }
   });
   const sampleNode = Int32Array.from(entries);
-  const sampleDurationUs = total <= MAX_EXPANDED_HITS ? new Float64Array(entries.length).fill(each) : Float64Array.from(hitsOf, (h) => h * each);
-  return { fromSamples: false, sampleNode, sampleDurationUs, firstSampleUs: 0, sampleCount: total, durationUs: wall, intervalUs: each };
+  const sampleDurationUs =
+    total <= MAX_EXPANDED_HITS
+      ? new Float64Array(entries.length).fill(each)
+      : Float64Array.from(hitsOf, (h) => h * each);
+  return {
+    fromSamples: false,
+    sampleNode,
+    sampleDurationUs,
+    firstSampleUs: 0,
+    sampleCount: total,
+    durationUs: wall,
+    intervalUs: each,
+  };
 }
 
 /** The upper median (the element a sort would put at length/2): O(n), not a sort of millions. */

@@ -1,7 +1,13 @@
 // Generated → original positions for TypeScript and bundled code, through
 // @jridgewell/trace-mapping. The maps are handed in already read (the analysis does no I/O);
 // a map that does not parse, or whose sources leave the workspace, is dropped with a note.
-import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, decodedMappings, originalPositionFor } from '@jridgewell/trace-mapping';
+import {
+  GREATEST_LOWER_BOUND,
+  LEAST_UPPER_BOUND,
+  TraceMap,
+  decodedMappings,
+  originalPositionFor,
+} from '@jridgewell/trace-mapping';
 import { isWithin } from '../common/index.ts';
 import { fileOfUrl, type Workspace } from './categories.ts';
 
@@ -38,7 +44,9 @@ export class SourceMapper {
       }
       const outside = traced.resolvedSources.map((s) => fileOfUrl(s)).filter((s) => !isWithin(workspace.root, s));
       if (outside.length > 0) {
-        notes.push(`Ignored the source map of ${input.generatedFile}: it points outside the workspace (${outside[0]}).`);
+        notes.push(
+          `Ignored the source map of ${input.generatedFile}: it points outside the workspace (${outside[0]}).`,
+        );
         continue;
       }
       this.maps.set(input.generatedFile, traced);
@@ -54,8 +62,10 @@ export class SourceMapper {
     const map = this.maps.get(generatedFile);
     // trace-mapping throws on a line below 1 or a negative column (a profile can say line -5).
     if (!map || !validPosition(line, column)) return undefined;
-    return toOriginal(originalPositionFor(map, { line, column, bias: GREATEST_LOWER_BOUND })) ??
-      toOriginal(originalPositionFor(map, { line, column, bias: LEAST_UPPER_BOUND }));
+    return (
+      toOriginal(originalPositionFor(map, { line, column, bias: GREATEST_LOWER_BOUND })) ??
+      toOriginal(originalPositionFor(map, { line, column, bias: LEAST_UPPER_BOUND }))
+    );
   }
 
   /**
@@ -91,7 +101,11 @@ function validPosition(line: number, column: number): boolean {
  * A corrupt `mappings` string decodes to negative lines and columns or to source indices the map
  * does not have (`source` undefined): such a segment maps nowhere.
  */
-function toOriginal(m: { source: string | null | undefined; line: number | null; column: number | null }): OriginalPosition | undefined {
+function toOriginal(m: {
+  source: string | null | undefined;
+  line: number | null;
+  column: number | null;
+}): OriginalPosition | undefined {
   if (typeof m.source !== 'string' || m.line === null || m.column === null) return undefined;
   if (!validPosition(m.line, m.column)) return undefined;
   return { file: fileOfUrl(m.source), line: m.line, column: m.column };

@@ -13,15 +13,35 @@ export function readStackCaptures(value: unknown, sampleCount: number): StackCap
   if (!Array.isArray(frames) || !Array.isArray(captures) || !Array.isArray(ticks)) return undefined;
   if (!frames.every(isFrame)) return undefined;
   const frameCount = frames.length;
-  if (!captures.every((c) => Array.isArray(c) && c.every((f) => isInt(f) && f >= 0 && f < frameCount))) return undefined;
+  if (!captures.every((c) => Array.isArray(c) && c.every((f) => isInt(f) && f >= 0 && f < frameCount)))
+    return undefined;
   const captureCount = captures.length;
-  const okTick = (t: unknown): boolean => Array.isArray(t) && t.length === 2 && isInt(t[0]) && t[0] >= 0 && t[0] < sampleCount && isInt(t[1]) && t[1] >= 0 && t[1] < captureCount;
+  const okTick = (t: unknown): boolean =>
+    Array.isArray(t) &&
+    t.length === 2 &&
+    isInt(t[0]) &&
+    t[0] >= 0 &&
+    t[0] < sampleCount &&
+    isInt(t[1]) &&
+    t[1] >= 0 &&
+    t[1] < captureCount;
   if (!ticks.every(okTick)) return undefined;
-  return { frames: frames as StackFrameV1[], captures: captures as number[][], ticks: ticks as Array<[number, number]> };
+  return {
+    frames: frames as StackFrameV1[],
+    captures: captures as number[][],
+    ticks: ticks as Array<[number, number]>,
+  };
 }
 
 function isFrame(f: unknown): f is StackFrameV1 {
   if (typeof f !== 'object' || f === null) return false;
   const o = f as Record<string, unknown>;
-  return typeof o.url === 'string' && typeof o.functionName === 'string' && isInt(o.line) && isInt(o.column) && isInt(o.fnLine) && isInt(o.fnColumn);
+  return (
+    typeof o.url === 'string' &&
+    typeof o.functionName === 'string' &&
+    isInt(o.line) &&
+    isInt(o.column) &&
+    isInt(o.fnLine) &&
+    isInt(o.fnColumn)
+  );
 }

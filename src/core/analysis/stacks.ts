@@ -95,7 +95,11 @@ export function buildStackEvidence(
     if (wsAt.length === 0) continue;
     // The captured frames, outermost first.
     const outer = [...frames].reverse();
-    const match = alignWorkspaceFrames(wsAt.map((i) => nodeIdentity(path[i]).key), outer, frameIds);
+    const match = alignWorkspaceFrames(
+      wsAt.map((i) => nodeIdentity(path[i]).key),
+      outer,
+      frameIds,
+    );
     const deepest = wsAt[wsAt.length - 1];
     const below = deepest + 1 < path.length ? path[deepest + 1] : -1;
     const deepestFrame = match ? match[match.length - 1] : -1;
@@ -141,7 +145,11 @@ export function buildStackEvidence(
  * same function, in order; captured frames in between are inlined functions the profile does not
  * show. Returns the matched positions in `outer`, or undefined when some function is missing.
  */
-function alignWorkspaceFrames(keys: readonly string[], outer: readonly number[], ids: readonly Identity[]): number[] | undefined {
+function alignWorkspaceFrames(
+  keys: readonly string[],
+  outer: readonly number[],
+  ids: readonly Identity[],
+): number[] | undefined {
   const match: number[] = [];
   let j = 0;
   for (const key of keys) {

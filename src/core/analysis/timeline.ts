@@ -51,7 +51,12 @@ export interface NodeAttribution {
  * without a sample array (hit counts only): they have no order in time.
  */
 export function buildTimeline(
-  tree: { sampleNode: Int32Array; sampleDurationUs: Int32Array | Float64Array; firstSampleUs: number; intervalUs: number },
+  tree: {
+    sampleNode: Int32Array;
+    sampleDurationUs: Int32Array | Float64Array;
+    firstSampleUs: number;
+    intervalUs: number;
+  },
   hasSamples: boolean,
   attribution: (node: number) => NodeAttribution,
 ): TimelineV1 | undefined {
@@ -70,16 +75,18 @@ export function buildTimeline(
     let k = node >= 0 ? kindOfNode[node] - 1 : -1;
     if (k < 0) {
       const a = attribution(node);
-      const owners: Array<[number, number]> = a.owners.filter((o) => o.frac > 0).map((o) => {
-        const key = `${o.line.file}\u0000${o.line.line}\u0000${o.line.function}`;
-        let li = lineIndex.get(key);
-        if (li === undefined) {
-          li = lines.length;
-          lineIndex.set(key, li);
-          lines.push({ file: o.line.file, line: o.line.line, function: o.line.function });
-        }
-        return [li, o.frac];
-      });
+      const owners: Array<[number, number]> = a.owners
+        .filter((o) => o.frac > 0)
+        .map((o) => {
+          const key = `${o.line.file}\u0000${o.line.line}\u0000${o.line.function}`;
+          let li = lineIndex.get(key);
+          if (li === undefined) {
+            li = lines.length;
+            lineIndex.set(key, li);
+            lines.push({ file: o.line.file, line: o.line.line, function: o.line.function });
+          }
+          return [li, o.frac];
+        });
       const key = `${a.category}|${owners.map(([l, f]) => `${l}:${f}`).join(',')}`;
       let known = kindIndex.get(key);
       if (known === undefined) {
@@ -134,7 +141,8 @@ const IDLE = CATEGORIES.indexOf('idle');
 
 /** Samples per (second, sub-second bucket) by their start time. `rowsPerSecond` must divide 1000 ms into whole µs. */
 export function heatMap(t: TimelineV1, rowsPerSecond = 50, starts = sampleStarts(t)): HeatMap {
-  if (!Number.isInteger(rowsPerSecond) || rowsPerSecond < 1 || rowsPerSecond > 1000) throw new RangeError(`rowsPerSecond must be an integer 1–1000 (got ${rowsPerSecond})`);
+  if (!Number.isInteger(rowsPerSecond) || rowsPerSecond < 1 || rowsPerSecond > 1000)
+    throw new RangeError(`rowsPerSecond must be an integer 1–1000 (got ${rowsPerSecond})`);
   const rowUs = 1e6 / rowsPerSecond;
   const columns = Math.max(1, Math.ceil(t.endUs / 1e6));
   const samples = new Int32Array(columns * rowsPerSecond);
@@ -153,7 +161,11 @@ export function heatMap(t: TimelineV1, rowsPerSecond = 50, starts = sampleStarts
 }
 
 /** A cell's time range in ms from the profile's start. */
-export function cellRangeMs(map: Pick<HeatMap, 'rows' | 'rowMs'>, column: number, row: number): { startMs: number; endMs: number } {
+export function cellRangeMs(
+  map: Pick<HeatMap, 'rows' | 'rowMs'>,
+  column: number,
+  row: number,
+): { startMs: number; endMs: number } {
   const startMs = column * 1000 + row * map.rowMs;
   return { startMs, endMs: startMs + map.rowMs };
 }
@@ -176,7 +188,12 @@ export interface RangeRanking {
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 
 /** The hot lines of the samples that start in [startMs, endMs): own time, as report.json ranks lines. */
-export function rankRange(t: TimelineV1, startMs: number, endMs: number, opts: { limit?: number; starts?: Float64Array } = {}): RangeRanking {
+export function rankRange(
+  t: TimelineV1,
+  startMs: number,
+  endMs: number,
+  opts: { limit?: number; starts?: Float64Array } = {},
+): RangeRanking {
   const starts = opts.starts ?? sampleStarts(t);
   const from = startMs * 1000;
   const to = endMs * 1000;
@@ -255,7 +272,12 @@ export function cutProfile(profile: CpuProfile, startMs: number, endMs: number):
   for (const n of profile.nodes) {
     if (!keep.has(n.id)) continue;
     const children = (n.children ?? []).filter((c) => keep.has(c) && byId.has(c));
-    nodes.push({ id: n.id, callFrame: { ...n.callFrame }, hitCount: hits.get(n.id) ?? 0, ...(children.length > 0 ? { children } : {}) });
+    nodes.push({
+      id: n.id,
+      callFrame: { ...n.callFrame },
+      hitCount: hits.get(n.id) ?? 0,
+      ...(children.length > 0 ? { children } : {}),
+    });
   }
   const startTime = profile.startTime + from;
   const endTime = Math.max(startTime, Math.min(profile.startTime + to, profile.endTime));

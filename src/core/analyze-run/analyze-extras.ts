@@ -4,7 +4,16 @@
 // and `heap` to a report built from the main thread's analysis.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Analysis, analyzeHeapProfile, analyzeProfile, type CpuProfile, fileOfUrl, mergeProfiles, parseCpuProfileBytes, parseHeapProfileText } from '../analysis/index.ts';
+import {
+  type Analysis,
+  analyzeHeapProfile,
+  analyzeProfile,
+  type CpuProfile,
+  fileOfUrl,
+  mergeProfiles,
+  parseCpuProfileBytes,
+  parseHeapProfileText,
+} from '../analysis/index.ts';
 import { type ExtrasRecord, loadSources, PROFILE_FILE } from '../store/index.ts';
 import type { HeapFigures, ReportV1, ThreadSummary } from '../report/index.ts';
 
@@ -15,7 +24,13 @@ const MAX_THREADS_ANALYSED_APART = 32;
  * Returns `report` with the extras added. `sources` (the main thread's) gains the worker files'
  * text, so the sources snapshot covers the worker lines too.
  */
-export function analyzeExtras(runDir: string, root: string, record: { extras?: ExtrasRecord }, report: ReportV1, sources: Map<string, string>): ReportV1 {
+export function analyzeExtras(
+  runDir: string,
+  root: string,
+  record: { extras?: ExtrasRecord },
+  report: ReportV1,
+  sources: Map<string, string>,
+): ReportV1 {
   const extras = record.extras;
   if (!extras) return report;
   const notes = [...extras.notes];
@@ -26,7 +41,9 @@ export function analyzeExtras(runDir: string, root: string, record: { extras?: E
     try {
       workers.push({ entry: w, profile: parseCpuProfileBytes(fs.readFileSync(path.join(runDir, w.file))) });
     } catch (err) {
-      notes.push(`The profile of worker thread ${w.title || w.threadId} (${w.file}) could not be read: ${(err as Error).message}`);
+      notes.push(
+        `The profile of worker thread ${w.title || w.threadId} (${w.file}) could not be read: ${(err as Error).message}`,
+      );
     }
   }
   if (workers.length > 0) {
@@ -42,16 +59,27 @@ export function analyzeExtras(runDir: string, root: string, record: { extras?: E
       const a = workers.length === 1 ? combined : i < MAX_THREADS_ANALYSED_APART ? analyze(w.profile) : undefined;
       out.threads!.push(workerThread(w.entry, w.profile, a));
     }
-    out.workers = { nonIdleMs: combined.nonIdleMs, durationMs: combined.durationMs, samples: combined.samples, categories: combined.categories, hints: combined.hints };
+    out.workers = {
+      nonIdleMs: combined.nonIdleMs,
+      durationMs: combined.durationMs,
+      samples: combined.samples,
+      categories: combined.categories,
+      hints: combined.hints,
+    };
     out.lines = [...report.lines, ...combined.lines.map((l) => ({ ...l, thread: 'worker' as const }))];
-    out.functions = [...report.functions, ...combined.functions.filter((f) => f.category === 'user').map((f) => ({ ...f, thread: 'worker' as const }))];
+    out.functions = [
+      ...report.functions,
+      ...combined.functions.filter((f) => f.category === 'user').map((f) => ({ ...f, thread: 'worker' as const })),
+    ];
     notes.push(...combined.notes.map((n) => `Worker threads: ${n}`));
   }
 
   if (extras.heap) {
     try {
       out.heap = heapFigures(runDir, root, extras.heap, report);
-      notes.push("Allocations are counted per function, at the line where it starts: V8's sampling heap profile names no lines, and a function V8 inlined into its caller has its bytes counted on the caller.");
+      notes.push(
+        "Allocations are counted per function, at the line where it starts: V8's sampling heap profile names no lines, and a function V8 inlined into its caller has its bytes counted on the caller.",
+      );
     } catch (err) {
       notes.push(`The allocation profile (${extras.heap.file}) could not be read: ${(err as Error).message}`);
     }
@@ -63,8 +91,15 @@ export function analyzeExtras(runDir: string, root: string, record: { extras?: E
 function mainThread(r: ReportV1): ThreadSummary {
   const top = r.lines.find((l) => l.thread === undefined);
   return {
-    id: 0, title: 'main', file: r.profile.file || PROFILE_FILE, durationMs: r.profile.durationMs, samples: r.profile.samples, nonIdleMs: r.nonIdleMs,
-    ...(top ? { topLine: { file: top.file, line: top.line, function: top.function, ownMs: top.ownMs, ownPct: top.ownPct } } : {}),
+    id: 0,
+    title: 'main',
+    file: r.profile.file || PROFILE_FILE,
+    durationMs: r.profile.durationMs,
+    samples: r.profile.samples,
+    nonIdleMs: r.nonIdleMs,
+    ...(top
+      ? { topLine: { file: top.file, line: top.line, function: top.function, ownMs: top.ownMs, ownPct: top.ownPct } }
+      : {}),
   };
 }
 
@@ -79,7 +114,9 @@ function workerThread(w: ExtrasRecord['workers'][number], profile: CpuProfile, a
     durationMs: a?.durationMs ?? Math.round((profile.endTime - profile.startTime) / 10) / 100,
     samples: a?.samples ?? samples,
     nonIdleMs: a?.nonIdleMs ?? 0,
-    ...(top && top.ownMs > 0 ? { topLine: { file: top.file, line: top.line, function: top.function, ownMs: top.ownMs, ownPct: top.ownPct } } : {}),
+    ...(top && top.ownMs > 0
+      ? { topLine: { file: top.file, line: top.line, function: top.function, ownMs: top.ownMs, ownPct: top.ownPct } }
+      : {}),
     ...(w.joinedLate ? { joinedLate: true } : {}),
     ...(w.exitedEarly ? { exitedEarly: true } : {}),
   };
@@ -89,7 +126,7 @@ function heapFigures(runDir: string, root: string, h: NonNullable<ExtrasRecord['
   const profile = parseHeapProfileText(fs.readFileSync(path.join(runDir, h.file), 'utf8'));
   const a = analyzeHeapProfile(profile, root);
   const p = r.load?.profiled;
-  const requests = p ? p.requests.total ?? p.requests.perSecond * p.durationS : 0;
+  const requests = p ? (p.requests.total ?? p.requests.perSecond * p.durationS) : 0;
   return {
     file: h.file,
     samplingIntervalBytes: h.samplingIntervalBytes,

@@ -3,8 +3,26 @@
 // sources, and write report.json and a snapshot of the sources it points into.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Analysis, analyzeProfileWithTimeline, type CpuProfile, parseCpuProfileBytes, readCpuProfileBytes, readStackCaptures, type StackCapturesInput, TIMELINE_FILE, type TimelineV1 } from '../analysis/index.ts';
-import { loadSources, PROFILE_FILE, readRunRecord, SOURCES_FILE, STACKS_FILE, writeFileAtomic, writeReport } from '../store/index.ts';
+import {
+  type Analysis,
+  analyzeProfileWithTimeline,
+  type CpuProfile,
+  parseCpuProfileBytes,
+  readCpuProfileBytes,
+  readStackCaptures,
+  type StackCapturesInput,
+  TIMELINE_FILE,
+  type TimelineV1,
+} from '../analysis/index.ts';
+import {
+  loadSources,
+  PROFILE_FILE,
+  readRunRecord,
+  SOURCES_FILE,
+  STACKS_FILE,
+  writeFileAtomic,
+  writeReport,
+} from '../store/index.ts';
 import { buildReport, type ReportV1 } from '../report/index.ts';
 import { analyzeExtras } from './analyze-extras.ts';
 
@@ -14,7 +32,13 @@ export { TIMELINE_FILE };
 export function analyzeRunDir(runDir: string, root: string): ReportV1 {
   const record = readRunRecord(runDir);
   const { analysis, sources, timeline } = analyzeFile(path.join(runDir, PROFILE_FILE), root);
-  const report = analyzeExtras(runDir, root, record, buildReport({ ...record, profileFile: PROFILE_FILE, analysis }), sources);
+  const report = analyzeExtras(
+    runDir,
+    root,
+    record,
+    buildReport({ ...record, profileFile: PROFILE_FILE, analysis }),
+    sources,
+  );
   writeSourceSnapshot(runDir, report, sources);
   writeTimeline(runDir, timeline);
   writeReport(runDir, report);
@@ -32,14 +56,23 @@ export function writeTimeline(dir: string, timeline: TimelineV1 | undefined): vo
  * Analyzes a .cpuprofile file with the sources under `root`; the stack captures of a run folder
  * (stacks.json beside its profile.cpuprofile) give the measured calling lines.
  */
-export function analyzeFile(profileFile: string, root: string): { analysis: Analysis; sources: Map<string, string>; timeline?: TimelineV1 } {
+export function analyzeFile(
+  profileFile: string,
+  root: string,
+): { analysis: Analysis; sources: Map<string, string>; timeline?: TimelineV1 } {
   const profile = readProfileFile(profileFile);
   const loaded = loadSources(profile, root);
   // A run analyzed again (an older run opened later): its own saved sources are the text it ran,
   // whatever was edited since; the editor maps the lines through those edits.
   for (const [file, text] of savedSourcesBeside(profileFile)) loaded.sources.set(file, text);
   const stacks = readStacksBeside(profileFile, profile.samples?.length ?? 0);
-  const { analysis, timeline } = analyzeProfileWithTimeline({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, stacks });
+  const { analysis, timeline } = analyzeProfileWithTimeline({
+    profile,
+    root,
+    sources: loaded.sources,
+    sourceMaps: loaded.sourceMaps,
+    stacks,
+  });
   // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
   analysis.notes = loaded.notes.concat(analysis.notes);
   return { analysis, sources: loaded.sources, timeline };
@@ -72,7 +105,8 @@ function savedSourcesBeside(profileFile: string): Map<string, string> {
     return saved; // none yet (a run analyzed for the first time), or unreadable: today's files are read
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return saved;
-  for (const [file, text] of Object.entries(value)) if (path.isAbsolute(file) && typeof text === 'string') saved.set(file, text);
+  for (const [file, text] of Object.entries(value))
+    if (path.isAbsolute(file) && typeof text === 'string') saved.set(file, text);
   return saved;
 }
 
@@ -98,7 +132,10 @@ function readStacksBeside(profileFile: string, sampleCount: number): StackCaptur
  * line is worse than none).
  */
 export function writeSourceSnapshot(runDir: string, report: ReportV1, sources: Map<string, string>): void {
-  const files = new Set([...report.lines.map((l) => l.file), ...report.functions.filter((f) => f.category === 'user').map((f) => f.file)]);
+  const files = new Set([
+    ...report.lines.map((l) => l.file),
+    ...report.functions.filter((f) => f.category === 'user').map((f) => f.file),
+  ]);
   const snapshot: Record<string, string> = {};
   for (const file of files) {
     const text = sources.get(file);

@@ -17,7 +17,10 @@ export async function profileUnderLoad(opts: RunOptions): Promise<ProfiledRun> {
   try {
     report = analyzeRunDir(runDir, opts.target.cwd);
   } catch (err) {
-    throw new RunError('analysis-failed', `The analysis failed (${(err as Error).message}); the run's data is saved in ${runDir}.`);
+    throw new RunError(
+      'analysis-failed',
+      `The analysis failed (${(err as Error).message}); the run's data is saved in ${runDir}.`,
+    );
   }
   opts.onProgress?.({ phase: 'done', message: `saved ${runDir}` });
   return { runDir, report };

@@ -29,7 +29,11 @@ export type AttachTarget =
 /** Parses --attach / the picker's input; throws RunError('bad-options') with what to type. */
 export function parseAttachTarget(text: string): AttachTarget {
   const t = text.trim();
-  const bad = (): RunError => new RunError('bad-options', `--attach takes an inspector URL (ws://127.0.0.1:9229/…), an inspector port (9229 or 127.0.0.1:9229) or a process id (pid:1234); got "${t}".`);
+  const bad = (): RunError =>
+    new RunError(
+      'bad-options',
+      `--attach takes an inspector URL (ws://127.0.0.1:9229/…), an inspector port (9229 or 127.0.0.1:9229) or a process id (pid:1234); got "${t}".`,
+    );
   if (/^wss?:\/\//i.test(t)) {
     let url: URL;
     try {
@@ -61,7 +65,8 @@ export function remoteHostOf(target: AttachTarget): string | undefined {
   return undefined;
 }
 
-export const REMOTE_ATTACH_WARNING = 'the inspector gives whoever reaches it full code execution in the app; attach to one on another host only over a network you trust (an SSH tunnel to 127.0.0.1 is safer).';
+export const REMOTE_ATTACH_WARNING =
+  'the inspector gives whoever reaches it full code execution in the app; attach to one on another host only over a network you trust (an SSH tunnel to 127.0.0.1 is safer).';
 
 interface FoundInspector {
   wsUrl: string;
@@ -76,7 +81,9 @@ export async function inspectorAt(host: string, port: number): Promise<string | 
     const res = await fetch(`http://${h}:${port}/json/list`, { signal: AbortSignal.timeout(1500) });
     if (!res.ok) return undefined;
     const list = (await res.json()) as Array<{ webSocketDebuggerUrl?: unknown }>;
-    const url = Array.isArray(list) ? list.find((t) => typeof t?.webSocketDebuggerUrl === 'string')?.webSocketDebuggerUrl : undefined;
+    const url = Array.isArray(list)
+      ? list.find((t) => typeof t?.webSocketDebuggerUrl === 'string')?.webSocketDebuggerUrl
+      : undefined;
     return typeof url === 'string' ? url : undefined;
   } catch {
     return undefined; // not an inspector (or nothing) on that port
@@ -100,20 +107,31 @@ export async function findInspector(spec: AttachSpec, signal?: AbortSignal): Pro
   const target = parseAttachTarget(spec.target);
   const remote = remoteHostOf(target);
   if (remote !== undefined && spec.allowRemote !== true) {
-    throw new RunError('bad-options', `Refusing to attach to an inspector on ${remote}: only this machine's (127.0.0.1, ::1) are used, because ${REMOTE_ATTACH_WARNING} To allow it anyway: --allow-remote-attach (hotline.allowRemoteAttach).`);
+    throw new RunError(
+      'bad-options',
+      `Refusing to attach to an inspector on ${remote}: only this machine's (127.0.0.1, ::1) are used, because ${REMOTE_ATTACH_WARNING} To allow it anyway: --allow-remote-attach (hotline.allowRemoteAttach).`,
+    );
   }
   switch (target.kind) {
     case 'ws':
       return { wsUrl: target.url, openedByUs: false };
     case 'port': {
       const wsUrl = await inspectorAt(target.host, target.port);
-      if (!wsUrl) throw new RunError('inspector', `No Node inspector answers on ${target.host}:${target.port} (http://${target.host}:${target.port}/json/list). Start the app with --inspect, or attach by process id.`);
+      if (!wsUrl)
+        throw new RunError(
+          'inspector',
+          `No Node inspector answers on ${target.host}:${target.port} (http://${target.host}:${target.port}/json/list). Start the app with --inspect, or attach by process id.`,
+        );
       return { wsUrl, openedByUs: false };
     }
     case 'number': {
       const wsUrl = target.value <= 65535 ? await inspectorAt('127.0.0.1', target.value) : undefined;
       if (wsUrl) return { wsUrl, openedByUs: false };
-      if (!isAlive(target.value)) throw new RunError('bad-options', `--attach ${target.value}: no inspector answers on port ${target.value} and no process has that id.`);
+      if (!isAlive(target.value))
+        throw new RunError(
+          'bad-options',
+          `--attach ${target.value}: no inspector answers on port ${target.value} and no process has that id.`,
+        );
       return openByPid(target.value, spec, signal);
     }
     case 'pid':
@@ -132,14 +150,25 @@ export async function findInspector(spec: AttachSpec, signal?: AbortSignal): Pro
  */
 async function openByPid(pid: number, spec: AttachSpec, signal?: AbortSignal): Promise<FoundInspector> {
   const before = listeningSockets(pid);
-  if (before === undefined) throw new RunError('bad-options', `Cannot read /proc/${pid}: attaching by process id needs Linux and a process of your own user.`);
+  if (before === undefined)
+    throw new RunError(
+      'bad-options',
+      `Cannot read /proc/${pid}: attaching by process id needs Linux and a process of your own user.`,
+    );
   const open = await openInspectorOf(pid);
   if (open) return { wsUrl: open, openedByUs: false };
-  if (!isNodeProcess(pid)) throw new RunError('bad-options', `Process ${pid} is not a Node.js process: Hotline can only attach to node (a SIGUSR1 would end most other programs).`);
+  if (!isNodeProcess(pid))
+    throw new RunError(
+      'bad-options',
+      `Process ${pid} is not a Node.js process: Hotline can only attach to node (a SIGUSR1 would end most other programs).`,
+    );
   try {
     process.kill(pid, 'SIGUSR1');
   } catch (err) {
-    throw new RunError('bad-options', `Cannot signal process ${pid} (${(err as NodeJS.ErrnoException).code}): it must belong to your user.`);
+    throw new RunError(
+      'bad-options',
+      `Cannot signal process ${pid} (${(err as NodeJS.ErrnoException).code}): it must belong to your user.`,
+    );
   }
   const timeoutMs = (spec.inspectorTimeoutS ?? 10) * 1000;
   const known = new Set(before.map((s) => s.port));
@@ -147,12 +176,19 @@ async function openByPid(pid: number, spec: AttachSpec, signal?: AbortSignal): P
   // Node gives no signal back but its own stderr, which is not ours to read: look every 100 ms.
   while (Date.now() < deadline) {
     if (signal?.aborted) throw new RunError('cancelled', 'Cancelled while the app opened its inspector.');
-    if (!isAlive(pid)) throw new RunError('app-exited', `Process ${pid} ended after SIGUSR1 (a Node.js process that ignores the inspector signal, or one started with --disable-sigusr1?).`);
+    if (!isAlive(pid))
+      throw new RunError(
+        'app-exited',
+        `Process ${pid} ended after SIGUSR1 (a Node.js process that ignores the inspector signal, or one started with --disable-sigusr1?).`,
+      );
     const url = await openInspectorOf(pid, known);
     if (url) return { wsUrl: url, openedByUs: true };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new RunError('inspector', `Process ${pid} did not open its inspector within ${timeoutMs / 1000} s of SIGUSR1. Its port (9229 unless it was started with --inspect-port) may be taken by another process: start the app with --inspect-port=0, or with --inspect=127.0.0.1:0 and attach by URL.`);
+  throw new RunError(
+    'inspector',
+    `Process ${pid} did not open its inspector within ${timeoutMs / 1000} s of SIGUSR1. Its port (9229 unless it was started with --inspect-port) may be taken by another process: start the app with --inspect-port=0, or with --inspect=127.0.0.1:0 and attach by URL.`,
+  );
 }
 
 /** An app Hotline attached to: the run profiles it like a launched one but never stops it. */
@@ -172,11 +208,16 @@ export class AttachedApp implements RunApp {
     private readonly openedByUs: boolean,
   ) {
     this.exited = inspector.closed.then(async () => {
-      if (this.letGo) return (this.exitInfo = { code: null, signal: null, reason: 'let go by Hotline; the app still runs' });
+      if (this.letGo)
+        return (this.exitInfo = { code: null, signal: null, reason: 'let go by Hotline; the app still runs' });
       // Node keeps a dying app alive until the session lets go: give it a moment to be gone.
       const until = Date.now() + 2000;
       while (local && isAlive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-      this.exitInfo = { code: null, signal: null, reason: local && isAlive(pid) ? 'the inspector connection was closed; the app still runs' : 'it ended' };
+      this.exitInfo = {
+        code: null,
+        signal: null,
+        reason: local && isAlive(pid) ? 'the inspector connection was closed; the app still runs' : 'it ended',
+      };
       return this.exitInfo;
     });
   }
@@ -188,13 +229,25 @@ export class AttachedApp implements RunApp {
     try {
       inspector = await InspectorSession.connect(found.wsUrl, { allowRemote: spec.allowRemote });
     } catch (err) {
-      const left = found.openedByUs ? ` The app's inspector, opened by SIGUSR1, stays open on ${url.host} (restart the app to close it).` : '';
-      throw new RunError('inspector', `Could not connect to the inspector at ${url.host}: ${(err as Error).message}.${left}`);
+      const left = found.openedByUs
+        ? ` The app's inspector, opened by SIGUSR1, stays open on ${url.host} (restart the app to close it).`
+        : '';
+      throw new RunError(
+        'inspector',
+        `Could not connect to the inspector at ${url.host}: ${(err as Error).message}.${left}`,
+      );
     }
     try {
       const info = await inspector.appProcess();
       const local = isLoopback(url.hostname) && cwdOf(info.pid) === info.cwd;
-      return new AttachedApp(inspector, info.pid, [info.argv[0], ...info.execArgv, ...info.argv.slice(1)], Number(url.port), local, found.openedByUs);
+      return new AttachedApp(
+        inspector,
+        info.pid,
+        [info.argv[0], ...info.execArgv, ...info.argv.slice(1)],
+        Number(url.port),
+        local,
+        found.openedByUs,
+      );
     } catch (err) {
       await inspector.close();
       throw err;
@@ -219,21 +272,50 @@ export class AttachedApp implements RunApp {
       const u = new URL(url);
       const host = u.hostname.replace(/^\[|\]$/g, '');
       const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
-      const address = { address: host === 'localhost' ? '127.0.0.1' : host, family: host.includes(':') ? 'IPv6' : 'IPv4', port };
-      if (!(await accepts(port, address.address))) throw new RunError('never-listened', `Nothing accepts connections on ${u.host}: is the --url right?`);
+      const address = {
+        address: host === 'localhost' ? '127.0.0.1' : host,
+        family: host.includes(':') ? 'IPv6' : 'IPv4',
+        port,
+      };
+      if (!(await accepts(port, address.address)))
+        throw new RunError('never-listened', `Nothing accepts connections on ${u.host}: is the --url right?`);
       return address;
     }
-    if (!this.local) throw new RunError('bad-options', `The app's inspector is not on this machine, so its HTTP port cannot be looked up: pass a full --url (http://127.0.0.1:PORT${url}).`);
-    const servers = (listeningSockets(this.pid) ?? (await this.inspector.listeningServers())).filter((s) => s.port !== this.inspectorPort);
-    if (servers.length === 0) throw new RunError('never-listened', `The app (process ${this.pid}) listens on no TCP port besides its inspector: is it an HTTP server? Pass a full --url if it serves elsewhere.`);
+    if (!this.local)
+      throw new RunError(
+        'bad-options',
+        `The app's inspector is not on this machine, so its HTTP port cannot be looked up: pass a full --url (http://127.0.0.1:PORT${url}).`,
+      );
+    const servers = (listeningSockets(this.pid) ?? (await this.inspector.listeningServers())).filter(
+      (s) => s.port !== this.inspectorPort,
+    );
+    if (servers.length === 0)
+      throw new RunError(
+        'never-listened',
+        `The app (process ${this.pid}) listens on no TCP port besides its inspector: is it an HTTP server? Pass a full --url if it serves elsewhere.`,
+      );
     if (servers.length > 1) {
-      const ports = servers.map((s) => s.port).sort((a, b) => a - b).join(', ');
-      throw new RunError('bad-options', `The app (process ${this.pid}) listens on ports ${ports}: say which to load with a full --url (http://127.0.0.1:PORT${url}).`);
+      const ports = servers
+        .map((s) => s.port)
+        .sort((a, b) => a - b)
+        .join(', ');
+      throw new RunError(
+        'bad-options',
+        `The app (process ${this.pid}) listens on ports ${ports}: say which to load with a full --url (http://127.0.0.1:PORT${url}).`,
+      );
     }
     const [server] = servers;
     const host = loopbackHostOf(server);
-    if (host === undefined) throw new RunError('never-listened', `The app listens on ${server.address}:${server.port} only, not on a loopback address: Hotline loads only 127.0.0.1 or ::1.`);
-    if (!(await accepts(server.port, host))) throw new RunError('never-listened', `The app listens on port ${server.port} but refuses connections on ${host}.`);
+    if (host === undefined)
+      throw new RunError(
+        'never-listened',
+        `The app listens on ${server.address}:${server.port} only, not on a loopback address: Hotline loads only 127.0.0.1 or ::1.`,
+      );
+    if (!(await accepts(server.port, host)))
+      throw new RunError(
+        'never-listened',
+        `The app listens on port ${server.port} but refuses connections on ${host}.`,
+      );
     return server;
   }
 
@@ -252,10 +334,15 @@ export class AttachedApp implements RunApp {
     this.letGo = true;
     if (this.inspector.isClosed) return [];
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<string[]>((resolve) => { timer = setTimeout(resolve, 5000, ['the app did not answer within 5 s']); });
+    const timedOut = new Promise<string[]>((resolve) => {
+      timer = setTimeout(resolve, 5000, ['the app did not answer within 5 s']);
+    });
     const undo = (async (): Promise<string[]> => {
       const failed = await this.inspector.restore();
-      if (this.openedByUs) await this.inspector.closeInspectorAfterDetach().catch((err: Error) => failed.push(`closing the inspector: ${err.message}`));
+      if (this.openedByUs)
+        await this.inspector
+          .closeInspectorAfterDetach()
+          .catch((err: Error) => failed.push(`closing the inspector: ${err.message}`));
       return failed;
     })();
     let failed: string[];
@@ -265,7 +352,8 @@ export class AttachedApp implements RunApp {
       clearTimeout(timer);
       await this.inspector.close();
     }
-    if (this.openedByUs && this.local && !(await this.inspectorPortClosed())) failed.push(`the inspector port ${this.inspectorPort} is still open`);
+    if (this.openedByUs && this.local && !(await this.inspectorPortClosed()))
+      failed.push(`the inspector port ${this.inspectorPort} is still open`);
     return failed;
   }
 

@@ -67,7 +67,11 @@ export class AppProcess implements RunApp {
   readonly exited: Promise<ExitInfo>;
   readonly command: string[];
 
-  private constructor(private readonly child: ChildProcess, command: string[], onOutput?: LaunchOptions['onOutput']) {
+  private constructor(
+    private readonly child: ChildProcess,
+    command: string[],
+    onOutput?: LaunchOptions['onOutput'],
+  ) {
     this.command = command;
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
@@ -98,20 +102,30 @@ export class AppProcess implements RunApp {
   static async start(opts: LaunchOptions): Promise<{ app: AppProcess; inspectorUrl: string }> {
     const entry = path.resolve(opts.cwd, opts.entry);
     if (!fs.existsSync(opts.cwd)) throw new LaunchError('missing', `The app folder ${opts.cwd} does not exist.`);
-    if (!fs.existsSync(entry)) throw new LaunchError('missing', `The entry file ${entry} does not exist: check --entry (or hotline.entry).`);
+    if (!fs.existsSync(entry))
+      throw new LaunchError('missing', `The entry file ${entry} does not exist: check --entry (or hotline.entry).`);
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const [k, v] of Object.entries(opts.env ?? {})) {
       if (v === undefined) delete env[k];
       else env[k] = v;
     }
     // npm scripts write `node server.js --port $PORT`: expand as the shell would have.
-    const expand = (arg: string): string => arg.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_, name: string) => env[name] ?? '');
+    const expand = (arg: string): string =>
+      arg.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_, name: string) => env[name] ?? '');
     const runtimeArgs = (opts.runtimeArgs ?? []).filter((a) => !INSPECTOR_FLAG.test(a)).map(expand);
     const node = opts.nodePath || 'node';
     const args = ['--inspect-brk=127.0.0.1:0', ...runtimeArgs, entry, ...(opts.args ?? []).map(expand)];
     // NODE_OPTIONS could carry an --inspect of its own and open a second, wider door.
-    if (env.NODE_OPTIONS) env.NODE_OPTIONS = env.NODE_OPTIONS.split(/\s+/).filter((a) => a && !INSPECTOR_FLAG.test(a)).join(' ');
-    const child = spawn(node, args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+    if (env.NODE_OPTIONS)
+      env.NODE_OPTIONS = env.NODE_OPTIONS.split(/\s+/)
+        .filter((a) => a && !INSPECTOR_FLAG.test(a))
+        .join(' ');
+    const child = spawn(node, args, {
+      cwd: opts.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    });
     const app = new AppProcess(child, [node, ...args], opts.onOutput);
     try {
       const inspectorUrl = await app.waitForInspector(opts.inspectorTimeoutMs ?? 15_000);
@@ -152,7 +166,13 @@ export class AppProcess implements RunApp {
       };
       const timer = setTimeout(() => {
         done();
-        reject(new LaunchError('timeout', `node did not open its inspector within ${Math.round(timeoutMs / 1000)} s (${this.command[0]}).`, this.tail));
+        reject(
+          new LaunchError(
+            'timeout',
+            `node did not open its inspector within ${Math.round(timeoutMs / 1000)} s (${this.command[0]}).`,
+            this.tail,
+          ),
+        );
       }, timeoutMs);
       const done = (): void => {
         clearTimeout(timer);

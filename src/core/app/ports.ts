@@ -48,4 +48,3 @@ export function accepts(port: number, host = '127.0.0.1'): Promise<boolean> {
     socket.once('timeout', () => done(false));
   });
 }
-

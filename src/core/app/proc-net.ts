@@ -16,7 +16,10 @@ export function listeningSockets(pid: number): ListenAddress[] | undefined {
   const inodes = socketInodes(pid);
   if (!inodes) return undefined;
   const out: ListenAddress[] = [];
-  for (const [file, family] of [['tcp', 'IPv4'], ['tcp6', 'IPv6']] as const) {
+  for (const [file, family] of [
+    ['tcp', 'IPv4'],
+    ['tcp6', 'IPv6'],
+  ] as const) {
     let table: string;
     try {
       table = fs.readFileSync(`/proc/${pid}/net/${file}`, 'utf8');
@@ -75,7 +78,8 @@ export function decodeAddress(hex: string): string {
   if (hex.length === 8) return bytes(hex).join('.');
   const all = [0, 8, 16, 24].flatMap((i) => bytes(hex.slice(i, i + 8)));
   // IPv4-mapped (::ffff:a.b.c.d) reads better as the IPv4 address it is.
-  if (all.slice(0, 10).every((b) => b === 0) && all[10] === 0xff && all[11] === 0xff) return `::ffff:${all.slice(12).join('.')}`;
+  if (all.slice(0, 10).every((b) => b === 0) && all[10] === 0xff && all[11] === 0xff)
+    return `::ffff:${all.slice(12).join('.')}`;
   const groups: string[] = [];
   for (let i = 0; i < 16; i += 2) groups.push(((all[i] << 8) | all[i + 1]).toString(16));
   const text = groups.join(':');
@@ -116,7 +120,10 @@ export function nodeProcesses(): NodeProcess[] {
     try {
       if (uid !== undefined && fs.statSync(`/proc/${pid}`).uid !== uid) continue;
       const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
-      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+      const argv = fs
+        .readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+        .split('\0')
+        .filter((a) => a !== '');
       out.push({ pid, cwd, argv });
     } catch {
       // ended while we looked

@@ -57,7 +57,11 @@ function parentsFromProc(): Array<[number, number]> {
 export function parentsFromPs(): Array<[number, number]> {
   let text: string;
   try {
-    text = execFileSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid='], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
+    text = execFileSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid='], {
+      encoding: 'utf8',
+      timeout: 5000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
     return []; // no ps: only the process group is signalled
   }
@@ -131,7 +135,9 @@ function signalTree(group: number, pids: number[], sig: NodeJS.Signals): void {
 async function until(gone: () => boolean, exited: Promise<unknown>, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   let leaderDone = false;
-  void exited.then(() => { leaderDone = true; });
+  void exited.then(() => {
+    leaderDone = true;
+  });
   for (;;) {
     if (leaderDone && gone()) return true;
     const left = deadline - Date.now();
@@ -145,7 +151,12 @@ async function until(gone: () => boolean, exited: Promise<unknown>, ms: number):
  * ones that left the group: one SIGTERM each, up to `graceMs` for the whole tree to end on its
  * own (an app flushes files and closes connections), then SIGKILL for whatever is left.
  */
-export async function killTree(pid: number, exited: Promise<unknown>, graceMs: number, leaderGone = false): Promise<void> {
+export async function killTree(
+  pid: number,
+  exited: Promise<unknown>,
+  graceMs: number,
+  leaderGone = false,
+): Promise<void> {
   // When the app already ended, its pid may belong to someone else by now: only its process
   // group (whatever it started and left behind) is still ours to end.
   const tree = leaderGone ? [] : [pid, ...descendantsOf(pid)];

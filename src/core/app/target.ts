@@ -25,7 +25,13 @@ export interface TargetChoice {
 export function resolveTarget(dir: string, choice: TargetChoice): LaunchSpec {
   const cwd = path.resolve(dir);
   if (!fs.existsSync(cwd)) throw new TargetError(`The app folder ${cwd} does not exist.`);
-  const base = { cwd, runtimeArgs: choice.runtimeArgs ?? [], args: choice.args ?? [], env: choice.env ?? {}, nodePath: choice.nodePath };
+  const base = {
+    cwd,
+    runtimeArgs: choice.runtimeArgs ?? [],
+    args: choice.args ?? [],
+    env: choice.env ?? {},
+    nodePath: choice.nodePath,
+  };
   if (choice.entry) return { ...base, entry: choice.entry };
   const pkg = readPackageJson(cwd);
   if (choice.script) {
@@ -33,9 +39,13 @@ export function resolveTarget(dir: string, choice: TargetChoice): LaunchSpec {
     if (typeof command !== 'string') throw new TargetError(`package.json in ${cwd} has no script "${choice.script}".`);
     return fromNodeCommand(command, `the npm script "${choice.script}"`, base);
   }
-  if (pkg && typeof pkg.main === 'string' && fs.existsSync(path.resolve(cwd, pkg.main))) return { ...base, entry: pkg.main };
-  if (typeof pkg?.scripts?.start === 'string') return fromNodeCommand(pkg.scripts.start, 'the npm script "start"', base);
-  throw new TargetError(`Don't know which file starts the app in ${cwd}: pass --entry FILE (or --script NAME for an npm script that runs node).`);
+  if (pkg && typeof pkg.main === 'string' && fs.existsSync(path.resolve(cwd, pkg.main)))
+    return { ...base, entry: pkg.main };
+  if (typeof pkg?.scripts?.start === 'string')
+    return fromNodeCommand(pkg.scripts.start, 'the npm script "start"', base);
+  throw new TargetError(
+    `Don't know which file starts the app in ${cwd}: pass --entry FILE (or --script NAME for an npm script that runs node).`,
+  );
 }
 
 interface PackageJson {
@@ -59,7 +69,9 @@ function readPackageJson(dir: string): PackageJson | undefined {
  */
 export function fromNodeCommand(command: string, what: string, base: Omit<LaunchSpec, 'entry'>): LaunchSpec {
   if (/[|&;<>`$()]/.test(command.replace(/\$\{?[A-Z_][A-Z0-9_]*\}?/g, ''))) {
-    throw new TargetError(`${what} is \`${command}\`: Hotline can only start a plain \`node [flags] FILE [args]\` command, not a shell pipeline. Pass --entry FILE instead.`);
+    throw new TargetError(
+      `${what} is \`${command}\`: Hotline can only start a plain \`node [flags] FILE [args]\` command, not a shell pipeline. Pass --entry FILE instead.`,
+    );
   }
   const words = splitWords(command);
   const env: Record<string, string> = {};
@@ -69,13 +81,19 @@ export function fromNodeCommand(command: string, what: string, base: Omit<Launch
   }
   const program = words.shift();
   if (program !== 'node' && program !== 'nodejs') {
-    throw new TargetError(`${what} runs \`${program ?? ''}\`, not node: Hotline starts the app with node itself. Pass --entry FILE (the script ${program ?? 'it'} would run).`);
+    throw new TargetError(
+      `${what} runs \`${program ?? ''}\`, not node: Hotline starts the app with node itself. Pass --entry FILE (the script ${program ?? 'it'} would run).`,
+    );
   }
   const runtimeArgs: string[] = [];
   while (words.length > 0 && words[0].startsWith('-')) {
     const flag = words.shift()!;
     runtimeArgs.push(flag);
-    if (/^(-r|--require|--import|--loader|--experimental-loader|--env-file|-C|--conditions)$/.test(flag) && words.length > 0) runtimeArgs.push(words.shift()!);
+    if (
+      /^(-r|--require|--import|--loader|--experimental-loader|--env-file|-C|--conditions)$/.test(flag) &&
+      words.length > 0
+    )
+      runtimeArgs.push(words.shift()!);
   }
   const entry = words.shift();
   if (!entry) throw new TargetError(`${what} is \`${command}\`: it names no script for node to run.`);

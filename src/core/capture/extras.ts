@@ -50,7 +50,7 @@ export class ProfiledExtras {
       // An old Node without the NodeWorker domain: the main thread is still profiled.
       notes.push(`Worker threads were not profiled: ${(err as Error).message}`);
     }
-    const heapInterval = o.heap ? o.heap.samplingIntervalBytes ?? DEFAULT_HEAP_INTERVAL_BYTES : undefined;
+    const heapInterval = o.heap ? (o.heap.samplingIntervalBytes ?? DEFAULT_HEAP_INTERVAL_BYTES) : undefined;
     return new ProfiledExtras(inspector, workers, o, heapInterval, notes);
   }
 
@@ -79,7 +79,10 @@ export class ProfiledExtras {
   /** After the last sub-window ended, while the app still runs. */
   async finish(): Promise<ExtrasCaptured> {
     const workers = (await this.workers?.stop()) ?? [];
-    const heap = this.heapInterval !== undefined && this.heapProfiles.length > 0 ? { profile: mergeHeapProfiles(this.heapProfiles), samplingIntervalBytes: this.heapInterval } : undefined;
+    const heap =
+      this.heapInterval !== undefined && this.heapProfiles.length > 0
+        ? { profile: mergeHeapProfiles(this.heapProfiles), samplingIntervalBytes: this.heapInterval }
+        : undefined;
     return { workers, heap, notes: this.notes };
   }
 
@@ -89,8 +92,16 @@ export class ProfiledExtras {
     const last = this.heapOn ? await this.inspector.salvagedHeapProfile() : undefined;
     const profiles = last ? [...this.heapProfiles, last] : this.heapProfiles;
     const notes = [...this.notes];
-    if (this.heapOn && !last) notes.push('The allocation profile of the last profiled sub-window was lost when the app exited.');
-    return { workers, heap: this.heapInterval !== undefined && profiles.length > 0 ? { profile: mergeHeapProfiles(profiles), samplingIntervalBytes: this.heapInterval } : undefined, notes };
+    if (this.heapOn && !last)
+      notes.push('The allocation profile of the last profiled sub-window was lost when the app exited.');
+    return {
+      workers,
+      heap:
+        this.heapInterval !== undefined && profiles.length > 0
+          ? { profile: mergeHeapProfiles(profiles), samplingIntervalBytes: this.heapInterval }
+          : undefined,
+      notes,
+    };
   }
 
   dispose(): void {
@@ -103,7 +114,9 @@ export function saveExtras(runDir: string, c: ExtrasCaptured): ExtrasRecord {
   const record: ExtrasRecord = { workers: [], notes: [...c.notes] };
   const withProfile = c.workers.filter((w) => w.segments.length > 0);
   if (withProfile.length > MAX_WORKER_PROFILES) {
-    record.notes.push(`${withProfile.length} worker threads ran in the profiled window: the first ${MAX_WORKER_PROFILES} are kept and analyzed, the others are left out.`);
+    record.notes.push(
+      `${withProfile.length} worker threads ran in the profiled window: the first ${MAX_WORKER_PROFILES} are kept and analyzed, the others are left out.`,
+    );
   }
   const kept = new Set(withProfile.slice(0, MAX_WORKER_PROFILES));
   for (const w of c.workers) {
@@ -115,9 +128,18 @@ export function saveExtras(runDir: string, c: ExtrasCaptured): ExtrasRecord {
     }
     const file = workerProfileFile(w.info.threadId);
     writeFileAtomic(path.join(runDir, file), JSON.stringify(mergeProfiles(w.segments)));
-    record.workers.push({ threadId: w.info.threadId, title: w.info.title, url: w.info.url, file, joinedLate: w.joinedLate, exitedEarly: w.exitedEarly });
-    if (w.exitedEarly) record.notes.push(`Worker thread ${name} exited during the profiled window: its profile ends there.`);
-    if (w.joinedLate) record.notes.push(`Worker thread ${name} started during the profiled window: its profile starts there.`);
+    record.workers.push({
+      threadId: w.info.threadId,
+      title: w.info.title,
+      url: w.info.url,
+      file,
+      joinedLate: w.joinedLate,
+      exitedEarly: w.exitedEarly,
+    });
+    if (w.exitedEarly)
+      record.notes.push(`Worker thread ${name} exited during the profiled window: its profile ends there.`);
+    if (w.joinedLate)
+      record.notes.push(`Worker thread ${name} started during the profiled window: its profile starts there.`);
     if (w.lost) record.notes.push(`Part of worker thread ${name}'s profile was lost: ${w.lost}.`);
   }
   if (c.heap) {

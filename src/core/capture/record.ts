@@ -51,7 +51,10 @@ export function loadFigures(s: Settings, m: Measured): LoadFigures {
     loadLimited: w.loadCpu >= 0.85 && m.loop.utilization < 0.85,
     loadCpu: w.loadCpu,
     ...(isExternalResult(m.profiled) && m.profiled.external.summary ? { external: m.profiled.external.summary } : {}),
-    subWindows: { measured: m.subWindows.measured.map(subWindowFigures), profiled: m.subWindows.profiled.map(subWindowFigures) },
+    subWindows: {
+      measured: m.subWindows.measured.map(subWindowFigures),
+      profiled: m.subWindows.profiled.map(subWindowFigures),
+    },
     profiled: {
       durationS: m.profiled.durationS,
       requests: m.profiled.requests,
@@ -81,7 +84,11 @@ export function loopOf(delay: LoopDelay, windows: SubWindowTaken[]): LoopReading
   const wallS = windows.reduce((t, w) => t + w.app.wallS, 0);
   const cpuS = windows.reduce((t, w) => t + w.app.cpuS, 0);
   const busyS = windows.reduce((t, w) => t + w.app.utilization * w.app.wallS, 0);
-  return { ...delay, utilization: wallS > 0 ? round(busyS / wallS, 3) : 0, cpu: wallS > 0 ? round(cpuS / wallS, 3) : 0 };
+  return {
+    ...delay,
+    utilization: wallS > 0 ? round(busyS / wallS, 3) : 0,
+    cpu: wallS > 0 ? round(cpuS / wallS, 3) : 0,
+  };
 }
 
 const round = (v: number, digits = 2): number => {
@@ -89,14 +96,26 @@ const round = (v: number, digits = 2): number => {
   return Math.round(v * f) / f;
 };
 
-
 /** The settings as run.json keeps them: what was run and how, with secrets redacted. */
 export function recordedSettings(s: Settings, t: LaunchSpec, attach: AttachSpec | undefined): RunSettings {
   return {
     ...(attach ? { attach: redactUrl(attach.target) } : { entry: t.entry, args: t.args, runtimeArgs: t.runtimeArgs }),
-    url: redactUrl(s.url), method: s.method, headers: redactHeaders(s.headers), body: redactBody(s.body),
-    connections: s.connections, pipelining: s.pipelining, durationS: s.durationS, warmupS: s.warmupS,
-    samplingIntervalUs: s.samplingIntervalUs, timeoutS: s.timeoutS,
-    ...(t.env && Object.keys(t.env).length > 0 ? { env: redactEnv(Object.fromEntries(Object.entries(t.env).filter((e): e is [string, string] => e[1] !== undefined))) } : {}),
+    url: redactUrl(s.url),
+    method: s.method,
+    headers: redactHeaders(s.headers),
+    body: redactBody(s.body),
+    connections: s.connections,
+    pipelining: s.pipelining,
+    durationS: s.durationS,
+    warmupS: s.warmupS,
+    samplingIntervalUs: s.samplingIntervalUs,
+    timeoutS: s.timeoutS,
+    ...(t.env && Object.keys(t.env).length > 0
+      ? {
+          env: redactEnv(
+            Object.fromEntries(Object.entries(t.env).filter((e): e is [string, string] => e[1] !== undefined)),
+          ),
+        }
+      : {}),
   };
 }

@@ -4,13 +4,36 @@
 // module knows that order (run-record.ts, what it records). Whatever happens, the app, its children and
 // the load generator are stopped (an attached app is left running, with what the run installed undone).
 import * as path from 'node:path';
-import { accepts, AppProcess, AttachedApp, type AttachSpec, describeExit, explicitPort, freePort, joinUrl, LaunchError, type LaunchSpec, loopbackHostOf, type RunApp } from '../app/index.ts';
+import {
+  accepts,
+  AppProcess,
+  AttachedApp,
+  type AttachSpec,
+  describeExit,
+  explicitPort,
+  freePort,
+  joinUrl,
+  LaunchError,
+  type LaunchSpec,
+  loopbackHostOf,
+  type RunApp,
+} from '../app/index.ts';
 import { between, InspectorSession } from '../inspector/index.ts';
 import { type ListenAddress, redactUrl, RunError } from '../common/index.ts';
 import { checkLoadCommand, ExternalLoad, LOAD_LOG_FILE, LoadError, LoadRun, type LoadTick } from '../load/index.ts';
 import { whyFailed, windowClock, type WindowClock } from './waits.ts';
 import { type CpuProfile, fileOfUrl, mergeProfiles } from '../analysis/index.ts';
-import { acquireRunLock, createRunDir, LOG_FILE, newRunId, PROFILE_FILE, runsDirOf, STACKS_FILE, writeFileAtomic, writeRunRecord } from '../store/index.ts';
+import {
+  acquireRunLock,
+  createRunDir,
+  LOG_FILE,
+  newRunId,
+  PROFILE_FILE,
+  runsDirOf,
+  STACKS_FILE,
+  writeFileAtomic,
+  writeRunRecord,
+} from '../store/index.ts';
 import { loadFigures, loopOf, type Measured, recordedSettings } from './record.ts';
 import { type LoadSettings, RUN_DEFAULTS, type Settings, subWindowPlan, validate, withDefaults } from './settings.ts';
 import { ProfiledExtras, saveExtras } from './extras.ts';
@@ -59,8 +82,12 @@ const PROFILE_SEGMENT_S = 5;
 const SETTLE_S = 0.25;
 
 const PHASE_NAMES: Record<RunPhase, string> = {
-  starting: 'starting the app', warmup: 'warm-up', measuring: 'measuring (profiler off)',
-  profiling: 'profiling', analyzing: 'analyzing', done: 'done',
+  starting: 'starting the app',
+  warmup: 'warm-up',
+  measuring: 'measuring (profiler off)',
+  profiling: 'profiling',
+  analyzing: 'analyzing',
+  done: 'done',
 };
 
 /** Capture only: the caller analyzes the run folder (the CLI in-process, the editor in its language server). */
@@ -99,12 +126,17 @@ class Run {
     this.throwIfCancelled();
     const lock = acquireRunLock(this.opts.target.cwd);
     if ('heldBy' in lock) {
-      throw new RunError('busy', `Another Hotline run of this app is in progress${lock.heldBy > 0 ? ` (process ${lock.heldBy})` : ''}: wait for it to end or cancel it.`);
+      throw new RunError(
+        'busy',
+        `Another Hotline run of this app is in progress${lock.heldBy > 0 ? ` (process ${lock.heldBy})` : ''}: wait for it to end or cancel it.`,
+      );
     }
     this.releaseLock = lock.release;
     try {
       if (this.opts.loadCommand) checkLoadCommand(this.opts.loadCommand, this.opts.target.cwd);
-      const address = this.opts.attach ? await this.attachTo(this.opts.attach) : await this.start(await this.portToLaunchOn());
+      const address = this.opts.attach
+        ? await this.attachTo(this.opts.attach)
+        : await this.start(await this.portToLaunchOn());
       const url = joinUrl(this.s.url, address);
       const figures = await this.measure(url);
       this.progress('analyzing', this.attached ? 'letting the app go' : 'stopping the app');
@@ -122,7 +154,10 @@ class Run {
   private async portToLaunchOn(): Promise<number> {
     const fixedPort = explicitPort(this.s.url);
     if (fixedPort !== undefined && (await accepts(fixedPort))) {
-      throw new RunError('port-in-use', `Port ${fixedPort} of --url is already in use by another process: stop it, or pass a path (--url /…) and let Hotline pick a free port.`);
+      throw new RunError(
+        'port-in-use',
+        `Port ${fixedPort} of --url is already in use by another process: stop it, or pass a path (--url /…) and let Hotline pick a free port.`,
+      );
     }
     return fixedPort ?? (await freePort());
   }
@@ -132,7 +167,13 @@ class Run {
     this.progress('starting', `attaching to ${spec.target}`);
     const attaching = AttachedApp.attach(spec, this.opts.signal);
     // Cancelled while it connects: it must still be let go once connected.
-    this.disposers.push(() => void attaching.then((a) => a.stop(), () => undefined));
+    this.disposers.push(
+      () =>
+        void attaching.then(
+          (a) => a.stop(),
+          () => undefined,
+        ),
+    );
     const app = await attaching;
     this.app = this.attached = app;
     this.inspector = app.inspector;
@@ -144,7 +185,10 @@ class Run {
 
   private async start(port: number): Promise<ListenAddress> {
     const target = this.opts.target;
-    this.progress('starting', `starting ${path.relative(target.cwd, path.resolve(target.cwd, target.entry)) || target.entry}`);
+    this.progress(
+      'starting',
+      `starting ${path.relative(target.cwd, path.resolve(target.cwd, target.entry)) || target.entry}`,
+    );
     const env = { PORT: String(port), ...(target.env ?? {}) };
     const { app, inspectorUrl } = await AppProcess.start({
       ...target,
@@ -158,7 +202,13 @@ class Run {
     this.stopReason = this.watch(app);
     this.stopReason.catch(() => undefined); // observed by every wait below
     const connecting = InspectorSession.connect(inspectorUrl);
-    this.disposers.push(() => void connecting.then((i) => i.close(), () => undefined));
+    this.disposers.push(
+      () =>
+        void connecting.then(
+          (i) => i.close(),
+          () => undefined,
+        ),
+    );
     this.inspector = await this.race(connecting);
     const listening = this.nextListening(port);
     let address: ListenAddress;
@@ -173,10 +223,18 @@ class Run {
     await this.race(this.inspector.quiet());
     const host = loopbackHostOf(address);
     if (host === undefined) {
-      throw new RunError('never-listened', `The app listens on ${address.address}:${address.port} only, not on a loopback address: Hotline loads only 127.0.0.1 or ::1. Make it listen on all interfaces or on localhost.`, app.output());
+      throw new RunError(
+        'never-listened',
+        `The app listens on ${address.address}:${address.port} only, not on a loopback address: Hotline loads only 127.0.0.1 or ::1. Make it listen on all interfaces or on localhost.`,
+        app.output(),
+      );
     }
     if (!(await accepts(address.port, host))) {
-      throw new RunError('never-listened', `The app reported listening on port ${address.port} but refuses connections on ${host}.`, app.output());
+      throw new RunError(
+        'never-listened',
+        `The app reported listening on port ${address.port} but refuses connections on ${host}.`,
+        app.output(),
+      );
     }
     return address;
   }
@@ -189,7 +247,13 @@ class Run {
     const promise = new Promise<ListenAddress>((resolve, reject) => {
       const timer = setTimeout(() => {
         off();
-        reject(new RunError('never-listened', `The app did not start listening within ${timeoutS} s. Hotline set PORT=${port} and watched every server.listen() in the app; none was called. Is the entry file right, and does the app need other settings (env, args) to start its server?`, this.app?.output() ?? ''));
+        reject(
+          new RunError(
+            'never-listened',
+            `The app did not start listening within ${timeoutS} s. Hotline set PORT=${port} and watched every server.listen() in the app; none was called. Is the entry file right, and does the app need other settings (env, args) to start its server?`,
+            this.app?.output() ?? '',
+          ),
+        );
       }, timeoutS * 1000);
       const off = inspector.onListening((a) => {
         cancel();
@@ -212,17 +276,49 @@ class Run {
       const phase: RunPhase = t.phase === 'warmup' ? 'warmup' : t.phase === 'measured' ? 'measuring' : 'profiling';
       if (phase !== this.phase) return; // ticks of the gap between windows
       const of = phase === 'warmup' ? s.warmupS : s.durationS;
-      this.progress(phase, `${PHASE_NAMES[phase]}: ${t.requests} req/s`, { second: Math.min(this.windowSecond + t.second, of), of, requestsPerSecond: t.requests });
+      this.progress(phase, `${PHASE_NAMES[phase]}: ${t.requests} req/s`, {
+        second: Math.min(this.windowSecond + t.second, of),
+        of,
+        requestsPerSecond: t.requests,
+      });
     };
     // Bounded in time whatever happens here: the load stops by itself a while after the run's end.
     const maxDurationS = s.warmupS + 2 * s.durationS + 120;
     const starting: Promise<LoadRun | ExternalLoad> = this.opts.loadCommand
-      ? ExternalLoad.start({ commandLine: this.opts.loadCommand, url, durationS: s.durationS, warmupS: s.warmupS, cwd: this.opts.target.cwd })
-      : LoadRun.start({ url, method: s.method, headers: s.headers, body: s.body, connections: s.connections, pipelining: s.pipelining, timeoutS: s.timeoutS, maxDurationS }, onTick);
+      ? ExternalLoad.start({
+          commandLine: this.opts.loadCommand,
+          url,
+          durationS: s.durationS,
+          warmupS: s.warmupS,
+          cwd: this.opts.target.cwd,
+        })
+      : LoadRun.start(
+          {
+            url,
+            method: s.method,
+            headers: s.headers,
+            body: s.body,
+            connections: s.connections,
+            pipelining: s.pipelining,
+            timeoutS: s.timeoutS,
+            maxDurationS,
+          },
+          onTick,
+        );
     // Cancelled while it starts: it must still be stopped once it is up.
-    this.disposers.push(() => void starting.then((l) => l.kill(), () => undefined));
+    this.disposers.push(
+      () =>
+        void starting.then(
+          (l) => l.kill(),
+          () => undefined,
+        ),
+    );
     this.load = await this.race(starting);
-    this.progress('warmup', this.opts.loadCommand ? 'warm-up: the load command' : `warm-up: ${s.connections} connections`, { second: 0, of: s.warmupS });
+    this.progress(
+      'warmup',
+      this.opts.loadCommand ? 'warm-up: the load command' : `warm-up: ${s.connections} connections`,
+      { second: 0, of: s.warmupS },
+    );
     const load = this.load;
     const loadDied = new Promise<never>((_, reject) => {
       void load.exited.then(() => {
@@ -252,7 +348,9 @@ class Run {
     const inspector = this.inspector!;
     const load = this.load!;
     const plan = subWindowPlan(s.durationS, load instanceof ExternalLoad);
-    const extras = await this.race(ProfiledExtras.open(inspector, { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }));
+    const extras = await this.race(
+      ProfiledExtras.open(inspector, { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }),
+    );
     this.disposers.push(() => extras.dispose());
     const rateHz = this.opts.stackRateHz ?? DEFAULT_STACK_RATE_HZ;
     // Installed now, ticking only in the profiled sub-windows: the measured ones run the app alone.
@@ -269,17 +367,28 @@ class Run {
       for (let i = 0; i < plan.count; i++) {
         this.windowSecond = i * plan.seconds;
         // Measured: the app alone.
-        this.progress('measuring', PHASE_NAMES.measuring, { second: this.windowSecond, of: s.durationS, requestsPerSecond: this.lastTickRps });
+        this.progress('measuring', PHASE_NAMES.measuring, {
+          second: this.windowSecond,
+          of: s.durationS,
+          requestsPerSecond: this.lastTickRps,
+        });
         const m0 = await this.race(inspector.edge({ open: 'measured' }));
         await this.race(load.switchPhase('measured'));
         await this.windowClock(plan.seconds).next();
         const measured = await this.race(load.switchPhase('warmup'));
-        taken.measured.push({ result: measured, app: between(m0, await this.race(inspector.edge({ close: 'measured' }))) });
+        taken.measured.push({
+          result: measured,
+          app: between(m0, await this.race(inspector.edge({ close: 'measured' }))),
+        });
         // Profiled: the profiler and the extras on, then off again. The first start flushes
         // optimised code (InspectorSession.startProfiler); later ones find it known to V8's profiler.
         await this.race(inspector.startProfiler(s.samplingIntervalUs, { flush: i === 0 }));
         await this.race(extras.startSubWindow(i === 0));
-        this.progress('profiling', PHASE_NAMES.profiling, { second: this.windowSecond, of: s.durationS, requestsPerSecond: this.lastTickRps });
+        this.progress('profiling', PHASE_NAMES.profiling, {
+          second: this.windowSecond,
+          of: s.durationS,
+          requestsPerSecond: this.lastTickRps,
+        });
         const p0 = await this.race(inspector.edge({ open: 'profiled' }));
         profiling = Date.now();
         sampler?.resume();
@@ -295,7 +404,10 @@ class Run {
         const last = i === plan.count - 1;
         if (last) this.loadFinished = true;
         const profiled = await this.race(last ? load.finish() : load.switchPhase('warmup'));
-        taken.profiled.push({ result: profiled, app: between(p0, await this.race(inspector.edge({ close: 'profiled' }))) });
+        taken.profiled.push({
+          result: profiled,
+          app: between(p0, await this.race(inspector.edge({ close: 'profiled' }))),
+        });
         profiledS += (Date.now() - profiling) / 1000;
         profiling = undefined;
         await sampler?.stop();
@@ -306,15 +418,27 @@ class Run {
       }
       const wallS = (kind: 'measured' | 'profiled'): number => taken[kind].reduce((t, w) => t + w.app.wallS, 0);
       const loop = loopOf(await this.race(inspector.readLoopDelay('measured', wallS('measured'))), taken.measured);
-      const profiledLoop = loopOf(await this.race(inspector.readLoopDelay('profiled', wallS('profiled'))), taken.profiled);
+      const profiledLoop = loopOf(
+        await this.race(inspector.readLoopDelay('profiled', wallS('profiled'))),
+        taken.profiled,
+      );
       // A loop that never yielded in the whole window: say where it is stuck.
-      const blockedAt = loop.blockedThroughout ? await this.race(inspector.stackNow()).catch(() => undefined) : undefined;
+      const blockedAt = loop.blockedThroughout
+        ? await this.race(inspector.stackNow()).catch(() => undefined)
+        : undefined;
       const captured = await this.race(extras.finish());
       await inspector.stopLoopProbe().catch(() => undefined);
       await sampler?.dispose();
       return {
-        measured: load.total('measured')!, profiled: load.total('profiled')!, subWindows: taken, loop, profiledLoop, blockedAt,
-        profile: mergeProfiles(segments), extras: captured, stacks: sampler?.result(segments),
+        measured: load.total('measured')!,
+        profiled: load.total('profiled')!,
+        subWindows: taken,
+        loop,
+        profiledLoop,
+        blockedAt,
+        profile: mergeProfiles(segments),
+        extras: captured,
+        stacks: sampler?.result(segments),
       };
     } catch (err) {
       if (!(err instanceof RunError && err.kind === 'app-exited')) throw err;
@@ -330,9 +454,16 @@ class Run {
       const noDelay = { delayMs: { mean: 0, p50: 0, p99: 0, max: 0 } };
       await sampler?.stop(0);
       return {
-        measured, profiled, subWindows: taken, loop: loopOf(noDelay, taken.measured.length > 0 ? taken.measured : [{ result: measured, app }]),
-        profile: mergeProfiles(segments), extras: await extras.salvage(), stacks: sampler?.result(segments),
-        partial: { reason: `${err.message} The report covers the ${profiledS.toFixed(1)} s of profiled sub-windows before it.` },
+        measured,
+        profiled,
+        subWindows: taken,
+        loop: loopOf(noDelay, taken.measured.length > 0 ? taken.measured : [{ result: measured, app }]),
+        profile: mergeProfiles(segments),
+        extras: await extras.salvage(),
+        stacks: sampler?.result(segments),
+        partial: {
+          reason: `${err.message} The report covers the ${profiledS.toFixed(1)} s of profiled sub-windows before it.`,
+        },
       };
     }
   }
@@ -370,7 +501,9 @@ class Run {
       eventLoop: {
         ...m.loop,
         profiled: m.profiledLoop,
-        ...(m.blockedAt ? { blockedAt: m.blockedAt.map((f) => ({ function: f.functionName, file: fileOfUrl(f.url), line: f.line })) } : {}),
+        ...(m.blockedAt
+          ? { blockedAt: m.blockedAt.map((f) => ({ function: f.functionName, file: fileOfUrl(f.url), line: f.line })) }
+          : {}),
       },
       partial: m.partial,
       ...(extras ? { extras } : {}),
@@ -381,7 +514,12 @@ class Run {
   // ---- waiting and stopping ------------------------------------------------------------------
 
   private windowClock(seconds: number): WindowClock {
-    return windowClock(this.load, seconds, (sec) => this.wait(sec), (p) => this.race(p));
+    return windowClock(
+      this.load,
+      seconds,
+      (sec) => this.wait(sec),
+      (p) => this.race(p),
+    );
   }
 
   private watch(app: RunApp): Promise<never> {
@@ -390,7 +528,13 @@ class Run {
         if (this.stoppedByUs) return;
         const output = app.output();
         if (/EADDRINUSE/.test(output)) {
-          reject(new RunError('port-in-use', `The app could not listen: its port is already in use (EADDRINUSE). Stop the other process or change the app's port.`, output));
+          reject(
+            new RunError(
+              'port-in-use',
+              `The app could not listen: its port is already in use (EADDRINUSE). Stop the other process or change the app's port.`,
+              output,
+            ),
+          );
           return;
         }
         const when = this.phase === 'starting' ? 'before it opened a port' : `during ${PHASE_NAMES[this.phase]}`;
@@ -417,7 +561,9 @@ class Run {
 
   private wait(seconds: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    const done = new Promise<void>((resolve) => { timer = setTimeout(resolve, seconds * 1000); });
+    const done = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, seconds * 1000);
+    });
     return this.race(done).finally(() => clearTimeout(timer));
   }
 
@@ -441,10 +587,18 @@ class Run {
 
   private explain(err: unknown): Error {
     if (err instanceof RunError) return err;
-    if (err instanceof LaunchError) return new RunError(err.kind === 'missing' ? 'bad-options' : 'app-exited', err.message, err.output);
-    if (err instanceof LoadError) return err.code === 'bad-options' ? new RunError('bad-options', err.message) : new RunError('load-failed', `The load test failed: ${err.message}`);
+    if (err instanceof LaunchError)
+      return new RunError(err.kind === 'missing' ? 'bad-options' : 'app-exited', err.message, err.output);
+    if (err instanceof LoadError)
+      return err.code === 'bad-options'
+        ? new RunError('bad-options', err.message)
+        : new RunError('load-failed', `The load test failed: ${err.message}`);
     if (this.app?.exit && !this.stoppedByUs) {
-      return new RunError('app-exited', `The app exited during ${PHASE_NAMES[this.phase]} (${describeExit(this.app.exit)}).`, this.app.output());
+      return new RunError(
+        'app-exited',
+        `The app exited during ${PHASE_NAMES[this.phase]} (${describeExit(this.app.exit)}).`,
+        this.app.output(),
+      );
     }
     return err instanceof Error ? err : new Error(String(err));
   }

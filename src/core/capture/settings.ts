@@ -26,7 +26,10 @@ export const RUN_DEFAULTS = {
   stopGraceS: 5,
 } as const;
 
-export type Settings = Required<Omit<LoadSettings, 'body' | 'headers' | 'heap'>> & { body?: string; headers: Record<string, string> };
+export type Settings = Required<Omit<LoadSettings, 'body' | 'headers' | 'heap'>> & {
+  body?: string;
+  headers: Record<string, string>;
+};
 
 export function withDefaults(o: LoadSettings): Settings {
   return {
@@ -48,22 +51,27 @@ export function validate(s: Settings, stopGraceS?: number): void {
     throw new RunError('bad-options', `the stop grace period must be 0–600 s (got ${stopGraceS}).`);
   }
   const positive = (v: number, what: string, max: number): void => {
-    if (!Number.isFinite(v) || v <= 0 || v > max) throw new RunError('bad-options', `${what} must be a number above 0 and at most ${max} (got ${v}).`);
+    if (!Number.isFinite(v) || v <= 0 || v > max)
+      throw new RunError('bad-options', `${what} must be a number above 0 and at most ${max} (got ${v}).`);
   };
   positive(s.connections, 'connections', 10_000);
   positive(s.pipelining, 'pipelining', 100);
   positive(s.durationS, 'duration', 3600);
   positive(s.timeoutS, 'timeout', 600);
-  if (!Number.isFinite(s.warmupS) || s.warmupS < 0 || s.warmupS > 600) throw new RunError('bad-options', `warm-up must be 0–600 s (got ${s.warmupS}).`);
+  if (!Number.isFinite(s.warmupS) || s.warmupS < 0 || s.warmupS > 600)
+    throw new RunError('bad-options', `warm-up must be 0–600 s (got ${s.warmupS}).`);
   if (!Number.isFinite(s.samplingIntervalUs) || s.samplingIntervalUs < 50 || s.samplingIntervalUs > 100_000) {
     throw new RunError('bad-options', `the sampling interval must be 50–100000 µs (got ${s.samplingIntervalUs}).`);
   }
-  if (!s.url.startsWith('/') && !/^https?:\/\//.test(s.url)) throw new RunError('bad-options', `--url must be a path (/login) or a full http:// URL (got ${redactUrl(s.url)}).`);
+  if (!s.url.startsWith('/') && !/^https?:\/\//.test(s.url))
+    throw new RunError('bad-options', `--url must be a path (/login) or a full http:// URL (got ${redactUrl(s.url)}).`);
   if (/^https?:\/\//.test(s.url) && !isLoopback(new URL(s.url).hostname)) {
-    throw new RunError('bad-options', `Load tests only target this machine: ${new URL(s.url).hostname} is not a loopback address (use 127.0.0.1 or localhost).`);
+    throw new RunError(
+      'bad-options',
+      `Load tests only target this machine: ${new URL(s.url).hostname} is not a loopback address (use 127.0.0.1 or localhost).`,
+    );
   }
 }
-
 
 /** Sub-windows of at least this long: shorter ones are mostly edges. */
 const MIN_SUB_WINDOW_S = 2;

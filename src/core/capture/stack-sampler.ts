@@ -109,10 +109,17 @@ export class StackSampler {
   private disposed = false;
   private failure: string | undefined;
 
-  private constructor(private readonly channel: CdpChannel, private readonly rateHz: number) {}
+  private constructor(
+    private readonly channel: CdpChannel,
+    private readonly rateHz: number,
+  ) {}
 
   /** Installs the capture function in the app and starts ticking (or, `paused`, waits for `resume`). */
-  static async start(channel: CdpChannel, rateHz = DEFAULT_STACK_RATE_HZ, opts: { paused?: boolean } = {}): Promise<StackSampler> {
+  static async start(
+    channel: CdpChannel,
+    rateHz = DEFAULT_STACK_RATE_HZ,
+    opts: { paused?: boolean } = {},
+  ): Promise<StackSampler> {
     const sampler = new StackSampler(channel, rateHz);
     await sampler.evaluate(INSTALL);
     if (opts.paused) sampler.stopped = true;
@@ -142,17 +149,19 @@ export class StackSampler {
       return;
     }
     const ticks = [atUs];
-    const done = this.evaluate(CALL).then(
-      (text) => this.landed(typeof text === 'string' ? text : '', ticks),
-      (err: unknown) => {
-        // The app went away or refused: stop asking (the window itself goes on).
-        this.failure ??= (err as Error).message;
-        this.stopped = true;
-        clearTimeout(this.timer);
-      },
-    ).finally(() => {
-      this.pending = undefined;
-    });
+    const done = this.evaluate(CALL)
+      .then(
+        (text) => this.landed(typeof text === 'string' ? text : '', ticks),
+        (err: unknown) => {
+          // The app went away or refused: stop asking (the window itself goes on).
+          this.failure ??= (err as Error).message;
+          this.stopped = true;
+          clearTimeout(this.timer);
+        },
+      )
+      .finally(() => {
+        this.pending = undefined;
+      });
     this.pending = { ticks, done };
   }
 
@@ -179,8 +188,14 @@ export class StackSampler {
     if (index === undefined) {
       index = this.frames.length;
       this.frameIndex.set(key, index);
-      this.frames.push({ url: parts[0], line: Number(parts[1]) || 0, column: Number(parts[2]) || 0, functionName: parts[3],
-        fnLine: Number(parts[4]) || 0, fnColumn: Number(parts[5]) || 0 });
+      this.frames.push({
+        url: parts[0],
+        line: Number(parts[1]) || 0,
+        column: Number(parts[2]) || 0,
+        functionName: parts[3],
+        fnLine: Number(parts[4]) || 0,
+        fnColumn: Number(parts[5]) || 0,
+      });
     }
     return index;
   }
@@ -195,7 +210,12 @@ export class StackSampler {
     const pending = this.pending;
     if (!pending) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([pending.done, new Promise<void>((resolve) => { timer = setTimeout(resolve, waitMs); })]);
+    await Promise.race([
+      pending.done,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      }),
+    ]);
     clearTimeout(timer);
   }
 
@@ -213,8 +233,18 @@ export class StackSampler {
   result(segments: readonly CpuProfile[]): StackCapturesV1 {
     const { ticks, unmatched } = matchTicks(this.ticks, segments);
     const sampleCount = segments.reduce((n, s) => n + (s.samples?.length ?? 0), 0);
-    return { version: 1, thread: 'main', rateHz: this.rateHz, frames: this.frames, captures: this.captures, timing: this.timing, ticks, sampleCount,
-      tickCount: this.ticks.length, unmatchedTicks: unmatched };
+    return {
+      version: 1,
+      thread: 'main',
+      rateHz: this.rateHz,
+      frames: this.frames,
+      captures: this.captures,
+      timing: this.timing,
+      ticks,
+      sampleCount,
+      tickCount: this.ticks.length,
+      unmatchedTicks: unmatched,
+    };
   }
 
   /** Removes the capture function from the app (an attached app is left as it was found). */
@@ -230,7 +260,8 @@ export class StackSampler {
       result?: { value?: unknown };
       exceptionDetails?: { text?: string };
     };
-    if (reply.exceptionDetails) throw new Error(`stack capture failed in the app: ${reply.exceptionDetails.text ?? 'exception'}`);
+    if (reply.exceptionDetails)
+      throw new Error(`stack capture failed in the app: ${reply.exceptionDetails.text ?? 'exception'}`);
     return reply.result?.value;
   }
 }
@@ -239,7 +270,10 @@ export class StackSampler {
  * Each tick → the index (in the concatenation of `segments`' samples) of the sample nearest in
  * time, if the tick fell inside a segment. A sample's timestamp is when V8 took it.
  */
-export function matchTicks(raw: readonly RawTick[], segments: readonly CpuProfile[]): { ticks: Array<[number, number]>; unmatched: number } {
+export function matchTicks(
+  raw: readonly RawTick[],
+  segments: readonly CpuProfile[],
+): { ticks: Array<[number, number]>; unmatched: number } {
   const sorted = [...raw].sort((a, b) => a.atUs - b.atUs);
   const out: Array<[number, number]> = [];
   let offset = 0;

@@ -17,12 +17,15 @@ export function redactUrl(url: string): string {
 }
 
 function redactPairs(query: string): string {
-  return query.split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    if (eq < 0) return pair;
-    const name = safeDecode(pair.slice(0, eq));
-    return SECRET_NAME.test(name) ? `${pair.slice(0, eq)}=${encodeURIComponent(REDACTED)}` : pair;
-  }).join('&');
+  return query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      const name = safeDecode(pair.slice(0, eq));
+      return SECRET_NAME.test(name) ? `${pair.slice(0, eq)}=${encodeURIComponent(REDACTED)}` : pair;
+    })
+    .join('&');
 }
 
 /** JSON bodies keep their shape with secret values replaced; form bodies likewise; others only their size. */
@@ -40,7 +43,9 @@ export function redactBody(body: string | undefined): string | undefined {
 function redactJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactJson);
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_NAME.test(k) ? REDACTED : redactJson(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRET_NAME.test(k) ? REDACTED : redactJson(v)]),
+    );
   }
   return value;
 }

@@ -83,9 +83,12 @@ export class InspectorSession {
     client.on('NodeRuntime.waitingForDisconnect', () => this.appExiting());
     // Only the main context: an app's own vm contexts come and go.
     let mainContext: number | undefined;
-    client.on('Runtime.executionContextCreated', (p: { context: { id: number; auxData?: { isDefault?: boolean } } }) => {
-      if (mainContext === undefined || p.context.auxData?.isDefault) mainContext ??= p.context.id;
-    });
+    client.on(
+      'Runtime.executionContextCreated',
+      (p: { context: { id: number; auxData?: { isDefault?: boolean } } }) => {
+        if (mainContext === undefined || p.context.auxData?.isDefault) mainContext ??= p.context.id;
+      },
+    );
     client.on('Runtime.executionContextDestroyed', (p: { executionContextId: number }) => {
       if (p.executionContextId === mainContext) this.appExiting();
     });
@@ -112,7 +115,10 @@ export class InspectorSession {
   /** `allowRemote`: the user opted in to a non-loopback inspector (attach only; it gives code execution). */
   static async connect(wsUrl: string, opts: { allowRemote?: boolean } = {}): Promise<InspectorSession> {
     const url = new URL(wsUrl);
-    if (!isLoopback(url.hostname) && opts.allowRemote !== true) throw new InspectorError(`Refusing to connect to an inspector on ${url.hostname}: only loopback addresses are allowed.`);
+    if (!isLoopback(url.hostname) && opts.allowRemote !== true)
+      throw new InspectorError(
+        `Refusing to connect to an inspector on ${url.hostname}: only loopback addresses are allowed.`,
+      );
     // No `local: true`: the bundled protocol lacks Node's own domains.
     const client = await CDP({ host: url.hostname, port: Number(url.port), target: wsUrl });
     const session = new InspectorSession(client);
@@ -202,7 +208,9 @@ export class InspectorSession {
 
   /** Who the app is, asked from inside (for an app Hotline attached to rather than started). */
   async appProcess(): Promise<{ pid: number; argv: string[]; execArgv: string[]; cwd: string }> {
-    const json = await this.evaluate(`JSON.stringify({ pid: process.pid, argv: process.argv, execArgv: process.execArgv, cwd: process.cwd() })`);
+    const json = await this.evaluate(
+      `JSON.stringify({ pid: process.pid, argv: process.argv, execArgv: process.execArgv, cwd: process.cwd() })`,
+    );
     return JSON.parse(String(json)) as { pid: number; argv: string[]; execArgv: string[]; cwd: string };
   }
 
@@ -297,7 +305,9 @@ export class InspectorSession {
   }
 
   async stopLoopProbe(): Promise<void> {
-    await this.evaluate(`(() => { const p = ${PROBE}; if (p) { if (p.current) p.current.disable(); delete ${PROBE}; } })()`);
+    await this.evaluate(
+      `(() => { const p = ${PROBE}; if (p) { if (p.current) p.current.disable(); delete ${PROBE}; } })()`,
+    );
   }
 
   /**
@@ -427,14 +437,21 @@ export class InspectorSession {
     await Promise.race([
       this.client.close().catch(() => undefined), // the app already went away: closed either way
       this.closed,
-      new Promise<void>((resolve) => { timer = setTimeout(resolve, 1000); }),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, 1000);
+      }),
     ]);
     clearTimeout(timer);
     this.closedFlag = true;
   }
 
   private async evaluate(expression: string): Promise<unknown> {
-    const result = await this.client.Runtime.evaluate({ expression, includeCommandLineAPI: true, returnByValue: true, silent: true });
+    const result = await this.client.Runtime.evaluate({
+      expression,
+      includeCommandLineAPI: true,
+      returnByValue: true,
+      silent: true,
+    });
     if (result.exceptionDetails) {
       const text = result.exceptionDetails.exception?.description ?? result.exceptionDetails.text;
       throw new InspectorError(`Evaluating in the app failed: ${text}`);
@@ -446,7 +463,8 @@ export class InspectorSession {
 function parseAddress(payload: string): ListenAddress | undefined {
   try {
     const a = JSON.parse(payload) as Partial<ListenAddress> | string | null;
-    if (a && typeof a === 'object' && typeof a.port === 'number') return { address: String(a.address), family: String(a.family), port: a.port };
+    if (a && typeof a === 'object' && typeof a.port === 'number')
+      return { address: String(a.address), family: String(a.family), port: a.port };
   } catch {
     // a pipe or a malformed payload: not a TCP server we can load
   }

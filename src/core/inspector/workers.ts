@@ -81,7 +81,11 @@ class WorkerSession {
   /** The profile taken as the worker's context went away (its exit). */
   salvage: Promise<CpuProfile | undefined> | undefined;
 
-  constructor(private readonly channel: CdpChannel, readonly sessionId: string, public capture: WorkerCapture) {}
+  constructor(
+    private readonly channel: CdpChannel,
+    readonly sessionId: string,
+    public capture: WorkerCapture,
+  ) {}
 
   send(method: string, params: object = {}): Promise<unknown> {
     if (this.detached) return Promise.reject(new WorkerProfileError(`worker ${this.capture.info.threadId} has exited`));
@@ -89,14 +93,23 @@ class WorkerSession {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new WorkerProfileError(`worker ${this.capture.info.threadId} did not answer ${method} within ${WORKER_REPLY_TIMEOUT_MS / 1000} s`));
+        reject(
+          new WorkerProfileError(
+            `worker ${this.capture.info.threadId} did not answer ${method} within ${WORKER_REPLY_TIMEOUT_MS / 1000} s`,
+          ),
+        );
       }, WORKER_REPLY_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer });
-      this.channel.send('NodeWorker.sendMessageToWorker', { sessionId: this.sessionId, message: JSON.stringify({ id, method, params }) }).catch((err: Error) => {
-        clearTimeout(timer);
-        this.pending.delete(id);
-        reject(new WorkerProfileError(`cannot reach worker ${this.capture.info.threadId}: ${err.message}`));
-      });
+      this.channel
+        .send('NodeWorker.sendMessageToWorker', {
+          sessionId: this.sessionId,
+          message: JSON.stringify({ id, method, params }),
+        })
+        .catch((err: Error) => {
+          clearTimeout(timer);
+          this.pending.delete(id);
+          reject(new WorkerProfileError(`cannot reach worker ${this.capture.info.threadId}: ${err.message}`));
+        });
     });
   }
 
@@ -113,7 +126,8 @@ class WorkerSession {
       if (!p) return;
       this.pending.delete(m.id);
       clearTimeout(p.timer);
-      if (m.error) p.reject(new WorkerProfileError(`worker ${this.capture.info.threadId}: ${m.error.message ?? 'error'}`));
+      if (m.error)
+        p.reject(new WorkerProfileError(`worker ${this.capture.info.threadId}: ${m.error.message ?? 'error'}`));
       else p.resolve(m.result);
       return;
     }
@@ -140,14 +154,21 @@ class WorkerSession {
   /** Before the worker's first line (or now, if it runs): the exit handler above. */
   async installExitHold(): Promise<void> {
     await this.send('Runtime.addBinding', { name: EXIT_BINDING });
-    const r = (await this.send('Runtime.evaluate', { expression: INSTALL_EXIT_HOLD, returnByValue: true })) as { exceptionDetails?: { text?: string } };
-    if (r.exceptionDetails) throw new WorkerProfileError(`worker ${this.capture.info.threadId}: cannot watch its exit (${r.exceptionDetails.text ?? 'exception'})`);
+    const r = (await this.send('Runtime.evaluate', { expression: INSTALL_EXIT_HOLD, returnByValue: true })) as {
+      exceptionDetails?: { text?: string };
+    };
+    if (r.exceptionDetails)
+      throw new WorkerProfileError(
+        `worker ${this.capture.info.threadId}: cannot watch its exit (${r.exceptionDetails.text ?? 'exception'})`,
+      );
   }
 
   /** We stop watching: the worker exits without waiting for us. */
   releaseExitHold(): void {
     if (this.detached) return;
-    void this.send('Runtime.evaluate', { expression: `(() => { const s = ${EXIT_HOLD}; if (s) { s.watching = false; s.released = true; } })()` }).catch(() => undefined);
+    void this.send('Runtime.evaluate', {
+      expression: `(() => { const s = ${EXIT_HOLD}; if (s) { s.watching = false; s.released = true; } })()`,
+    }).catch(() => undefined);
   }
 
   /**
@@ -156,7 +177,9 @@ class WorkerSession {
    */
   async watchExit(on: boolean): Promise<void> {
     await this.send(on ? 'Runtime.enable' : 'Runtime.disable');
-    await this.send('Runtime.evaluate', { expression: `(() => { const s = ${EXIT_HOLD}; if (s) s.watching = ${on}; })()` });
+    await this.send('Runtime.evaluate', {
+      expression: `(() => { const s = ${EXIT_HOLD}; if (s) s.watching = ${on}; })()`,
+    });
   }
 
   detach(): void {
@@ -211,11 +234,18 @@ export class WorkerProfilers {
   static async watch(channel: CdpChannel): Promise<WorkerProfilers> {
     const w = new WorkerProfilers(channel);
     w.unsubscribe.push(
-      channel.on('NodeWorker.attachedToWorker', (p: { sessionId: string; workerInfo: { workerId: string; title: string; url: string }; waitingForDebugger: boolean }) => {
-        const work = w.attach(p.sessionId, p.workerInfo, p.waitingForDebugger);
-        w.attaching.add(work);
-        void work.finally(() => w.attaching.delete(work));
-      }),
+      channel.on(
+        'NodeWorker.attachedToWorker',
+        (p: {
+          sessionId: string;
+          workerInfo: { workerId: string; title: string; url: string };
+          waitingForDebugger: boolean;
+        }) => {
+          const work = w.attach(p.sessionId, p.workerInfo, p.waitingForDebugger);
+          w.attaching.add(work);
+          void work.finally(() => w.attaching.delete(work));
+        },
+      ),
       channel.on('NodeWorker.receivedMessageFromWorker', (p: { sessionId: string; message: string }) => {
         w.sessions.get(p.sessionId)?.receive(p.message);
       }),
@@ -232,9 +262,18 @@ export class WorkerProfilers {
     return w;
   }
 
-  private async attach(sessionId: string, info: { workerId: string; title: string; url: string }, waiting: boolean): Promise<void> {
+  private async attach(
+    sessionId: string,
+    info: { workerId: string; title: string; url: string },
+    waiting: boolean,
+  ): Promise<void> {
     const windowOpen = this.intervalUs !== undefined;
-    const session = new WorkerSession(this.channel, sessionId, { info: workerInfo(info), segments: [], joinedLate: windowOpen, exitedEarly: false });
+    const session = new WorkerSession(this.channel, sessionId, {
+      info: workerInfo(info),
+      segments: [],
+      joinedLate: windowOpen,
+      exitedEarly: false,
+    });
     this.sessions.set(sessionId, session);
     try {
       await session.send('Runtime.enable'); // the binding of the exit hold is added with it
@@ -264,30 +303,38 @@ export class WorkerProfilers {
     this.intervalUs = intervalUs;
     if (first) this.captures = [];
     this.everOpened = true;
-    await Promise.all([...this.sessions.values()].filter((s) => !s.detached).map(async (s) => {
-      if (first) s.capture = { ...s.capture, segments: [], joinedLate: false, exitedEarly: false, lost: undefined };
-      if (!this.captures.includes(s.capture)) this.captures.push(s.capture);
-      try {
-        await s.watchExit(true);
-        await s.startProfiler(intervalUs, first);
-      } catch (err) {
-        s.capture.lost = (err as Error).message;
-      }
-    }));
+    await Promise.all(
+      [...this.sessions.values()]
+        .filter((s) => !s.detached)
+        .map(async (s) => {
+          if (first) s.capture = { ...s.capture, segments: [], joinedLate: false, exitedEarly: false, lost: undefined };
+          if (!this.captures.includes(s.capture)) this.captures.push(s.capture);
+          try {
+            await s.watchExit(true);
+            await s.startProfiler(intervalUs, first);
+          } catch (err) {
+            s.capture.lost = (err as Error).message;
+          }
+        }),
+    );
   }
 
   /** Ends a profiled sub-window: every worker's profiler stops (its segment kept) and it runs alone. */
   async pauseWindow(): Promise<void> {
     await Promise.all([...this.attaching]);
     this.intervalUs = undefined;
-    await Promise.all([...this.sessions.values()].filter((s) => !s.detached).map(async (s) => {
-      try {
-        if (s.profiling) s.capture.segments.push(await s.stopProfiler());
-        await s.watchExit(false);
-      } catch (err) {
-        await keepSalvage(s, err as Error);
-      }
-    }));
+    await Promise.all(
+      [...this.sessions.values()]
+        .filter((s) => !s.detached)
+        .map(async (s) => {
+          try {
+            if (s.profiling) s.capture.segments.push(await s.stopProfiler());
+            await s.watchExit(false);
+          } catch (err) {
+            await keepSalvage(s, err as Error);
+          }
+        }),
+    );
   }
 
   private everOpened = false;
@@ -298,14 +345,18 @@ export class WorkerProfilers {
     await Promise.all([...this.attaching]);
     const intervalUs = this.intervalUs;
     if (intervalUs === undefined) return;
-    await Promise.all([...this.sessions.values()].filter((s) => s.profiling && !s.detached).map(async (s) => {
-      try {
-        s.capture.segments.push(await s.stopProfiler());
-        await s.startProfiler(intervalUs, false);
-      } catch (err) {
-        await keepSalvage(s, err as Error);
-      }
-    }));
+    await Promise.all(
+      [...this.sessions.values()]
+        .filter((s) => s.profiling && !s.detached)
+        .map(async (s) => {
+          try {
+            s.capture.segments.push(await s.stopProfiler());
+            await s.startProfiler(intervalUs, false);
+          } catch (err) {
+            await keepSalvage(s, err as Error);
+          }
+        }),
+    );
   }
 
   /** Stops every worker's profiler; returns what each worker gave, in the order they joined. */
@@ -313,18 +364,20 @@ export class WorkerProfilers {
     this.intervalUs = undefined;
     this.finished = true;
     await Promise.all([...this.attaching]);
-    await Promise.all([...this.sessions.values()].map(async (s) => {
-      if (s.profiling && !s.detached) {
-        try {
-          s.capture.segments.push(await s.stopProfiler());
-          return;
-        } catch (err) {
-          await keepSalvage(s, err as Error);
-          return;
+    await Promise.all(
+      [...this.sessions.values()].map(async (s) => {
+        if (s.profiling && !s.detached) {
+          try {
+            s.capture.segments.push(await s.stopProfiler());
+            return;
+          } catch (err) {
+            await keepSalvage(s, err as Error);
+            return;
+          }
         }
-      }
-      await keepSalvage(s, undefined);
-    }));
+        await keepSalvage(s, undefined);
+      }),
+    );
     return this.captures;
   }
 

@@ -17,7 +17,9 @@ export function splitCommandLine(line: string): string[] {
   let inArg = false;
   let i = 0;
   const fail = (what: string): never => {
-    throw new CommandLineError(`The load command ${what}; it runs without a shell: write the program and its arguments only (quote with '…' or "…").`);
+    throw new CommandLineError(
+      `The load command ${what}; it runs without a shell: write the program and its arguments only (quote with '…' or "…").`,
+    );
   };
   while (i < line.length) {
     const c = line[i];
@@ -31,7 +33,7 @@ export function splitCommandLine(line: string): string[] {
     inArg = true;
     if (c === "'") {
       const end = line.indexOf("'", i + 1);
-      if (end < 0) fail('has an unclosed \' quote');
+      if (end < 0) fail("has an unclosed ' quote");
       current += line.slice(i + 1, end);
       i = end + 1;
     } else if (c === '"') {

@@ -40,7 +40,9 @@ interface CommandRun {
   ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; durationS: number; cpuS: number }>;
 }
 
-type WindowResult = PhaseResult & { external: { parsed?: ParsedLoad; exitCode: number | null; summary?: ExternalLoadSummary } };
+type WindowResult = PhaseResult & {
+  external: { parsed?: ParsedLoad; exitCode: number | null; summary?: ExternalLoadSummary };
+};
 
 export class ExternalLoad {
   readonly argv: string[];
@@ -52,7 +54,10 @@ export class ExternalLoad {
   private readonly results: Partial<Record<LoadPhase, WindowResult>> = {};
   private done = false;
 
-  private constructor(private readonly opts: ExternalLoadOptions, argv: string[]) {
+  private constructor(
+    private readonly opts: ExternalLoadOptions,
+    argv: string[],
+  ) {
     this.argv = argv;
     this.exited = new Promise((resolve) => (this.markExited = resolve));
   }
@@ -113,7 +118,8 @@ export class ExternalLoad {
     const missing = new Set<string>();
     for (const parsed of [m?.parsed, p?.parsed]) {
       if (!parsed) continue;
-      for (const k of ['mean', 'p50', 'p90', 'p99', 'max'] as const) if (parsed.latencyMs[k] === undefined) missing.add(`latency ${k}`);
+      for (const k of ['mean', 'p50', 'p90', 'p99', 'max'] as const)
+        if (parsed.latencyMs[k] === undefined) missing.add(`latency ${k}`);
       if (parsed.errors === undefined) missing.add('errors');
       if (parsed.non2xx === undefined) missing.add('non-2xx');
     }
@@ -134,13 +140,19 @@ export class ExternalLoad {
     if (!run) return emptyResult(this.phase, 0);
     if (this.phase === 'warmup') killRun(run);
     const end = await run.ended;
-    this.logParts.push(`── ${this.phase}: ${redactArgv(this.argv).join(' ')}  (${end.signal ? `killed by ${end.signal}` : `exit code ${end.code}`}, ${end.durationS.toFixed(2)} s)\n${run.output}`);
+    this.logParts.push(
+      `── ${this.phase}: ${redactArgv(this.argv).join(' ')}  (${end.signal ? `killed by ${end.signal}` : `exit code ${end.code}`}, ${end.durationS.toFixed(2)} s)\n${run.output}`,
+    );
     if (this.phase === 'warmup') return emptyResult('warmup', end.durationS);
     const parsed = parseLoadOutput(run.output, this.argv) ?? this.parseSummaryExport(run.startedAt);
     if (!parsed && end.code !== null && end.code !== 0) {
       // Wrong flags, an unreachable URL…: say so now rather than profile an idle app.
       const last = run.output.trim().split('\n').slice(-3).join(' | ') || 'no output';
-      throw new LoadError('runner-failed', `the load command exited with code ${end.code} in the ${this.phase} window without figures: ${last}`, { outputTail: run.output.slice(-4000), exitCode: end.code });
+      throw new LoadError(
+        'runner-failed',
+        `the load command exited with code ${end.code} in the ${this.phase} window without figures: ${last}`,
+        { outputTail: run.output.slice(-4000), exitCode: end.code },
+      );
     }
     const result = toPhaseResult(this.phase, end.durationS, end.cpuS, parsed, end.code);
     this.results[this.phase] = result;
@@ -165,7 +177,12 @@ export class ExternalLoad {
 
   private spawnRun(boundS: number): CommandRun {
     if (this.done) throw new LoadError('finished', 'the external load already finished');
-    const child = spawn(this.argv[0], this.argv.slice(1), { cwd: this.opts.cwd, env: loadEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+    const child = spawn(this.argv[0], this.argv.slice(1), {
+      cwd: this.opts.cwd,
+      env: loadEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    });
     const run: CommandRun = { child, startedAt: Date.now(), output: '', ended: undefined as never };
     const keep = (chunk: Buffer): void => {
       if (run.output.length < OUTPUT_LIMIT) run.output += chunk.toString('utf8');
@@ -174,7 +191,9 @@ export class ExternalLoad {
     child.stderr?.on('data', keep);
     let cpuS = 0;
     // CPU of the tool: read while it runs (after it exits /proc has nothing left to tell).
-    const sampler = setInterval(() => { cpuS = cpuSecondsOf(child.pid) ?? cpuS; }, 500);
+    const sampler = setInterval(() => {
+      cpuS = cpuSecondsOf(child.pid) ?? cpuS;
+    }, 500);
     const bound = setTimeout(() => killRun(run), boundS * 1000);
     run.ended = new Promise((resolve) => {
       const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
@@ -198,7 +217,11 @@ export class ExternalLoad {
  */
 export function checkLoadCommand(commandLine: string, cwd: string, url = 'http://127.0.0.1:1/'): string[] {
   const argv = commandArgv(commandLine, url);
-  if (!findProgram(argv[0], cwd)) throw new LoadError('bad-options', `The load command's program "${argv[0]}" was not found on PATH: install it (wrk and ab are the Debian packages wrk and apache2-utils) or give its path.`);
+  if (!findProgram(argv[0], cwd))
+    throw new LoadError(
+      'bad-options',
+      `The load command's program "${argv[0]}" was not found on PATH: install it (wrk and ab are the Debian packages wrk and apache2-utils) or give its path.`,
+    );
   return argv;
 }
 
@@ -212,7 +235,12 @@ export function commandArgv(commandLine: string, url: string): string[] {
     throw err;
   }
   const u = new URL(url);
-  const filled = argv.map((a) => a.replaceAll('{url}', url).replaceAll('{port}', u.port || (u.protocol === 'https:' ? '443' : '80')).replaceAll('{host}', u.hostname));
+  const filled = argv.map((a) =>
+    a
+      .replaceAll('{url}', url)
+      .replaceAll('{port}', u.port || (u.protocol === 'https:' ? '443' : '80'))
+      .replaceAll('{host}', u.hostname),
+  );
   for (const arg of filled) {
     for (const m of arg.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi)) {
       let host: string;
@@ -221,7 +249,11 @@ export function commandArgv(commandLine: string, url: string): string[] {
       } catch {
         continue; // not a URL after all
       }
-      if (!isLoopback(host)) throw new LoadError('bad-options', `The load command targets ${host}: load tests only target this machine (127.0.0.1, localhost, ::1). Use {url} or http://127.0.0.1:{port}/… in the command.`);
+      if (!isLoopback(host))
+        throw new LoadError(
+          'bad-options',
+          `The load command targets ${host}: load tests only target this machine (127.0.0.1, localhost, ::1). Use {url} or http://127.0.0.1:{port}/… in the command.`,
+        );
     }
   }
   return filled;
@@ -238,7 +270,13 @@ export function redactArgv(argv: readonly string[]): string[] {
   });
 }
 
-function toPhaseResult(phase: LoadPhase, durationS: number, cpuS: number, parsed: ParsedLoad | undefined, exitCode: number | null): WindowResult {
+function toPhaseResult(
+  phase: LoadPhase,
+  durationS: number,
+  cpuS: number,
+  parsed: ParsedLoad | undefined,
+  exitCode: number | null,
+): WindowResult {
   const base = emptyResult(phase, durationS);
   base.loadCpu = durationS > 0 ? Math.round((cpuS / durationS) * 1000) / 1000 : 0;
   if (!parsed) return { ...base, external: { exitCode } };
@@ -259,7 +297,20 @@ function toPhaseResult(phase: LoadPhase, durationS: number, cpuS: number, parsed
 
 function emptyResult(phase: LoadPhase, durationS: number): WindowResult {
   const zero = { mean: 0, p50: 0, p90: 0, p99: 0, max: 0 };
-  return { phase, durationS, requests: { total: 0, perSecond: 0 }, latencyMs: zero, completedLatencyMs: zero, errors: 0, timeouts: 0, non2xx: 0, statusCodes: {}, bytesPerSecond: 0, loadCpu: 0, external: { exitCode: null } };
+  return {
+    phase,
+    durationS,
+    requests: { total: 0, perSecond: 0 },
+    latencyMs: zero,
+    completedLatencyMs: zero,
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+    statusCodes: {},
+    bytesPerSecond: 0,
+    loadCpu: 0,
+    external: { exitCode: null },
+  };
 }
 
 /** The figures of a window came from an external command. */
@@ -295,7 +346,10 @@ function cpuSecondsOf(pid: number | undefined): number | undefined {
 /** Like the load runner: the tool must not inherit the caller's inspector flags. */
 function loadEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  if (env.NODE_OPTIONS) env.NODE_OPTIONS = env.NODE_OPTIONS.split(/\s+/).filter((t) => t !== '' && !/^--(inspect|debug)/.test(t)).join(' ');
+  if (env.NODE_OPTIONS)
+    env.NODE_OPTIONS = env.NODE_OPTIONS.split(/\s+/)
+      .filter((t) => t !== '' && !/^--(inspect|debug)/.test(t))
+      .join(' ');
   return env;
 }
 

@@ -88,7 +88,8 @@ export function normalizeLoadOptions(opts: LoadOptions): RunnerOptions {
   } catch {
     throw bad(`not a full URL: ${JSON.stringify(opts.url)} (expected e.g. http://127.0.0.1:3000/path)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad(`only http: and https: URLs, got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw bad(`only http: and https: URLs, got ${url.protocol}`);
   if (!isLoopback(url.hostname)) {
     throw bad(`refusing to load a non-loopback host ${url.hostname}: only 127.0.0.0/8, localhost and ::1`);
   }
@@ -102,7 +103,8 @@ export function normalizeLoadOptions(opts: LoadOptions): RunnerOptions {
   }
   if (opts.body !== undefined && typeof opts.body !== 'string') throw bad('body must be a string');
   const timeoutS = opts.timeoutS ?? 10;
-  if (!Number.isFinite(timeoutS) || timeoutS < 1) throw bad(`timeoutS must be >= 1 (autocannon's minimum), got ${timeoutS}`);
+  if (!Number.isFinite(timeoutS) || timeoutS < 1)
+    throw bad(`timeoutS must be >= 1 (autocannon's minimum), got ${timeoutS}`);
   return {
     url: url.href,
     method,
@@ -178,7 +180,9 @@ export class LoadRun {
     this.exited = new Promise<void>((resolve) => (this.markExited = resolve));
     this.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.settleReady?.(new LoadError('start-failed', `load runner did not start within ${START_TIMEOUT_MS} ms`, this.context()));
+        this.settleReady?.(
+          new LoadError('start-failed', `load runner did not start within ${START_TIMEOUT_MS} ms`, this.context()),
+        );
         this.kill();
       }, START_TIMEOUT_MS);
       this.settleReady = (err) => {
@@ -342,6 +346,11 @@ export class LoadRun {
   }
 
   private context(): LoadErrorContext {
-    return { outputTail: this.outputTail, runnerPath: this.runnerPath, exitCode: this.child.exitCode, signal: this.child.signalCode };
+    return {
+      outputTail: this.outputTail,
+      runnerPath: this.runnerPath,
+      exitCode: this.child.exitCode,
+      signal: this.child.signalCode,
+    };
   }
 }

@@ -53,7 +53,8 @@ export function parseLoadOutput(text: string, argv: readonly string[] = []): Par
   if (tool === undefined) return undefined;
   const parsed = PARSERS[tool](text);
   if (parsed === undefined || (parsed.perSecond === undefined && parsed.total === undefined)) return undefined;
-  if (parsed.perSecond === undefined && parsed.total !== undefined && parsed.durationS) parsed.perSecond = round(parsed.total / parsed.durationS);
+  if (parsed.perSecond === undefined && parsed.total !== undefined && parsed.durationS)
+    parsed.perSecond = round(parsed.total / parsed.durationS);
   return parsed;
 }
 
@@ -69,7 +70,7 @@ const PARSERS: Record<LoadTool, (text: string) => ParsedLoad | undefined> = {
 
 const round = (v: number, digits = 3): number => Math.round(v * 10 ** digits) / 10 ** digits;
 
-const TIME_UNITS_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const TIME_UNITS_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** `28.16ms`, `0.00us`, `1.02s`, `1m2.5s` (Go, k6), `3 ms` (autocannon) → ms; undefined if not a time. */
 export function parseDurationMs(text: string): number | undefined {
@@ -114,7 +115,15 @@ function parseWrk(text: string): ParsedLoad | undefined {
     total: done ? Number(done[1]) : undefined,
     durationS: done ? (parseDurationMs(done[2]) ?? 0) / 1000 || undefined : undefined,
     perSecond: num(/^Requests\/sec:\s+([\d.]+)/m, text),
-    latencyMs: anyCompleted ? definedOnly({ mean: parseDurationMs(latency[1]), p50: pct('50'), p90: pct('90'), p99: pct('99'), max: parseDurationMs(latency[2]) }) : {},
+    latencyMs: anyCompleted
+      ? definedOnly({
+          mean: parseDurationMs(latency[1]),
+          p50: pct('50'),
+          p90: pct('90'),
+          p99: pct('99'),
+          max: parseDurationMs(latency[2]),
+        })
+      : {},
     errors: socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
     timeouts: socket ? Number(socket[4]) : 0,
     non2xx: num(/Non-2xx or 3xx responses:\s+(\d+)/, text) ?? 0,
@@ -134,7 +143,13 @@ function parseAb(text: string): ParsedLoad | undefined {
     total: num(/^Complete requests:\s+(\d+)/m, text),
     durationS: num(/^Time taken for tests:\s+([\d.]+) seconds/m, text),
     perSecond: num(/^Requests per second:\s+([\d.]+)/m, text),
-    latencyMs: definedOnly({ mean: num(/^Time per request:\s+([\d.]+) \[ms\] \(mean\)$/m, text), p50: pct('50'), p90: pct('90'), p99: pct('99'), max: pct('100') }),
+    latencyMs: definedOnly({
+      mean: num(/^Time per request:\s+([\d.]+) \[ms\] \(mean\)$/m, text),
+      p50: pct('50'),
+      p90: pct('90'),
+      p99: pct('99'),
+      max: pct('100'),
+    }),
     errors: kinds ? Number(kinds[1]) + Number(kinds[2]) + Number(kinds[3]) : failed === 0 ? 0 : undefined,
     non2xx: num(/^Non-2xx responses:\s+(\d+)/m, text) ?? 0,
   };
@@ -148,7 +163,10 @@ function autocannonRows(text: string): Map<string, Record<string, string>> {
   let header: string[] | undefined;
   for (const line of text.split('\n')) {
     if (!line.startsWith('│')) continue;
-    const cells = line.split('│').slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split('│')
+      .slice(1, -1)
+      .map((c) => c.trim());
     if (cells[0] === 'Stat') header = cells;
     else if (header) rows.set(cells[0], Object.fromEntries(header.map((h, i) => [h, cells[i]])));
   }
@@ -167,14 +185,28 @@ function parseAutocannonText(text: string): ParsedLoad | undefined {
   const samples = num(/^# of samples: (\d+)/m, text);
   // "3k requests": autocannon rounds the total; the per-second samples add up exactly.
   // (With no response at all its latency table is zeros: nothing was measured.)
-  const total = codes ? Number(codes[1]) + Number(codes[2]) : done && /^\d+$/.test(done[1]) ? Number(done[1]) : perSecond !== undefined && samples !== undefined ? Math.round(perSecond * samples) : undefined;
+  const total = codes
+    ? Number(codes[1]) + Number(codes[2])
+    : done && /^\d+$/.test(done[1])
+      ? Number(done[1])
+      : perSecond !== undefined && samples !== undefined
+        ? Math.round(perSecond * samples)
+        : undefined;
   const errors = /^(\d+) errors \((\d+) timeouts\)/m.exec(text);
   return {
     tool: 'autocannon',
     total,
     durationS: done ? Number(done[2]) : undefined,
     perSecond,
-    latencyMs: total === 0 || perSecond === 0 ? {} : definedOnly({ mean: ms(latency?.Avg), p50: ms(latency?.['50%']), p99: ms(latency?.['99%']), max: ms(latency?.Max) }),
+    latencyMs:
+      total === 0 || perSecond === 0
+        ? {}
+        : definedOnly({
+            mean: ms(latency?.Avg),
+            p50: ms(latency?.['50%']),
+            p99: ms(latency?.['99%']),
+            max: ms(latency?.Max),
+          }),
     errors: errors ? Number(errors[1]) : 0,
     timeouts: errors ? Number(errors[2]) : 0,
     non2xx: codes ? Number(codes[2]) : 0,
@@ -182,7 +214,17 @@ function parseAutocannonText(text: string): ParsedLoad | undefined {
 }
 
 function parseAutocannonJson(text: string): ParsedLoad | undefined {
-  const r = jsonObjectIn(text) as { requests?: Record<string, number>; latency?: Record<string, number>; duration?: number; errors?: number; timeouts?: number; non2xx?: number; statusCodeStats?: Record<string, { count: number }> } | undefined;
+  const r = jsonObjectIn(text) as
+    | {
+        requests?: Record<string, number>;
+        latency?: Record<string, number>;
+        duration?: number;
+        errors?: number;
+        timeouts?: number;
+        non2xx?: number;
+        statusCodeStats?: Record<string, { count: number }>;
+      }
+    | undefined;
   if (!r?.requests || !r.latency) return undefined;
   const completed = (r.latency.totalCount ?? r.requests.total) > 0;
   return {
@@ -190,11 +232,21 @@ function parseAutocannonJson(text: string): ParsedLoad | undefined {
     total: r.requests.total,
     durationS: r.duration,
     perSecond: r.requests.average,
-    latencyMs: completed ? definedOnly({ mean: r.latency.mean, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max }) : {},
+    latencyMs: completed
+      ? definedOnly({
+          mean: r.latency.mean,
+          p50: r.latency.p50,
+          p90: r.latency.p90,
+          p99: r.latency.p99,
+          max: r.latency.max,
+        })
+      : {},
     errors: r.errors,
     timeouts: r.timeouts,
     non2xx: r.non2xx,
-    statusCodes: r.statusCodeStats ? Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count])) : undefined,
+    statusCodes: r.statusCodeStats
+      ? Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count]))
+      : undefined,
   };
 }
 
@@ -216,7 +268,9 @@ function jsonObjectIn(text: string): Record<string, unknown> | undefined {
 // ---- artillery -------------------------------------------------------------------------------
 
 /** `name: ....... value` lines and indented blocks under `name:` of the last summary report. */
-function artillerySummary(text: string): { values: Map<string, string>; blocks: Map<string, Map<string, string>> } | undefined {
+function artillerySummary(
+  text: string,
+): { values: Map<string, string>; blocks: Map<string, Map<string, string>> } | undefined {
   const at = text.lastIndexOf('Summary report @');
   if (at < 0) return undefined;
   const values = new Map<string, string>();
@@ -245,7 +299,8 @@ function artillerySummary(text: string): { values: Map<string, string>; blocks: 
 function parseArtillery(text: string): ParsedLoad | undefined {
   const s = artillerySummary(text);
   if (!s) return undefined;
-  const n = (v: string | undefined): number | undefined => (v === undefined ? undefined : parseCount(v.replace(/\/sec$/, '').split(/\s/)[0]));
+  const n = (v: string | undefined): number | undefined =>
+    v === undefined ? undefined : parseCount(v.replace(/\/sec$/, '').split(/\s/)[0]);
   // Artillery 2 names metrics (http.codes.200, errors.ETIMEDOUT); Artillery 1 prints sections.
   const v2 = [...s.values.keys()].some((k) => k.startsWith('http.'));
   const codes: Record<string, number> = {};
@@ -260,13 +315,25 @@ function parseArtillery(text: string): ParsedLoad | undefined {
     for (const [k, v] of s.blocks.get('Codes') ?? []) codes[k] = n(v) ?? 0;
     for (const [k, v] of s.blocks.get('Errors') ?? []) errors[k] = n(v) ?? 0;
   }
-  const rt = v2 ? s.blocks.get('http.response_time') : (s.blocks.get('Response time (msec)') ?? s.blocks.get('Request latency'));
-  const sum = (o: Record<string, number>, keep: (k: string) => boolean): number => Object.entries(o).filter(([k]) => keep(k)).reduce((t, [, c]) => t + c, 0);
+  const rt = v2
+    ? s.blocks.get('http.response_time')
+    : (s.blocks.get('Response time (msec)') ?? s.blocks.get('Request latency'));
+  const sum = (o: Record<string, number>, keep: (k: string) => boolean): number =>
+    Object.entries(o)
+      .filter(([k]) => keep(k))
+      .reduce((t, [, c]) => t + c, 0);
   return {
     tool: 'artillery',
     total: v2 ? (n(s.values.get('http.responses')) ?? sum(codes, () => true)) : n(s.values.get('Requests completed')),
-    perSecond: v2 ? n(s.values.get('http.request_rate')) : n(s.values.get('Mean response/sec') ?? s.values.get('RPS sent')),
-    latencyMs: definedOnly({ mean: n(rt?.get('mean')), p50: n(rt?.get('median')), p99: n(rt?.get('p99')), max: n(rt?.get('max')) }),
+    perSecond: v2
+      ? n(s.values.get('http.request_rate'))
+      : n(s.values.get('Mean response/sec') ?? s.values.get('RPS sent')),
+    latencyMs: definedOnly({
+      mean: n(rt?.get('mean')),
+      p50: n(rt?.get('median')),
+      p99: n(rt?.get('p99')),
+      max: n(rt?.get('max')),
+    }),
     errors: sum(errors, () => true),
     timeouts: sum(errors, (k) => /ETIMEDOUT|ESOCKETTIMEDOUT|timeout/i.test(k)),
     non2xx: sum(codes, (k) => !k.startsWith('2')),
@@ -294,7 +361,13 @@ function parseK6Text(text: string): ParsedLoad | undefined {
     tool: 'k6',
     total: counts ? Number(counts[1]) : undefined,
     perSecond: counts ? round(Number(counts[2])) : undefined,
-    latencyMs: definedOnly({ mean: stat('avg'), p50: stat('med'), p90: stat('p(90)'), p99: stat('p(99)'), max: stat('max') }),
+    latencyMs: definedOnly({
+      mean: stat('avg'),
+      p50: stat('med'),
+      p90: stat('p(90)'),
+      p99: stat('p(99)'),
+      max: stat('max'),
+    }),
     errors: failed !== undefined ? Number(failed) : undefined,
   };
 }
@@ -305,13 +378,20 @@ function parseK6Json(text: string): ParsedLoad | undefined {
   const d = metrics?.http_req_duration;
   const reqs = metrics?.http_reqs;
   if (!d && !reqs) return undefined;
-  const get = (o: Record<string, unknown> | undefined, k: string): number | undefined => (typeof o?.[k] === 'number' ? (o[k] as number) : undefined);
+  const get = (o: Record<string, unknown> | undefined, k: string): number | undefined =>
+    typeof o?.[k] === 'number' ? (o[k] as number) : undefined;
   const failed = metrics?.http_req_failed;
   return {
     tool: 'k6',
     total: get(reqs, 'count'),
     perSecond: get(reqs, 'rate') === undefined ? undefined : round(get(reqs, 'rate')!),
-    latencyMs: definedOnly({ mean: get(d, 'avg'), p50: get(d, 'med'), p90: get(d, 'p(90)'), p99: get(d, 'p(99)'), max: get(d, 'max') }),
+    latencyMs: definedOnly({
+      mean: get(d, 'avg'),
+      p50: get(d, 'med'),
+      p90: get(d, 'p(90)'),
+      p99: get(d, 'p(99)'),
+      max: get(d, 'max'),
+    }),
     // A Rate metric's "passes" are its true values: for http_req_failed, the failed requests.
     errors: get(failed, 'passes'),
   };

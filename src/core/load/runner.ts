@@ -313,7 +313,8 @@ function repairReconnect(client: AutocannonClient): void {
   const connect = c._connect;
   const queue = c.pipelinedRequests;
   if (typeof connect !== 'function' || typeof queue?.clear !== 'function') {
-    if (!warnedInternals) process.stderr.write('hotline load runner: autocannon internals changed; reconnect latency repair is off\n');
+    if (!warnedInternals)
+      process.stderr.write('hotline load runner: autocannon internals changed; reconnect latency repair is off\n');
     warnedInternals = true;
     return;
   }

@@ -67,7 +67,9 @@ export interface Comparison {
 
 export function delta(base: number, current: number): Delta {
   const change = round(current - base);
-  return base !== 0 ? { base, current, change, changePct: round(((current - base) / Math.abs(base)) * 100, 1) } : { base, current, change };
+  return base !== 0
+    ? { base, current, change, changePct: round(((current - base) / Math.abs(base)) * 100, 1) }
+    : { base, current, change };
 }
 
 /** Requests served while the profile was taken: the denominator of "per request". */
@@ -89,12 +91,31 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
     baseId: base.id,
     currentId: current.id,
     unit: perRequest ? 'ms/request' : 'ms',
-    categories: Object.fromEntries(CATEGORIES.map((c) => [c, delta(round(scaleBase(base.categories[c] ?? 0), 3), round(scaleCur(current.categories[c] ?? 0), 3))])) as Record<Category, Delta>,
+    categories: Object.fromEntries(
+      CATEGORIES.map((c) => [
+        c,
+        delta(round(scaleBase(base.categories[c] ?? 0), 3), round(scaleCur(current.categories[c] ?? 0), 3)),
+      ]),
+    ) as Record<Category, Delta>,
     // The user's own functions by total time: the framework frames above a fix all change by
     // the same amount and would bury it.
     functions: changes(
-      yours(base.functions).map((f) => ({ key: `${f.name}\u0000${f.file}\u0000${f.thread ?? ''}`, name: f.name, file: f.file, line: f.line, thread: f.thread, ms: scaleBase(f.totalMs) })),
-      yours(current.functions).map((f) => ({ key: `${f.name}\u0000${f.file}\u0000${f.thread ?? ''}`, name: f.name, file: f.file, line: f.line, thread: f.thread, ms: scaleCur(f.totalMs) })),
+      yours(base.functions).map((f) => ({
+        key: `${f.name}\u0000${f.file}\u0000${f.thread ?? ''}`,
+        name: f.name,
+        file: f.file,
+        line: f.line,
+        thread: f.thread,
+        ms: scaleBase(f.totalMs),
+      })),
+      yours(current.functions).map((f) => ({
+        key: `${f.name}\u0000${f.file}\u0000${f.thread ?? ''}`,
+        name: f.name,
+        file: f.file,
+        line: f.line,
+        thread: f.thread,
+        ms: scaleCur(f.totalMs),
+      })),
       limit,
     ),
     lines: changes(
@@ -109,29 +130,50 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
     const bw = b.subWindows?.measured ?? [];
     const cw = c.subWindows?.measured ?? [];
     const noisy = (d: Delta, pick: (w: SubWindowFigures) => number | undefined, direction: Direction): Delta => {
-      const change = bw.length > 0 && cw.length > 0 ? changeOf(values(bw, pick), values(cw, pick), direction) : undefined;
+      const change =
+        bw.length > 0 && cw.length > 0 ? changeOf(values(bw, pick), values(cw, pick), direction) : undefined;
       return change ? { ...d, noise: change } : d;
     };
     out.load = {
-      requestsPerSecond: noisy(delta(b.requests.perSecond, c.requests.perSecond), (w) => w.perSecond, 'higher-is-better'),
-      latencyMs: { p50: noisy(delta(b.latencyMs.p50, c.latencyMs.p50), (w) => w.latencyMs.p50, 'lower-is-better'), p90: delta(b.latencyMs.p90, c.latencyMs.p90), p99: noisy(delta(b.latencyMs.p99, c.latencyMs.p99), (w) => w.latencyMs.p99, 'lower-is-better'), max: delta(b.latencyMs.max, c.latencyMs.max) },
+      requestsPerSecond: noisy(
+        delta(b.requests.perSecond, c.requests.perSecond),
+        (w) => w.perSecond,
+        'higher-is-better',
+      ),
+      latencyMs: {
+        p50: noisy(delta(b.latencyMs.p50, c.latencyMs.p50), (w) => w.latencyMs.p50, 'lower-is-better'),
+        p90: delta(b.latencyMs.p90, c.latencyMs.p90),
+        p99: noisy(delta(b.latencyMs.p99, c.latencyMs.p99), (w) => w.latencyMs.p99, 'lower-is-better'),
+        max: delta(b.latencyMs.max, c.latencyMs.max),
+      },
       errors: delta(b.errors, c.errors),
       timeouts: delta(b.timeouts, c.timeouts),
       non2xx: delta(b.non2xx, c.non2xx),
     };
     const bCpu = cpuPerRequestMs(base);
     const cCpu = cpuPerRequestMs(current);
-    if (bCpu !== undefined && cCpu !== undefined) out.load.cpuPerRequestMs = noisy(delta(round(bCpu, 4), round(cCpu, 4)), (w) => w.cpuMsPerRequest, 'lower-is-better');
+    if (bCpu !== undefined && cCpu !== undefined)
+      out.load.cpuPerRequestMs = noisy(
+        delta(round(bCpu, 4), round(cCpu, 4)),
+        (w) => w.cpuMsPerRequest,
+        'lower-is-better',
+      );
     if (base.eventLoop && current.eventLoop) {
       out.load.saturated = base.eventLoop.utilization >= SATURATED && current.eventLoop.utilization >= SATURATED;
-      if (base.eventLoop.cpu !== undefined && current.eventLoop.cpu !== undefined) out.load.appCpu = { base: base.eventLoop.cpu, current: current.eventLoop.cpu };
+      if (base.eventLoop.cpu !== undefined && current.eventLoop.cpu !== undefined)
+        out.load.appCpu = { base: base.eventLoop.cpu, current: current.eventLoop.cpu };
     }
     addCostNoise(out, base, current);
   }
   if (base.eventLoop && current.eventLoop) {
     const b = base.eventLoop;
     const c = current.eventLoop;
-    out.eventLoop = { p50: delta(b.delayMs.p50, c.delayMs.p50), p99: delta(b.delayMs.p99, c.delayMs.p99), max: delta(b.delayMs.max, c.delayMs.max), utilization: delta(b.utilization, c.utilization) };
+    out.eventLoop = {
+      p50: delta(b.delayMs.p50, c.delayMs.p50),
+      p99: delta(b.delayMs.p99, c.delayMs.p99),
+      max: delta(b.delayMs.max, c.delayMs.max),
+      utilization: delta(b.utilization, c.utilization),
+    };
   }
   return out;
 }
@@ -144,12 +186,14 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
  */
 function lineEntries(lines: ReportV1['lines']): Entry[] {
   const seen = new Map<string, number>();
-  return [...lines].sort((a, b) => a.line - b.line).map((l) => {
-    const base = `${l.file}\u0000${l.function}\u0000${l.thread ?? ''}\u0000${l.oneOf ? `one of ${l.oneOf.join(',')}` : l.code ?? `#${l.line}`}`;
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    return { key: `${base}\u0000${n}`, name: l.function, file: l.file, line: l.line, thread: l.thread, ms: l.ownMs };
-  });
+  return [...lines]
+    .sort((a, b) => a.line - b.line)
+    .map((l) => {
+      const base = `${l.file}\u0000${l.function}\u0000${l.thread ?? ''}\u0000${l.oneOf ? `one of ${l.oneOf.join(',')}` : (l.code ?? `#${l.line}`)}`;
+      const n = seen.get(base) ?? 0;
+      seen.set(base, n + 1);
+      return { key: `${base}\u0000${n}`, name: l.function, file: l.file, line: l.line, thread: l.thread, ms: l.ownMs };
+    });
 }
 
 /** A loop busy this share of the window is saturated: the app took all the CPU it was given. */
@@ -172,14 +216,18 @@ function cpuPerRequestMs(r: ReportV1): number | undefined {
 
 /** Cheaper/costlier rows against the noise: the samples behind each side and the runs' CPU spread. */
 function addCostNoise(out: Comparison, base: ReportV1, current: ReportV1): void {
-  const side = (r: ReportV1, ms: number, perRequest: number): { ms: number; samples: number; cpuLogSd?: number; k?: number } => {
+  const side = (
+    r: ReportV1,
+    ms: number,
+    perRequest: number,
+  ): { ms: number; samples: number; cpuLogSd?: number; k?: number } => {
     const ws = r.load?.subWindows?.measured ?? [];
     // ms per request back to ms of profile, and ms of profile to samples.
     const samples = (ms * perRequest * 1000) / Math.max(r.profile.intervalUs, 1);
     return { ms, samples, cpuLogSd: logSd(ws.map((w) => w.cpuMsPerRequest ?? NaN)), k: ws.length };
   };
-  const bReq = out.unit === 'ms/request' ? profiledRequests(base) ?? 1 : 1;
-  const cReq = out.unit === 'ms/request' ? profiledRequests(current) ?? 1 : 1;
+  const bReq = out.unit === 'ms/request' ? (profiledRequests(base) ?? 1) : 1;
+  const cReq = out.unit === 'ms/request' ? (profiledRequests(current) ?? 1) : 1;
   for (const row of [...out.functions, ...out.lines]) {
     Object.assign(row, costChangeOf(side(base, row.base, bReq), side(current, row.current, cReq)));
   }
@@ -213,10 +261,24 @@ function changes(base: Entry[], current: Entry[], limit: number): CostChange[] {
     merged.set(e.key, m);
   }
   const all = [...merged.values()]
-    .map(({ e, base: b, current: c }) => ({ name: e.name, file: e.file, line: e.line, ...(e.thread ? { thread: e.thread } : {}), base: round(b, 3), current: round(c, 3), change: round(c - b, 3) }))
+    .map(({ e, base: b, current: c }) => ({
+      name: e.name,
+      file: e.file,
+      line: e.line,
+      ...(e.thread ? { thread: e.thread } : {}),
+      base: round(b, 3),
+      current: round(c, 3),
+      change: round(c - b, 3),
+    }))
     .filter((x) => x.change !== 0);
-  const cheaper = all.filter((x) => x.change < 0).sort((a, b) => a.change - b.change).slice(0, limit);
-  const costlier = all.filter((x) => x.change > 0).sort((a, b) => b.change - a.change).slice(0, limit);
+  const cheaper = all
+    .filter((x) => x.change < 0)
+    .sort((a, b) => a.change - b.change)
+    .slice(0, limit);
+  const costlier = all
+    .filter((x) => x.change > 0)
+    .sort((a, b) => b.change - a.change)
+    .slice(0, limit);
   return [...cheaper, ...costlier];
 }
 

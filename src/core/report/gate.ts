@@ -48,22 +48,50 @@ export function parseThreshold(text: string): number {
 }
 
 export function regressionGate(c: Comparison, thresholdPct: number): GateVerdict {
-  if (!c.load) return { decided: false, thresholdPct, reason: 'one of the runs has no load figures (a profile taken without load cannot be gated)' };
+  if (!c.load)
+    return {
+      decided: false,
+      thresholdPct,
+      reason: 'one of the runs has no load figures (a profile taken without load cannot be gated)',
+    };
   const l = c.load;
-  if (l.requestsPerSecond.base <= 0) return { decided: false, thresholdPct, reason: `the baseline ${c.baseId} served no requests, so there is no throughput to regress from` };
+  if (l.requestsPerSecond.base <= 0)
+    return {
+      decided: false,
+      thresholdPct,
+      reason: `the baseline ${c.baseId} served no requests, so there is no throughput to regress from`,
+    };
   const cpu = l.cpuPerRequestMs && l.cpuPerRequestMs.base > 0 ? l.cpuPerRequestMs : undefined;
   const byCpu = l.saturated === true && cpu !== undefined;
   const cores = l.appCpu ? ` (${l.appCpu.base.toFixed(2)} → ${l.appCpu.current.toFixed(2)} cores)` : '';
-  const saturatedWhy = byCpu ? `the app's event loop was saturated in both runs: its req/s and latency follow the CPU the machine gave it${cores}, so CPU per request decides` : undefined;
+  const saturatedWhy = byCpu
+    ? `the app's event loop was saturated in both runs: its req/s and latency follow the CPU the machine gave it${cores}, so CPU per request decides`
+    : undefined;
   const checks: GateCheck[] = [];
-  if (cpu) checks.push(check('cpu/request', cpu, 'up', thresholdPct, byCpu ? undefined : "the app's event loop had room in a run: req/s and latency decide"));
+  if (cpu)
+    checks.push(
+      check(
+        'cpu/request',
+        cpu,
+        'up',
+        thresholdPct,
+        byCpu ? undefined : "the app's event loop had room in a run: req/s and latency decide",
+      ),
+    );
   checks.push(check('req/s', l.requestsPerSecond, 'down', thresholdPct, saturatedWhy));
   // A p99 of 0 ms cannot regress by a share; the others still decide.
   if (l.latencyMs.p99.base > 0) checks.push(check('latency p99', l.latencyMs.p99, 'up', thresholdPct, saturatedWhy));
   const withoutSpread = checks.some((x) => x.notGated === undefined && x.verdict === undefined);
   return {
-    decided: true, thresholdPct, failed: checks.some((x) => x.failed), checks,
-    ...(withoutSpread ? { note: 'a run without sub-windows (from an older Hotline, or an external load) has no spread: the threshold alone decides' } : {}),
+    decided: true,
+    thresholdPct,
+    failed: checks.some((x) => x.failed),
+    checks,
+    ...(withoutSpread
+      ? {
+          note: 'a run without sub-windows (from an older Hotline, or an external load) has no spread: the threshold alone decides',
+        }
+      : {}),
   };
 }
 
@@ -72,7 +100,10 @@ function check(figure: GateFigure, d: Delta, worse: 'up' | 'down', thresholdPct:
   const pastThreshold = worse === 'up' ? changePct > thresholdPct : changePct < -thresholdPct;
   const beyondNoise = d.noise ? d.noise.verdict === 'worse' : true;
   return {
-    figure, base: d.base, current: d.current, changePct,
+    figure,
+    base: d.base,
+    current: d.current,
+    changePct,
     ...(d.noise ? { lowPct: d.noise.lowPct, highPct: d.noise.highPct, verdict: d.noise.verdict } : {}),
     failed: notGated === undefined && pastThreshold && beyondNoise,
     ...(notGated ? { notGated } : {}),

@@ -19,6 +19,9 @@ export function timeoutHint(r: ReportV1, load: string): string {
   if (busy >= BUSY) {
     return `${n} requests timed out: the app's event loop was busy ${busyPct}% of the window, so it could not keep up with ${load} (requests queue behind each other; the hot lines below are where its time went).`;
   }
-  const workers = r.workers && r.workers.nonIdleMs > 0 ? `, or on its worker threads (${Math.round(r.workers.nonIdleMs)} ms busy in the profiled window)` : '';
+  const workers =
+    r.workers && r.workers.nonIdleMs > 0
+      ? `, or on its worker threads (${Math.round(r.workers.nonIdleMs)} ms busy in the profiled window)`
+      : '';
   return `${n} requests timed out while the app's event loop was busy only ${busyPct}% of the window${idlePct !== undefined ? ` (${idlePct}% of the profile idle)` : ''}: they waited on something outside its JavaScript — an awaited call (a downstream service, a database, a timer), a pool or a lock${workers} — not on its CPU. Look at what the slow path awaits; the hot lines below cannot show waiting.`;
 }

@@ -21,7 +21,10 @@ const load = shape(
     non2xx: num,
     statusCodes: record(num),
     loadLimited: bool,
-    profiled: shape({ durationS: num, requests: shape({ perSecond: num }, { total: num }), latencyMs: latency }, { errors: num, non2xx: num }),
+    profiled: shape(
+      { durationS: num, requests: shape({ perSecond: num }, { total: num }), latencyMs: latency },
+      { errors: num, non2xx: num },
+    ),
   },
   { completedLatencyMs: latency, loadCpu: num, external: externalLoad },
 );
@@ -36,19 +39,59 @@ export const isCategory: Check = oneOf(...CATEGORIES);
 const category = isCategory;
 
 const thread = oneOf('worker');
-const fn = shape({ name: str, file: str, line, column: num, category, selfMs: num, totalMs: num, selfPct: num, totalPct: num }, { callers: arr(callLink), callees: arr(callLink), endLine: num, thread });
-const lineCost = shape({ file: str, line, function: str, ownMs: num, ownPct: num, selfMs: num, totalMs: num, selfPct: num, totalPct: num, callees: arr(callLink) }, { thread });
-const hint = shape({ rule: str, file: str, line, api: str, totalPct: num, message: str, fix: str }, { function: str, totalMs: num });
+const fn = shape(
+  { name: str, file: str, line, column: num, category, selfMs: num, totalMs: num, selfPct: num, totalPct: num },
+  { callers: arr(callLink), callees: arr(callLink), endLine: num, thread },
+);
+const lineCost = shape(
+  {
+    file: str,
+    line,
+    function: str,
+    ownMs: num,
+    ownPct: num,
+    selfMs: num,
+    totalMs: num,
+    selfPct: num,
+    totalPct: num,
+    callees: arr(callLink),
+  },
+  { thread },
+);
+const hint = shape(
+  { rule: str, file: str, line, api: str, totalPct: num, message: str, fix: str },
+  { function: str, totalMs: num },
+);
 
 const threadSummary = shape(
   { id: num, title: str, file: str, durationMs: num, samples: num, nonIdleMs: num },
-  { script: str, topLine: shape({ file: str, line, function: str, ownMs: num, ownPct: num }), joinedLate: bool, exitedEarly: bool },
+  {
+    script: str,
+    topLine: shape({ file: str, line, function: str, ownMs: num, ownPct: num }),
+    joinedLate: bool,
+    exitedEarly: bool,
+  },
 );
 const workers = shape({ nonIdleMs: num, durationMs: num, samples: num, categories, hints: arr(hint) });
 const heapLine = shape({ file: str, line, function: str, ownBytes: num, ownPct: num });
-const heapFunction = shape({ name: str, file: str, line, category, selfBytes: num, totalBytes: num, selfPct: num, totalPct: num });
+const heapFunction = shape({
+  name: str,
+  file: str,
+  line,
+  category,
+  selfBytes: num,
+  totalBytes: num,
+  selfPct: num,
+  totalPct: num,
+});
 const heap = shape(
-  { samplingIntervalBytes: num, totalBytes: num, outsideUserBytes: num, lines: arr(heapLine), functions: arr(heapFunction) },
+  {
+    samplingIntervalBytes: num,
+    totalBytes: num,
+    outsideUserBytes: num,
+    lines: arr(heapLine),
+    functions: arr(heapFunction),
+  },
   { file: str, bytesPerSecond: num, bytesPerRequest: num },
 );
 
@@ -58,7 +101,10 @@ const report = shape(
     id: str,
     startedAt: str,
     app: shape({ command: arr(str), cwd: str, url: str }, { pid: num }),
-    settings: shape({ url: str, method: str, connections: num, durationS: num }, { warmupS: num, timeoutS: num, samplingIntervalUs: num, attach: str }),
+    settings: shape(
+      { url: str, method: str, connections: num, durationS: num },
+      { warmupS: num, timeoutS: num, samplingIntervalUs: num, attach: str },
+    ),
     profile: shape({ durationMs: num, samples: num, intervalUs: num }, { file: str }),
     categories,
     nonIdleMs: num,

@@ -22,7 +22,10 @@ export interface Change {
 }
 
 /** Two-sided 95% quantiles of Student's t by degrees of freedom (1–30); 1.96 beyond. */
-const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
 
 export function tQuantile975(df: number): number {
   if (!(df >= 1)) return T975[0];
@@ -84,7 +87,8 @@ export function costChangeOf(
   base: { ms: number; samples: number; cpuLogSd?: number; k?: number },
   current: { ms: number; samples: number; cpuLogSd?: number; k?: number },
 ): Pick<Change, 'verdict' | 'lowPct' | 'highPct'> {
-  const rel2 = (x: typeof base): number => 1 / Math.max(x.samples, 1) + (x.cpuLogSd !== undefined && x.k ? x.cpuLogSd ** 2 / x.k : 0);
+  const rel2 = (x: typeof base): number =>
+    1 / Math.max(x.samples, 1) + (x.cpuLogSd !== undefined && x.k ? x.cpuLogSd ** 2 / x.k : 0);
   if (base.ms <= 0 || current.ms <= 0) {
     // A cost that appears or vanishes: real when the other side has more samples than a zero
     // count could hide (a 95% upper bound of a Poisson count of 0 is 3).
@@ -95,7 +99,11 @@ export function costChangeOf(
   const half = 1.96 * Math.sqrt(rel2(base) + rel2(current));
   const low = d - half;
   const high = d + half;
-  return { lowPct: round((Math.exp(low) - 1) * 100, 1), highPct: round((Math.exp(high) - 1) * 100, 1), verdict: wordOf(d, low, high, 'lower-is-better') };
+  return {
+    lowPct: round((Math.exp(low) - 1) * 100, 1),
+    highPct: round((Math.exp(high) - 1) * 100, 1),
+    verdict: wordOf(d, low, high, 'lower-is-better'),
+  };
 }
 
 /** Standard deviation of the logarithms (the relative spread), undefined under 2 values. */
@@ -114,10 +122,25 @@ const round = (v: number, digits: number): number => {
  * alternate with them, as changes of the profiled window (req/s −3% and CPU/request +4%: the
  * profiler made it slower). Undefined when the run has no sub-windows of both kinds.
  */
-export function profilerCostOf(subWindows: { measured: Array<{ perSecond: number; cpuMsPerRequest?: number }>; profiled: Array<{ perSecond: number; cpuMsPerRequest?: number }> } | undefined): { requestsPerSecond?: Change; cpuPerRequest?: Change } | undefined {
+export function profilerCostOf(
+  subWindows:
+    | {
+        measured: Array<{ perSecond: number; cpuMsPerRequest?: number }>;
+        profiled: Array<{ perSecond: number; cpuMsPerRequest?: number }>;
+      }
+    | undefined,
+): { requestsPerSecond?: Change; cpuPerRequest?: Change } | undefined {
   if (!subWindows || subWindows.measured.length === 0 || subWindows.profiled.length === 0) return undefined;
   return {
-    requestsPerSecond: changeOf(subWindows.measured.map((w) => w.perSecond), subWindows.profiled.map((w) => w.perSecond), 'higher-is-better'),
-    cpuPerRequest: changeOf(subWindows.measured.map((w) => w.cpuMsPerRequest ?? NaN), subWindows.profiled.map((w) => w.cpuMsPerRequest ?? NaN), 'lower-is-better'),
+    requestsPerSecond: changeOf(
+      subWindows.measured.map((w) => w.perSecond),
+      subWindows.profiled.map((w) => w.perSecond),
+      'higher-is-better',
+    ),
+    cpuPerRequest: changeOf(
+      subWindows.measured.map((w) => w.cpuMsPerRequest ?? NaN),
+      subWindows.profiled.map((w) => w.cpuMsPerRequest ?? NaN),
+      'lower-is-better',
+    ),
   };
 }

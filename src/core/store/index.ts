@@ -1,4 +1,21 @@
 // The run folders on disk: their files, the run lock, run.json, the app's sources.
 export { type ExtrasRecord, readRunRecord, writeRunRecord } from './run-record.ts';
 export { loadSources } from './sources.ts';
-export { acquireRunLock, createRunDir, HEAP_FILE, listRuns, LOG_FILE, newRunId, PROFILE_FILE, readRun, REPORT_FILE, runsDirOf, SOURCES_FILE, STACKS_FILE, StoreError, workerProfileFile, writeFileAtomic, writeReport } from './store.ts';
+export {
+  acquireRunLock,
+  createRunDir,
+  HEAP_FILE,
+  listRuns,
+  LOG_FILE,
+  newRunId,
+  PROFILE_FILE,
+  readRun,
+  REPORT_FILE,
+  runsDirOf,
+  SOURCES_FILE,
+  STACKS_FILE,
+  StoreError,
+  workerProfileFile,
+  writeFileAtomic,
+  writeReport,
+} from './store.ts';

@@ -7,13 +7,22 @@ import { RUN_FILE, StoreError, writeFileAtomic } from './store.ts';
 
 /** What run.json says about the extra files (the analysis reads them from there). */
 export interface ExtrasRecord {
-  workers: Array<{ threadId: number; title: string; url: string; file: string; joinedLate: boolean; exitedEarly: boolean }>;
+  workers: Array<{
+    threadId: number;
+    title: string;
+    url: string;
+    file: string;
+    joinedLate: boolean;
+    exitedEarly: boolean;
+  }>;
   heap?: { file: string; samplingIntervalBytes: number };
   notes: string[];
 }
 
 /** run.json: what a run measured, written as soon as the app is stopped. */
-export type RunRecord = { version: 1 } & Omit<ReportParts, 'analysis' | 'profileFile' | 'notes'> & { extras?: ExtrasRecord };
+export type RunRecord = { version: 1 } & Omit<ReportParts, 'analysis' | 'profileFile' | 'notes'> & {
+    extras?: ExtrasRecord;
+  };
 
 export function writeRunRecord(runDir: string, record: RunRecord): void {
   writeFileAtomic(path.join(runDir, RUN_FILE), `${JSON.stringify(record, null, 1)}\n`);
@@ -28,6 +37,7 @@ export function readRunRecord(runDir: string): RunRecord {
     throw new StoreError(`Cannot read ${file}: ${(err as Error).message}`, file);
   }
   const r = value as Partial<RunRecord>;
-  if (r?.version !== 1 || typeof r.id !== 'string' || typeof r.startedAt !== 'string') throw new StoreError(`${file} is not a Hotline run record.`, file);
+  if (r?.version !== 1 || typeof r.id !== 'string' || typeof r.startedAt !== 'string')
+    throw new StoreError(`${file} is not a Hotline run record.`, file);
   return r as RunRecord;
 }

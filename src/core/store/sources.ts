@@ -77,7 +77,13 @@ function readText(file: string, realRoot: string, notes: string[]): string | und
   }
 }
 
-function readSourceMap(file: string, text: string, root: string, realRoot: string, notes: string[]): SourceMapInput | undefined {
+function readSourceMap(
+  file: string,
+  text: string,
+  root: string,
+  realRoot: string,
+  notes: string[],
+): SourceMapInput | undefined {
   const trimmed = text.trimEnd();
   const lastLine = trimmed.slice(trimmed.lastIndexOf('\n') + 1);
   const m = MAPPING_URL.exec(lastLine);
@@ -88,7 +94,9 @@ function readSourceMap(file: string, text: string, root: string, realRoot: strin
     const meta = ref.slice(5, comma);
     const payload = ref.slice(comma + 1);
     try {
-      const json = meta.endsWith(';base64') ? Buffer.from(payload, 'base64').toString('utf8') : decodeURIComponent(payload);
+      const json = meta.endsWith(';base64')
+        ? Buffer.from(payload, 'base64').toString('utf8')
+        : decodeURIComponent(payload);
       return { generatedFile: file, map: json, mapFile: file };
     } catch {
       notes.push(`Ignored the inline source map of ${file}: it does not decode.`);
@@ -123,7 +131,9 @@ function addOriginals(map: SourceMapInput, root: string, realRoot: string, out: 
   const sourceRoot = typeof raw.sourceRoot === 'string' ? raw.sourceRoot : '';
   raw.sources.forEach((source, i) => {
     if (typeof source !== 'string') return;
-    const file = source.startsWith('file://') ? fileOfUrl(source) : path.resolve(path.dirname(map.mapFile), sourceRoot, source);
+    const file = source.startsWith('file://')
+      ? fileOfUrl(source)
+      : path.resolve(path.dirname(map.mapFile), sourceRoot, source);
     if (!isBelow(root, file) || out.sources.has(file)) return;
     const content = Array.isArray(raw.sourcesContent) ? raw.sourcesContent[i] : undefined;
     if (typeof content === 'string') out.sources.set(file, content);

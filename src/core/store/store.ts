@@ -92,9 +92,11 @@ export function acquireRunLock(appDir: string): { release: () => void } | { held
 
 const locksHere = new Set<string>();
 
-
 export class StoreError extends Error {
-  constructor(message: string, readonly file: string) {
+  constructor(
+    message: string,
+    readonly file: string,
+  ) {
     super(message);
     this.name = 'StoreError';
   }
@@ -112,7 +114,10 @@ export function readRun(ref: string, runsDir?: string): { dir: string; report: R
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
-    throw new StoreError(`No run at ${ref}: expected a run folder with ${REPORT_FILE} (or the path of a report.json).`, file);
+    throw new StoreError(
+      `No run at ${ref}: expected a run folder with ${REPORT_FILE} (or the path of a report.json).`,
+      file,
+    );
   }
   let value: unknown;
   try {
