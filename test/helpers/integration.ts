@@ -8,7 +8,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before } from 'node:test';
-import type { RunPhase, RunProgress } from '../../src/core/capture/run.ts';
+import type { RunPhase, RunProgress } from '../../src/core/capture/run-types.ts';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const LOGIN_API = path.join(REPO_ROOT, 'examples', 'login-api');

@@ -1,3 +1,4 @@
 // One capture under load: the order of a run, its settings, what run.json records. No analysis.
-export { captureUnderLoad, type RunOptions, type RunProgress, type RunResult } from './run.ts';
+export { type RunOptions, type RunProgress, type RunResult } from './run-types.ts';
+export { captureUnderLoad } from './run.ts';
 export { type LoadSettings, RUN_DEFAULTS } from './settings.ts';

@@ -4,24 +4,10 @@
 // module knows that order (run-record.ts, what it records). Whatever happens, the app, its children and
 // the load generator are stopped (an attached app is left running, with what the run installed undone).
 import * as path from 'node:path';
-import {
-  accepts,
-  AppProcess,
-  AttachedApp,
-  type AttachSpec,
-  describeExit,
-  explicitPort,
-  freePort,
-  joinUrl,
-  LaunchError,
-  type LaunchSpec,
-  loopbackHostOf,
-  type RunApp,
-} from '../app/index.ts';
-import { between, InspectorSession } from '../inspector/index.ts';
-import { type ListenAddress, redactUrl, RunError } from '../common/index.ts';
-import { checkLoadCommand, ExternalLoad, LOAD_LOG_FILE, LoadError, LoadRun, type LoadTick } from '../load/index.ts';
-import { whyFailed, windowClock, type WindowClock } from './waits.ts';
+import { joinUrl } from '../app/index.ts';
+import { between } from '../inspector/index.ts';
+import { redactUrl, RunError } from '../common/index.ts';
+import { checkLoadCommand, ExternalLoad, LOAD_LOG_FILE, LoadRun, type LoadTick } from '../load/index.ts';
 import { type CpuProfile, fileOfUrl, mergeProfiles } from '../analysis/index.ts';
 import {
   acquireRunLock,
@@ -35,60 +21,16 @@ import {
   writeRunRecord,
 } from '../store/index.ts';
 import { loadFigures, loopOf, type Measured, recordedSettings } from './record.ts';
-import { type LoadSettings, RUN_DEFAULTS, type Settings, subWindowPlan, validate, withDefaults } from './settings.ts';
+import { subWindowPlan, validate, withDefaults } from './settings.ts';
 import { ProfiledExtras, saveExtras } from './extras.ts';
 import { DEFAULT_STACK_RATE_HZ, StackSampler } from './stack-sampler.ts';
-
-export interface RunOptions extends LoadSettings {
-  /** With `attach`, only `cwd` counts: the app's folder (its code is "yours", its runs are kept there). */
-  target: LaunchSpec;
-  /** Profile an app that already runs instead of starting one; it is left running afterwards. */
-  attach?: AttachSpec;
-  /** The user's load tool instead of autocannon (`wrk -d10s {url}`): each window lasts as long as it runs. */
-  loadCommand?: string;
-  /** How long the app may take to start listening. */
-  listenTimeoutS?: number;
-  /** Seconds the app may take to end after its SIGTERM (a graceful shutdown) before SIGKILL. */
-  stopGraceS?: number;
-  /** Seconds between profiler restarts in the profiled window (what a crash can lose at most). */
-  segmentS?: number;
-  /** Stack captures per second in the profiled window, for exact calling lines (stack-sampler.ts); 0: none. */
-  stackRateHz?: number;
-  /** Where runs are kept; default <app dir>/.hotline/runs. */
-  runsDir?: string;
-  signal?: AbortSignal;
-  onProgress?: (p: RunProgress) => void;
-  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
-}
-
-export type RunPhase = 'starting' | 'warmup' | 'measuring' | 'profiling' | 'analyzing' | 'done';
-
-export interface RunProgress {
-  phase: RunPhase;
-  message: string;
-  /** Seconds into the phase and the phase's length, during load phases. */
-  second?: number;
-  of?: number;
-  requestsPerSecond?: number;
-}
-
-export interface RunResult {
-  runDir: string;
-}
+import { PHASE_NAMES, type RunOptions, type RunPhase, type RunResult } from './run-types.ts';
+import { RunStart } from './run-start.ts';
 
 /** Profiler segments: short enough to lose little to a hard crash, long enough to cost nothing. */
 const PROFILE_SEGMENT_S = 5;
 /** The gap after a profiled sub-window, before the next measured one. */
 const SETTLE_S = 0.25;
-
-const PHASE_NAMES: Record<RunPhase, string> = {
-  starting: 'starting the app',
-  warmup: 'warm-up',
-  measuring: 'measuring (profiler off)',
-  profiling: 'profiling',
-  analyzing: 'analyzing',
-  done: 'done',
-};
 
 /** Capture only: the caller analyzes the run folder (the CLI in-process, the editor in its language server). */
 export async function captureUnderLoad(opts: RunOptions): Promise<RunResult> {
@@ -97,30 +39,7 @@ export async function captureUnderLoad(opts: RunOptions): Promise<RunResult> {
   return new Run(opts, settings).execute();
 }
 
-class Run {
-  private app: RunApp | undefined;
-  /** Set when the run attached to a running app: it owns the inspector session and is never stopped. */
-  private attached: AttachedApp | undefined;
-  private inspector: InspectorSession | undefined;
-  private load: LoadRun | ExternalLoad | undefined;
-  private phase: RunPhase = 'starting';
-  private loadFinished = false;
-  /** Set once we stop the app ourselves: its exit is then no failure. */
-  private stoppedByUs = false;
-  private readonly disposers: Array<() => void> = [];
-  private releaseLock: (() => void) | undefined;
-  private readonly output: string[] = [];
-  /** Seconds of the measured (or profiled) window before the current sub-window, for progress. */
-  private windowSecond = 0;
-  private lastTickRps = 0;
-  /** Rejects when the run can't go on: the app exited, the user cancelled, the load died. */
-  private stopReason: Promise<never> | undefined;
-
-  constructor(
-    private readonly opts: RunOptions,
-    private readonly s: Settings,
-  ) {}
-
+class Run extends RunStart {
   async execute(): Promise<RunResult> {
     const startedAt = new Date();
     this.throwIfCancelled();
@@ -150,125 +69,6 @@ class Run {
       await this.stopAll();
     }
   }
-
-  private async portToLaunchOn(): Promise<number> {
-    const fixedPort = explicitPort(this.s.url);
-    if (fixedPort !== undefined && (await accepts(fixedPort))) {
-      throw new RunError(
-        'port-in-use',
-        `Port ${fixedPort} of --url is already in use by another process: stop it, or pass a path (--url /…) and let Hotline pick a free port.`,
-      );
-    }
-    return fixedPort ?? (await freePort());
-  }
-
-  /** An app that already runs (attach.ts): no listen hook, no parent watchdog, never stopped. */
-  private async attachTo(spec: AttachSpec): Promise<ListenAddress> {
-    this.progress('starting', `attaching to ${spec.target}`);
-    const attaching = AttachedApp.attach(spec, this.opts.signal);
-    // Cancelled while it connects: it must still be let go once connected.
-    this.disposers.push(
-      () =>
-        void attaching.then(
-          (a) => a.stop(),
-          () => undefined,
-        ),
-    );
-    const app = await attaching;
-    this.app = this.attached = app;
-    this.inspector = app.inspector;
-    await this.race(app.inspector.quiet());
-    this.stopReason = this.watch(app);
-    this.stopReason.catch(() => undefined);
-    return this.race(app.httpAddress(this.s.url));
-  }
-
-  private async start(port: number): Promise<ListenAddress> {
-    const target = this.opts.target;
-    this.progress(
-      'starting',
-      `starting ${path.relative(target.cwd, path.resolve(target.cwd, target.entry)) || target.entry}`,
-    );
-    const env = { PORT: String(port), ...(target.env ?? {}) };
-    const { app, inspectorUrl } = await AppProcess.start({
-      ...target,
-      env,
-      onOutput: (stream, text) => {
-        this.output.push(text);
-        this.opts.onOutput?.(stream, text);
-      },
-    });
-    this.app = app;
-    this.stopReason = this.watch(app);
-    this.stopReason.catch(() => undefined); // observed by every wait below
-    const connecting = InspectorSession.connect(inspectorUrl);
-    this.disposers.push(
-      () =>
-        void connecting.then(
-          (i) => i.close(),
-          () => undefined,
-        ),
-    );
-    this.inspector = await this.race(connecting);
-    const listening = this.nextListening(port);
-    let address: ListenAddress;
-    try {
-      await this.race(this.inspector.release());
-      address = await this.race(listening.promise);
-    } finally {
-      listening.cancel();
-    }
-    await this.race(this.inspector.exitWithParent(process.pid));
-    // From here on the app runs its own work without us in the way (InspectorSession.quiet).
-    await this.race(this.inspector.quiet());
-    const host = loopbackHostOf(address);
-    if (host === undefined) {
-      throw new RunError(
-        'never-listened',
-        `The app listens on ${address.address}:${address.port} only, not on a loopback address: Hotline loads only 127.0.0.1 or ::1. Make it listen on all interfaces or on localhost.`,
-        app.output(),
-      );
-    }
-    if (!(await accepts(address.port, host))) {
-      throw new RunError(
-        'never-listened',
-        `The app reported listening on port ${address.port} but refuses connections on ${host}.`,
-        app.output(),
-      );
-    }
-    return address;
-  }
-
-  /** The first TCP server the app opens; the one on PORT if it opens several at once. */
-  private nextListening(port: number): { promise: Promise<ListenAddress>; cancel(): void } {
-    const inspector = this.inspector!;
-    const timeoutS = this.opts.listenTimeoutS ?? RUN_DEFAULTS.listenTimeoutS;
-    let cancel = (): void => undefined;
-    const promise = new Promise<ListenAddress>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        off();
-        reject(
-          new RunError(
-            'never-listened',
-            `The app did not start listening within ${timeoutS} s. Hotline set PORT=${port} and watched every server.listen() in the app; none was called. Is the entry file right, and does the app need other settings (env, args) to start its server?`,
-            this.app?.output() ?? '',
-          ),
-        );
-      }, timeoutS * 1000);
-      const off = inspector.onListening((a) => {
-        cancel();
-        // Several servers in one tick: prefer the one on PORT.
-        setImmediate(() => resolve(inspector.listening.find((l) => l.port === port) ?? a));
-      });
-      cancel = () => {
-        clearTimeout(timer);
-        off();
-      };
-    });
-    promise.catch(() => undefined); // raced in start(); a rejection nobody awaits is not an error
-    return { promise, cancel };
-  }
-
   private async measure(url: string): Promise<Measured> {
     const s = this.s;
     const onTick = (t: LoadTick): void => {
@@ -509,102 +309,5 @@ class Run {
       ...(extras ? { extras } : {}),
     });
     return runDir;
-  }
-
-  // ---- waiting and stopping ------------------------------------------------------------------
-
-  private windowClock(seconds: number): WindowClock {
-    return windowClock(
-      this.load,
-      seconds,
-      (sec) => this.wait(sec),
-      (p) => this.race(p),
-    );
-  }
-
-  private watch(app: RunApp): Promise<never> {
-    return new Promise<never>((_, reject) => {
-      void app.exited.then((exit) => {
-        if (this.stoppedByUs) return;
-        const output = app.output();
-        if (/EADDRINUSE/.test(output)) {
-          reject(
-            new RunError(
-              'port-in-use',
-              `The app could not listen: its port is already in use (EADDRINUSE). Stop the other process or change the app's port.`,
-              output,
-            ),
-          );
-          return;
-        }
-        const when = this.phase === 'starting' ? 'before it opened a port' : `during ${PHASE_NAMES[this.phase]}`;
-        reject(new RunError('app-exited', `The app exited ${when} (${describeExit(exit)}).`, output));
-      });
-      const signal = this.opts.signal;
-      if (signal) {
-        const onAbort = (): void => reject(new RunError('cancelled', `Cancelled during ${PHASE_NAMES[this.phase]}.`));
-        if (signal.aborted) onAbort();
-        else {
-          signal.addEventListener('abort', onAbort, { once: true });
-          this.disposers.push(() => signal.removeEventListener('abort', onAbort));
-        }
-      }
-    });
-  }
-
-  /** Waits for `work` unless the run must stop first. */
-  private race<T>(work: Promise<T>): Promise<T> {
-    const stop = this.stopReason;
-    if (!stop) return work;
-    return Promise.race([work.catch((err: unknown) => whyFailed(err, this.inspector, stop)), stop]);
-  }
-
-  private wait(seconds: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const done = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, seconds * 1000);
-    });
-    return this.race(done).finally(() => clearTimeout(timer));
-  }
-
-  private throwIfCancelled(): void {
-    if (this.opts.signal?.aborted) throw new RunError('cancelled', 'Cancelled before the app started.');
-  }
-
-  private async stopAll(): Promise<void> {
-    this.stoppedByUs = true;
-    for (const dispose of this.disposers.splice(0)) dispose();
-    this.load?.kill();
-    // An attached app undoes what the run installed before its session closes (in stop()).
-    const closing = this.attached ? undefined : this.inspector?.close();
-    await this.app?.stop((this.opts.stopGraceS ?? RUN_DEFAULTS.stopGraceS) * 1000);
-    // Only once the app is gone may another run of it start.
-    this.releaseLock?.();
-    this.releaseLock = undefined;
-    await closing;
-    await this.load?.exited;
-  }
-
-  private explain(err: unknown): Error {
-    if (err instanceof RunError) return err;
-    if (err instanceof LaunchError)
-      return new RunError(err.kind === 'missing' ? 'bad-options' : 'app-exited', err.message, err.output);
-    if (err instanceof LoadError)
-      return err.code === 'bad-options'
-        ? new RunError('bad-options', err.message)
-        : new RunError('load-failed', `The load test failed: ${err.message}`);
-    if (this.app?.exit && !this.stoppedByUs) {
-      return new RunError(
-        'app-exited',
-        `The app exited during ${PHASE_NAMES[this.phase]} (${describeExit(this.app.exit)}).`,
-        this.app.output(),
-      );
-    }
-    return err instanceof Error ? err : new Error(String(err));
-  }
-
-  private progress(phase: RunPhase, message: string, extra: Partial<RunProgress> = {}): void {
-    this.phase = phase;
-    this.opts.onProgress?.({ phase, message, ...extra });
   }
 }

@@ -1,3 +1,6 @@
 // The app's inspector: one CDP session (listening, event loop, CPU profiler) and its workers.
-export { between, InspectorSession, type LoopDelay, type LoopReading, type StackFrame } from './session.ts';
-export { type CdpChannel, type WorkerCapture, WorkerProfilers } from './workers.ts';
+export { type CdpChannel } from './cdp-channel.ts';
+export { between, type LoopDelay, type LoopReading } from './loop-probe.ts';
+export { InspectorSession, type StackFrame } from './session.ts';
+export { type WorkerCapture } from './worker-session.ts';
+export { WorkerProfilers } from './workers.ts';

@@ -3,44 +3,17 @@
 import CDP from 'chrome-remote-interface';
 import type { CpuProfile, SamplingHeapProfile } from '../analysis/index.ts';
 import { isLoopback, type ListenAddress } from '../common/index.ts';
-import { type CdpChannel, WorkerProfilers } from './workers.ts';
-
-/** Measured windows (profiler off) or profiled ones. */
-export type WindowKind = 'measured' | 'profiled';
-
-export interface LoopDelay {
-  /** How late the event loop ran a 10 ms timer: p50/p99/max/mean, ms. */
-  delayMs: { mean: number; p50: number; p99: number; max: number };
-  /** The probe's timer never fired: the delays are the windows' length, a lower bound. */
-  blockedThroughout?: boolean;
-}
-
-export interface LoopReading extends LoopDelay {
-  /** Share of the window the event loop was busy (0–1). */
-  utilization: number;
-  /** CPU seconds the app used (all its threads) per wall second of the window. */
-  cpu: number;
-}
-
-/** What `InspectorSession.edge` reads inside the app; two marks give a window's CPU and loop use. */
-export interface AppMark {
-  /** process.cpuUsage(), user + system, µs (all threads). */
-  cpuUs: number;
-  /** performance.eventLoopUtilization() so far, ms. */
-  idleMs: number;
-  activeMs: number;
-  /** A monotonic clock, µs. */
-  wallUs: number;
-}
-
-/** CPU per wall second and loop utilisation between two marks. */
-export function between(a: AppMark, b: AppMark): { wallS: number; cpuS: number; cpu: number; utilization: number } {
-  const wallS = (b.wallUs - a.wallUs) / 1e6;
-  const cpuS = (b.cpuUs - a.cpuUs) / 1e6;
-  const active = b.activeMs - a.activeMs;
-  const total = active + (b.idleMs - a.idleMs);
-  return { wallS, cpuS, cpu: wallS > 0 ? cpuS / wallS : 0, utilization: total > 0 ? active / total : 0 };
-}
+import type { CdpChannel } from './cdp-channel.ts';
+import { WorkerProfilers } from './workers.ts';
+import {
+  type AppMark,
+  edge,
+  type LoopDelay,
+  readLoopDelay,
+  startLoopProbe,
+  stopLoopProbe,
+  type WindowKind,
+} from './loop-probe.ts';
 
 export interface StackFrame {
   functionName: string;
@@ -59,9 +32,6 @@ export class InspectorError extends Error {
 }
 
 const BINDING = '__hotlineListening';
-/** Where the probe keeps its state inside the app, out of the way of the app's own globals. */
-const PROBE = `globalThis[Symbol.for('hotline.probe')]`;
-const LOOP_RESOLUTION_MS = 10;
 
 export class InspectorSession {
   private closedFlag = false;
@@ -244,70 +214,23 @@ export class InspectorSession {
     })()`);
   }
 
-  /**
-   * Installs the event-loop probe: one delay histogram per kind of window, to which each
-   * sub-window's own (a fresh monitor: a re-enabled one would count the gap as one long delay)
-   * is copied at its end (`edge`). A libuv timer every 10 ms: no visible cost was measured
-   * (bench/lab-attach-costs.ts).
-   */
+  /** Installs the event-loop probe (loop-probe.ts). */
   async startLoopProbe(): Promise<void> {
-    await this.evaluate(`(() => {
-      const { createHistogram } = process.getBuiltinModule ? process.getBuiltinModule('perf_hooks') : require('perf_hooks');
-      const old = ${PROBE};
-      if (old && old.current) old.current.disable();
-      ${PROBE} = { measured: createHistogram(), profiled: createHistogram(), current: undefined };
-    })()`);
+    await startLoopProbe((e) => this.evaluate(e));
   }
 
-  /**
-   * A sub-window's edge: stops the delay histogram of the window that ends (`close`), starts the
-   * one of the window that begins (`open`), and marks the app's CPU and loop use — one evaluate.
-   */
+  /** A sub-window's edge: the probe's histograms switched and the app's CPU and loop use marked (loop-probe.ts). */
   async edge(o: { open?: WindowKind; close?: WindowKind }): Promise<AppMark> {
-    const json = await this.evaluate(`(() => {
-      const p = ${PROBE};
-      const { performance, monitorEventLoopDelay } = process.getBuiltinModule ? process.getBuiltinModule('perf_hooks') : require('perf_hooks');
-      // A loop-delay monitor cannot be added to a plain histogram: its distribution is copied.
-      const addTo = (total, h) => {
-        let below = 0;
-        for (const [pct, value] of h.percentiles) {
-          const upTo = Math.round((pct / 100) * h.count);
-          for (let i = below; i < upTo; i++) total.record(Math.max(1, Math.round(value)));
-          below = Math.max(below, upTo);
-        }
-      };
-      ${o.close ? `if (p && p.current) { p.current.disable(); addTo(p.${o.close}, p.current); p.current = undefined; }` : ''}
-      ${o.open ? `if (p) { p.current = monitorEventLoopDelay({ resolution: ${LOOP_RESOLUTION_MS} }); p.current.enable(); }` : ''}
-      const c = process.cpuUsage();
-      const e = performance.eventLoopUtilization();
-      return JSON.stringify({ cpuUs: c.user + c.system, idleMs: e.idle, activeMs: e.active, wallUs: Number(process.hrtime.bigint() / 1000n) });
-    })()`);
-    return JSON.parse(String(json)) as AppMark;
+    return edge((e) => this.evaluate(e), o);
   }
 
-  /**
-   * The loop delay over every window of one kind; `wallS` is their length (the delay when no
-   * timer fired at all: the loop was blocked throughout, a lower bound). The histogram values
-   * include the timer's own 10 ms, which we take off.
-   */
+  /** The loop delay over every window of one kind (loop-probe.ts). */
   async readLoopDelay(kind: WindowKind, wallS: number): Promise<LoopDelay> {
-    const json = await this.evaluate(`(() => {
-      const h = ${PROBE}.${kind};
-      return JSON.stringify({ count: h.count, mean: h.mean, p50: h.percentile(50), p99: h.percentile(99), max: h.max });
-    })()`);
-    const r = JSON.parse(String(json)) as Record<string, number>;
-    if (!(r.count > 0)) {
-      const blocked = round(wallS * 1000);
-      return { delayMs: { mean: blocked, p50: blocked, p99: blocked, max: blocked }, blockedThroughout: true };
-    }
-    const delay = (ns: number): number => (Number.isFinite(ns) ? round(Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS)) : 0);
-    return { delayMs: { mean: delay(r.mean), p50: delay(r.p50), p99: delay(r.p99), max: delay(r.max) } };
+    return readLoopDelay((e) => this.evaluate(e), kind, wallS);
   }
 
   async stopLoopProbe(): Promise<void> {
-    await this.evaluate(
-      `(() => { const p = ${PROBE}; if (p) { if (p.current) p.current.disable(); delete ${PROBE}; } })()`,
-    );
+    await stopLoopProbe((e) => this.evaluate(e));
   }
 
   /**
@@ -470,8 +393,3 @@ function parseAddress(payload: string): ListenAddress | undefined {
   }
   return undefined;
 }
-
-const round = (v: number, digits = 2): number => {
-  const f = 10 ** digits;
-  return Math.round(v * f) / f;
-};

@@ -1,0 +1,136 @@
+// Getting the app to listen: launched (a free port, the inspector connected before its first line,
+// its first server awaited) or attached to as it runs.
+import * as path from 'node:path';
+import {
+  accepts,
+  AppProcess,
+  AttachedApp,
+  type AttachSpec,
+  explicitPort,
+  freePort,
+  loopbackHostOf,
+} from '../app/index.ts';
+import { InspectorSession } from '../inspector/index.ts';
+import { type ListenAddress, RunError } from '../common/index.ts';
+import { RUN_DEFAULTS } from './settings.ts';
+import { RunControl } from './run-control.ts';
+
+export abstract class RunStart extends RunControl {
+  protected async portToLaunchOn(): Promise<number> {
+    const fixedPort = explicitPort(this.s.url);
+    if (fixedPort !== undefined && (await accepts(fixedPort))) {
+      throw new RunError(
+        'port-in-use',
+        `Port ${fixedPort} of --url is already in use by another process: stop it, or pass a path (--url /…) and let Hotline pick a free port.`,
+      );
+    }
+    return fixedPort ?? (await freePort());
+  }
+
+  /** An app that already runs (attach.ts): no listen hook, no parent watchdog, never stopped. */
+  protected async attachTo(spec: AttachSpec): Promise<ListenAddress> {
+    this.progress('starting', `attaching to ${spec.target}`);
+    const attaching = AttachedApp.attach(spec, this.opts.signal);
+    // Cancelled while it connects: it must still be let go once connected.
+    this.disposers.push(
+      () =>
+        void attaching.then(
+          (a) => a.stop(),
+          () => undefined,
+        ),
+    );
+    const app = await attaching;
+    this.app = this.attached = app;
+    this.inspector = app.inspector;
+    await this.race(app.inspector.quiet());
+    this.stopReason = this.watch(app);
+    this.stopReason.catch(() => undefined);
+    return this.race(app.httpAddress(this.s.url));
+  }
+
+  protected async start(port: number): Promise<ListenAddress> {
+    const target = this.opts.target;
+    this.progress(
+      'starting',
+      `starting ${path.relative(target.cwd, path.resolve(target.cwd, target.entry)) || target.entry}`,
+    );
+    const env = { PORT: String(port), ...(target.env ?? {}) };
+    const { app, inspectorUrl } = await AppProcess.start({
+      ...target,
+      env,
+      onOutput: (stream, text) => {
+        this.output.push(text);
+        this.opts.onOutput?.(stream, text);
+      },
+    });
+    this.app = app;
+    this.stopReason = this.watch(app);
+    this.stopReason.catch(() => undefined); // observed by every wait below
+    const connecting = InspectorSession.connect(inspectorUrl);
+    this.disposers.push(
+      () =>
+        void connecting.then(
+          (i) => i.close(),
+          () => undefined,
+        ),
+    );
+    this.inspector = await this.race(connecting);
+    const listening = this.nextListening(port);
+    let address: ListenAddress;
+    try {
+      await this.race(this.inspector.release());
+      address = await this.race(listening.promise);
+    } finally {
+      listening.cancel();
+    }
+    await this.race(this.inspector.exitWithParent(process.pid));
+    // From here on the app runs its own work without us in the way (InspectorSession.quiet).
+    await this.race(this.inspector.quiet());
+    const host = loopbackHostOf(address);
+    if (host === undefined) {
+      throw new RunError(
+        'never-listened',
+        `The app listens on ${address.address}:${address.port} only, not on a loopback address: Hotline loads only 127.0.0.1 or ::1. Make it listen on all interfaces or on localhost.`,
+        app.output(),
+      );
+    }
+    if (!(await accepts(address.port, host))) {
+      throw new RunError(
+        'never-listened',
+        `The app reported listening on port ${address.port} but refuses connections on ${host}.`,
+        app.output(),
+      );
+    }
+    return address;
+  }
+
+  /** The first TCP server the app opens; the one on PORT if it opens several at once. */
+  private nextListening(port: number): { promise: Promise<ListenAddress>; cancel(): void } {
+    const inspector = this.inspector!;
+    const timeoutS = this.opts.listenTimeoutS ?? RUN_DEFAULTS.listenTimeoutS;
+    let cancel = (): void => undefined;
+    const promise = new Promise<ListenAddress>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        off();
+        reject(
+          new RunError(
+            'never-listened',
+            `The app did not start listening within ${timeoutS} s. Hotline set PORT=${port} and watched every server.listen() in the app; none was called. Is the entry file right, and does the app need other settings (env, args) to start its server?`,
+            this.app?.output() ?? '',
+          ),
+        );
+      }, timeoutS * 1000);
+      const off = inspector.onListening((a) => {
+        cancel();
+        // Several servers in one tick: prefer the one on PORT.
+        setImmediate(() => resolve(inspector.listening.find((l) => l.port === port) ?? a));
+      });
+      cancel = () => {
+        clearTimeout(timer);
+        off();
+      };
+    });
+    promise.catch(() => undefined); // raced in start(); a rejection nobody awaits is not an error
+    return { promise, cancel };
+  }
+}

@@ -1,0 +1,49 @@
+// What a run takes and what it reports as it goes: its options, phases, progress and result.
+import type { AttachSpec, LaunchSpec } from '../app/index.ts';
+import type { LoadSettings } from './settings.ts';
+
+export interface RunOptions extends LoadSettings {
+  /** With `attach`, only `cwd` counts: the app's folder (its code is "yours", its runs are kept there). */
+  target: LaunchSpec;
+  /** Profile an app that already runs instead of starting one; it is left running afterwards. */
+  attach?: AttachSpec;
+  /** The user's load tool instead of autocannon (`wrk -d10s {url}`): each window lasts as long as it runs. */
+  loadCommand?: string;
+  /** How long the app may take to start listening. */
+  listenTimeoutS?: number;
+  /** Seconds the app may take to end after its SIGTERM (a graceful shutdown) before SIGKILL. */
+  stopGraceS?: number;
+  /** Seconds between profiler restarts in the profiled window (what a crash can lose at most). */
+  segmentS?: number;
+  /** Stack captures per second in the profiled window, for exact calling lines (stack-sampler.ts); 0: none. */
+  stackRateHz?: number;
+  /** Where runs are kept; default <app dir>/.hotline/runs. */
+  runsDir?: string;
+  signal?: AbortSignal;
+  onProgress?: (p: RunProgress) => void;
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+}
+
+export type RunPhase = 'starting' | 'warmup' | 'measuring' | 'profiling' | 'analyzing' | 'done';
+
+export interface RunProgress {
+  phase: RunPhase;
+  message: string;
+  /** Seconds into the phase and the phase's length, during load phases. */
+  second?: number;
+  of?: number;
+  requestsPerSecond?: number;
+}
+
+export interface RunResult {
+  runDir: string;
+}
+
+export const PHASE_NAMES: Record<RunPhase, string> = {
+  starting: 'starting the app',
+  warmup: 'warm-up',
+  measuring: 'measuring (profiler off)',
+  profiling: 'profiling',
+  analyzing: 'analyzing',
+  done: 'done',
+};
