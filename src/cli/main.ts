@@ -2,7 +2,7 @@
 // line on stderr and a non-zero exit; `--json` prints the report (or comparison) on stdout.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
+import type { parseArgs } from 'node:util';
 import {
   analyzeFile,
   analyzeHeapProfile,
@@ -18,65 +18,18 @@ import {
   REMOTE_ATTACH_WARNING,
   remoteHostOf,
   resolveTarget,
-  RUN_DEFAULTS,
   RunError,
   type RunProgress,
   runsDirOf,
   StoreError,
   TargetError,
 } from '../core/index.ts';
-import { renderAnalysis, renderComparison, renderHeapAnalysis, renderReport } from './render.ts';
+import { renderAnalysis, renderHeapAnalysis, renderReport } from './render.ts';
+import { renderComparison } from './render-comparison.ts';
 import { formatOf, notAnalysable } from './other-profiles.ts';
 import { attachBaseline, BaselineError, gateOutcome, readBaseline, threshold } from './baseline.ts';
-
-const USAGE = `Usage:
-  hotline profile [DIR] --url PATH|URL [--entry FILE | --script NAME | --attach TARGET] [options] [-- APP ARGS]
-      Start the app in DIR under the inspector, load it over HTTP, profile it, print the report.
-      --entry FILE            script node runs (default: package.json main, else its start script)
-      --script NAME           an npm script of the form \`node [flags] FILE [args]\`
-      --url PATH|URL          path joined to the port the app opens, or a full http://127.0.0.1:PORT/… URL
-      --method M              HTTP method (default GET)
-      --header K:V            request header, repeatable
-      --body TEXT             request body
-      --connections N         concurrent connections (default ${RUN_DEFAULTS.connections})
-      --pipelining N          requests in flight per connection (default ${RUN_DEFAULTS.pipelining})
-      --duration S            seconds of each window, measured and profiled (default ${RUN_DEFAULTS.durationS})
-      --warmup S              seconds of warm-up before measuring (default ${RUN_DEFAULTS.warmupS})
-      --sampling-interval US  profiler sampling interval in µs (default ${RUN_DEFAULTS.samplingIntervalUs})
-      --heap                  also sample allocations (heap.heapprofile; bytes per function in the report)
-      --timeout S             per-request timeout (default ${RUN_DEFAULTS.timeoutS})
-      --env K=V               environment variable for the app, repeatable
-      --node PATH             node binary for the app (default: node on PATH)
-      --listen-timeout S      how long the app may take to listen (default ${RUN_DEFAULTS.listenTimeoutS})
-      --stop-grace S          after its one SIGTERM, how long the app may take to shut down before
-                              SIGKILL (default ${RUN_DEFAULTS.stopGraceS})
-      --out DIR               where runs are kept (default DIR/.hotline/runs)
-      --attach TARGET         profile an app that already runs instead of starting one, and leave it
-                              running: its inspector URL (ws://127.0.0.1:9229/…), inspector port
-                              (9229), or process id (pid:1234; Hotline sends SIGUSR1 to open the
-                              inspector). DIR is the app's folder. --url may be a path when the app
-                              listens on one port.
-      --allow-remote-attach   allow --attach to an inspector on another host (it gives code execution)
-      --load-command CMD      load with your own tool instead of autocannon, e.g.
-                              "wrk -t2 -c50 -d10s {url}" ({url}, {port}, {host} are filled in; no shell).
-                              It runs once per window, which lasts as long as it does (killed after
-                              duration×2+30 s); wrk, ab, autocannon, artillery and k6 output is parsed,
-                              any output is kept in the run's load.log. Targets must be 127.0.0.1/localhost.
-      --json                  print report.json on stdout
-      --baseline RUN          compare with an earlier run (folder, report.json or run id); the
-                              comparison is printed and kept in report.json
-      --fail-if-slower N%     with --baseline: exit 3 when req/s fell or p99 latency rose by more
-                              than N% (both from the window without the profiler)
-  hotline analyze FILE.cpuprofile|FILE.heapprofile [--root DIR] [--json] [--timeline OUT.json]
-      Analyze a saved profile (a heap profile: bytes per function); DIR is the app folder whose
-      code is "yours" (default: current folder). A node --prof log or perf script text is named,
-      with what opens it (the flame graph in VS Code).
-      --timeline writes its samples in time (the report's sub-second heat map) to OUT.json.
-  hotline compare RUN_A RUN_B [--json] [--fail-if-slower N%]
-      Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline.
-
-Exit codes: 0 done, 1 the run or the comparison failed (or a partial run), 2 bad usage,
-3 slower than --fail-if-slower allows, 130 cancelled.`;
+import { num, pairs, parse, UsageError } from './args.ts';
+import { USAGE } from './usage.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -102,8 +55,6 @@ export async function main(argv: string[]): Promise<number> {
     return fail(err);
   }
 }
-
-class UsageError extends Error {}
 
 /** The verdict goes to stderr so `--json` stdout stays one JSON document. */
 function gate(c: Comparison, thresholdPct: number): number {
@@ -138,51 +89,6 @@ function fail(err: unknown): number {
     process.stderr.write(`The app's last output:\n${tail.map((l) => `  | ${l}`).join('\n')}\n`);
   }
   return usage ? 2 : 1;
-}
-
-function parse(
-  args: string[],
-  options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>,
-): ReturnType<typeof parseArgs> {
-  try {
-    return parseArgs({ args: joinNegativeValues(args, options), allowPositionals: true, options, strict: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]);
-  }
-}
-
-/**
- * `--duration -1` as `--duration=-1`: parseArgs takes a value that starts with a dash for an
- * option and calls the call ambiguous, though the user plainly meant a (negative) number, which
- * then gets the range message it deserves.
- */
-function joinNegativeValues(args: string[], options: Record<string, { type: 'string' | 'boolean' }>): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const name = /^--([^=]+)$/.exec(args[i])?.[1];
-    if (name !== undefined && options[name]?.type === 'string' && /^-(\d|\.\d)/.test(args[i + 1] ?? '')) {
-      out.push(`${args[i]}=${args[i + 1]}`);
-      i++;
-    } else out.push(args[i]);
-  }
-  return out;
-}
-
-function num(value: unknown, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n)) throw new UsageError(`--${flag} needs a number (got "${String(value)}")`);
-  return n;
-}
-
-function pairs(values: unknown, sep: string, flag: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const v of (values as string[] | undefined) ?? []) {
-    const i = v.indexOf(sep);
-    if (i <= 0) throw new UsageError(`--${flag} takes NAME${sep}VALUE (got "${v}")`);
-    out[v.slice(0, i).trim()] = v.slice(i + 1).trim();
-  }
-  return out;
 }
 
 async function profile(argv: string[]): Promise<number> {

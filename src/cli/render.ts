@@ -1,41 +1,18 @@
 // Terminal rendering of a report and of a comparison: the figures a person reads first, a table
 // of the hot lines with bars, and the hints.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   type Analysis,
-  type Change,
-  type Comparison,
-  type Delta,
   type HeapAnalysis,
-  intervalPct,
   profilerCostOf,
   type ReportV1,
   signedPct,
   timeoutHint,
-  withSign,
 } from '../core/index.ts';
-import { fmt, formatBytes as bytes, formatMs as ms, formatPct, num } from '../format.ts';
-import { capacityOf, costText, type CapacityBasis } from '../capacity.ts';
-
-const CATEGORY_LABELS: Record<string, string> = {
-  user: 'your code',
-  dependencies: 'dependencies',
-  nodeInternals: 'node internals',
-  native: 'native',
-  gc: 'GC',
-  program: 'program',
-  idle: 'idle',
-};
-
-export interface RenderOptions {
-  /** Paths are shown relative to this. */
-  cwd: string;
-  color: boolean;
-  topLines?: number;
-  /** A run's capacity (capacity.ts): the top line's cost is also said per request and per core. */
-  capacity?: CapacityBasis;
-}
+import { fmt, formatBytes as bytes, formatMs as ms, formatPct } from '../format.ts';
+import { capacityOf, costText } from '../capacity.ts';
+import { bar, CATEGORY_LABELS, column, rel, type RenderOptions, sourceLine } from './render-parts.ts';
+import { changeText } from './render-comparison.ts';
 
 export function renderReport(r: ReportV1, o: RenderOptions): string {
   const out: string[] = [];
@@ -159,13 +136,6 @@ function profilerCostText(r: ReportV1): string {
   return ` (against profiler off: req/s ${signedPct(change)}, one window each: no spread)`;
 }
 
-/** "+3.1% [+1.0%, +5.2%]" or "+0.8% within noise [−1.2%, +2.9%]". */
-export function changeText(c: Change): string {
-  const interval = c.lowPct !== undefined && c.highPct !== undefined ? intervalPct(c.lowPct, c.highPct) : '';
-  if (c.verdict === 'within noise') return `${signedPct(c.changePct)} within noise${interval ? ` ${interval}` : ''}`;
-  return `${signedPct(c.changePct)}${interval ? ` ${interval}` : ''}`;
-}
-
 /** "812–1034" — the range of a figure across sub-windows. */
 function spreadText(xs: number[]): string {
   return `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`;
@@ -224,11 +194,6 @@ function groupWorkers<T extends { title: string; script?: string }>(workers: T[]
     groups.set(key, [...(groups.get(key) ?? []), w]);
   }
   return [...groups.values()];
-}
-
-/** A name in a column of `width`: cut with an ellipsis, always followed by a space. */
-function column(text: string, width: number): string {
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 }
 
 /** Allocations (--heap): totals, then the functions of your code that allocate most. */
@@ -351,95 +316,9 @@ export function groupNotes(notes: string[]): string[] {
   );
 }
 
-export function renderComparison(c: Comparison, o: RenderOptions): string {
-  const out: string[] = [];
-  out.push(`Hotline compare  base ${c.baseId}  →  ${c.currentId}`);
-  if (c.load) {
-    out.push('');
-    out.push(`  req/s            ${d(c.load.requestsPerSecond, true)}`);
-    out.push(`  latency p50      ${d(c.load.latencyMs.p50, false, ' ms')}`);
-    out.push(`  latency p99      ${d(c.load.latencyMs.p99, false, ' ms')}`);
-    if (c.load.cpuPerRequestMs) out.push(`  CPU/request      ${d(c.load.cpuPerRequestMs, false, ' ms')}`);
-    out.push(
-      `  errors/timeouts  ${c.load.errors.base}/${c.load.timeouts.base} → ${c.load.errors.current}/${c.load.timeouts.current}`,
-    );
-    if (c.load.saturated)
-      out.push(
-        `  (the app's event loop was saturated in both runs: req/s and latency follow the CPU the machine gave it${c.load.appCpu ? `, ${c.load.appCpu.base.toFixed(2)} → ${c.load.appCpu.current.toFixed(2)} cores` : ''}; CPU/request is the code's cost)`,
-      );
-    if (!c.load.requestsPerSecond.noise)
-      out.push('  (no spread: a run without sub-windows; differences are not weighed against noise)');
-  }
-  if (c.eventLoop) {
-    out.push(`  loop delay p50   ${d(c.eventLoop.p50, false, ' ms')}`);
-    out.push(`  loop delay p99   ${d(c.eventLoop.p99, false, ' ms')}`);
-  }
-  const section = (title: string, list: Comparison['functions']): void => {
-    if (list.length === 0) return;
-    out.push('');
-    out.push(`${title} (${c.unit}, base → now; 95% interval inferred from samples and the runs' spread)`);
-    for (const f of list.slice(0, 12)) {
-      const word = f.verdict === 'within noise' ? '~noise  ' : f.change < 0 ? 'cheaper ' : 'costlier';
-      const interval =
-        f.lowPct !== undefined && f.highPct !== undefined ? ` ${intervalPct(f.lowPct, f.highPct, 0)}` : '';
-      out.push(
-        `  ${word} ${num(f.base)} → ${num(f.current)}  (${withSign(f.change, num(Math.abs(f.change)))}${interval})  ${f.name}  ${f.file ? rel(f.file, o.cwd) : '(native)'}${f.line ? `:${f.line}` : ''}`,
-      );
-    }
-  };
-  const cats = Object.entries(c.categories).filter(
-    ([k, x]) => k !== 'idle' && x.change !== 0 && (Math.abs(x.base) >= 0.01 || Math.abs(x.current) >= 0.01),
-  );
-  if (cats.length > 0) {
-    out.push('');
-    out.push(`Where the CPU went (${c.unit}, base → now)`);
-    for (const [k, x] of cats) out.push(`  ${(CATEGORY_LABELS[k] ?? k).padEnd(15)} ${num(x.base)} → ${num(x.current)}`);
-  }
-  section('Functions of your code (total time)', c.functions);
-  section('Lines of your code (own time)', c.lines);
-  return out.join('\n');
-}
-
-function d(x: Delta, higherIsBetter: boolean, unit = ''): string {
-  if (x.noise) {
-    const word = x.noise.verdict;
-    return `${num(x.base)}${unit} → ${num(x.current)}${unit} (${changeText(x.noise)})${word === 'within noise' ? '' : `  ${word}`}`;
-  }
-  const better = higherIsBetter ? x.change > 0 : x.change < 0;
-  const word = x.change === 0 ? 'same' : better ? 'better' : 'worse';
-  const pct = x.changePct !== undefined ? ` (${signedPct(x.changePct)})` : '';
-  return `${num(x.base)}${unit} → ${num(x.current)}${unit}${pct}  ${word}`;
-}
-
 const pct = (part: number, whole: number): string => formatPct(whole > 0 ? (part / whole) * 100 : 0);
-
-function bar(p: number): string {
-  const width = 20;
-  const eighths = Math.round((Math.min(100, Math.max(0, p)) / 100) * width * 8);
-  const full = Math.floor(eighths / 8);
-  const part = eighths % 8;
-  return ('█'.repeat(full) + (part ? '▏▎▍▌▋▊▉'[part - 1] : '')).padEnd(width, ' ');
-}
 
 function statusList(codes: Record<string, number>): string {
   const entries = Object.entries(codes);
   return entries.length > 0 ? `   status ${entries.map(([k, v]) => `${k}×${v}`).join(' ')}` : '';
-}
-
-function rel(file: string, cwd: string): string {
-  if (!path.isAbsolute(file)) return file;
-  const r = path.relative(cwd, file);
-  return r.startsWith('..') ? file : r;
-}
-
-function sourceLine(cache: Map<string, string[]>, file: string, line: number): string {
-  if (!cache.has(file)) {
-    try {
-      cache.set(file, fs.readFileSync(file, 'utf8').split('\n'));
-    } catch {
-      cache.set(file, []);
-    }
-  }
-  const text = (cache.get(file)![line - 1] ?? '').trim();
-  return text.length > 70 ? `${text.slice(0, 69)}…` : text;
 }

@@ -8,7 +8,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeActionKind,
   CodeLensRefreshRequest,
-  DiagnosticSeverity,
   LSPErrorCodes,
   MessageType,
   ProposedFeatures,
@@ -19,7 +18,6 @@ import {
   createConnection,
   type CodeAction,
   type CodeLens,
-  type Diagnostic,
   type Hover,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -36,17 +34,8 @@ import {
   type ExplainHintArgs,
   type ShownRunParams,
 } from '../protocol.ts';
-import {
-  ReportIndex,
-  fileKey,
-  heatOf,
-  hintsOf,
-  hoverOf,
-  lensesOf,
-  linesOfInterest,
-  type FileCosts,
-} from './file-view.ts';
-import { callRange, lineRange } from './hint-range.ts';
+import { ReportIndex, fileKey, heatOf, hoverOf, lensesOf, linesOfInterest, type FileCosts } from './file-view.ts';
+import { diagnosticsOf, isExplainArgs } from './hint-diagnostics.ts';
 import { asyncFixOf } from './async-fix.ts';
 import { RunLoadError, analyzeProfile, analyzeRun, loadRun, removeTempDirs, type LoadedRun } from './runs.ts';
 import { mapLines, splitLines, type LineMapping } from './staleness.ts';
@@ -140,26 +129,6 @@ function sendShownRun(): void {
     : { staleFiles: [] };
   void connection.sendNotification(ShownRunNotification, params);
 }
-
-function diagnosticsOf(fc: FileCosts, mapping: LineMapping | undefined, lines: string[]): Diagnostic[] {
-  if (!mapping) return [];
-  return hintsOf(fc, mapping).map(({ line0, hint }) => {
-    const text = lines[line0] ?? '';
-    const cols = callRange(text, hint.api) ?? lineRange(text);
-    const data: ExplainHintArgs = { rule: hint.rule, api: hint.api, fix: hint.fix };
-    return {
-      range: { start: { line: line0, character: cols.start }, end: { line: line0, character: cols.end } },
-      severity: DiagnosticSeverity.Warning,
-      source: DiagnosticSource,
-      code: hint.rule,
-      // The Problems panel and the hover show plain text: markdown backticks would show as such.
-      message: plainText(hint.message),
-      data,
-    };
-  });
-}
-
-const plainText = (markdown: string): string => markdown.replace(/`([^`]+)`/g, '$1');
 
 /**
  * Brings one costly file up to date with its text now (the open document's, else the disk's):
@@ -354,13 +323,6 @@ connection.onHover((params): Hover | null => {
   const markdown = hoverOf(shown.index, view.fc, view.mapping, params.position.line);
   return markdown === undefined ? null : { contents: { kind: 'markdown', value: markdown } };
 });
-
-const isExplainArgs = (v: unknown): v is ExplainHintArgs =>
-  typeof v === 'object' &&
-  v !== null &&
-  typeof (v as ExplainHintArgs).rule === 'string' &&
-  typeof (v as ExplainHintArgs).api === 'string' &&
-  typeof (v as ExplainHintArgs).fix === 'string';
 
 connection.onCodeAction((params): CodeAction[] => {
   const actions: CodeAction[] = [];

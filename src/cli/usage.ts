@@ -1,0 +1,51 @@
+// The text of `hotline help`: every command and option of the CLI (main.ts).
+import { RUN_DEFAULTS } from '../core/index.ts';
+
+export const USAGE = `Usage:
+  hotline profile [DIR] --url PATH|URL [--entry FILE | --script NAME | --attach TARGET] [options] [-- APP ARGS]
+      Start the app in DIR under the inspector, load it over HTTP, profile it, print the report.
+      --entry FILE            script node runs (default: package.json main, else its start script)
+      --script NAME           an npm script of the form \`node [flags] FILE [args]\`
+      --url PATH|URL          path joined to the port the app opens, or a full http://127.0.0.1:PORT/… URL
+      --method M              HTTP method (default GET)
+      --header K:V            request header, repeatable
+      --body TEXT             request body
+      --connections N         concurrent connections (default ${RUN_DEFAULTS.connections})
+      --pipelining N          requests in flight per connection (default ${RUN_DEFAULTS.pipelining})
+      --duration S            seconds of each window, measured and profiled (default ${RUN_DEFAULTS.durationS})
+      --warmup S              seconds of warm-up before measuring (default ${RUN_DEFAULTS.warmupS})
+      --sampling-interval US  profiler sampling interval in µs (default ${RUN_DEFAULTS.samplingIntervalUs})
+      --heap                  also sample allocations (heap.heapprofile; bytes per function in the report)
+      --timeout S             per-request timeout (default ${RUN_DEFAULTS.timeoutS})
+      --env K=V               environment variable for the app, repeatable
+      --node PATH             node binary for the app (default: node on PATH)
+      --listen-timeout S      how long the app may take to listen (default ${RUN_DEFAULTS.listenTimeoutS})
+      --stop-grace S          after its one SIGTERM, how long the app may take to shut down before
+                              SIGKILL (default ${RUN_DEFAULTS.stopGraceS})
+      --out DIR               where runs are kept (default DIR/.hotline/runs)
+      --attach TARGET         profile an app that already runs instead of starting one, and leave it
+                              running: its inspector URL (ws://127.0.0.1:9229/…), inspector port
+                              (9229), or process id (pid:1234; Hotline sends SIGUSR1 to open the
+                              inspector). DIR is the app's folder. --url may be a path when the app
+                              listens on one port.
+      --allow-remote-attach   allow --attach to an inspector on another host (it gives code execution)
+      --load-command CMD      load with your own tool instead of autocannon, e.g.
+                              "wrk -t2 -c50 -d10s {url}" ({url}, {port}, {host} are filled in; no shell).
+                              It runs once per window, which lasts as long as it does (killed after
+                              duration×2+30 s); wrk, ab, autocannon, artillery and k6 output is parsed,
+                              any output is kept in the run's load.log. Targets must be 127.0.0.1/localhost.
+      --json                  print report.json on stdout
+      --baseline RUN          compare with an earlier run (folder, report.json or run id); the
+                              comparison is printed and kept in report.json
+      --fail-if-slower N%     with --baseline: exit 3 when req/s fell or p99 latency rose by more
+                              than N% (both from the window without the profiler)
+  hotline analyze FILE.cpuprofile|FILE.heapprofile [--root DIR] [--json] [--timeline OUT.json]
+      Analyze a saved profile (a heap profile: bytes per function); DIR is the app folder whose
+      code is "yours" (default: current folder). A node --prof log or perf script text is named,
+      with what opens it (the flame graph in VS Code).
+      --timeline writes its samples in time (the report's sub-second heat map) to OUT.json.
+  hotline compare RUN_A RUN_B [--json] [--fail-if-slower N%]
+      Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline.
+
+Exit codes: 0 done, 1 the run or the comparison failed (or a partial run), 2 bad usage,
+3 slower than --fail-if-slower allows, 130 cancelled.`;
