@@ -182,9 +182,21 @@ test("the help's exit codes are the ones the program returns", RUN_TEST_TIMEOUT,
   ]);
   assert.equal(r.code, 0, show(r));
   const base = path.join(runs, fs.readdirSync(runs)[0], 'report.json');
-  const report = JSON.parse(fs.readFileSync(base, 'utf8')) as { id: string; load: { requests: { perSecond: number } } };
+  const report = JSON.parse(fs.readFileSync(base, 'utf8')) as {
+    id: string;
+    load: {
+      requests: { perSecond: number };
+      subWindows?: { measured: Array<{ perSecond: number; cpuMsPerRequest?: number }> };
+    };
+  };
   report.id = `${report.id}-slower`;
+  // Half the throughput at twice the CPU per request, in every measured sub-window (the gate
+  // weighs the sub-windows' spread) as in the total.
   report.load.requests.perSecond /= 2;
+  for (const w of report.load.subWindows?.measured ?? []) {
+    w.perSecond /= 2;
+    if (w.cpuMsPerRequest !== undefined) w.cpuMsPerRequest *= 2;
+  }
   const slower = path.join(tempDir(), 'report.json');
   fs.writeFileSync(slower, JSON.stringify(report));
   assert.equal((await runCli(['compare', base, slower, '--fail-if-slower', '10%'])).code, 3);
