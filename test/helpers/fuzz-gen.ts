@@ -1802,7 +1802,7 @@ const FILES: Array<{ name: string; fsErrors?: string[]; make(dir: string, ctx: G
     JSON.stringify({
       version: 1,
       sampleCount: 2 ** 53,
-      frames: [{ url: '__proto__', line: 2 ** 53, column: -5, functionName: '__proto__', fnLine: 0, fnColumn: 0 }],
+      frames: [{ url: '__proto__', line: 2 ** 53, column: -5, functionName: '__proto__' }],
       captures: [[0]],
       ticks: [[0, 0]],
     }),
@@ -1838,7 +1838,7 @@ const FILES: Array<{ name: string; fsErrors?: string[]; make(dir: string, ctx: G
         JSON.stringify({
           version: 1,
           sampleCount: samples,
-          frames: [{ url: '/elsewhere.js', line: 3, column: 1, functionName: 'f', fnLine: 1, fnColumn: 1 }],
+          frames: [{ url: '/elsewhere.js', line: 3, column: 1, functionName: 'f' }],
           captures: [[0]],
           ticks: [
             [0, 0],

@@ -262,10 +262,8 @@ describe('call-site lines', () => {
     line: lineNo,
     column: 3,
     functionName: 'run',
-    fnLine: 2,
-    fnColumn: 1,
   });
-  const workFrame = { url: LIB, line: 1, column: 12, functionName: 'work', fnLine: 1, fnColumn: 11 };
+  const workFrame = { url: LIB, line: 1, column: 12, functionName: 'work' };
 
   test('stack captures split a callee’s time by the calling lines they saw, measured (not inferred)', () => {
     // Samples 0–9 are all in work(); three ticks saw run() at line 3, one at line 4.

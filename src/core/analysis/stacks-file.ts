@@ -36,12 +36,5 @@ export function readStackCaptures(value: unknown, sampleCount: number): StackCap
 function isFrame(f: unknown): f is StackFrameV1 {
   if (typeof f !== 'object' || f === null) return false;
   const o = f as Record<string, unknown>;
-  return (
-    typeof o.url === 'string' &&
-    typeof o.functionName === 'string' &&
-    isInt(o.line) &&
-    isInt(o.column) &&
-    isInt(o.fnLine) &&
-    isInt(o.fnColumn)
-  );
+  return typeof o.url === 'string' && typeof o.functionName === 'string' && isInt(o.line) && isInt(o.column);
 }

@@ -12,8 +12,6 @@ export interface StackFrameV1 {
   line: number;
   column: number;
   functionName: string;
-  fnLine: number;
-  fnColumn: number;
 }
 
 export interface StackCapturesInput {

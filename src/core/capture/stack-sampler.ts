@@ -27,9 +27,6 @@ export interface CapturedFrame {
   line: number;
   column: number;
   functionName: string;
-  /** Where the function that holds the frame starts (the `function` keyword, or an arrow's parameters). */
-  fnLine: number;
-  fnColumn: number;
 }
 
 export interface StackCapturesV1 {
@@ -77,7 +74,7 @@ const INSTALL = `(() => {
       let text = String(process.hrtime.bigint() / 1000n) + '\\n';
       for (const s of sites) {
         text += (s.getScriptNameOrSourceURL() || '') + '\\u0001' + s.getLineNumber() + '\\u0001' + s.getColumnNumber() + '\\u0001' +
-          (s.getFunctionName() || '') + '\\u0001' + s.getEnclosingLineNumber() + '\\u0001' + s.getEnclosingColumnNumber() + '\\n';
+          (s.getFunctionName() || '') + '\\n';
       }
       return text;
     } finally {
@@ -171,7 +168,7 @@ export class StackSampler {
     const landUs = Number(lines[0]) || 0;
     for (let i = 1; i < lines.length; i++) {
       const parts = lines[i].split('\u0001');
-      if (parts.length !== 6) continue;
+      if (parts.length !== 4) continue;
       // The evaluated expression's own frame: not the app's.
       if (parts[0] === SCRIPT_URL) continue;
       frames.push(this.intern(parts));
@@ -193,8 +190,6 @@ export class StackSampler {
         line: Number(parts[1]) || 0,
         column: Number(parts[2]) || 0,
         functionName: parts[3],
-        fnLine: Number(parts[4]) || 0,
-        fnColumn: Number(parts[5]) || 0,
       });
     }
     return index;
