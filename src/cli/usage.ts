@@ -22,6 +22,8 @@ export const USAGE = `Usage:
       --listen-timeout S      how long the app may take to listen (default ${RUN_DEFAULTS.listenTimeoutS})
       --stop-grace S          after its one SIGTERM, how long the app may take to shut down before
                               SIGKILL (default ${RUN_DEFAULTS.stopGraceS})
+      --sub-windows N         cut the windows into N alternating measured/profiled parts (default: about 2 s
+                              each, at most 10); 1 keeps the profiled window continuous (the heat map)
       --out DIR               where runs are kept (default DIR/.hotline/runs)
       --attach TARGET         profile an app that already runs instead of starting one, and leave it
                               running: its inspector URL (ws://127.0.0.1:9229/…), inspector port

@@ -50,6 +50,9 @@ async function profileStall(outDir: string): Promise<{ report: ReportV1; timelin
     '10',
     '--duration',
     '4',
+    // One profiled sub-window: the timeline's seconds are the app's (its stalls are printed in them).
+    '--sub-windows',
+    '1',
     '--warmup',
     '1',
     '--out',

@@ -128,7 +128,18 @@ export class CallLines {
     if (!weights || weights.size === 0) return undefined;
     const byKey = new Map<string, number>();
     for (const [frame, w] of weights) this.addWeight(byKey, this.frameLineKey(callerFn, frame), w);
-    return { shares: normalise(byKey), inferred: false };
+    // The call as written on each measured line (`zlib.gzipSync`), for hints that name it.
+    const names = new Set(
+      this.calleeChain(child).flatMap((n) =>
+        callNamesFor(this.ctx.tree.frames[this.ctx.tree.nodeFrame[n]].functionName),
+      ),
+    );
+    const written = new Map<string, string>();
+    for (const call of callerFn.scope?.calls ?? []) {
+      const key = this.ctx.lineKey(callerFn, call.line, call.column);
+      if (!written.has(key) || call.names.some((n) => names.has(n))) written.set(key, call.calleeText);
+    }
+    return { shares: normalise(byKey).map((sh) => ({ ...sh, callee: written.get(sh.key) })), inferred: false };
   }
 
   /**

@@ -15,6 +15,12 @@ export interface RunOptions extends LoadSettings {
   stopGraceS?: number;
   /** Seconds between profiler restarts in the profiled window (what a crash can lose at most). */
   segmentS?: number;
+  /**
+   * How many alternating measured/profiled sub-windows the windows are cut into (default: the
+   * plan in settings.ts). 1 keeps the profiled window continuous in time (the heat map's seconds
+   * are then the app's).
+   */
+  subWindows?: number;
   /** Stack captures per second in the profiled window, for exact calling lines (stack-sampler.ts); 0: none. */
   stackRateHz?: number;
   /** Where runs are kept; default <app dir>/.hotline/runs. */

@@ -147,7 +147,10 @@ class Run extends RunStart {
     const s = this.s;
     const inspector = this.inspector!;
     const load = this.load!;
-    const plan = subWindowPlan(s.durationS, load instanceof ExternalLoad);
+    const plan =
+      this.opts.subWindows !== undefined && this.opts.subWindows >= 1
+        ? { count: Math.floor(this.opts.subWindows), seconds: s.durationS / Math.floor(this.opts.subWindows) }
+        : subWindowPlan(s.durationS, load instanceof ExternalLoad);
     const extras = await this.race(
       ProfiledExtras.open(inspector, { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }),
     );
