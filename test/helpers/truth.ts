@@ -62,7 +62,7 @@ export interface TruthCheck {
 export function compareWithTruth(
   report: ReportV1,
   truth: readonly TruthLine[],
-): { checks: TruthCheck[]; deadHits: string[] } {
+): { checks: TruthCheck[]; deadHits: string[]; undecided: string[] } {
   const mainLines = report.lines.filter((l) => l.thread !== 'worker');
   const msOf = (t: TruthLine, kind: TruthKind): number => {
     const l = mainLines.find((r) => r.file === t.file && r.line === t.line && r.oneOf === undefined);
@@ -84,17 +84,21 @@ export function compareWithTruth(
     }
   }
   const deadHits: string[] = [];
+  const undecided: string[] = [];
   for (const t of truth.filter((x) => x.kind === 'none')) {
     for (const l of mainLines) {
-      if (l.file === t.file && (l.line === t.line || l.oneOf?.includes(t.line)))
-        deadHits.push(
-          `line ${t.line}: own ${l.ownMs} ms, total ${l.totalMs} ms${l.oneOf ? ` (one of ${l.oneOf.join(', ')})` : ''}`,
-        );
+      if (l.file !== t.file) continue;
+      if (l.line === t.line && l.oneOf === undefined)
+        deadHits.push(`line ${t.line}: own ${l.ownMs} ms, total ${l.totalMs} ms`);
+      // Time that nothing measured could place (no capture on that call): named "one of" the
+      // lines, the dead one among them, but never its own share, lens or hint.
+      else if (l.oneOf?.includes(t.line))
+        undecided.push(`line ${t.line}: in "one of ${l.oneOf.join(', ')}" (${l.ownMs} ms)`);
     }
     for (const h of report.hints) {
       if (h.file === t.file && (h.line === t.line || h.oneOf?.includes(t.line)))
         deadHits.push(`line ${t.line}: hint ${h.message}`);
     }
   }
-  return { checks, deadHits };
+  return { checks, deadHits, undecided };
 }
