@@ -138,7 +138,8 @@ describe('a completed run', () => {
 
     // Clicking the lens opens the report at that line.
     await dom.clickCodeLens(page, /of a core · blocks the event loop/);
-    const focused = await dom.webviewFrame(page, { title: 'Hotline Report' });
+    // The report is revealed beside the code (the one webview in view), not re-opened as a new tab.
+    const focused = await dom.webviewFrame(page);
     // The lens lands on the Hot lines tab with the row of that line selected.
     await focused.getByText('server.js:35').filter({ visible: true }).first().waitFor({ state: 'visible' });
   });

@@ -37,7 +37,8 @@ test(
       const [baseId] = fs.readdirSync(runsDir);
       await dom.dismissNotifications(page);
       await dom.runCommand(page, 'Hotline: Set as Baseline');
-      await dom.pickQuickItem(page, baseId);
+      // The run's id is in the row's description (its label leads with req/s and the hot line).
+      await dom.pickQuickRowWith(page, baseId);
       await dom.waitForNotification(page, new RegExp(`run ${baseId} is the baseline`), 15_000);
       await dom.openViewContainer(page, 'Hotline');
       await dom.waitForViewItem(page, 'Runs', /./, 30_000);

@@ -161,6 +161,13 @@ export async function runCommand(page: Page, title: string, opts: { timeout?: nu
 }
 
 /** In a quick pick an extension opened (showQuickPick), accepts the row whose label matches. */
+/** Picks the first quick-pick row whose text anywhere (label, description or detail) has `text`. */
+export async function pickQuickRowWith(page: Page, text: string | RegExp, timeout = 30_000): Promise<void> {
+  const row = page.locator(SEL.quickInputRow).filter({ hasText: text }).first();
+  await row.waitFor({ state: 'visible', timeout });
+  await acceptRow(page, row);
+}
+
 export async function pickQuickItem(page: Page, label: string | RegExp, timeout = 30_000): Promise<void> {
   const row = page
     .locator(SEL.quickInputRow)
