@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import { ensureSetup, freePort, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
 import { loginApiCopy, packExtension } from './hotline-setup.ts';
+import { describeFailure } from './failure.ts';
 import { listeningSockets } from '../../src/core/app/proc-net.ts';
 
 /** The packed extension, a copy of the login example, and that example already running. */
@@ -118,16 +119,7 @@ test(
       );
     } catch (err) {
       if (vs) {
-        await vs.screenshot('attach-failure').catch(() => undefined);
-        t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(vs.page).catch(() => []))}`);
-        t.diagnostic(
-          `extension host log:\n${vs
-            .extensionHostLog()
-            .split('\n')
-            .filter((l) => /hotline|error/i.test(l))
-            .slice(-40)
-            .join('\n')}`,
-        );
+        await describeFailure(vs, t, 'attach-failure');
       }
       throw err;
     } finally {

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ensureSetup, processesMentioning, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
+import { describeFailure } from './failure.ts';
 import { LOGIN_SETTINGS, loginApiCopy, packExtension } from './hotline-setup.ts';
 import { flameTitle } from '../../src/extension/flame-title.ts';
 
@@ -59,16 +60,7 @@ function vscodeWith(name: string, settings: Record<string, unknown>) {
       try {
         await body(vs, workspace);
       } catch (err) {
-        await vs.screenshot(`hotline-failure-${name}-${title.slice(0, 40)}`).catch(() => undefined);
-        t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(vs.page).catch(() => []))}`);
-        t.diagnostic(
-          `extension host log:\n${vs
-            .extensionHostLog()
-            .split('\n')
-            .filter((l) => /hotline|error/i.test(l))
-            .slice(-40)
-            .join('\n')}`,
-        );
+        await describeFailure(vs, t, `hotline-failure-${name}-${title.slice(0, 40)}`);
         throw err;
       }
     });

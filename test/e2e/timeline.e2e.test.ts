@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { REPO_ROOT, ensureSetup, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
 import { packExtension } from './hotline-setup.ts';
+import { describeFailure } from './failure.ts';
 import { flameTitle } from '../../src/extension/flame-title.ts';
 import { parseCpuProfileText } from '../../src/core/analysis/cpuprofile.ts';
 
@@ -84,15 +85,7 @@ test(
         `${cut.samples?.length} of ${whole.samples?.length} samples`,
       );
     } catch (err) {
-      await vs.screenshot('timeline-failure').catch(() => undefined);
-      t.diagnostic(
-        `extension host log:\n${vs
-          .extensionHostLog()
-          .split('\n')
-          .filter((l) => /hotline|error/i.test(l))
-          .slice(-40)
-          .join('\n')}`,
-      );
+      await describeFailure(vs, t, 'timeline-failure');
       throw err;
     } finally {
       await vs.stop();

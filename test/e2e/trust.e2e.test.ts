@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { REPO_ROOT, ensureSetup, processesMentioning, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
 import { loginApiCopy, packExtension } from './hotline-setup.ts';
+import { describeFailure } from './failure.ts';
 import { analyzeRunDir } from '../../src/core/analyze-run/analyze-run.ts';
 import { writeRunRecord } from '../../src/core/store/run-record.ts';
 import type { LineCost } from '../../src/core/analysis/model.ts';
@@ -223,16 +224,7 @@ test(
       await vs.screenshot('trust-4-workspace-file-opened');
       assert.deepEqual(runProcesses(), [], 'no app was started at any point');
     } catch (err) {
-      await vs.screenshot('trust-failure').catch(() => undefined);
-      t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(page).catch(() => []))}`);
-      t.diagnostic(
-        `extension host log:\n${vs
-          .extensionHostLog()
-          .split('\n')
-          .filter((l) => /hotline|error/i.test(l))
-          .slice(-40)
-          .join('\n')}`,
-      );
+      await describeFailure(vs, t, 'trust-failure');
       throw err;
     } finally {
       await vs.stop();

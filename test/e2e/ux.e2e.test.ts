@@ -14,6 +14,7 @@ import type { FrameLocator } from 'playwright-core';
 import { REPO_ROOT, ensureSetup, processesMentioning, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
 import { packExtension } from './hotline-setup.ts';
+import { describeFailure } from './failure.ts';
 import { flameTitle } from '../../src/extension/flame-title.ts';
 
 const APP = path.join(REPO_ROOT, 'test', 'apps', 'async-hash');
@@ -296,16 +297,7 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
     );
     await vs.screenshot('ux-9-runs-view');
   } catch (err) {
-    await vs.screenshot('ux-failure').catch(() => undefined);
-    t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(page).catch(() => []))}`);
-    t.diagnostic(
-      `extension host log:\n${vs
-        .extensionHostLog()
-        .split('\n')
-        .filter((l) => /hotline|error/i.test(l))
-        .slice(-40)
-        .join('\n')}`,
-    );
+    await describeFailure(vs, t, 'ux-failure');
     throw err;
   } finally {
     await vs.stop();

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { ensureSetup, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
 import { LOGIN_SETTINGS, loginApiCopy, packExtension } from './hotline-setup.ts';
+import { describeFailure } from './failure.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 
 /** The fix a user makes: the hash leaves the event loop (the example keeps both versions). */
@@ -96,16 +97,7 @@ test(
       assert.equal(items.length, 2, JSON.stringify(items));
       assert.equal(items.filter((i) => /baseline/.test(i)).length, 1, `one baseline among ${JSON.stringify(items)}`);
     } catch (err) {
-      await vs.screenshot('verify-failure').catch(() => undefined);
-      t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(page).catch(() => []))}`);
-      t.diagnostic(
-        `extension host log:\n${vs
-          .extensionHostLog()
-          .split('\n')
-          .filter((l) => /hotline|error/i.test(l))
-          .slice(-40)
-          .join('\n')}`,
-      );
+      await describeFailure(vs, t, 'verify-failure');
       throw err;
     } finally {
       await vs.stop();

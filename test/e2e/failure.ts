@@ -1,0 +1,16 @@
+// What a failed e2e test leaves for whoever reads it: a screenshot, the notifications on screen
+// and the extension host's recent Hotline and error lines.
+import type { TestContext } from 'node:test';
+import type { VSCode } from './harness.ts';
+import * as dom from './vscode-dom.ts';
+
+export async function describeFailure(vs: VSCode, t: TestContext, screenshot: string): Promise<void> {
+  await vs.screenshot(screenshot).catch(() => undefined);
+  t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(vs.page).catch(() => []))}`);
+  const log = vs
+    .extensionHostLog()
+    .split('\n')
+    .filter((l) => /hotline|error/i.test(l))
+    .slice(-40);
+  t.diagnostic(`extension host log:\n${log.join('\n')}`);
+}
