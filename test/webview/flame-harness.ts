@@ -241,6 +241,33 @@ export class FlamePage {
     }
   }
 
+  /**
+   * speedscope's own search finds `frame` and selects it: Ctrl+F, the box focused, the name filled,
+   * Enter (again while the panel is not there: a busy page may take the key before the matches),
+   * until the detail panel under the graph matches `detail`.
+   */
+  async search(frame: string, detail: RegExp, timeoutMs = 30_000): Promise<void> {
+    await this.page.keyboard.press('Control+f');
+    const box = this.page.locator('input:focus');
+    await box.waitFor({ timeout: timeoutMs });
+    await box.fill(frame);
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      await this.page.keyboard.press('Enter');
+      const text = await this.until<string>('text', (t) => detail.test(t), `the detail panel of ${frame}`, 2_000).catch(
+        () => undefined,
+      );
+      if (text !== undefined) return;
+      if (Date.now() > end) {
+        const value = await box.inputValue().catch(() => '(no search box)');
+        const last = await this.call<string>('text');
+        throw new Error(
+          `timed out waiting for the detail panel of ${frame} (search box: ${JSON.stringify(value)}); last text(): ${JSON.stringify(last).slice(0, 500)}`,
+        );
+      }
+    }
+  }
+
   violations(): Promise<Violation[]> {
     return this.page.evaluate(
       () => (globalThis as unknown as { __flame: { violations: Violation[] } }).__flame.violations,

@@ -36,10 +36,7 @@ async function show(name: string, bytes: Buffer, timeoutMs = 120_000): Promise<{
 
 /** speedscope's own search (Ctrl+F, Enter) selects the frame: its detail panel shows. */
 async function finds(p: FlamePage, frame: string, detail: RegExp): Promise<void> {
-  await p.page.keyboard.press('Control+f');
-  await p.page.keyboard.type(frame);
-  await p.page.keyboard.press('Enter');
-  await p.until<string>('text', (t) => detail.test(t), `the detail panel of ${frame}`);
+  await p.search(frame, detail);
   await p.page.keyboard.press('Escape');
 }
 

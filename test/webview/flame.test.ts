@@ -159,14 +159,7 @@ test('a real V8 profile: ready → loaded, Left Heavy first, the hot path by nam
 
   // The flame graph is drawn on a canvas. speedscope's own search (Ctrl+F) finds the frame in it
   // and Enter selects it, which opens the detail panel (DOM) under the graph: name and file.
-  await p.page.keyboard.press('Control+f');
-  await p.page.keyboard.type('pbkdf2Sync');
-  await p.page.keyboard.press('Enter');
-  await p.until<string>(
-    'text',
-    (t) => /pbkdf2Sync[\s\S]*node:internal\/crypto\/pbkdf2/.test(t),
-    'the detail panel of pbkdf2Sync',
-  );
+  await p.search('pbkdf2Sync', /pbkdf2Sync[\s\S]*node:internal\/crypto\/pbkdf2/);
   await p.screenshot('dark-left-heavy-pbkdf2Sync');
   await p.page.keyboard.press('Escape');
 
