@@ -45,10 +45,7 @@ function entryOf(dir: string): string {
  * Shapes whose attribution is known to be off, with the figures seen: run and printed, reported as
  * TODO rather than failed until fixed (docs/attribution.md, "Limits").
  */
-const KNOWN_OFF: Record<string, string> = {
-  'esbuild-cjs':
-    "the captured calling lines of esbuild's (0, import_hash.hot)(…) came out 70/30 against 67/33 on an idle machine (1447 vs 597 ticks): not yet understood",
-};
+const KNOWN_OFF: Record<string, string> = {};
 
 for (const app of apps) {
   test(`truth: ${app}`, { timeout: 120_000, ...(KNOWN_OFF[app] ? { todo: KNOWN_OFF[app] } : {}) }, async (t) => {

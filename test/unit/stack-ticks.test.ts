@@ -3,7 +3,8 @@
 // outside them are dropped, not forced onto a neighbour.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { matchTicks } from '../../src/core/capture/stack-sampler.ts';
+import { StackSampler, matchTicks } from '../../src/core/capture/stack-sampler.ts';
+import type { CdpChannel } from '../../src/core/inspector/index.ts';
 import type { CpuProfile } from '../../src/core/analysis/index.ts';
 
 const segment = (startTime: number, deltas: number[]): CpuProfile => ({
@@ -48,4 +49,40 @@ test('ticks out of order are matched all the same', () => {
     [0, 0],
     [2, 1],
   ]);
+});
+
+test('every tick gets its own capture at once, also while earlier ones wait for their answer', async () => {
+  // An app whose captures run at once but whose answers take 20 ms to come back: at 500 ticks a
+  // second, ~10 ticks fall while each answer travels. None may wait for it (a tick classified a
+  // round trip late is biased against short calls): each is sent at its tick and runs after it.
+  const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
+  const sentAt: number[] = [];
+  const channel: CdpChannel = {
+    on: () => () => undefined,
+    send: async (_method, params) => {
+      const expression = (params as { expression: string }).expression;
+      if (!expression.startsWith('globalThis[')) return { result: { value: undefined } };
+      const ranUs = nowUs();
+      sentAt.push(ranUs);
+      await new Promise((r) => setTimeout(r, 20));
+      return { result: { value: `${ranUs}\n/app/server.js\u00016\u00013\u0001handle\n` } };
+    },
+  };
+  const startUs = nowUs();
+  const sampler = await StackSampler.start(channel, 500);
+  await new Promise((r) => setTimeout(r, 300));
+  await sampler.stop();
+  const endUs = nowUs();
+  // One segment with a sample every 100 µs over the whole time.
+  const count = Math.ceil((endUs - startUs) / 100) + 1;
+  const captured = sampler.result([segment(startUs - 100, new Array<number>(count).fill(100))]);
+  assert.ok(captured.ticks.length > 50, `ticks: ${captured.ticks.length}`);
+  assert.equal(captured.captures.length, sentAt.length, 'one capture per tick');
+  assert.equal(captured.ticks.length, captured.captures.length);
+  for (const [sample, capture] of captured.ticks) {
+    const tickUs = startUs + sample * 100; // the matched sample's time, within 50 µs of the tick
+    const ranUs = captured.timing[capture][1];
+    assert.ok(tickUs - 50 <= ranUs, `a tick at ${tickUs} answered by a capture run at ${ranUs}, before it`);
+    assert.ok(ranUs - tickUs < 15_000, `a tick at ${tickUs} waited ${ranUs - tickUs} µs for its capture`);
+  }
 });

@@ -60,6 +60,9 @@ export class LaunchError extends Error {
 
 const INSPECTOR_FLAG = /^--(inspect|inspect-brk|inspect-port|debug-port|inspect-wait|inspect-publish-uid)(=|$)/;
 const OUTPUT_TAIL = 16 * 1024;
+/** What Node prints to stderr when its inspector opens, a client attaches, or the app waits for it to leave. */
+const INSPECTOR_NOTICE =
+  /^(Debugger listening on ws:\/\/\S+|For help, see: https:\/\/nodejs\.org\/en\/docs\/inspector|Debugger attached\.|Debugger ending on ws:\/\/\S+|Waiting for the debugger to disconnect\.\.\.)\r?\n/gm;
 
 export class AppProcess implements RunApp {
   private tail = '';
@@ -87,12 +90,18 @@ export class AppProcess implements RunApp {
     });
     for (const stream of ['stdout', 'stderr'] as const) {
       child[stream]?.setEncoding('utf8');
-      child[stream]?.on('data', (text: string) => {
+      child[stream]?.on('data', (raw: string) => {
+        // Node's notices of each reopened inspector (one per profiled sub-window) are ours, not the app's.
+        const text = stream === 'stderr' && this.reopened ? raw.replace(INSPECTOR_NOTICE, '') : raw;
+        if (text === '') return;
         this.record(stream, text);
         onOutput?.(stream, text);
       });
     }
   }
+
+  /** Set once the run has closed and reopened the app's inspector (reopenInspector). */
+  private reopened = false;
 
   /**
    * Spawns `node --inspect-brk=127.0.0.1:0 [runtimeArgs] entry [args]` in its own process group
@@ -153,7 +162,7 @@ export class AppProcess implements RunApp {
     this.tail = (this.tail + text).slice(-OUTPUT_TAIL);
   }
 
-  private waitForInspector(timeoutMs: number): Promise<string> {
+  private waitForInspector(timeoutMs: number, o: { quietly?: boolean } = {}): Promise<string> {
     return new Promise((resolve, reject) => {
       let stderr = '';
       const onData = (text: string): void => {
@@ -169,7 +178,9 @@ export class AppProcess implements RunApp {
         reject(
           new LaunchError(
             'timeout',
-            `node did not open its inspector within ${Math.round(timeoutMs / 1000)} s (${this.command[0]}).`,
+            o.quietly
+              ? `The app did not reopen its inspector within ${Math.round(timeoutMs / 1000)} s of SIGUSR1.`
+              : `node did not open its inspector within ${Math.round(timeoutMs / 1000)} s (${this.command[0]}).`,
             this.tail,
           ),
         );
@@ -184,6 +195,20 @@ export class AppProcess implements RunApp {
         reject(new LaunchError('exited', `The app exited before it started (${describeExit(exit)}).`, this.tail, exit));
       });
     });
+  }
+
+  /**
+   * Opens the app's inspector again after the app closed it (inspector.close()), the way
+   * `node inspect -p PID` does: SIGUSR1 on POSIX, a remote thread on Windows (process._debugProcess).
+   * Node reopens it where it was (127.0.0.1, the port it had) and prints the new URL. The signal
+   * interrupts running JavaScript too, so a busy app answers; an app that handles SIGUSR1 itself
+   * never reopens it (checked before closing, InspectorSession.closeAppInspector).
+   */
+  reopenInspector(timeoutMs = 10_000): Promise<string> {
+    this.reopened = true;
+    const url = this.waitForInspector(timeoutMs, { quietly: true });
+    (process as unknown as { _debugProcess(pid: number): void })._debugProcess(this.pid);
+    return url;
   }
 
   /** Stops the app and every process it started: one SIGTERM, then SIGKILL after `graceMs`. */

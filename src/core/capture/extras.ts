@@ -32,7 +32,7 @@ export class ProfiledExtras {
   private heapOn = false;
 
   private constructor(
-    private readonly inspector: InspectorSession,
+    private inspector: InspectorSession,
     private readonly workers: WorkerProfilers | undefined,
     private readonly o: ExtrasOptions,
     private readonly heapInterval: number | undefined,
@@ -52,6 +52,11 @@ export class ProfiledExtras {
     }
     const heapInterval = o.heap ? (o.heap.samplingIntervalBytes ?? DEFAULT_HEAP_INTERVAL_BYTES) : undefined;
     return new ProfiledExtras(inspector, workers, o, heapInterval, notes);
+  }
+
+  /** The session was replaced between sub-windows (closed-inspector.ts; there are no workers then). */
+  useSession(inspector: InspectorSession): void {
+    this.inspector = inspector;
   }
 
   /** Right after the main thread's profiler started; `first`: the window's first sub-window. */

@@ -16,6 +16,9 @@ import { RUN_DEFAULTS } from './settings.ts';
 import { RunControl } from './run-control.ts';
 
 export abstract class RunStart extends RunControl {
+  /** Set when the run started the app itself (so it may close and reopen its inspector). */
+  protected launched: AppProcess | undefined;
+
   protected async portToLaunchOn(): Promise<number> {
     const fixedPort = explicitPort(this.s.url);
     if (fixedPort !== undefined && (await accepts(fixedPort))) {
@@ -63,7 +66,7 @@ export abstract class RunStart extends RunControl {
         this.opts.onOutput?.(stream, text);
       },
     });
-    this.app = app;
+    this.app = this.launched = app;
     this.stopReason = this.watch(app);
     this.stopReason.catch(() => undefined); // observed by every wait below
     const connecting = InspectorSession.connect(inspectorUrl);

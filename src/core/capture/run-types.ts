@@ -23,6 +23,11 @@ export interface RunOptions extends LoadSettings {
   subWindows?: number;
   /** Stack captures per second in the profiled window, for exact calling lines (stack-sampler.ts); 0: none. */
   stackRateHz?: number;
+  /**
+   * Keep the app's inspector open through the measured sub-windows (a launched app's is closed
+   * there by default, closed-inspector.ts). For comparisons of the two (bench/honest.ts).
+   */
+  keepInspectorOpen?: boolean;
   /** Where runs are kept; default <app dir>/.hotline/runs. */
   runsDir?: string;
   signal?: AbortSignal;

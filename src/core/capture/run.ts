@@ -5,7 +5,7 @@
 // the load generator are stopped (an attached app is left running, with what the run installed undone).
 import * as path from 'node:path';
 import { joinUrl } from '../app/index.ts';
-import { between } from '../inspector/index.ts';
+import { between, type InspectorSession } from '../inspector/index.ts';
 import { redactUrl, RunError } from '../common/index.ts';
 import { checkLoadCommand, ExternalLoad, LOAD_LOG_FILE, LoadRun, type LoadTick } from '../load/index.ts';
 import { type CpuProfile, fileOfUrl, mergeProfiles } from '../analysis/index.ts';
@@ -26,9 +26,16 @@ import { ProfiledExtras, saveExtras } from './extras.ts';
 import { DEFAULT_STACK_RATE_HZ, StackSampler } from './stack-sampler.ts';
 import { PHASE_NAMES, type RunOptions, type RunPhase, type RunResult } from './run-types.ts';
 import { RunStart } from './run-start.ts';
+import { InspectorCycle } from './closed-inspector.ts';
 
 /** Profiler segments: short enough to lose little to a hard crash, long enough to cost nothing. */
 const PROFILE_SEGMENT_S = 5;
+/**
+ * After the flush before the first profiled sub-window: time for V8 to optimise the flushed code
+ * again (bench/profiler-cost.ts: the first profiled sub-window cost 1.25–1.32× the first measured
+ * one when it began with the flush, against 1.09–1.16× for the later ones).
+ */
+const FLUSH_SETTLE_S = 1;
 /** The gap after a profiled sub-window, before the next measured one. */
 const SETTLE_S = 0.25;
 
@@ -145,14 +152,15 @@ class Run extends RunStart {
    */
   private async alternate(): Promise<Measured> {
     const s = this.s;
-    const inspector = this.inspector!;
+    /** The session of the moment: a closed inspector is reopened with a new one (closed-inspector.ts). */
+    const inspector = (): InspectorSession => this.inspector!;
     const load = this.load!;
     const plan =
       this.opts.subWindows !== undefined && this.opts.subWindows >= 1
         ? { count: Math.floor(this.opts.subWindows), seconds: s.durationS / Math.floor(this.opts.subWindows) }
         : subWindowPlan(s.durationS, load instanceof ExternalLoad);
     const extras = await this.race(
-      ProfiledExtras.open(inspector, { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }),
+      ProfiledExtras.open(inspector(), { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }),
     );
     this.disposers.push(() => extras.dispose());
     const rateHz = this.opts.stackRateHz ?? DEFAULT_STACK_RATE_HZ;
@@ -165,7 +173,9 @@ class Run extends RunStart {
     let profiledS = 0;
     /** When the current profiled sub-window began (Date.now()), while one runs. */
     let profiling: number | undefined;
-    await this.race(inspector.startLoopProbe());
+    await this.race(inspector().startLoopProbe());
+    this.cycle = this.opts.keepInspectorOpen ? undefined : InspectorCycle.for(this.launched, inspector());
+    let cycle = this.cycle;
     try {
       for (let i = 0; i < plan.count; i++) {
         this.windowSecond = i * plan.seconds;
@@ -175,33 +185,47 @@ class Run extends RunStart {
           of: s.durationS,
           requestsPerSecond: this.lastTickRps,
         });
-        const m0 = await this.race(inspector.edge({ open: 'measured' }));
+        const m0 = await this.race(inspector().edge({ open: 'measured' }));
+        // The app alone: its inspector closed (refused by an app that handles SIGUSR1: kept from then on).
+        if (cycle && !(await this.race(cycle.close(inspector())))) cycle = undefined;
         await this.race(load.switchPhase('measured'));
         await this.windowClock(plan.seconds).next();
         const measured = await this.race(load.switchPhase('warmup'));
+        if (cycle?.isClosed) {
+          this.inspector = await this.race(cycle.reopen());
+          extras.useSession(inspector());
+        }
         taken.measured.push({
           result: measured,
-          app: between(m0, await this.race(inspector.edge({ close: 'measured' }))),
+          app: between(m0, await this.race(inspector().edge({ close: 'measured' }))),
         });
         // Profiled: the profiler and the extras on, then off again. The first start flushes
-        // optimised code (InspectorSession.startProfiler); later ones find it known to V8's profiler.
-        await this.race(inspector.startProfiler(s.samplingIntervalUs, { flush: i === 0 }));
+        // optimised code (InspectorSession.startProfiler), and the app runs slower until V8 has
+        // optimised it again, with the profiler on so that the new code is known to it: that time
+        // belongs to neither window (the load runs on as warm-up, its profile is dropped). Later
+        // starts find the code known (the truth apps' loops are attributed in every sub-window).
+        if (i === 0) {
+          await this.race(inspector().startProfiler(s.samplingIntervalUs, { flush: true }));
+          await this.wait(FLUSH_SETTLE_S);
+          await this.race(inspector().stopProfiler());
+        }
+        await this.race(inspector().startProfiler(s.samplingIntervalUs, { flush: false }));
         await this.race(extras.startSubWindow(i === 0));
         this.progress('profiling', PHASE_NAMES.profiling, {
           second: this.windowSecond,
           of: s.durationS,
           requestsPerSecond: this.lastTickRps,
         });
-        const p0 = await this.race(inspector.edge({ open: 'profiled' }));
+        const p0 = await this.race(inspector().edge({ open: 'profiled' }));
         profiling = Date.now();
-        sampler?.resume();
+        sampler?.resume(inspector().channel());
         await this.race(load.switchPhase('profiled'));
         const clock = this.windowClock(plan.seconds);
         while (!clock.over()) {
           await clock.next(segmentS);
           if (clock.over()) break;
-          segments.push(await this.race(inspector.stopProfiler()));
-          await this.race(inspector.startProfiler(s.samplingIntervalUs, { flush: false }));
+          segments.push(await this.race(inspector().stopProfiler()));
+          await this.race(inspector().startProfiler(s.samplingIntervalUs, { flush: false }));
           await this.race(extras.nextSegment());
         }
         const last = i === plan.count - 1;
@@ -209,28 +233,30 @@ class Run extends RunStart {
         const profiled = await this.race(last ? load.finish() : load.switchPhase('warmup'));
         taken.profiled.push({
           result: profiled,
-          app: between(p0, await this.race(inspector.edge({ close: 'profiled' }))),
+          app: between(p0, await this.race(inspector().edge({ close: 'profiled' }))),
         });
         profiledS += (Date.now() - profiling) / 1000;
         profiling = undefined;
         await sampler?.stop();
-        segments.push(await this.race(inspector.stopProfiler()));
+        segments.push(await this.race(inspector().stopProfiler()));
         await this.race(extras.endSubWindow());
         // Responses delayed by the profile's serialisation land here, not in the next measured window.
         if (!last) await this.wait(SETTLE_S);
       }
       const wallS = (kind: 'measured' | 'profiled'): number => taken[kind].reduce((t, w) => t + w.app.wallS, 0);
-      const loop = loopOf(await this.race(inspector.readLoopDelay('measured', wallS('measured'))), taken.measured);
+      const loop = loopOf(await this.race(inspector().readLoopDelay('measured', wallS('measured'))), taken.measured);
       const profiledLoop = loopOf(
-        await this.race(inspector.readLoopDelay('profiled', wallS('profiled'))),
+        await this.race(inspector().readLoopDelay('profiled', wallS('profiled'))),
         taken.profiled,
       );
       // A loop that never yielded in the whole window: say where it is stuck.
       const blockedAt = loop.blockedThroughout
-        ? await this.race(inspector.stackNow()).catch(() => undefined)
+        ? await this.race(inspector().stackNow()).catch(() => undefined)
         : undefined;
       const captured = await this.race(extras.finish());
-      await inspector.stopLoopProbe().catch(() => undefined);
+      await inspector()
+        .stopLoopProbe()
+        .catch(() => undefined);
       await sampler?.dispose();
       return {
         measured: load.total('measured')!,
@@ -246,7 +272,7 @@ class Run extends RunStart {
     } catch (err) {
       if (!(err instanceof RunError && err.kind === 'app-exited')) throw err;
       if (profiling !== undefined) profiledS += (Date.now() - profiling) / 1000;
-      const salvaged = await inspector.salvagedProfile();
+      const salvaged = await inspector().salvagedProfile();
       if (salvaged) segments.push(salvaged);
       const measured = load.total('measured');
       if (segments.length === 0 || !measured) throw err;
@@ -282,6 +308,8 @@ class Run extends RunStart {
   }
 
   private samplerNote: string | undefined;
+  /** Closes the app's inspector in the measured sub-windows, when it can (closed-inspector.ts). */
+  private cycle: InspectorCycle | undefined;
 
   /** Writes the run's data (profile, stack captures, app output, run.json) before anything reads it. */
   private save(startedAt: Date, url: string, m: Measured): string {
@@ -294,6 +322,7 @@ class Run extends RunStart {
     if (m.stacks) writeFileAtomic(path.join(runDir, STACKS_FILE), JSON.stringify(m.stacks));
     const extras = m.extras ? saveExtras(runDir, m.extras) : undefined;
     if (extras && this.samplerNote) extras.notes.push(this.samplerNote);
+    if (extras && this.cycle) extras.notes.push(...this.cycle.notes);
     writeRunRecord(runDir, {
       version: 1,
       id,

@@ -2,21 +2,24 @@
 // sample, so the line in a caller that made the call is not in it. Node dispatches inspector
 // messages from a V8 interrupt: an expression evaluated through the inspector runs on top of
 // whatever JS is running, and Error.captureStackTrace inside it sees the interrupted stack with
-// the line and column of every frame, inlined ones included. This module sends such captures at
-// Poisson-distributed ticks (one outstanding at a time) and records, for every tick, the sample of
-// the CPU profile taken at that moment (same monotonic clock: V8's TimeTicks and process.hrtime
-// are both CLOCK_MONOTONIC), so the analysis can split each stack's time among the lines that
-// were on it (analysis/stacks.ts). A tick that falls while a capture is still waiting (the app is
-// inside a long native call that the interrupt cannot enter) is answered by that capture: it lands
-// when JS resumes, in the caller at the calling line, which is where those ticks belong.
+// the line and column of every frame, inlined ones included. This module sends one capture per
+// tick, at Poisson-distributed ticks, and records, for every tick, the sample of the CPU profile
+// taken at that moment (same monotonic clock: V8's TimeTicks and process.hrtime are both
+// CLOCK_MONOTONIC), so the analysis can split each stack's time among the lines that were on it
+// (analysis/stacks.ts). A capture sent while the app is inside a long native call waits for it
+// to return and lands in the caller, at the calling line, which is where that tick belongs.
+// Every tick gets its own capture, sent at once: a tick that waited for an earlier capture's
+// answer (a round trip) would be classified by whatever call runs a round trip later, and a
+// short call loses more of its ticks that way than a long one (a 2:1 split of two pbkdf2Sync
+// calls came out 71/29 on a loaded machine). Sent at once, a tick lands after the message's
+// one-way transit, which shifts the ticks of every call alike.
 import type { CdpChannel } from '../inspector/index.ts';
 import type { CpuProfile } from '../analysis/index.ts';
 
 /**
  * Default rate. A line's share of an edge is a count of ticks, so its standard error is about
  * √(p(1−p)/n): 2000 ticks (10 s) give ±1 point. A capture costs the app ~50 µs of CPU (measured
- * on an idle app), and one in flight answers every tick that falls while it waits, so a long
- * native call costs one capture however many ticks fall in it.
+ * on an idle app): at most 200 a second, about 1% of a core.
  */
 export const DEFAULT_STACK_RATE_HZ = 200;
 
@@ -99,15 +102,15 @@ export class StackSampler {
   private readonly captures: number[][] = [];
   private readonly timing: Array<[number, number]> = [];
   private readonly ticks: RawTick[] = [];
-  /** The capture sent and not yet answered, and the ticks waiting for it. */
-  private pending: { ticks: number[]; done: Promise<void> } | undefined;
+  /** Captures sent and not yet answered. */
+  private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private disposed = false;
   private failure: string | undefined;
 
   private constructor(
-    private readonly channel: CdpChannel,
+    private channel: CdpChannel,
     private readonly rateHz: number,
   ) {}
 
@@ -141,28 +144,22 @@ export class StackSampler {
 
   private tick(): void {
     const atUs = Number(process.hrtime.bigint() / 1000n);
-    if (this.pending) {
-      this.pending.ticks.push(atUs);
-      return;
-    }
-    const ticks = [atUs];
-    const done = this.evaluate(CALL)
-      .then(
-        (text) => this.landed(typeof text === 'string' ? text : '', ticks),
-        (err: unknown) => {
-          // The app went away or refused: stop asking (the window itself goes on).
-          this.failure ??= (err as Error).message;
-          this.stopped = true;
-          clearTimeout(this.timer);
-        },
-      )
-      .finally(() => {
-        this.pending = undefined;
-      });
-    this.pending = { ticks, done };
+    const done = this.evaluate(CALL).then(
+      (text) => this.landed(typeof text === 'string' ? text : '', atUs),
+      (err: unknown) => {
+        // Unanswered because we stopped and closed the session meanwhile: no failure of the app's.
+        if (this.stopped) return;
+        // The app went away or refused: stop asking (the window itself goes on).
+        this.failure ??= (err as Error).message;
+        this.stopped = true;
+        clearTimeout(this.timer);
+      },
+    );
+    this.inFlight.add(done);
+    void done.finally(() => this.inFlight.delete(done));
   }
 
-  private landed(text: string, tickTimes: number[]): void {
+  private landed(text: string, atUs: number): void {
     const frames: number[] = [];
     const lines = text.split('\n');
     const landUs = Number(lines[0]) || 0;
@@ -175,8 +172,8 @@ export class StackSampler {
     }
     const capture = this.captures.length;
     this.captures.push(frames);
-    this.timing.push([tickTimes[0], landUs]);
-    for (const atUs of tickTimes) this.ticks.push({ atUs, capture });
+    this.timing.push([atUs, landUs]);
+    this.ticks.push({ atUs, capture });
   }
 
   private intern(parts: string[]): number {
@@ -202,11 +199,10 @@ export class StackSampler {
   async stop(waitMs = 1000): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    const pending = this.pending;
-    if (!pending) return;
+    if (this.inFlight.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      pending.done,
+      Promise.all(this.inFlight),
       new Promise<void>((resolve) => {
         timer = setTimeout(resolve, waitMs);
       }),
@@ -214,8 +210,12 @@ export class StackSampler {
     clearTimeout(timer);
   }
 
-  /** Ticks again after `stop` (unless the app stopped answering). */
-  resume(): void {
+  /**
+   * Ticks again after `stop` (unless the app stopped answering), through `channel` when the
+   * session was replaced meanwhile (the function stays installed in the app: it is not the session's).
+   */
+  resume(channel?: CdpChannel): void {
+    if (channel) this.channel = channel;
     if (!this.stopped || this.failure !== undefined || this.disposed) return;
     this.stopped = false;
     this.schedule();

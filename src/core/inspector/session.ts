@@ -82,8 +82,15 @@ export class InspectorSession {
     void Promise.all([this.salvage, this.heapSalvage]).finally(() => this.close());
   }
 
-  /** `allowRemote`: the user opted in to a non-loopback inspector (attach only; it gives code execution). */
-  static async connect(wsUrl: string, opts: { allowRemote?: boolean } = {}): Promise<InspectorSession> {
+  /**
+   * `allowRemote`: the user opted in to a non-loopback inspector (attach only; it gives code execution).
+   * `quiet`: the Runtime domain is never enabled (a session reopened between sub-windows: the app
+   * already runs, and enabling it would replay the console messages V8 kept meanwhile).
+   */
+  static async connect(
+    wsUrl: string,
+    opts: { allowRemote?: boolean; quiet?: boolean } = {},
+  ): Promise<InspectorSession> {
     const url = new URL(wsUrl);
     if (!isLoopback(url.hostname) && opts.allowRemote !== true)
       throw new InspectorError(
@@ -92,14 +99,49 @@ export class InspectorSession {
     // No `local: true`: the bundled protocol lacks Node's own domains.
     const client = await CDP({ host: url.hostname, port: Number(url.port), target: wsUrl });
     const session = new InspectorSession(client);
-    await client.Runtime.enable();
     try {
-      await session.channel().send('NodeRuntime.notifyWhenWaitingForDisconnect', { enabled: true });
-      session.exitNoticeWithoutRuntime = true;
-    } catch {
-      // A Node without the notice: the Runtime domain stays on to learn of the app's exit.
+      if (!opts.quiet) await client.Runtime.enable();
+      try {
+        await session.channel().send('NodeRuntime.notifyWhenWaitingForDisconnect', { enabled: true });
+        session.exitNoticeWithoutRuntime = true;
+      } catch {
+        // A Node without the notice: the Runtime domain stays on to learn of the app's exit.
+        if (opts.quiet) await client.Runtime.enable();
+      }
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw err;
     }
     return session;
+  }
+
+  /**
+   * Closes the app's inspector altogether (this session ends with it), so that the app runs as
+   * without `--inspect`: while an inspector is open, Node hands every console call to V8's
+   * inspector console too, whatever domains are on (3.7 µs instead of 1.0 µs per console.log,
+   * measured on Node 20). Refused (false) when the app handles SIGUSR1 itself: then the inspector
+   * could not be reopened (AppProcess.reopenInspector).
+   */
+  async closeAppInspector(timeoutMs = 5000): Promise<boolean> {
+    const closing = await this.evaluate(`(() => {
+      if (process.listenerCount('SIGUSR1') > 0) return false;
+      // The module is taken now: \`require\` exists only while the evaluation runs.
+      const inspector = process.getBuiltinModule ? process.getBuiltinModule('inspector') : require('inspector');
+      setImmediate(() => inspector.close());
+      return true;
+    })()`);
+    if (closing !== true) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      this.closed.then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!closed) throw new InspectorError(`the app did not close its inspector within ${timeoutMs / 1000} s`);
+    this.workerProfilers?.dispose();
+    return true;
   }
 
   private exitNoticeWithoutRuntime = false;

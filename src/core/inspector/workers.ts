@@ -186,6 +186,27 @@ export class WorkerProfilers {
     return this.captures;
   }
 
+  /** Workers attached and still running. */
+  get running(): number {
+    return [...this.sessions.values()].filter((s) => !s.detached).length;
+  }
+
+  /**
+   * How many worker threads the app runs now, asked without watching them: Node reports every
+   * running worker as the domain is enabled, before it answers; the domain is then disabled again.
+   */
+  static async countRunning(channel: CdpChannel): Promise<number> {
+    let count = 0;
+    const off = channel.on('NodeWorker.attachedToWorker', () => count++);
+    try {
+      await channel.send('NodeWorker.enable', { waitForDebuggerOnStart: false });
+      await channel.send('NodeWorker.disable');
+    } finally {
+      off();
+    }
+    return count;
+  }
+
   /** Stops watching (the session is closing). Workers waiting for us are let go first. */
   dispose(): void {
     for (const s of this.sessions.values()) s.releaseExitHold();

@@ -1,0 +1,59 @@
+// The measured sub-windows run the app with its inspector closed. While an inspector is open, Node
+// hands every console call to V8's inspector console as well as to the stream, whatever domains
+// are on: a console.log costs 3.7 µs instead of 1.0 µs (Node 20, docs/measurement.md), and an app
+// that logs each request ran at 0.84 of its plain CPU per request in a measured window that kept
+// a quiet session. So, for an app Hotline launched, the inspector is closed at each measured
+// sub-window's start and reopened (SIGUSR1) for the profiled one that follows, with a new session.
+// Not for an app attached to (its inspector is the user's, and it runs with it open anyway), one
+// that handles SIGUSR1 itself (the inspector could not be reopened), or one with worker threads
+// (a worker's profiler must be attached from the worker's start, which a closed inspector misses).
+import type { AppProcess } from '../app/index.ts';
+import { InspectorSession, WorkerProfilers } from '../inspector/index.ts';
+
+export class InspectorCycle {
+  private closed = false;
+  private workersNoted = false;
+  readonly notes: string[] = [];
+
+  private constructor(private readonly app: AppProcess) {}
+
+  /** A cycle for a launched app that runs no worker threads; undefined otherwise. */
+  static for(app: AppProcess | undefined, session: InspectorSession): InspectorCycle | undefined {
+    if (!app || (session.workers?.running ?? 0) > 0) return undefined;
+    return new InspectorCycle(app);
+  }
+
+  /** The inspector is closed now (a measured sub-window runs). */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /**
+   * Closes the app's inspector; `session` ends with it. False when the app refused (it handles
+   * SIGUSR1): the session stays, and so does the inspector for the rest of the run.
+   */
+  async close(session: InspectorSession): Promise<boolean> {
+    this.closed = await session.closeAppInspector();
+    if (!this.closed && this.notes.length === 0)
+      this.notes.push(
+        'The app handles SIGUSR1 itself, so its inspector stayed open in the measured sub-windows (Node then passes each console call to the inspector too): they may be slower than the app alone.',
+      );
+    return this.closed;
+  }
+
+  /** Reopens the inspector and connects a new session to it, quiet from its start. */
+  async reopen(): Promise<InspectorSession> {
+    const url = await this.app.reopenInspector();
+    const session = await InspectorSession.connect(url, { quiet: true });
+    this.closed = false;
+    // A worker started while the inspector was closed ran unwatched from its first line, and a
+    // profiler started later in it sees none of its JavaScript: say so rather than show nothing.
+    if (!this.workersNoted && (await WorkerProfilers.countRunning(session.channel()).catch(() => 0)) > 0) {
+      this.workersNoted = true;
+      this.notes.push(
+        'Worker threads started after the warm-up were not profiled: start them before the load (or during the warm-up) to see their code.',
+      );
+    }
+    return session;
+  }
+}

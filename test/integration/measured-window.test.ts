@@ -1,0 +1,72 @@
+// The measured sub-windows run the app with its inspector closed (capture/closed-inspector.ts):
+// a constructed app counts the requests it serves with its inspector open and closed. The
+// measured window's requests must all have been served closed, the profiled window's open (its
+// profile and stack captures come through the reopened sessions); an app that handles SIGUSR1
+// keeps it open, with a note; so does an explicit keepInspectorOpen.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { profileUnderLoad } from '../../src/core/index.ts';
+import { REPO_ROOT, RUN_TEST_TIMEOUT, leakCheckedRuns, tempDir } from '../helpers/integration.ts';
+
+const APP = path.join(REPO_ROOT, 'test', 'apps', 'inspector-state');
+const runs = leakCheckedRuns();
+
+async function run(o: { env?: Record<string, string>; keepInspectorOpen?: boolean } = {}) {
+  const dir = tempDir('hotline-inspector-state-');
+  const countsFile = path.join(dir, 'counts.json');
+  runs.watch(APP);
+  const result = await profileUnderLoad({
+    target: { cwd: APP, entry: 'server.js', env: { COUNTS_FILE: countsFile, ...o.env } },
+    url: '/',
+    warmupS: 1,
+    durationS: 4,
+    connections: 4,
+    subWindows: 2,
+    runsDir: path.join(dir, 'runs'),
+    ...(o.keepInspectorOpen ? { keepInspectorOpen: true } : {}),
+  });
+  runs.appStarted(result.report.app.pid);
+  const counts = JSON.parse(fs.readFileSync(countsFile, 'utf8')) as { open: number; closed: number };
+  const load = result.report.load!;
+  const measured = load.subWindows!.measured.reduce((t, w) => t + w.requests, 0);
+  const profiled = load.subWindows!.profiled.reduce((t, w) => t + w.requests, 0);
+  return { ...result, counts, measured, profiled };
+}
+
+test(
+  'the measured sub-windows run with the inspector closed; the profiled ones reopen it',
+  RUN_TEST_TIMEOUT,
+  async () => {
+    const r = await run();
+    assert.ok(r.measured > 50 && r.profiled > 50, `requests: measured ${r.measured}, profiled ${r.profiled}`);
+    // A response in flight at a sub-window's edge may be counted on the other side of it.
+    assert.ok(r.counts.closed >= r.measured - 8, `served closed ${r.counts.closed}, measured ${r.measured}`);
+    assert.ok(r.counts.open >= r.profiled - 8, `served open ${r.counts.open}, profiled ${r.profiled}`);
+    // Both profiled sub-windows were profiled through their own session, captures included.
+    const handler = r.report.functions.find((f) => f.category === 'user' && f.file.endsWith('server.js'));
+    assert.ok(handler && handler.totalPct > 50, JSON.stringify(r.report.functions.slice(0, 3)));
+    const stacks = JSON.parse(fs.readFileSync(path.join(r.runDir, 'stacks.json'), 'utf8')) as { ticks: unknown[] };
+    assert.ok(stacks.ticks.length > 100, `stack ticks: ${stacks.ticks.length}`);
+    // Node's notices of the reopened inspector stay out of the app's log.
+    const log = fs.readFileSync(path.join(r.runDir, 'app.log'), 'utf8');
+    assert.equal((log.match(/Debugger listening/g) ?? []).length, 1, 'one "Debugger listening" line: the first');
+    assert.deepEqual(r.report.notes ?? [], []);
+  },
+);
+
+test('an app that handles SIGUSR1 keeps its inspector open, and the report says so', RUN_TEST_TIMEOUT, async () => {
+  const r = await run({ env: { HANDLE_SIGUSR1: '1' } });
+  assert.equal(r.counts.closed, 0);
+  assert.ok(
+    (r.report.notes ?? []).some((n) => /handles SIGUSR1/.test(n)),
+    JSON.stringify(r.report.notes),
+  );
+});
+
+test('keepInspectorOpen keeps it open', RUN_TEST_TIMEOUT, async () => {
+  const r = await run({ keepInspectorOpen: true });
+  assert.equal(r.counts.closed, 0);
+  assert.ok(r.counts.open > r.measured);
+});
