@@ -3,7 +3,7 @@
 // idle, the next line up is again "66%" and was tinted as red as the bug. Time per request and
 // the share of one core's wall time say how much the line costs, so a cool app looks cool.
 // Shared by the language server (lenses, tints) and the report page.
-import type { ReportV1 } from './core/index.ts';
+import type { ReportV1 } from './core/report/index.ts';
 
 export interface CapacityBasis {
   /** Wall time the main thread was sampled: one core's capacity over the profile. */

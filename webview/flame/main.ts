@@ -61,11 +61,11 @@ const showsLoadingBar = (c: Element): boolean =>
   c.childElementCount === 1 && c.firstElementChild?.childElementCount === 0;
 const showsError = (c: Element): boolean => (c.textContent ?? '').includes('Something went wrong');
 
-function base64ToParts(base64: string): Uint8Array[] {
-  const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
+function base64ToParts(base64: string): Uint8Array<ArrayBuffer>[] {
+  const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array<ArrayBuffer> }).fromBase64;
   if (fromBase64) return [fromBase64(base64)]; // Chromium 140+ (newer than VS Code's Electron may be)
   const CHUNK = 4 << 20; // a multiple of 4 characters, so each chunk decodes on its own
-  const parts: Uint8Array[] = [];
+  const parts: Uint8Array<ArrayBuffer>[] = [];
   for (let i = 0; i < base64.length; i += CHUNK) {
     const bin = atob(base64.slice(i, i + CHUNK)); // throws on anything that is not base64
     const bytes = new Uint8Array(bin.length);
