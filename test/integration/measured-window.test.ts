@@ -52,7 +52,26 @@ test(
     // Node's notices of the reopened inspector stay out of the app's log.
     const log = fs.readFileSync(path.join(r.runDir, 'app.log'), 'utf8');
     assert.equal((log.match(/Debugger listening/g) ?? []).length, 1, 'one "Debugger listening" line: the first');
-    assert.deepEqual(r.report.notes ?? [], []);
+    // (Other notes may come on a busy machine, such as a limited load generator.)
+    const notes = r.report.notes ?? [];
+    assert.ok(!notes.some((n) => /inspector|SIGUSR1/i.test(n)), JSON.stringify(notes));
+  },
+);
+
+test(
+  'a worker thread started with the app is watched again after each reopen: its profile has its function',
+  RUN_TEST_TIMEOUT,
+  async () => {
+    const r = await run({ env: { WORKER: '1' } });
+    assert.ok(r.counts.closed >= r.measured - 8, `served closed ${r.counts.closed}, measured ${r.measured}`);
+    const worker = r.report.threads?.find((t) => t.id !== 0);
+    assert.ok(worker, `threads: ${JSON.stringify(r.report.threads)}`);
+    // Its JavaScript is there (crunch, or the message handler V8 inlined it into), not "(program)" only.
+    const own = r.report.functions.filter((f) => f.thread === 'worker' && f.category === 'user' && f.selfMs > 0);
+    assert.ok(
+      own.some((f) => f.file.endsWith('server.js')),
+      JSON.stringify(r.report.functions.filter((f) => f.thread === 'worker').slice(0, 3)),
+    );
   },
 );
 

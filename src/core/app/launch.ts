@@ -204,11 +204,24 @@ export class AppProcess implements RunApp {
    * interrupts running JavaScript too, so a busy app answers; an app that handles SIGUSR1 itself
    * never reopens it (checked before closing, InspectorSession.closeAppInspector).
    */
-  reopenInspector(timeoutMs = 10_000): Promise<string> {
+  async reopenInspector(timeoutMs = 10_000): Promise<string> {
     this.reopened = true;
     const url = this.waitForInspector(timeoutMs, { quietly: true });
-    (process as unknown as { _debugProcess(pid: number): void })._debugProcess(this.pid);
-    return url;
+    const signal = (): void => {
+      try {
+        (process as unknown as { _debugProcess(pid: number): void })._debugProcess(this.pid);
+      } catch {
+        // gone already: waitForInspector says so
+      }
+    };
+    signal();
+    // A signal that came while the app was still closing its inspector is not acted on: again, each second.
+    const again = setInterval(signal, 1000);
+    try {
+      return await url;
+    } finally {
+      clearInterval(again);
+    }
   }
 
   /** Stops the app and every process it started: one SIGTERM, then SIGKILL after `graceMs`. */

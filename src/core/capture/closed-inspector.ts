@@ -4,23 +4,22 @@
 // that logs each request ran at 0.84 of its plain CPU per request in a measured window that kept
 // a quiet session. So, for an app Hotline launched, the inspector is closed at each measured
 // sub-window's start and reopened (SIGUSR1) for the profiled one that follows, with a new session.
-// Not for an app attached to (its inspector is the user's, and it runs with it open anyway), one
-// that handles SIGUSR1 itself (the inspector could not be reopened), or one with worker threads
-// (a worker's profiler must be attached from the worker's start, which a closed inspector misses).
+// Not for an app attached to (its inspector is the user's, and it runs with it open anyway) or
+// one that handles SIGUSR1 itself (the inspector could not be reopened). Worker threads are
+// watched again through each new session and continue their profiles (ProfiledExtras.useSession);
+// one that starts while the inspector is closed cannot be profiled (WorkerSession.bornUnwatched).
 import type { AppProcess } from '../app/index.ts';
-import { InspectorSession, WorkerProfilers } from '../inspector/index.ts';
+import { InspectorSession } from '../inspector/index.ts';
 
 export class InspectorCycle {
   private closed = false;
-  private workersNoted = false;
   readonly notes: string[] = [];
 
   private constructor(private readonly app: AppProcess) {}
 
-  /** A cycle for a launched app that runs no worker threads; undefined otherwise. */
-  static for(app: AppProcess | undefined, session: InspectorSession): InspectorCycle | undefined {
-    if (!app || (session.workers?.running ?? 0) > 0) return undefined;
-    return new InspectorCycle(app);
+  /** A cycle for an app Hotline launched; undefined for one it attached to. */
+  static for(app: AppProcess | undefined): InspectorCycle | undefined {
+    return app ? new InspectorCycle(app) : undefined;
   }
 
   /** The inspector is closed now (a measured sub-window runs). */
@@ -46,14 +45,6 @@ export class InspectorCycle {
     const url = await this.app.reopenInspector();
     const session = await InspectorSession.connect(url, { quiet: true });
     this.closed = false;
-    // A worker started while the inspector was closed ran unwatched from its first line, and a
-    // profiler started later in it sees none of its JavaScript: say so rather than show nothing.
-    if (!this.workersNoted && (await WorkerProfilers.countRunning(session.channel()).catch(() => 0)) > 0) {
-      this.workersNoted = true;
-      this.notes.push(
-        'Worker threads started after the warm-up were not profiled: start them before the load (or during the warm-up) to see their code.',
-      );
-    }
     return session;
   }
 }

@@ -31,9 +31,12 @@ export class ProfiledExtras {
   private readonly heapProfiles: SamplingHeapProfile[] = [];
   private heapOn = false;
 
+  /** Earlier watches of the workers, through sessions since closed (closed-inspector.ts). */
+  private readonly earlierWatches: WorkerProfilers[] = [];
+
   private constructor(
     private inspector: InspectorSession,
-    private readonly workers: WorkerProfilers | undefined,
+    private workers: WorkerProfilers | undefined,
     private readonly o: ExtrasOptions,
     private readonly heapInterval: number | undefined,
     private readonly notes: string[],
@@ -54,9 +57,37 @@ export class ProfiledExtras {
     return new ProfiledExtras(inspector, workers, o, heapInterval, notes);
   }
 
-  /** The session was replaced between sub-windows (closed-inspector.ts; there are no workers then). */
-  useSession(inspector: InspectorSession): void {
+  /**
+   * The app's inspector is about to close (a measured sub-window): the workers are let go, what
+   * was taken of them kept.
+   */
+  letGo(): void {
+    if (!this.workers) return;
+    this.workers.dispose();
+    this.earlierWatches.push(this.workers);
+  }
+
+  /**
+   * A new session after the inspector was reopened: the workers are watched again through it,
+   * each continuing its capture (WorkerProfilers.watch's `carried`).
+   */
+  async useSession(inspector: InspectorSession): Promise<void> {
     this.inspector = inspector;
+    const last = this.earlierWatches[this.earlierWatches.length - 1];
+    if (!last) return;
+    try {
+      this.workers = await WorkerProfilers.watch(inspector.channel(), { carried: last.watchedFromStart });
+    } catch (err) {
+      this.workers = undefined;
+      this.notes.push(`Worker threads were not profiled after the inspector was reopened: ${(err as Error).message}`);
+    }
+  }
+
+  /** Every worker's capture over all watches, in the order they joined. */
+  private allTaken(current: readonly WorkerCapture[]): WorkerCapture[] {
+    const all: WorkerCapture[] = [];
+    for (const c of [...this.earlierWatches.flatMap((w) => w.taken), ...current]) if (!all.includes(c)) all.push(c);
+    return all;
   }
 
   /** Right after the main thread's profiler started; `first`: the window's first sub-window. */
@@ -83,7 +114,7 @@ export class ProfiledExtras {
 
   /** After the last sub-window ended, while the app still runs. */
   async finish(): Promise<ExtrasCaptured> {
-    const workers = (await this.workers?.stop()) ?? [];
+    const workers = this.allTaken((await this.workers?.stop()) ?? []);
     const heap =
       this.heapInterval !== undefined && this.heapProfiles.length > 0
         ? { profile: mergeHeapProfiles(this.heapProfiles), samplingIntervalBytes: this.heapInterval }
@@ -93,7 +124,7 @@ export class ProfiledExtras {
 
   /** The app exited in the window: whatever was taken up to then. */
   async salvage(): Promise<ExtrasCaptured> {
-    const workers = (await this.workers?.salvage()) ?? [];
+    const workers = this.allTaken((await this.workers?.salvage()) ?? []);
     const last = this.heapOn ? await this.inspector.salvagedHeapProfile() : undefined;
     const profiles = last ? [...this.heapProfiles, last] : this.heapProfiles;
     const notes = [...this.notes];
@@ -110,7 +141,8 @@ export class ProfiledExtras {
   }
 
   dispose(): void {
-    if (this.workers !== this.inspector.workers) this.workers?.dispose();
+    const w = this.workers;
+    if (w && w !== this.inspector.workers && !this.earlierWatches.includes(w)) w.dispose();
   }
 }
 

@@ -174,7 +174,7 @@ class Run extends RunStart {
     /** When the current profiled sub-window began (Date.now()), while one runs. */
     let profiling: number | undefined;
     await this.race(inspector().startLoopProbe());
-    this.cycle = this.opts.keepInspectorOpen ? undefined : InspectorCycle.for(this.launched, inspector());
+    this.cycle = this.opts.keepInspectorOpen ? undefined : InspectorCycle.for(this.launched);
     let cycle = this.cycle;
     try {
       for (let i = 0; i < plan.count; i++) {
@@ -187,13 +187,19 @@ class Run extends RunStart {
         });
         const m0 = await this.race(inspector().edge({ open: 'measured' }));
         // The app alone: its inspector closed (refused by an app that handles SIGUSR1: kept from then on).
-        if (cycle && !(await this.race(cycle.close(inspector())))) cycle = undefined;
+        if (cycle) {
+          extras.letGo();
+          if (!(await this.race(cycle.close(inspector())))) {
+            cycle = undefined;
+            await this.race(extras.useSession(inspector()));
+          }
+        }
         await this.race(load.switchPhase('measured'));
         await this.windowClock(plan.seconds).next();
         const measured = await this.race(load.switchPhase('warmup'));
         if (cycle?.isClosed) {
           this.inspector = await this.race(cycle.reopen());
-          extras.useSession(inspector());
+          await this.race(extras.useSession(inspector()));
         }
         taken.measured.push({
           result: measured,

@@ -47,10 +47,10 @@ const EXIT_HOLD_MS = 1000;
 const INSTALL_EXIT_HOLD = `(() => {
   if (${EXIT_HOLD}) return;
   const state = ${EXIT_HOLD} = { watching: false, released: false };
-  const report = globalThis[${JSON.stringify(EXIT_BINDING)}];
   process.on('exit', () => {
     if (!state.watching) return;
-    try { report(''); } catch { return; }
+    // Looked up now: a session that attaches again (after the inspector was reopened) adds its own.
+    try { globalThis[${JSON.stringify(EXIT_BINDING)}](''); } catch { return; }
     const end = Date.now() + ${EXIT_HOLD_MS};
     while (!state.released && Date.now() < end) { /* the inspector's messages are served here */ }
   });
@@ -67,6 +67,12 @@ export class WorkerSession {
   private readonly pending = new Map<number, Pending>();
   profiling = false;
   detached = false;
+  /**
+   * It started while the app's inspector was closed (a measured sub-window): V8's profiler started
+   * in it later sees none of its JavaScript (every sample "(program)", measured on Node 20 for an
+   * app started with --inspect-brk), so it is not profiled.
+   */
+  bornUnwatched = false;
   /** The profile taken as the worker's context went away (its exit). */
   salvage: Promise<CpuProfile | undefined> | undefined;
 

@@ -20,6 +20,9 @@ export class WorkerProfilers {
   /** Attach work in flight (a worker being set up), awaited before a segment ends. */
   private readonly attaching = new Set<Promise<void>>();
 
+  /** Captures of an earlier session's profilers, by threadId, continued by the same worker here. */
+  private readonly carried = new Map<number, WorkerCapture>();
+
   private constructor(private readonly channel: CdpChannel) {}
 
   /**
@@ -28,8 +31,23 @@ export class WorkerProfilers {
    * profiler started later in a worker that was already running sees none of its JavaScript
    * (every sample is "(program)", measured on Node 20), while one attached at its start works.
    */
-  static async watch(channel: CdpChannel): Promise<WorkerProfilers> {
+  static async watch(
+    channel: CdpChannel,
+    o: {
+      /**
+       * Watching again through a new session, the app's inspector having been closed meanwhile
+       * (closed-inspector.ts): what the earlier sessions took. A worker found here continues its
+       * capture; one not in it started while the inspector was closed.
+       */
+      carried?: readonly WorkerCapture[];
+    } = {},
+  ): Promise<WorkerProfilers> {
     const w = new WorkerProfilers(channel);
+    if (o.carried) {
+      for (const c of o.carried) w.carried.set(c.info.threadId, c);
+      w.everOpened = true;
+      w.again = true;
+    }
     w.unsubscribe.push(
       channel.on(
         'NodeWorker.attachedToWorker',
@@ -65,13 +83,21 @@ export class WorkerProfilers {
     waiting: boolean,
   ): Promise<void> {
     const windowOpen = this.intervalUs !== undefined;
-    const session = new WorkerSession(this.channel, sessionId, {
-      info: workerInfo(info),
-      segments: [],
-      joinedLate: windowOpen,
-      exitedEarly: false,
-    });
+    const about = workerInfo(info);
+    const earlier = this.carried.get(about.threadId);
+    const session = new WorkerSession(
+      this.channel,
+      sessionId,
+      earlier ?? { info: about, segments: [], joinedLate: windowOpen || this.everOpened, exitedEarly: false },
+    );
     this.sessions.set(sessionId, session);
+    if (this.again && !earlier && !waiting) {
+      session.bornUnwatched = true;
+      session.capture.lost =
+        'it started while the inspector was closed (a measured sub-window), and a worker is profiled only when watched from its start';
+      this.captures.push(session.capture);
+      return;
+    }
     try {
       await session.send('Runtime.enable'); // the binding of the exit hold is added with it
       await session.installExitHold();
@@ -102,7 +128,7 @@ export class WorkerProfilers {
     this.everOpened = true;
     await Promise.all(
       [...this.sessions.values()]
-        .filter((s) => !s.detached)
+        .filter((s) => !s.detached && !s.bornUnwatched)
         .map(async (s) => {
           if (first) s.capture = { ...s.capture, segments: [], joinedLate: false, exitedEarly: false, lost: undefined };
           if (!this.captures.includes(s.capture)) this.captures.push(s.capture);
@@ -136,6 +162,21 @@ export class WorkerProfilers {
 
   private everOpened = false;
   private finished = false;
+  /** Watching through a session after the first (the inspector was closed and reopened). */
+  private again = false;
+  private disposed = false;
+
+  /** What this watch took for the profiled window, in the order workers joined (continued captures included). */
+  get taken(): readonly WorkerCapture[] {
+    return this.captures;
+  }
+
+  /** Every worker watched from its start, by this watch or an earlier one: what a later watch carries on. */
+  get watchedFromStart(): WorkerCapture[] {
+    const own = [...this.sessions.values()].filter((s) => !s.bornUnwatched).map((s) => s.capture);
+    const ids = new Set(own.map((c) => c.info.threadId));
+    return [...[...this.carried.values()].filter((c) => !ids.has(c.info.threadId)), ...own];
+  }
 
   /** Ends one segment in every worker and starts the next (the main thread does the same). */
   async nextSegment(): Promise<void> {
@@ -186,29 +227,10 @@ export class WorkerProfilers {
     return this.captures;
   }
 
-  /** Workers attached and still running. */
-  get running(): number {
-    return [...this.sessions.values()].filter((s) => !s.detached).length;
-  }
-
-  /**
-   * How many worker threads the app runs now, asked without watching them: Node reports every
-   * running worker as the domain is enabled, before it answers; the domain is then disabled again.
-   */
-  static async countRunning(channel: CdpChannel): Promise<number> {
-    let count = 0;
-    const off = channel.on('NodeWorker.attachedToWorker', () => count++);
-    try {
-      await channel.send('NodeWorker.enable', { waitForDebuggerOnStart: false });
-      await channel.send('NodeWorker.disable');
-    } finally {
-      off();
-    }
-    return count;
-  }
-
   /** Stops watching (the session is closing). Workers waiting for us are let go first. */
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
     for (const s of this.sessions.values()) s.releaseExitHold();
     void this.channel.send('NodeWorker.disable').catch(() => undefined);
     for (const off of this.unsubscribe.splice(0)) off();

@@ -1,31 +1,51 @@
 'use strict';
 // Counts the requests it serves with its inspector open and closed, and logs each one (the case a
-// closed inspector is for). With HANDLE_SIGUSR1=1 it handles SIGUSR1. On SIGTERM it writes the counts to $COUNTS_FILE and exits.
+// closed inspector is for). With WORKER=1 a worker thread, started with the app, does each
+// request's work (`crunch`). With HANDLE_SIGUSR1=1 it handles SIGUSR1. On SIGTERM it writes the
+// counts to $COUNTS_FILE and exits.
 const http = require('node:http');
 const inspector = require('node:inspector');
 const fs = require('node:fs');
+const { Worker, isMainThread, parentPort } = require('node:worker_threads');
 
-const counts = { open: 0, closed: 0 };
-
-function work() {
+function crunch() {
   let x = 0;
   for (let i = 0; i < 20000; i++) x += Math.sqrt(i);
   return x;
 }
 
-http
-  .createServer((req, res) => {
-    if (inspector.url()) counts.open++;
-    else counts.closed++;
-    console.log('GET', req.url);
-    res.end(String(work()));
-  })
-  .listen(process.env.PORT);
+if (!isMainThread) {
+  parentPort.on('message', (id) => parentPort.postMessage({ id, value: crunch() }));
+} else {
+  const counts = { open: 0, closed: 0 };
+  const worker = process.env.WORKER === '1' ? new Worker(__filename) : undefined;
+  const waiting = new Map();
+  let next = 0;
+  worker?.on('message', ({ id, value }) => {
+    waiting.get(id)(value);
+    waiting.delete(id);
+  });
+  const work = (done) => {
+    if (!worker) return done(crunch());
+    const id = next++;
+    waiting.set(id, done);
+    worker.postMessage(id);
+  };
 
-// An app that uses SIGUSR1 for itself (a log-rotation signal, say): its inspector cannot be reopened.
-if (process.env.HANDLE_SIGUSR1 === '1') process.on('SIGUSR1', () => undefined);
+  http
+    .createServer((req, res) => {
+      if (inspector.url()) counts.open++;
+      else counts.closed++;
+      console.log('GET', req.url);
+      work((value) => res.end(String(value)));
+    })
+    .listen(process.env.PORT);
 
-process.on('SIGTERM', () => {
-  fs.writeFileSync(process.env.COUNTS_FILE, JSON.stringify(counts));
-  process.exit(0);
-});
+  // An app that uses SIGUSR1 for itself (a log-rotation signal, say): its inspector cannot be reopened.
+  if (process.env.HANDLE_SIGUSR1 === '1') process.on('SIGUSR1', () => undefined);
+
+  process.on('SIGTERM', () => {
+    fs.writeFileSync(process.env.COUNTS_FILE, JSON.stringify(counts));
+    process.exit(0);
+  });
+}
