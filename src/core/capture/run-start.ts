@@ -6,16 +6,23 @@ import {
   AppProcess,
   AttachedApp,
   type AttachSpec,
+  ChildInspectors,
+  nodeChildrenOf,
   explicitPort,
   freePort,
   loopbackHostOf,
 } from '../app/index.ts';
-import { InspectorSession } from '../inspector/index.ts';
+import { InspectorSession, ProcessProfilers } from '../inspector/index.ts';
 import { type ListenAddress, RunError } from '../common/index.ts';
 import { RUN_DEFAULTS } from './settings.ts';
 import { RunControl } from './run-control.ts';
 
 export abstract class RunStart extends RunControl {
+  /** The launched app's child processes (cluster workers, forks), profiled with it. */
+  protected processes: ProcessProfilers | undefined;
+  /** Said in the report when the app attached to has Node children the run cannot profile. */
+  protected childrenNote: string | undefined;
+
   protected async portToLaunchOn(): Promise<number> {
     const fixedPort = explicitPort(this.s.url);
     if (fixedPort !== undefined && (await accepts(fixedPort))) {
@@ -45,6 +52,9 @@ export abstract class RunStart extends RunControl {
     await this.race(app.inspector.quiet());
     this.stopReason = this.watch(app);
     this.stopReason.catch(() => undefined);
+    const children = nodeChildrenOf(app.pid);
+    if (children.length > 0)
+      this.childrenNote = `The app attached to has ${children.length} Node child process${children.length === 1 ? '' : 'es'} (${children.join(', ')}) that were not profiled: only the process attached to was. Let Hotline start the app to profile them all.`;
     return this.race(app.httpAddress(this.s.url));
   }
 
@@ -54,7 +64,13 @@ export abstract class RunStart extends RunControl {
       'starting',
       `starting ${path.relative(target.cwd, path.resolve(target.cwd, target.entry)) || target.entry}`,
     );
-    const env = { PORT: String(port), ...(target.env ?? {}) };
+    const children = this.opts.childProcesses === false ? undefined : ChildInspectors.create();
+    if (children) this.disposers.push(() => children.dispose());
+    const env = {
+      PORT: String(port),
+      ...(target.env ?? {}),
+      ...children?.env(target.env && 'NODE_OPTIONS' in target.env ? target.env.NODE_OPTIONS : process.env.NODE_OPTIONS),
+    };
     const { app, inspectorUrl } = await AppProcess.start({
       ...target,
       env,
@@ -75,6 +91,11 @@ export abstract class RunStart extends RunControl {
         ),
     );
     this.inspector = await this.race(connecting);
+    if (children) {
+      const processes = (this.processes = new ProcessProfilers());
+      this.disposers.push(() => void processes.dispose());
+      children.watch((c) => processes.add(c));
+    }
     const listening = this.nextListening(port);
     let address: ListenAddress;
     try {

@@ -23,6 +23,11 @@ export interface RunOptions extends LoadSettings {
   subWindows?: number;
   /** Stack captures per second in the profiled window, for exact calling lines (stack-sampler.ts); 0: none. */
   stackRateHz?: number;
+  /**
+   * Profile the launched app's Node child processes too (cluster workers, forks, any `node` it
+   * starts with its environment); default true. An app attached to is profiled alone.
+   */
+  childProcesses?: boolean;
   /** Where runs are kept; default <app dir>/.hotline/runs. */
   runsDir?: string;
   signal?: AbortSignal;

@@ -152,7 +152,11 @@ class Run extends RunStart {
         ? { count: Math.floor(this.opts.subWindows), seconds: s.durationS / Math.floor(this.opts.subWindows) }
         : subWindowPlan(s.durationS, load instanceof ExternalLoad);
     const extras = await this.race(
-      ProfiledExtras.open(inspector, { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }),
+      ProfiledExtras.open(inspector, {
+        samplingIntervalUs: s.samplingIntervalUs,
+        heap: this.opts.heap,
+        processes: this.processes,
+      }),
     );
     this.disposers.push(() => extras.dispose());
     const rateHz = this.opts.stackRateHz ?? DEFAULT_STACK_RATE_HZ;
@@ -294,6 +298,7 @@ class Run extends RunStart {
     if (m.stacks) writeFileAtomic(path.join(runDir, STACKS_FILE), JSON.stringify(m.stacks));
     const extras = m.extras ? saveExtras(runDir, m.extras) : undefined;
     if (extras && this.samplerNote) extras.notes.push(this.samplerNote);
+    if (extras && this.childrenNote) extras.notes.push(this.childrenNote);
     writeRunRecord(runDir, {
       version: 1,
       id,

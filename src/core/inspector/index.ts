@@ -2,5 +2,6 @@
 export { type CdpChannel } from './cdp-channel.ts';
 export { between, type LoopDelay, type LoopReading } from './loop-probe.ts';
 export { InspectorSession, type StackFrame } from './session.ts';
+export { MAX_CHILD_PROCESSES, type ProcessCapture, type ProcessInfo, ProcessProfilers } from './process-sessions.ts';
 export { type WorkerCapture } from './worker-session.ts';
 export { WorkerProfilers } from './workers.ts';
