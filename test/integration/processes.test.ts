@@ -1,0 +1,176 @@
+// Apps of several Node processes end to end: real apps under real load through the real
+// inspector. cluster-app forks 2 node:cluster workers that serve every request; fork-app hands each
+// request to one of 2 child_process.fork children. In both the work is two loops of 2:1 trips
+// (truth markers on the lines), so each child's lines have a known answer; the primary does none.
+// Needs `npm run build` (the load runner is forked from dist/).
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { profileUnderLoad, type ProfiledRun } from '../../src/core/index.ts';
+import { RunError } from '../../src/core/common/run-error.ts';
+import { parseCpuProfileText } from '../../src/core/analysis/cpuprofile.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
+import { descendantsOf, leakCheckedRuns, REPO_ROOT, RUN_TEST_TIMEOUT, tempDir } from '../helpers/integration.ts';
+import { truthLines } from '../helpers/truth.ts';
+
+const CLUSTER_APP = path.join(REPO_ROOT, 'test', 'apps', 'cluster-app');
+const FORK_APP = path.join(REPO_ROOT, 'test', 'apps', 'fork-app');
+/** Points a share may be off its constructed value (the house tolerance). */
+const TOLERANCE = 3;
+const LOAD = { url: '/', warmupS: 1, durationS: 6, connections: 4 } as const;
+
+const runs = leakCheckedRuns();
+
+/** The private folders of child inspectors that exist now (each run must remove its own). */
+const processDirs = (): string[] => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('hotline-processes-'));
+
+async function run(cwd: string): Promise<ProfiledRun> {
+  runs.watch(cwd);
+  const dirsBefore = new Set(processDirs());
+  const result = await profileUnderLoad({ target: { cwd, entry: 'server.js' }, ...LOAD, runsDir: tempDir() });
+  runs.appStarted(result.report.app.pid);
+  assert.deepEqual(
+    processDirs().filter((d) => !dirsBefore.has(d)),
+    [],
+    'the run removed its folder of child inspectors',
+  );
+  return result;
+}
+
+/** Each truth line's share of the marked lines' own time among the child processes' lines. */
+function sharesOf(report: ReportV1, appDir: string): Array<{ line: number; expected: number; actual: number }> {
+  const truth = truthLines(appDir).filter((t) => t.kind === 'own');
+  const own = truth.map(
+    (t) => report.lines.find((l) => l.thread === 'process' && l.file === t.file && l.line === t.line)?.ownMs ?? 0,
+  );
+  const sum = own.reduce((a, b) => a + b, 0);
+  const weights = truth.reduce((a, t) => a + t.weight, 0);
+  return truth.map((t, i) => ({
+    line: t.line,
+    expected: (t.weight / weights) * 100,
+    actual: sum > 0 ? (own[i] / sum) * 100 : 0,
+  }));
+}
+
+function assertProcesses(
+  runDir: string,
+  report: ReportV1,
+  appDir: string,
+  script: string,
+  kind: 'cluster' | 'fork',
+): void {
+  const processes = report.processes ?? [];
+  const context = `${JSON.stringify(processes, null, 1)}\n${report.notes.join('\n')}`;
+  assert.equal(processes[0]?.role, 'primary', context);
+  assert.equal(processes[0]?.pid, report.app.pid);
+  const workers = processes.slice(1);
+  assert.equal(workers.length, 2, `both children profiled: ${context}`);
+  const truth = truthLines(appDir).filter((t) => t.kind === 'own');
+  const hot = truth.reduce((a, b) => (b.weight > a.weight ? b : a));
+  for (const w of workers) {
+    assert.equal(w.role, 'worker');
+    assert.equal(w.kind, kind, context);
+    assert.equal(w.script, script);
+    assert.notEqual(w.pid, report.app.pid);
+    // Each child did real work in the profiled window, and its file holds its samples.
+    const profile = parseCpuProfileText(fs.readFileSync(path.join(runDir, w.file), 'utf8'));
+    assert.ok((profile.samples?.length ?? 0) > 100, `${w.file}: ${profile.samples?.length} samples`);
+    assert.ok(w.nonIdleMs > 300, `process ${w.pid} was busy: ${w.nonIdleMs} ms`);
+    assert.equal(w.topLine?.file, hot.file, context);
+    assert.equal(w.topLine?.line, hot.line, `process ${w.pid}'s top line: ${context}`);
+  }
+  // The children do nearly all the work: the primary only forks (and, for fork-app, relays).
+  const children = report.childProcesses;
+  assert.ok(children, 'report.childProcesses');
+  assert.equal(children.count, 2);
+  assert.ok(
+    children.nonIdleMs > report.nonIdleMs,
+    `children ${children.nonIdleMs} ms > primary ${report.nonIdleMs} ms`,
+  );
+  assert.ok(Math.abs(children.allNonIdleMs - (children.nonIdleMs + report.nonIdleMs)) < 1);
+  const shareSum = processes.reduce((t, p) => t + p.sharePct, 0);
+  assert.ok(Math.abs(shareSum - 100) < 0.5, `process shares add up to 100%: ${shareSum}`);
+
+  // The hot line is in report.lines, tagged, with its split by process, and the 2:1 shares hold.
+  const line = report.lines.find((l) => l.thread === 'process' && l.file === hot.file && l.line === hot.line);
+  assert.ok(line, `no process line ${hot.line}: ${JSON.stringify(report.lines.slice(0, 6))}`);
+  assert.equal(line.function, 'work');
+  assert.deepEqual(
+    (line.processes ?? []).map((p) => p.pid).sort(),
+    workers.map((w) => w.pid).sort(),
+    'both processes ran the hot line',
+  );
+  const split = (line.processes ?? []).reduce((t, p) => t + p.ownMs, 0);
+  assert.ok(Math.abs(split - line.ownMs) <= Math.max(2, line.ownMs * 0.01), `split ${split} of ${line.ownMs} ms`);
+  for (const s of sharesOf(report, appDir))
+    assert.ok(
+      Math.abs(s.actual - s.expected) <= TOLERANCE,
+      `line ${s.line}: ${s.actual.toFixed(1)}% of the marked lines, constructed ${s.expected.toFixed(1)}%`,
+    );
+  // Nothing of the children's work is charged to the primary's lines.
+  assert.ok(!report.lines.some((l) => l.thread === undefined && l.file === hot.file && l.line === hot.line));
+  assert.ok(report.functions.some((f) => f.thread === 'process' && f.name === 'work' && f.file === hot.file));
+}
+
+test(
+  'node:cluster with 2 workers: both workers are profiled in the same windows, the 2:1 lines are found',
+  { timeout: 120_000 },
+  async () => {
+    const { runDir, report } = await run(CLUSTER_APP);
+    const script = path.join(CLUSTER_APP, 'server.js');
+    assertProcesses(runDir, report, CLUSTER_APP, script, 'cluster');
+  },
+);
+
+test(
+  'child_process.fork with 2 children: both are profiled, the 2:1 lines are found',
+  { timeout: 120_000 },
+  async () => {
+    const { runDir, report } = await run(FORK_APP);
+    assertProcesses(runDir, report, FORK_APP, path.join(FORK_APP, 'work.js'), 'fork');
+  },
+);
+
+test('a cluster run cancelled while profiling leaves no process behind', RUN_TEST_TIMEOUT, async () => {
+  runs.watch(CLUSTER_APP);
+  const dirsBefore = new Set(processDirs());
+  const controller = new AbortController();
+  let children: number[] = [];
+  const err = await profileUnderLoad({
+    target: { cwd: CLUSTER_APP, entry: 'server.js' },
+    ...LOAD,
+    runsDir: tempDir(),
+    onProgress: (p) => {
+      if (p.phase !== 'profiling' || controller.signal.aborted) return;
+      // The app's processes as they are now (the run's own process tree: the app and its 2 workers).
+      children = descendantsOf(process.pid)
+        .filter((d) => d.argv.includes(path.join(CLUSTER_APP, 'server.js')))
+        .map((d) => d.pid);
+      controller.abort();
+    },
+    signal: controller.signal,
+  }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  assert.ok(err instanceof RunError && err.kind === 'cancelled', String(err));
+  assert.equal(children.length, 3, `the primary and 2 workers were running when cancelled: ${children.join(', ')}`);
+  for (const pid of children) assert.ok(!fs.existsSync(`/proc/${pid}`) || isZombie(pid), `process ${pid} is gone`);
+  assert.deepEqual(
+    processDirs().filter((d) => !dirsBefore.has(d)),
+    [],
+    'the folder of child inspectors is removed',
+  );
+  // leakCheckedRuns checks after this test that no process of the app folder runs.
+});
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return /^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]);
+  } catch {
+    return true;
+  }
+}
