@@ -32,7 +32,9 @@ export function analyzeProcesses(
     try {
       children.push({ entry, profile: parseCpuProfileBytes(fs.readFileSync(path.join(runDir, entry.file))) });
     } catch (err) {
-      notes.push(`The profile of child process ${entry.pid} (${entry.file}) could not be read: ${(err as Error).message}`);
+      notes.push(
+        `The profile of child process ${entry.pid} (${entry.file}) could not be read: ${(err as Error).message}`,
+      );
     }
   }
   if (children.length === 0) return { ...report, notes: [...report.notes, ...notes] };
@@ -43,9 +45,7 @@ export function analyzeProcesses(
     a.notes = loaded.notes.concat(a.notes);
     return a;
   };
-  const combined = analyze(
-    children.length === 1 ? children[0].profile : mergeProfiles(children.map((c) => c.profile)),
-  );
+  const combined = analyze(children.length === 1 ? children[0].profile : mergeProfiles(children.map((c) => c.profile)));
   const apart = children.map((c, i) =>
     children.length === 1 ? combined : i < MAX_ANALYSED_APART ? analyze(c.profile) : undefined,
   );

@@ -74,7 +74,15 @@ const threadSummary = shape(
 );
 const workers = shape({ nonIdleMs: num, durationMs: num, samples: num, categories, hints: arr(hint) });
 const processSummary = shape(
-  { pid: num, role: oneOf('primary', 'worker'), file: str, durationMs: num, samples: num, nonIdleMs: num, sharePct: num },
+  {
+    pid: num,
+    role: oneOf('primary', 'worker'),
+    file: str,
+    durationMs: num,
+    samples: num,
+    nonIdleMs: num,
+    sharePct: num,
+  },
   {
     kind: oneOf('cluster', 'fork', 'spawn'),
     script: str,
@@ -132,7 +140,16 @@ const report = shape(
     hints: arr(hint),
     notes: arr(str),
   },
-  { load, eventLoop, partial: shape({ reason: str }), threads: arr(threadSummary), workers, heap, processes: arr(processSummary), childProcesses },
+  {
+    load,
+    eventLoop,
+    partial: shape({ reason: str }),
+    threads: arr(threadSummary),
+    workers,
+    heap,
+    processes: arr(processSummary),
+    childProcesses,
+  },
 );
 
 /** report.json of version 1 with every field the CLI, the editor and the report page read. */
