@@ -1,6 +1,6 @@
 // The preload that makes an app's child processes open their inspectors (child-processes.ts), run
 // in a real process tree: a parent started the way Hotline starts an app (its own inspector open)
-// forks a child and spawns another `node`; each child reports a loopback address, and none inherits
+// forks a child, spawns another `node` and starts a worker thread; each child process reports a loopback address, and none inherits
 // the parent's inspector flags.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -45,6 +45,7 @@ test(
       const { fork, spawn } = require('node:child_process');
       fork(${JSON.stringify(child)});
       spawn(process.execPath, [${JSON.stringify(child)}], { stdio: 'inherit' });
+      new (require('node:worker_threads').Worker)('setTimeout(() => {}, 20000)', { eval: true });
       setTimeout(() => {}, 20000);`;
     const app = spawn(process.execPath, ['--inspect=127.0.0.1:0', '-e', parent], {
       env: { ...process.env, ...children.env(undefined) },
@@ -60,7 +61,9 @@ test(
         reports.push(...children.newReports());
         await new Promise((r) => setTimeout(r, 50));
       }
-      assert.equal(reports.length, 2, `two children reported: ${JSON.stringify(reports)}`);
+      await new Promise((r) => setTimeout(r, 300)); // a worker thread's report would come about now
+      reports.push(...children.newReports());
+      assert.equal(reports.length, 2, `two children reported, the worker thread did not: ${JSON.stringify(reports)}`);
       assert.deepEqual(reports.map((r) => r.kind).sort(), ['fork', 'spawn']);
       for (const r of reports) {
         assert.match(r.url, /^ws:\/\/127\.0\.0\.1:\d+\//);

@@ -35,7 +35,8 @@ const PRELOAD = `'use strict';
 // Hotline: profiles the child processes of the app it started (see child-processes.ts in Hotline).
 (() => {
   const dir = process.env.${DIR_ENV};
-  if (!dir) return;
+  // Worker threads run preloads too: they are profiled through their process's own inspector.
+  if (!dir || !require('node:worker_threads').isMainThread) return;
   const inspector = require('node:inspector');
   const inspectorFlag = /^--(inspect|inspect-brk|inspect-port|debug-port|inspect-wait|inspect-publish-uid)(=|$)/;
   if (inspector.url()) {

@@ -94,7 +94,10 @@ export abstract class RunStart extends RunControl {
     if (children) {
       const processes = (this.processes = new ProcessProfilers());
       this.disposers.push(() => void processes.dispose());
-      children.watch((c) => processes.add(c));
+      // Only other processes: the app's own pid would be a thread of it (the preload skips those).
+      children.watch((c) => {
+        if (c.pid !== app.pid) processes.add(c);
+      });
     }
     const listening = this.nextListening(port);
     let address: ListenAddress;
