@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import {
   type InspectorSession,
+  MAX_CHILD_PROCESSES,
   type ProcessCapture,
   type ProcessProfilers,
   type WorkerCapture,
@@ -95,7 +96,15 @@ export class ProfiledExtras {
         ? { profile: mergeHeapProfiles(this.heapProfiles), samplingIntervalBytes: this.heapInterval }
         : undefined;
     const processes = await this.o.processes?.finish();
-    return { workers, heap, notes: this.notes, ...(processes ? { processes } : {}) };
+    const skipped = this.o.processes?.skipped ?? 0;
+    const notes =
+      skipped > 0
+        ? [
+            ...this.notes,
+            `${skipped} more child processes started: only the first ${MAX_CHILD_PROCESSES} were profiled.`,
+          ]
+        : this.notes;
+    return { workers, heap, notes, ...(processes ? { processes } : {}) };
   }
 
   /** The app exited in the window: whatever was taken up to then. */
