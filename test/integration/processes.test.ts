@@ -90,6 +90,15 @@ function assertProcesses(
     `children ${children.nonIdleMs} ms > primary ${report.nonIdleMs} ms`,
   );
   assert.ok(Math.abs(children.allNonIdleMs - (children.nonIdleMs + report.nonIdleMs)) < 1);
+  // The app's CPU in the profiled sub-windows is all its processes', not the primary's alone.
+  const profiledCpuMs = (report.load?.subWindows?.profiled ?? []).reduce(
+    (t, w) => t + (w.cpuMsPerRequest ?? 0) * w.requests,
+    0,
+  );
+  assert.ok(
+    profiledCpuMs > 0.5 * children.nonIdleMs,
+    `CPU of the profiled sub-windows ${profiledCpuMs} ms; the children were busy ${children.nonIdleMs} ms`,
+  );
   const shareSum = processes.reduce((t, p) => t + p.sharePct, 0);
   assert.ok(Math.abs(shareSum - 100) < 0.5, `process shares add up to 100%: ${shareSum}`);
 

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { type ChildInspector, ChildInspectors, parseReport } from '../../src/core/app/child-processes.ts';
+import { type AppMark, between } from '../../src/core/inspector/loop-probe.ts';
 
 test('parseReport keeps only what the preload writes, with a loopback address', () => {
   const good = { pid: 12, ppid: 11, kind: 'cluster', url: 'ws://127.0.0.1:4567/abc', argv: ['/app/server.js'] };
@@ -85,3 +86,19 @@ test(
     }
   },
 );
+
+test("between: a sub-window's CPU adds each child's, counting only children marked at both edges", () => {
+  const mark = (cpuUs: number, wallUs: number, children?: Record<number, number>): AppMark => ({
+    cpuUs,
+    idleMs: 0,
+    activeMs: 0,
+    wallUs,
+    ...(children ? { children } : {}),
+  });
+  const a = mark(1_000_000, 0, { 11: 5_000_000, 12: 7_000_000, 13: 1_000_000 });
+  // 12 is gone at the second edge, 14 was born in between: neither counts.
+  const b = mark(1_100_000, 2_000_000, { 11: 6_000_000, 13: 1_500_000, 14: 9_000_000 });
+  assert.equal(between(a, b).cpuS, 0.1 + 1 + 0.5);
+  assert.equal(between(a, b).cpu, 1.6 / 2);
+  assert.equal(between(mark(0, 0), mark(200_000, 1_000_000)).cpuS, 0.2, 'a single process as before');
+});

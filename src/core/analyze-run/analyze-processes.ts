@@ -86,7 +86,7 @@ export function analyzeProcesses(
   });
 
   notes.push(
-    `The app ran ${children.length} child process${children.length === 1 ? '' : 'es'} beside the one Hotline started, profiled in the same windows: their lines are tagged thread "process", with percentages of the child processes' CPU (${Math.round(combined.nonIdleMs)} ms) and each process's part. The load figures are the app's as a whole; the CPU per request counts the primary process only.`,
+    `The app ran ${children.length} child process${children.length === 1 ? '' : 'es'} beside the one Hotline started, profiled in the same windows: their lines are tagged thread "process", with percentages of the child processes' CPU (${Math.round(combined.nonIdleMs)} ms) and each process's part. The load figures are the app's as a whole; its CPU per request adds the children's.`,
     ...combined.notes.map((n) => `Child processes: ${n}`),
   );
   return {

@@ -12,7 +12,7 @@ import {
   freePort,
   loopbackHostOf,
 } from '../app/index.ts';
-import { InspectorSession, ProcessProfilers } from '../inspector/index.ts';
+import { type AppMark, InspectorSession, ProcessProfilers, type WindowKind } from '../inspector/index.ts';
 import { type ListenAddress, RunError } from '../common/index.ts';
 import { RUN_DEFAULTS } from './settings.ts';
 import { RunControl } from './run-control.ts';
@@ -22,6 +22,12 @@ export abstract class RunStart extends RunControl {
   protected processes: ProcessProfilers | undefined;
   /** Said in the report when the app attached to has Node children the run cannot profile. */
   protected childrenNote: string | undefined;
+
+  /** A sub-window's edge in the app: its main process's mark with its children's CPU time. */
+  protected async edge(o: { open?: WindowKind; close?: WindowKind }): Promise<AppMark> {
+    const [mark, children] = await Promise.all([this.inspector!.edge(o), this.processes?.cpuMark()]);
+    return children && Object.keys(children).length > 0 ? { ...mark, children } : mark;
+  }
 
   protected async portToLaunchOn(): Promise<number> {
     const fixedPort = explicitPort(this.s.url);

@@ -179,13 +179,13 @@ class Run extends RunStart {
           of: s.durationS,
           requestsPerSecond: this.lastTickRps,
         });
-        const m0 = await this.race(inspector.edge({ open: 'measured' }));
+        const m0 = await this.race(this.edge({ open: 'measured' }));
         await this.race(load.switchPhase('measured'));
         await this.windowClock(plan.seconds).next();
         const measured = await this.race(load.switchPhase('warmup'));
         taken.measured.push({
           result: measured,
-          app: between(m0, await this.race(inspector.edge({ close: 'measured' }))),
+          app: between(m0, await this.race(this.edge({ close: 'measured' }))),
         });
         // Profiled: the profiler and the extras on, then off again. The first start flushes
         // optimised code (InspectorSession.startProfiler); later ones find it known to V8's profiler.
@@ -196,7 +196,7 @@ class Run extends RunStart {
           of: s.durationS,
           requestsPerSecond: this.lastTickRps,
         });
-        const p0 = await this.race(inspector.edge({ open: 'profiled' }));
+        const p0 = await this.race(this.edge({ open: 'profiled' }));
         profiling = Date.now();
         sampler?.resume();
         await this.race(load.switchPhase('profiled'));
@@ -213,7 +213,7 @@ class Run extends RunStart {
         const profiled = await this.race(last ? load.finish() : load.switchPhase('warmup'));
         taken.profiled.push({
           result: profiled,
-          app: between(p0, await this.race(inspector.edge({ close: 'profiled' }))),
+          app: between(p0, await this.race(this.edge({ close: 'profiled' }))),
         });
         profiledS += (Date.now() - profiling) / 1000;
         profiling = undefined;

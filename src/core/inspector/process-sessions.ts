@@ -24,6 +24,9 @@ export interface ProcessCapture {
   lost?: string;
 }
 
+/** A child that does not tell its CPU time within this is left out of the sub-window's figure. */
+const CPU_MARK_TIMEOUT_MS = 2000;
+
 /** Child processes kept per run (an app may start one per job). */
 export const MAX_CHILD_PROCESSES = 64;
 
@@ -105,6 +108,36 @@ export class ProcessProfilers {
 
   private live(): ProcessSession[] {
     return [...this.procs.values()].filter((p) => p.session && !p.session.isClosed);
+  }
+
+  /**
+   * process.cpuUsage() (user + system, µs) of every child that answers within CPU_MARK_TIMEOUT_MS,
+   * for the app's CPU at a sub-window's edge (AppMark.children).
+   */
+  async cpuMark(): Promise<Record<number, number>> {
+    const out: Record<number, number> = {};
+    await Promise.all(
+      this.live().map(async (p) => {
+        let timer: NodeJS.Timeout | undefined;
+        const asking = p.session!.channel().send('Runtime.evaluate', {
+          expression: '(() => { const c = process.cpuUsage(); return c.user + c.system; })()',
+          returnByValue: true,
+          silent: true,
+        }) as Promise<{ result?: { value?: unknown } }>;
+        const timeout = new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), CPU_MARK_TIMEOUT_MS);
+        });
+        try {
+          const r = await Promise.race([asking, timeout]);
+          if (typeof r?.result?.value === 'number') out[p.capture.info.pid] = r.result.value;
+        } catch {
+          // gone: it is left out of this window's CPU
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
+    return out;
   }
 
   /** Right after the main process's profiler started; `first`: the window's first sub-window. */

@@ -59,7 +59,7 @@ export interface SubWindowFigures {
   latencyMs: { p50: number; p99: number };
   errors: number;
   timeouts: number;
-  /** The app's CPU (all threads) per request served, ms; absent when it served none. */
+  /** The app's CPU (all threads, and its child processes') per request served, ms; absent when it served none. */
   cpuMsPerRequest?: number;
   /** Share of the sub-window the app's event loop was busy (0–1). */
   utilization?: number;
@@ -82,7 +82,7 @@ export interface ExternalLoadFigures {
 export interface EventLoopFigures {
   delayMs: { mean: number; p50: number; p99: number; max: number };
   utilization: number;
-  /** App CPU (all threads) per wall second, in the measured and profiled windows. */
+  /** App CPU (all threads, and its child processes') per wall second, in the measured and profiled windows. */
   cpu?: number;
   /** Not one 10 ms timer ran in the window: the delays are the window's length (a lower bound). */
   blockedThroughout?: boolean;
