@@ -12,6 +12,7 @@ import { profileUnderLoad, type ProfiledRun } from '../../src/core/index.ts';
 import { RunError } from '../../src/core/common/run-error.ts';
 import { parseCpuProfileText } from '../../src/core/analysis/cpuprofile.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
+import { renderReport } from '../../src/cli/render.ts';
 import { descendantsOf, leakCheckedRuns, REPO_ROOT, RUN_TEST_TIMEOUT, tempDir } from '../helpers/integration.ts';
 import { truthLines } from '../helpers/truth.ts';
 
@@ -130,6 +131,12 @@ test(
     const { runDir, report } = await run(CLUSTER_APP);
     const script = path.join(CLUSTER_APP, 'server.js');
     assertProcesses(runDir, report, CLUSTER_APP, script, 'cluster');
+    // The terminal report lists every process and the children's hot lines with their split.
+    const text = renderReport(report, { cwd: CLUSTER_APP, color: false });
+    const section = text.slice(text.indexOf('Processes ('));
+    for (const p of report.processes!) assert.match(section, new RegExp(`^\\s+${p.pid} `, 'm'), section);
+    const hot = truthLines(CLUSTER_APP).find((t) => t.kind === 'own' && t.weight === 2)!;
+    assert.match(section, new RegExp(`Hot lines in child processes[^]*server\\.js:${hot.line} `), section);
   },
 );
 
@@ -139,6 +146,48 @@ test(
   async () => {
     const { runDir, report } = await run(FORK_APP);
     assertProcesses(runDir, report, FORK_APP, path.join(FORK_APP, 'work.js'), 'fork');
+  },
+);
+
+test(
+  'a cluster worker that exits in the profiled window keeps its profile up to its exit; the run goes on',
+  { timeout: 120_000 },
+  async () => {
+    runs.watch(CLUSTER_APP);
+    let told: number | undefined;
+    const { runDir, report } = await profileUnderLoad({
+      target: { cwd: CLUSTER_APP, entry: 'server.js' },
+      ...LOAD,
+      runsDir: tempDir(),
+      // Halfway through the profiled time (earlier profiled sub-windows already kept), one worker exits.
+      onProgress: (p) => {
+        if (told !== undefined || p.phase !== 'profiling' || (p.second ?? 0) < LOAD.durationS / 2) return;
+        const primary = descendantsOf(process.pid).find(
+          (d) => d.argv.includes(path.join(CLUSTER_APP, 'server.js')) && d.ppid === process.pid,
+        );
+        const worker = primary && descendantsOf(primary.pid)[0];
+        if (!worker) return;
+        told = worker.pid;
+        process.kill(worker.pid, 'SIGUSR2');
+      },
+    });
+    runs.appStarted(report.app.pid);
+    assert.ok(told, 'a worker was told to exit');
+    const gone = report.processes?.find((p) => p.pid === told);
+    const context = `${JSON.stringify(report.processes, null, 1)}\n${report.notes.join('\n')}`;
+    assert.ok(gone, `the exited worker is listed: ${context}`);
+    assert.equal(gone.exitedEarly, true, context);
+    const other = report.processes!.find((p) => p.role === 'worker' && p.pid !== told);
+    assert.ok(other && !other.exitedEarly, context);
+    assert.ok(
+      gone.durationMs < other.durationMs,
+      `its profile ends with it: ${gone.durationMs} < ${other.durationMs} ms`,
+    );
+    assert.ok(gone.nonIdleMs > 0 && fs.existsSync(path.join(runDir, gone.file)));
+    assert.ok(
+      report.notes.some((n) => n.includes(`${told}`) && /exited during the profiled window/.test(n)),
+      context,
+    );
   },
 );
 

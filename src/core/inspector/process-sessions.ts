@@ -74,9 +74,6 @@ export class ProcessProfilers {
       p.session = session;
       // Its console calls must not be sent to us (InspectorSession.quiet).
       await session.quiet();
-      void session.closed.then(() => {
-        if (this.everOpened && !this.finished && this.captures.includes(p.capture)) p.capture.exitedEarly = true;
-      });
       if (this.intervalUs !== undefined) {
         p.capture.joinedLate = true;
         this.captures.push(p.capture);
@@ -188,6 +185,9 @@ export class ProcessProfilers {
   /** Stops every child's profiler; returns what each gave, in the order they joined. */
   async finish(): Promise<ProcessCapture[]> {
     await this.pauseWindow();
+    // Its connection is gone while the app still runs: it exited in the window.
+    for (const p of this.procs.values())
+      if (this.captures.includes(p.capture) && (!p.session || p.session.isClosed)) p.capture.exitedEarly = true;
     this.finished = true;
     return this.captures;
   }

@@ -22,5 +22,7 @@ if (cluster.isPrimary) {
   // A worker that dies is not replaced: the run must see it end.
   cluster.on('exit', (w, code, signal) => console.error(`worker ${w.process.pid} ended (${signal ?? code})`));
 } else {
+  // Tests end one worker mid-run this way (a clean exit, as a worker that crashes or is recycled).
+  process.on('SIGUSR2', () => process.exit(0));
   http.createServer(work).listen(process.env.PORT);
 }
