@@ -180,22 +180,18 @@ export class ProcessProfilers {
     await Promise.all([...this.procs.values()].map((p) => this.stop(p)));
   }
 
-  private finished = false;
-
   /** Stops every child's profiler; returns what each gave, in the order they joined. */
   async finish(): Promise<ProcessCapture[]> {
     await this.pauseWindow();
     // Its connection is gone while the app still runs: it exited in the window.
     for (const p of this.procs.values())
       if (this.captures.includes(p.capture) && (!p.session || p.session.isClosed)) p.capture.exitedEarly = true;
-    this.finished = true;
     return this.captures;
   }
 
   /** The main process died: whatever the children gave up to now (they die with it). */
   async salvage(): Promise<ProcessCapture[]> {
     this.intervalUs = undefined;
-    this.finished = true;
     await Promise.all(
       [...this.procs.values()].map(async (p) => {
         if (!p.profiling || !p.session) return;
