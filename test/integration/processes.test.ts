@@ -7,13 +7,22 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { profileUnderLoad, type ProfiledRun } from '../../src/core/index.ts';
 import { RunError } from '../../src/core/common/run-error.ts';
 import { parseCpuProfileText } from '../../src/core/analysis/cpuprofile.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { renderReport } from '../../src/cli/render.ts';
-import { descendantsOf, leakCheckedRuns, REPO_ROOT, RUN_TEST_TIMEOUT, tempDir } from '../helpers/integration.ts';
+import { accepts } from '../../src/core/app/ports.ts';
+import {
+  descendantsOf,
+  freePort,
+  leakCheckedRuns,
+  REPO_ROOT,
+  RUN_TEST_TIMEOUT,
+  tempDir,
+} from '../helpers/integration.ts';
 import { truthLines } from '../helpers/truth.ts';
 
 const CLUSTER_APP = path.join(REPO_ROOT, 'test', 'apps', 'cluster-app');
@@ -232,3 +241,49 @@ function isZombie(pid: number): boolean {
     return true;
   }
 }
+
+test(
+  'attached to a running cluster primary: only it is profiled, and the report says its 2 workers were not',
+  { timeout: 120_000 },
+  async () => {
+    const port = await freePort();
+    // Started as a user would, with an inspector of its own (cluster gives each worker the next port).
+    const app = spawn(process.execPath, ['--inspect=127.0.0.1:0', path.join(CLUSTER_APP, 'server.js')], {
+      cwd: CLUSTER_APP,
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
+    try {
+      let stderr = '';
+      app.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+      const deadline = Date.now() + 20_000;
+      let url: string | undefined;
+      while (Date.now() < deadline && !(url && (await accepts(port)))) {
+        url = /Debugger listening on (ws:\/\/\S+)/.exec(stderr)?.[1];
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(url && (await accepts(port)), `the app is up: ${stderr}`);
+      const { report } = await profileUnderLoad({
+        target: { cwd: CLUSTER_APP, entry: 'server.js' },
+        attach: { target: url },
+        ...LOAD,
+        durationS: 2,
+        runsDir: tempDir(),
+      });
+      assert.equal(report.processes, undefined);
+      const workers = descendantsOf(app.pid!).map((d) => d.pid);
+      assert.equal(workers.length, 2, 'the workers still run');
+      const note = report.notes.find((n) => /not profiled/.test(n));
+      assert.ok(note, report.notes.join('\n'));
+      assert.match(note, /2 Node child processes/);
+      for (const pid of workers) assert.ok(note.includes(String(pid)), note);
+    } finally {
+      try {
+        process.kill(-app.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  },
+);
