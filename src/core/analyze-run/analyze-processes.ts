@@ -4,14 +4,9 @@
 // `thread: 'process'`, each line with its split by process.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  type Analysis,
-  analyzeProfile,
-  type CpuProfile,
-  mergeProfiles,
-  parseCpuProfileBytes,
-} from '../analysis/index.ts';
-import { type ChildProcessRecord, type ExtrasRecord, loadSources, PROFILE_FILE } from '../store/index.ts';
+import { type Analysis, type CpuProfile, mergeProfiles, parseCpuProfileBytes } from '../analysis/index.ts';
+import { type ChildProcessRecord, type ExtrasRecord, PROFILE_FILE } from '../store/index.ts';
+import { analyzeBeside } from './analyze-extras.ts';
 import type { ProcessSummary, ReportV1 } from '../report/index.ts';
 
 /** Children analyzed one by one for their summary and their split of each line. */
@@ -38,13 +33,7 @@ export function analyzeProcesses(
     }
   }
   if (children.length === 0) return { ...report, notes: [...report.notes, ...notes] };
-  const analyze = (profile: CpuProfile): Analysis => {
-    const loaded = loadSources(profile, root);
-    for (const [file, text] of loaded.sources) if (!sources.has(file)) sources.set(file, text);
-    const a = analyzeProfile({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps });
-    a.notes = loaded.notes.concat(a.notes);
-    return a;
-  };
+  const analyze = (profile: CpuProfile): Analysis => analyzeBeside(profile, root, sources);
   const combined = analyze(children.length === 1 ? children[0].profile : mergeProfiles(children.map((c) => c.profile)));
   const apart = children.map((c, i) =>
     children.length === 1 ? combined : i < MAX_ANALYSED_APART ? analyze(c.profile) : undefined,
