@@ -6,8 +6,9 @@
 import type { ProcessSummary } from '../../src/core/report/index.ts';
 import type { ViewContext } from './context.ts';
 import { h, share } from './dom.ts';
-import { canOpen, fmt, ms, pct, where } from './format.ts';
+import { canOpen, fmt, pct, where } from './format.ts';
 import { type Column, dataGrid, type GridRow, link } from './toolkit.ts';
+import { busyCell, hottestCell } from './threads.ts';
 
 /** "process": on a row whose figures come from the child processes; its title says which ones. */
 export function processTag(split: Array<{ pid: number; ownMs: number }> | undefined): HTMLElement {
@@ -85,29 +86,8 @@ export function processesSection(ctx: ViewContext): HTMLElement | null {
           ),
         ],
         [share(p.sharePct)],
-        [
-          h(
-            'span',
-            { title: `${ms(p.nonIdleMs)} busy of ${ms(p.durationMs)} profiled, ${p.samples} samples` },
-            `${fmt(p.nonIdleMs)} / ${fmt(p.durationMs)}`,
-          ),
-        ],
-        [
-          top
-            ? h(
-                'span',
-                null,
-                h(
-                  'span',
-                  { class: `mono ${canOpen(top.file, top.line) ? 'loc' : 'muted'}` },
-                  where(top.file, top.line, r.app.cwd),
-                ),
-                ' ',
-                h('span', { class: 'mono fn' }, top.function),
-                h('span', { class: 'muted' }, ` ${pct(top.ownPct)}`),
-              )
-            : h('span', { class: 'muted' }, 'none sampled'),
-        ],
+        [busyCell(p)],
+        [hottestCell(top, r.app.cwd)],
       ],
       props: {
         data: { kind: 'process', pid: String(p.pid), ...(top ? { file: top.file, line: String(top.line) } : {}) },
