@@ -13,6 +13,7 @@ import { fmt, formatBytes as bytes, formatMs as ms, formatPct } from '../format.
 import { capacityOf, costText } from '../capacity.ts';
 import { bar, CATEGORY_LABELS, column, rel, type RenderOptions, sourceLine } from './render-parts.ts';
 import { changeText } from './render-comparison.ts';
+import { renderProcesses } from './render-processes.ts';
 
 export function renderReport(r: ReportV1, o: RenderOptions): string {
   const out: string[] = [];
@@ -108,7 +109,7 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
       { ...o, capacity: capacityOf(r) },
     ),
   );
-  out.push(...renderThreads(r, o), ...renderHeap(r, o));
+  out.push(...renderThreads(r, o), ...renderProcesses(r, o), ...renderHeap(r, o));
   return out.join('\n');
 }
 

@@ -1,5 +1,6 @@
 // The profiles of a run folder for the flame graph's picker: the main thread first, then each
-// worker thread and the allocations, as report.json lists them. No vscode import (unit-tested).
+// worker thread, each child process and the allocations, as report.json lists them. No vscode
+// import (unit-tested).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isReportV1, PROFILE_FILE } from '../core/index.ts';
@@ -30,6 +31,12 @@ export function runProfiles(reportFile: string): RunProfile[] {
     if (t.id === 0 || !file) continue;
     const hottest = t.topLine ? ` · hottest: ${path.basename(t.topLine.file)}:${t.topLine.line}` : '';
     items.push({ label: t.title, description: `worker thread · ${t.file}${hottest}`, file });
+  }
+  for (const p of report.processes ?? []) {
+    const file = inside(p.file);
+    if (p.role === 'primary' || !file) continue;
+    const hottest = p.topLine ? ` · hottest: ${path.basename(p.topLine.file)}:${p.topLine.line}` : '';
+    items.push({ label: `Process ${p.pid}`, description: `${p.kind ?? 'child'} process · ${p.file}${hottest}`, file });
   }
   const heap = report.heap && inside(report.heap.file);
   if (heap) items.push({ label: 'Allocations', description: `heap sampling · ${report.heap!.file}`, file: heap });

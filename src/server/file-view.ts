@@ -56,6 +56,7 @@ export class ReportIndex {
     this.context = {
       nonIdleMs: report.nonIdleMs,
       ...(report.workers ? { workersNonIdleMs: report.workers.nonIdleMs } : {}),
+      ...(report.childProcesses ? { processesNonIdleMs: report.childProcesses.nonIdleMs } : {}),
       underLoad: report.load !== undefined,
       root: report.app.cwd,
       capacity: capacityOf(report),
@@ -167,7 +168,7 @@ export function heatOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping):
     const line0 = mapping.toCurrent(l.line);
     if (line0 === undefined) continue;
     // Worker lines: a share of the workers' time (several workers can each fill a core).
-    const core = l.thread === 'worker' ? l.ownPct : corePct(l.ownMs, index.context.capacity);
+    const core = l.thread !== undefined ? l.ownPct : corePct(l.ownMs, index.context.capacity);
     heat.push({
       line: line0,
       ownMs: l.ownMs,

@@ -55,6 +55,8 @@ export interface TextContext {
   nonIdleMs: number;
   /** Non-idle time of the worker threads: the 100% of the costs tagged `thread: 'worker'`. */
   workersNonIdleMs?: number;
+  /** Non-idle time of the app's child processes: the 100% of the costs tagged `thread: 'process'`. */
+  processesNonIdleMs?: number;
   /** The run measured a load test (a bare .cpuprofile did not). */
   underLoad: boolean;
   /** Paths under this folder are shown relative to it (the app's folder). */
@@ -71,8 +73,8 @@ const amount = (ms: number, b: CapacityBasis): string => {
 
 /** `total 48 ms/request (93% of a core) · self 0.10 ms/request` */
 export function functionLensText(f: FunctionCost, ctx: Pick<TextContext, 'capacity'>): string {
-  if (f.thread === 'worker')
-    return `total ${formatMs(f.totalMs)} (${formatPct(f.totalPct)} of worker threads) · self ${formatMs(f.selfMs)}`;
+  if (f.thread !== undefined)
+    return `total ${formatMs(f.totalMs)} (${formatPct(f.totalPct)} of ${OFF_MAIN[f.thread]}) · self ${formatMs(f.selfMs)}`;
   return `total ${amount(f.totalMs, ctx.capacity)} (${formatCorePct(corePct(f.totalMs, ctx.capacity))} of a core) · self ${amount(f.selfMs, ctx.capacity)}`;
 }
 
@@ -87,7 +89,7 @@ export function lineLensText(
   ctx: Pick<TextContext, 'capacity'>,
 ): string {
   // Worker lines: a share of the workers' CPU, and no worker blocks the main event loop.
-  if (l.thread === 'worker') return `own ${formatMs(l.ownMs)} (${formatPct(l.ownPct)} of worker threads)`;
+  if (l.thread !== undefined) return `own ${formatMs(l.ownMs)} (${formatPct(l.ownPct)} of ${OFF_MAIN[l.thread]})`;
   if (hint) return `${costText(l.ownMs, ctx.capacity)} · blocks the event loop`;
   return `own ${costText(l.ownMs, ctx.capacity)}`;
 }
@@ -137,10 +139,10 @@ export interface LineHoverInput {
 /** Hover for a hot line: its times, what it calls, who calls its function, where a map moved it, the hint. */
 export function lineHoverMarkdown(input: LineHoverInput, mainCtx: TextContext): string {
   const { line: l, fn } = input;
-  const ctx = l.thread === 'worker' ? workerContext(mainCtx) : mainCtx;
+  const ctx = offMainContext(l.thread, mainCtx);
   const out: string[] = [];
   out.push(
-    `**Hotline** · line ${l.line} in ${code(l.function || '(anonymous)')}${l.thread === 'worker' ? ' · worker threads' : ''}`,
+    `**Hotline** · line ${l.line} in ${code(l.function || '(anonymous)')}${l.thread !== undefined ? ` · ${OFF_MAIN[l.thread]}` : ''}`,
   );
   out.push('');
   out.push('| | time | of busy CPU |');
@@ -149,8 +151,12 @@ export function lineHoverMarkdown(input: LineHoverInput, mainCtx: TextContext): 
   out.push(`| self | ${formatMs(l.selfMs)} | ${formatPct(l.selfPct)} |`);
   out.push(`| total | ${formatMs(l.totalMs)} | ${formatPct(l.totalPct)} |`);
   out.push('');
-  if (l.thread !== 'worker') {
+  if (l.thread === undefined) {
     out.push(`Of the app's capacity: own ${costText(l.ownMs, ctx.capacity)}.`);
+    out.push('');
+  }
+  if (l.processes && l.processes.length > 0) {
+    out.push(`By process: ${l.processes.map((p) => `${p.pid} ${formatMs(p.ownMs)}`).join(' · ')}`);
     out.push('');
   }
   if (l.callees.length > 0) {
@@ -187,7 +193,7 @@ export function lineHoverMarkdown(input: LineHoverInput, mainCtx: TextContext): 
 
 /** Hover for the first line of a costly function without a hot line of its own there. */
 export function functionHoverMarkdown(f: FunctionCost, mainCtx: TextContext): string {
-  const ctx = f.thread === 'worker' ? workerContext(mainCtx) : mainCtx;
+  const ctx = offMainContext(f.thread, mainCtx);
   const out: string[] = [];
   out.push(`**Hotline** · function ${code(f.name || '(anonymous)')}`);
   out.push('');
@@ -218,13 +224,25 @@ function hintMarkdown(h: Hint): string[] {
   return [`**Fix:** ${h.fix}`];
 }
 
-/** Costs measured in worker threads: their 100% is the workers' non-idle time. */
-function workerContext(ctx: TextContext): TextContext & { worker: true } {
-  return { ...ctx, nonIdleMs: ctx.workersNonIdleMs ?? ctx.nonIdleMs, worker: true };
+const OFF_MAIN = { worker: 'worker threads', process: 'child processes' } as const;
+
+/** Costs measured in worker threads or child processes: their 100% is the non-idle time of those. */
+function offMainContext(
+  thread: 'worker' | 'process' | undefined,
+  ctx: TextContext,
+): TextContext & { offMain?: 'worker' | 'process' } {
+  if (thread === undefined) return ctx;
+  const nonIdleMs = thread === 'worker' ? ctx.workersNonIdleMs : ctx.processesNonIdleMs;
+  return { ...ctx, nonIdleMs: nonIdleMs ?? ctx.nonIdleMs, offMain: thread };
 }
 
-function footnote(ctx: TextContext & { worker?: true }, inferred: boolean): string {
-  const of = ctx.worker ? 'non-idle CPU time of the worker threads, all workers together' : 'non-idle CPU time';
+function footnote(ctx: TextContext & { offMain?: 'worker' | 'process' }, inferred: boolean): string {
+  const of =
+    ctx.offMain === 'worker'
+      ? 'non-idle CPU time of the worker threads, all workers together'
+      : ctx.offMain === 'process'
+        ? 'non-idle CPU time of the child processes, all processes together'
+        : 'non-idle CPU time';
   const parts = [
     `Percentages are of ${of} (${formatMs(ctx.nonIdleMs)}${ctx.underLoad ? ' under load' : ''}).`,
     'Own: samples whose deepest line of your code is this one; self: executing the line itself; total: the line and the calls it makes.',

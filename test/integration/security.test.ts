@@ -245,7 +245,12 @@ test(
     );
     assert.ok(!seen.sockets.some((s) => HOSTILE_PORTS.includes(s.port)), 'none on 9229/9339');
     assert.deepEqual(seen.onHostilePorts.filter((s) => isWildcard(s.address)).map(addr), []);
-    assert.equal(seen.nodeOptions, '--max-old-space-size=128');
+    // The user's options without the inspector flag, then Hotline's preload for child processes
+    // (child-processes.ts: it opens a child's inspector on 127.0.0.1 at a port the OS picks).
+    assert.match(
+      seen.nodeOptions ?? '',
+      /^--max-old-space-size=128 --require "[^"]*\/hotline-processes-[^"/]+\/hotline-child-preload\.cjs"$/,
+    );
   },
 );
 

@@ -205,3 +205,23 @@ describe('hover', () => {
     assert.match(md, /`pbkdf2Sync`.*inferred call site/);
   });
 });
+
+describe('child-process lines', () => {
+  test('lens and hover: a share of the child processes’ CPU, the split by process, no capacity figure', () => {
+    const l = line({
+      ownMs: 2000,
+      ownPct: 66,
+      thread: 'process',
+      processes: [
+        { pid: 4102, ownMs: 1100 },
+        { pid: 4101, ownMs: 900 },
+      ],
+    });
+    assert.equal(lineLensText(l, undefined, ctx), 'own 2.0 s (66% of child processes)');
+    const hover = lineHoverMarkdown({ line: l, hints: [] }, { ...ctx, processesNonIdleMs: 3000 });
+    assert.match(hover, /· child processes/);
+    assert.match(hover, /By process: 4102 1\.1 s · 4101 900 ms/);
+    assert.match(hover, /Percentages are of non-idle CPU time of the child processes, all processes together \(3\.0 s/);
+    assert.doesNotMatch(hover, /capacity/);
+  });
+});

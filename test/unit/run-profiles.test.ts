@@ -78,3 +78,33 @@ test('a run without workers or heap, or an unreadable report: the main thread on
     ['Main thread'],
   );
 });
+
+test('child processes follow the threads, each with its own file; the primary is the main thread already', () => {
+  const proc = (pid: number, role: 'primary' | 'worker', file: string) => ({
+    pid,
+    role,
+    ...(role === 'worker' ? { kind: 'cluster' as const } : {}),
+    file,
+    durationMs: 1,
+    samples: 1,
+    nonIdleMs: 1,
+    sharePct: 50,
+  });
+  const items = runProfiles(
+    writeReport({
+      processes: [
+        proc(100, 'primary', 'profile.cpuprofile'),
+        proc(101, 'worker', 'process-101.cpuprofile'),
+        proc(102, 'worker', '../elsewhere.cpuprofile'),
+      ],
+    }),
+  );
+  assert.deepEqual(
+    items.map((i) => [i.label, path.relative(dir, i.file)]),
+    [
+      ['Main thread', 'profile.cpuprofile'],
+      ['Process 101', 'process-101.cpuprofile'],
+    ],
+  );
+  assert.match(items[1].description, /^cluster process · process-101\.cpuprofile/);
+});

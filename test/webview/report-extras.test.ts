@@ -31,6 +31,7 @@ const workersBase = loadReportFixture('workers-base');
 const heapApp = loadReportFixture('heap-app');
 const attachWrk = loadReportFixture('attach-wrk');
 const unparsed = loadReportFixture('external-unparsed');
+const cluster = loadReportFixture('cluster-app');
 const WORKER_FILE = path.join(path.dirname(workers.app.cwd), 'worker-app', 'hash-worker.js');
 
 describe('report webview: threads, allocations, attach, external load', { timeout: 120_000 }, () => {
@@ -71,6 +72,44 @@ describe('report webview: threads, allocations, attach, external load', { timeou
     assert.match(attachWrk.settings.attach ?? '', /^pid:\d+$/);
     assert.ok(attachWrk.load?.external?.parsed && attachWrk.load.external.missing.includes('latency p90'));
     assert.equal(unparsed.load?.external?.parsed, false);
+  });
+
+  test("child processes: Processes section, the children's hottest line apart, their rows in a group of their own", async () => {
+    const { page, check } = await open('light', [{ type: 'report', report: cluster }], cluster.id);
+    // Processes: the primary first, then each child with its share of all processes and hottest line.
+    const rows = page.locator('vscode-data-grid.processes vscode-data-grid-row[data-kind="process"]');
+    assert.equal(await rows.count(), cluster.processes!.length);
+    for (const [i, p] of cluster.processes!.entries()) {
+      const row = await rows.nth(i).innerText();
+      assert.ok(row.startsWith(`${p.pid} ${i === 0 ? 'primary' : 'cluster server.js'}`), row);
+      assert.ok(row.includes(`${p.sharePct >= 10 ? Math.round(p.sharePct) : p.sharePct.toFixed(1)}%`), row);
+      if (p.topLine) assert.ok(row.includes(`server.js:${p.topLine.line}`), row);
+    }
+    assert.match(await text(page, '[data-field="processes"] h2'), /Processes\s+2 child processes · \d+ ms CPU/);
+    // Under the primary's hottest line, the children's own, with its share of their CPU.
+    const childTop = cluster.lines.find((l) => l.thread === 'process' && l.ownMs > 0)!;
+    assert.match(
+      await text(page, '[data-field="process-top-line"]'),
+      new RegExp(`In child processes: server\\.js:${childTop.line} in work, \\d+(\\.\\d)?% of child process CPU`),
+    );
+    await screenshot(page, 'processes-overview-light');
+    // Hot lines: the children's rows in their own group, tagged, never among the primary's.
+    await tab(page, 'lines');
+    const childRows = page.locator(
+      '[data-thread="process"] vscode-data-grid.hot-lines vscode-data-grid-row[data-kind="line"]',
+    );
+    const sampled = cluster.lines.filter((l) => l.thread === 'process' && (l.ownMs > 0 || l.totalMs > 0));
+    assert.equal(await childRows.count(), sampled.length);
+    assert.match(await childRows.first().innerText(), new RegExp(`server\\.js:${childTop.line}[^]*process`));
+    assert.match(await text(page, '[data-thread="process"] h2'), /Child processes\s+% of child process CPU/);
+    assert.equal(
+      await page
+        .locator('[data-thread="main"] vscode-data-grid-row[data-kind="line"][data-line="' + childTop.line + '"]')
+        .count(),
+      0,
+      "the children's hot line is not among the primary's rows",
+    );
+    await check();
   });
 
   test('the comparison keeps which thread a line ran in (what the Cheaper / costlier tab tags)', () => {

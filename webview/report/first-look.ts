@@ -3,6 +3,7 @@ import { codeText, h } from './dom.ts';
 import { type ViewContext } from './context.ts';
 import { ms, pct, where } from './format.ts';
 import { hasWorkers } from './threads.ts';
+import { childProcessTop } from './processes.ts';
 import { link } from './toolkit.ts';
 import {
   capacityOf,
@@ -20,7 +21,9 @@ export function firstLook(ctx: ViewContext): HTMLElement | null {
   const top = r.lines.find((l) => l.thread === undefined && l.ownMs > 0);
   const workers = hasWorkers(ctx);
   const hint = r.hints[0];
-  if (!top && !hint) return null;
+  // A cluster primary may have no line of its own: its children's hottest line still shows.
+  const childTop = childProcessTop(ctx);
+  if (!top && !hint && !childTop) return null;
   const box = h('section', { class: 'first-look' });
   const capacity = capacityOf(r);
   if (top) {
@@ -66,9 +69,10 @@ export function firstLook(ctx: ViewContext): HTMLElement | null {
           topCost(top.ownMs, top.ownPct, capacity, r.nonIdleMs, workers),
         ),
         workers ? workerTop(ctx) : null,
+        childTop,
       ),
     );
-  }
+  } else if (childTop) box.appendChild(h('div', { class: 'top-line' }, childTop));
   if (hint) {
     box.appendChild(
       h(

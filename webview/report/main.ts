@@ -95,7 +95,8 @@ function show(msg: Extract<ToReportView, { type: 'report' }>): void {
 function hotLineCount(lines: Extract<ToReportView, { type: 'report' }>['report']['lines']): number {
   const sampled = lines.filter((l) => l.ownMs > 0 || l.totalMs > 0);
   const worker = sampled.filter((l) => l.thread === 'worker').length;
-  return Math.min(sampled.length - worker, MAX_ROWS) + Math.min(worker, MAX_ROWS);
+  const child = sampled.filter((l) => l.thread === 'process').length;
+  return Math.min(sampled.length - worker - child, MAX_ROWS) + Math.min(worker, MAX_ROWS) + Math.min(child, MAX_ROWS);
 }
 
 /** Scrolls to the row of a line (or else a function) and highlights it: where a CodeLens click lands. */

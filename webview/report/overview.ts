@@ -16,6 +16,7 @@ import { externalNote, missingFigure } from './external-load.ts';
 import { hasWorkers, threadsSection } from './threads.ts';
 import { badge, button, divider } from './toolkit.ts';
 import { firstLook } from './first-look.ts';
+import { processesSection } from './processes.ts';
 
 export function header(ctx: ViewContext): HTMLElement {
   const r = ctx.report;
@@ -83,6 +84,7 @@ export function overview(ctx: ViewContext): HTMLElement {
     eventLoopSection(ctx),
     cpuSection(ctx),
     threadsSection(ctx),
+    processesSection(ctx),
   );
 }
 

@@ -8,6 +8,7 @@ import { CATEGORY_LABELS, type ViewContext } from './context.ts';
 import { codeText, h, share, type Child } from './dom.ts';
 import { canOpen, fmt, num, pct, signed, where } from './format.ts';
 import { hasWorkers, workerTag } from './threads.ts';
+import { processTag } from './processes.ts';
 import { badge, dataGrid, divider, link, type Column, type GridRow } from './toolkit.ts';
 
 /** Enough rows for any real hunt; report.json keeps the rest. */
@@ -52,11 +53,11 @@ export function hotLines(ctx: ViewContext): HTMLElement {
  * Rows of the main thread, then (when the run had workers) the workers' in their own group with
  * a link down to it: their percentages are of another whole, so they never share one list.
  */
-function byThread<T extends { thread?: 'worker' }>(
+function byThread<T extends { thread?: 'worker' | 'process' }>(
   ctx: ViewContext,
   rows: T[],
   o: {
-    grid: (ctx: ViewContext, rows: T[], thread: 'main' | 'worker') => HTMLElement;
+    grid: (ctx: ViewContext, rows: T[], thread: RowGroup) => HTMLElement;
     what: string;
     workerNote: string;
     emptyMain: string;
@@ -65,11 +66,18 @@ function byThread<T extends { thread?: 'worker' }>(
 ): Child[] {
   const main = rows.filter((x) => x.thread === undefined);
   const worker = rows.filter((x) => x.thread === 'worker');
-  const list = (xs: T[], thread: 'main' | 'worker', empty: string): Child[] => [
+  const list = (xs: T[], thread: RowGroup, empty: string): Child[] => [
     xs.length > 0 ? o.grid(ctx, xs, thread) : h('p', { class: 'empty' }, empty),
     more(xs.length, Math.min(xs.length, MAX_ROWS), o.what),
   ];
-  if (!hasWorkers(ctx)) return [o.grid(ctx, main, 'main'), more(main.length, Math.min(main.length, MAX_ROWS), o.what)];
+  // The app's child processes (cluster workers, forks): a group of their own, after the rest.
+  const child = rows.filter((x) => x.thread === 'process');
+  const children: Child[] =
+    child.length > 0
+      ? [divider(), group('Child processes', processNote(ctx), 'process', ...list(child, 'process', ''))]
+      : [];
+  if (!hasWorkers(ctx))
+    return [o.grid(ctx, main, 'main'), more(main.length, Math.min(main.length, MAX_ROWS), o.what), ...children];
   const workerGroup = group('Worker threads', o.workerNote, 'worker', ...list(worker, 'worker', o.emptyWorker));
   return [
     jump(workerGroup, worker.length, o.what),
@@ -81,7 +89,17 @@ function byThread<T extends { thread?: 'worker' }>(
     ),
     divider(),
     workerGroup,
+    ...children,
   ];
+}
+
+/** Which rows a table shows: the main thread's, the worker threads', the child processes'. */
+type RowGroup = 'main' | 'worker' | 'process';
+
+/** "% of child process CPU (all processes together, 4166 ms)": what a child process row's share is of. */
+function processNote(ctx: ViewContext): string {
+  const c = ctx.report.childProcesses;
+  return `% of child process CPU (all ${c?.count ?? ''} processes together${c ? `, ${fmt(c.nonIdleMs)} ms` : ''})`;
 }
 
 /** Below a long main-thread list the workers' group is out of sight: a link scrolls to it. */
@@ -101,7 +119,7 @@ function workerNote(ctx: ViewContext): string {
   return `% of worker CPU (all workers together${w ? `, ${fmt(w.nonIdleMs)} ms` : ''})`;
 }
 
-function group(title: string, note: string, thread: 'main' | 'worker', ...children: Child[]): HTMLElement {
+function group(title: string, note: string, thread: RowGroup, ...children: Child[]): HTMLElement {
   return h(
     'section',
     { class: 'block thread-group', data: { thread } },
@@ -122,9 +140,10 @@ function oneOfTag(lines: number[]): HTMLElement {
   );
 }
 
-function lineGrid(ctx: ViewContext, lines: LineCost[], thread: 'main' | 'worker'): HTMLElement {
+function lineGrid(ctx: ViewContext, lines: LineCost[], thread: RowGroup): HTMLElement {
   const r = ctx.report;
   const worker = thread === 'worker';
+  const child = thread === 'process';
   const columns: Column[] = [
     worker
       ? {
@@ -132,8 +151,18 @@ function lineGrid(ctx: ViewContext, lines: LineCost[], thread: 'main' | 'worker'
           width: SHARE_WIDTH,
           help: "Share of the worker threads' non-idle CPU whose deepest line of your code is this one",
         }
-      : { title: 'Own', width: SHARE_WIDTH, help: 'Share of non-idle CPU whose deepest line of your code is this one' },
-    { title: 'Line', width: worker ? 'minmax(190px, 1.2fr)' : 'minmax(140px, 1.2fr)' },
+      : child
+        ? {
+            title: 'Own, child CPU',
+            width: SHARE_WIDTH,
+            help: "Share of the child processes' non-idle CPU whose deepest line of your code is this one",
+          }
+        : {
+            title: 'Own',
+            width: SHARE_WIDTH,
+            help: 'Share of non-idle CPU whose deepest line of your code is this one',
+          },
+    { title: 'Line', width: worker || child ? 'minmax(190px, 1.2fr)' : 'minmax(140px, 1.2fr)' },
     { title: 'Function', width: 'minmax(140px, 1.4fr)' },
     { title: 'Own ms', width: '88px', numeric: true },
     { title: 'Self ms', width: '88px', numeric: true },
@@ -154,6 +183,7 @@ function lineGrid(ctx: ViewContext, lines: LineCost[], thread: 'main' | 'worker'
           location(l.file, l.line, r.app.cwd),
           l.oneOf ? oneOfTag(l.oneOf) : null,
           worker ? workerTag() : null,
+          child ? processTag(l.processes) : null,
         ),
       ],
       [h('span', { class: 'mono fn' }, l.function)],
@@ -170,7 +200,11 @@ function lineGrid(ctx: ViewContext, lines: LineCost[], thread: 'main' | 'worker'
   }));
   return dataGrid(columns, rows, {
     class: `grid hot-lines ${thread}`,
-    title: worker ? 'Hot lines of your code in worker threads' : 'Hot lines of your code',
+    title: worker
+      ? 'Hot lines of your code in worker threads'
+      : child
+        ? 'Hot lines of your code in child processes'
+        : 'Hot lines of your code',
   });
 }
 
@@ -230,9 +264,10 @@ export function functions(ctx: ViewContext): HTMLElement {
   );
 }
 
-function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: 'main' | 'worker'): HTMLElement {
+function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: RowGroup): HTMLElement {
   const r = ctx.report;
   const worker = thread === 'worker';
+  const child = thread === 'process';
   const columns: Column[] = [
     worker
       ? {
@@ -240,7 +275,13 @@ function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: 'main' | '
           width: SHARE_WIDTH,
           help: "Share of the worker threads' non-idle CPU spent in the function itself",
         }
-      : { title: 'Self', width: SHARE_WIDTH, help: 'Share of non-idle CPU spent in the function itself' },
+      : child
+        ? {
+            title: 'Self, child CPU',
+            width: SHARE_WIDTH,
+            help: "Share of the child processes' non-idle CPU spent in the function itself",
+          }
+        : { title: 'Self', width: SHARE_WIDTH, help: 'Share of non-idle CPU spent in the function itself' },
     { title: 'Self ms', width: '88px', numeric: true },
     { title: 'Total', width: '72px', numeric: true, help: 'The function and everything it called (each sample once)' },
     { title: 'Total ms', width: '88px', numeric: true },
@@ -254,7 +295,11 @@ function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: 'main' | '
       [fmt(f.selfMs)],
       [pct(f.totalPct)],
       [fmt(f.totalMs)],
-      [h('span', { class: 'mono fn' }, functionLabel(f.name, f.file)), worker ? workerTag() : null],
+      [
+        h('span', { class: 'mono fn' }, functionLabel(f.name, f.file)),
+        worker ? workerTag() : null,
+        child ? processTag(undefined) : null,
+      ],
       [location(f.file, f.line, r.app.cwd)],
       [h('span', { class: 'category' }, h('span', { class: `swatch cat-${f.category}` }), CATEGORY_LABELS[f.category])],
     ],
@@ -266,7 +311,11 @@ function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: 'main' | '
   }));
   return dataGrid(columns, rows, {
     class: `grid functions ${thread}`,
-    title: worker ? 'Functions of your code in worker threads' : 'Functions',
+    title: worker
+      ? 'Functions of your code in worker threads'
+      : child
+        ? 'Functions of your code in child processes'
+        : 'Functions',
   });
 }
 

@@ -37,6 +37,28 @@ function flags(t: ThreadSummary): HTMLElement | null {
   );
 }
 
+/** "1292 / 2237": busy of profiled ms, the samples in its title (a thread's or a process's row). */
+export function busyCell(t: { nonIdleMs: number; durationMs: number; samples: number }): HTMLElement {
+  return h(
+    'span',
+    { title: `${ms(t.nonIdleMs)} busy of ${ms(t.durationMs)} profiled, ${t.samples} samples` },
+    `${fmt(t.nonIdleMs)} / ${fmt(t.durationMs)}`,
+  );
+}
+
+/** "server.js:15 work 62%": a thread's or a process's hottest line of your code. */
+export function hottestCell(top: ThreadSummary['topLine'], cwd: string): HTMLElement {
+  if (!top) return h('span', { class: 'muted' }, 'none sampled');
+  return h(
+    'span',
+    null,
+    h('span', { class: `mono ${canOpen(top.file, top.line) ? 'loc' : 'muted'}` }, where(top.file, top.line, cwd)),
+    ' ',
+    h('span', { class: 'mono fn' }, top.function),
+    h('span', { class: 'muted' }, ` ${pct(top.ownPct)}`),
+  );
+}
+
 /** Overview: one row per thread, main first. Absent when the run had no worker threads. */
 export function threadsSection(ctx: ViewContext): HTMLElement | null {
   const r = ctx.report;
@@ -59,29 +81,8 @@ export function threadsSection(ctx: ViewContext): HTMLElement | null {
       cells: [
         [h('span', { class: 'thread-name' }, h('span', { class: 'mono' }, t.id === 0 ? 'main' : t.title), flags(t))],
         [share(pctOf(t.nonIdleMs, t.durationMs))],
-        [
-          h(
-            'span',
-            { title: `${ms(t.nonIdleMs)} busy of ${ms(t.durationMs)} profiled, ${t.samples} samples` },
-            `${fmt(t.nonIdleMs)} / ${fmt(t.durationMs)}`,
-          ),
-        ],
-        [
-          top
-            ? h(
-                'span',
-                null,
-                h(
-                  'span',
-                  { class: `mono ${canOpen(top.file, top.line) ? 'loc' : 'muted'}` },
-                  where(top.file, top.line, r.app.cwd),
-                ),
-                ' ',
-                h('span', { class: 'mono fn' }, top.function),
-                h('span', { class: 'muted' }, ` ${pct(top.ownPct)}`),
-              )
-            : h('span', { class: 'muted' }, 'none sampled'),
-        ],
+        [busyCell(t)],
+        [hottestCell(top, r.app.cwd)],
       ],
       props: {
         data: { kind: 'thread', thread: String(t.id), ...(top ? { file: top.file, line: String(top.line) } : {}) },

@@ -39,7 +39,7 @@ export interface FunctionCost {
   callers: CallLink[];
   callees: CallLink[];
   /** Run in worker threads: the percentages are of the workers' non-idle time (report.workers). */
-  thread?: 'worker';
+  thread?: 'worker' | 'process';
 }
 
 export interface LineCost {
@@ -59,8 +59,13 @@ export interface LineCost {
   callees: CallLink[];
   /** Where the line is in the generated JavaScript, when a source map moved it. */
   generated?: { file: string; line: number };
-  /** Run in worker threads: the percentages are of the workers' non-idle time (report.workers). */
-  thread?: 'worker';
+  /**
+   * Run in worker threads: the percentages are of the workers' non-idle time (report.workers).
+   * Run in the app's child processes ('process'): of theirs, all together (report.childProcesses).
+   */
+  thread?: 'worker' | 'process';
+  /** With thread 'process': each child process's own time on the line, largest first. */
+  processes?: Array<{ pid: number; ownMs: number }>;
   /**
    * The time belongs to one of these lines (1-based, `line` is the first) and nothing measured
    * which: a callee called from several lines with no stack capture to tell them apart.

@@ -47,13 +47,7 @@ export function analyzeExtras(
     }
   }
   if (workers.length > 0) {
-    const analyze = (profile: CpuProfile): Analysis => {
-      const loaded = loadSources(profile, root);
-      for (const [file, text] of loaded.sources) if (!sources.has(file)) sources.set(file, text);
-      const a = analyzeProfile({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps });
-      a.notes = loaded.notes.concat(a.notes);
-      return a;
-    };
+    const analyze = (profile: CpuProfile): Analysis => analyzeBeside(profile, root, sources);
     const combined = analyze(workers.length === 1 ? workers[0].profile : mergeProfiles(workers.map((w) => w.profile)));
     for (const [i, w] of workers.entries()) {
       const a = workers.length === 1 ? combined : i < MAX_THREADS_ANALYSED_APART ? analyze(w.profile) : undefined;
@@ -86,6 +80,18 @@ export function analyzeExtras(
   }
   out.notes = [...report.notes, ...notes];
   return out;
+}
+
+/**
+ * Analyzes a profile other than the main thread's (a worker thread's, a child process's) with the
+ * sources it names; `sources` (the run's snapshot) gains their text.
+ */
+export function analyzeBeside(profile: CpuProfile, root: string, sources: Map<string, string>): Analysis {
+  const loaded = loadSources(profile, root);
+  for (const [file, text] of loaded.sources) if (!sources.has(file)) sources.set(file, text);
+  const a = analyzeProfile({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps });
+  a.notes = loaded.notes.concat(a.notes);
+  return a;
 }
 
 function mainThread(r: ReportV1): ThreadSummary {

@@ -25,6 +25,7 @@ import {
 } from '../store/index.ts';
 import { buildReport, type ReportV1 } from '../report/index.ts';
 import { analyzeExtras } from './analyze-extras.ts';
+import { analyzeProcesses } from './analyze-processes.ts';
 
 export { TIMELINE_FILE };
 
@@ -32,11 +33,11 @@ export { TIMELINE_FILE };
 export function analyzeRunDir(runDir: string, root: string): ReportV1 {
   const record = readRunRecord(runDir);
   const { analysis, sources, timeline } = analyzeFile(path.join(runDir, PROFILE_FILE), root);
-  const report = analyzeExtras(
+  const report = analyzeProcesses(
     runDir,
     root,
     record,
-    buildReport({ ...record, profileFile: PROFILE_FILE, analysis }),
+    analyzeExtras(runDir, root, record, buildReport({ ...record, profileFile: PROFILE_FILE, analysis }), sources),
     sources,
   );
   writeSourceSnapshot(runDir, report, sources);

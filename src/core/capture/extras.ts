@@ -5,9 +5,17 @@
 // with none of it. Probes of the profiled window belong here. `saveExtras` writes the files into
 // the run folder and returns what run.json records about them.
 import * as path from 'node:path';
-import { type InspectorSession, type WorkerCapture, WorkerProfilers } from '../inspector/index.ts';
+import {
+  type InspectorSession,
+  MAX_CHILD_PROCESSES,
+  type ProcessCapture,
+  type ProcessProfilers,
+  type WorkerCapture,
+  WorkerProfilers,
+} from '../inspector/index.ts';
 import { mergeHeapProfiles, mergeProfiles, type SamplingHeapProfile } from '../analysis/index.ts';
 import { type ExtrasRecord, HEAP_FILE, workerProfileFile, writeFileAtomic } from '../store/index.ts';
+import { saveProcesses } from './child-profiles.ts';
 
 /** Worker profiles kept per run (an app may start a worker per job: thousands of them). */
 export const MAX_WORKER_PROFILES = 64;
@@ -19,11 +27,14 @@ export interface ExtrasOptions {
   samplingIntervalUs: number;
   /** Allocation sampling of the main thread, when set. */
   heap?: { samplingIntervalBytes?: number };
+  /** The app's child processes (a launched app's cluster workers and forks), profiled in the same sub-windows. */
+  processes?: ProcessProfilers;
 }
 
 export interface ExtrasCaptured {
   workers: WorkerCapture[];
   heap?: { profile: SamplingHeapProfile; samplingIntervalBytes: number };
+  processes?: ProcessCapture[];
   notes: string[];
 }
 
@@ -93,19 +104,20 @@ export class ProfiledExtras {
   /** Right after the main thread's profiler started; `first`: the window's first sub-window. */
   async startSubWindow(first: boolean): Promise<void> {
     await this.workers?.startWindow(this.o.samplingIntervalUs, first);
+    await this.o.processes?.startWindow(this.o.samplingIntervalUs, first);
     if (this.heapInterval !== undefined) {
       await this.inspector.startHeapSampling(this.heapInterval);
       this.heapOn = true;
     }
   }
 
-  nextSegment(): Promise<void> {
-    return this.workers?.nextSegment() ?? Promise.resolve();
+  async nextSegment(): Promise<void> {
+    await Promise.all([this.workers?.nextSegment(), this.o.processes?.nextSegment()]);
   }
 
   /** At a profiled sub-window's end: everything off, what it took is kept. */
   async endSubWindow(): Promise<void> {
-    await this.workers?.pauseWindow();
+    await Promise.all([this.workers?.pauseWindow(), this.o.processes?.pauseWindow()]);
     if (this.heapOn) {
       this.heapOn = false;
       this.heapProfiles.push(await this.inspector.stopHeapSampling());
@@ -119,12 +131,22 @@ export class ProfiledExtras {
       this.heapInterval !== undefined && this.heapProfiles.length > 0
         ? { profile: mergeHeapProfiles(this.heapProfiles), samplingIntervalBytes: this.heapInterval }
         : undefined;
-    return { workers, heap, notes: this.notes };
+    const processes = await this.o.processes?.finish();
+    const skipped = this.o.processes?.skipped ?? 0;
+    const notes =
+      skipped > 0
+        ? [
+            ...this.notes,
+            `${skipped} more child processes started: only the first ${MAX_CHILD_PROCESSES} were profiled.`,
+          ]
+        : this.notes;
+    return { workers, heap, notes, ...(processes ? { processes } : {}) };
   }
 
   /** The app exited in the window: whatever was taken up to then. */
   async salvage(): Promise<ExtrasCaptured> {
     const workers = this.allTaken((await this.workers?.salvage()) ?? []);
+    const processes = await this.o.processes?.salvage();
     const last = this.heapOn ? await this.inspector.salvagedHeapProfile() : undefined;
     const profiles = last ? [...this.heapProfiles, last] : this.heapProfiles;
     const notes = [...this.notes];
@@ -137,6 +159,7 @@ export class ProfiledExtras {
           ? { profile: mergeHeapProfiles(profiles), samplingIntervalBytes: this.heapInterval }
           : undefined,
       notes,
+      ...(processes ? { processes } : {}),
     };
   }
 
@@ -179,6 +202,7 @@ export function saveExtras(runDir: string, c: ExtrasCaptured): ExtrasRecord {
       record.notes.push(`Worker thread ${name} started during the profiled window: its profile starts there.`);
     if (w.lost) record.notes.push(`Part of worker thread ${name}'s profile was lost: ${w.lost}.`);
   }
+  if (c.processes) saveProcesses(runDir, c.processes, record);
   if (c.heap) {
     writeFileAtomic(path.join(runDir, HEAP_FILE), JSON.stringify(c.heap.profile));
     record.heap = { file: HEAP_FILE, samplingIntervalBytes: c.heap.samplingIntervalBytes };

@@ -6,11 +6,13 @@ import {
   AppProcess,
   AttachedApp,
   type AttachSpec,
+  ChildInspectors,
+  nodeChildrenOf,
   explicitPort,
   freePort,
   loopbackHostOf,
 } from '../app/index.ts';
-import { InspectorSession } from '../inspector/index.ts';
+import { type AppMark, InspectorSession, ProcessProfilers, type WindowKind } from '../inspector/index.ts';
 import { type ListenAddress, RunError } from '../common/index.ts';
 import { RUN_DEFAULTS } from './settings.ts';
 import { RunControl } from './run-control.ts';
@@ -18,6 +20,17 @@ import { RunControl } from './run-control.ts';
 export abstract class RunStart extends RunControl {
   /** Set when the run started the app itself (so it may close and reopen its inspector). */
   protected launched: AppProcess | undefined;
+
+  /** The launched app's child processes (cluster workers, forks), profiled with it. */
+  protected processes: ProcessProfilers | undefined;
+  /** Said in the report when the app attached to has Node children the run cannot profile. */
+  protected childrenNote: string | undefined;
+
+  /** A sub-window's edge in the app: its main process's mark with its children's CPU time. */
+  protected async edge(o: { open?: WindowKind; close?: WindowKind }): Promise<AppMark> {
+    const [mark, children] = await Promise.all([this.inspector!.edge(o), this.processes?.cpuMark()]);
+    return children && Object.keys(children).length > 0 ? { ...mark, children } : mark;
+  }
 
   protected async portToLaunchOn(): Promise<number> {
     const fixedPort = explicitPort(this.s.url);
@@ -48,6 +61,9 @@ export abstract class RunStart extends RunControl {
     await this.race(app.inspector.quiet());
     this.stopReason = this.watch(app);
     this.stopReason.catch(() => undefined);
+    const children = nodeChildrenOf(app.pid);
+    if (children.length > 0)
+      this.childrenNote = `The app attached to has ${children.length} Node child process${children.length === 1 ? '' : 'es'} (${children.join(', ')}) that were not profiled: only the process attached to was. Let Hotline start the app to profile them all.`;
     return this.race(app.httpAddress(this.s.url));
   }
 
@@ -57,7 +73,13 @@ export abstract class RunStart extends RunControl {
       'starting',
       `starting ${path.relative(target.cwd, path.resolve(target.cwd, target.entry)) || target.entry}`,
     );
-    const env = { PORT: String(port), ...(target.env ?? {}) };
+    const children = this.opts.childProcesses === false ? undefined : ChildInspectors.create();
+    if (children) this.disposers.push(() => children.dispose());
+    const env = {
+      PORT: String(port),
+      ...(target.env ?? {}),
+      ...children?.env(target.env && 'NODE_OPTIONS' in target.env ? target.env.NODE_OPTIONS : process.env.NODE_OPTIONS),
+    };
     const { app, inspectorUrl } = await AppProcess.start({
       ...target,
       env,
@@ -78,6 +100,14 @@ export abstract class RunStart extends RunControl {
         ),
     );
     this.inspector = await this.race(connecting);
+    if (children) {
+      const processes = (this.processes = new ProcessProfilers());
+      this.disposers.push(() => void processes.dispose());
+      // Only other processes: the app's own pid would be a thread of it (the preload skips those).
+      children.watch((c) => {
+        if (c.pid !== app.pid) processes.add(c);
+      });
+    }
     const listening = this.nextListening(port);
     let address: ListenAddress;
     try {

@@ -28,6 +28,11 @@ export interface RunOptions extends LoadSettings {
    * there by default, closed-inspector.ts). For comparisons of the two (bench/honest.ts).
    */
   keepInspectorOpen?: boolean;
+  /**
+   * Profile the launched app's Node child processes too (cluster workers, forks, any `node` it
+   * starts with its environment); default true. An app attached to is profiled alone.
+   */
+  childProcesses?: boolean;
   /** Where runs are kept; default <app dir>/.hotline/runs. */
   runsDir?: string;
   signal?: AbortSignal;

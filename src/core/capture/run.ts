@@ -160,7 +160,11 @@ class Run extends RunStart {
         ? { count: Math.floor(this.opts.subWindows), seconds: s.durationS / Math.floor(this.opts.subWindows) }
         : subWindowPlan(s.durationS, load instanceof ExternalLoad);
     const extras = await this.race(
-      ProfiledExtras.open(inspector(), { samplingIntervalUs: s.samplingIntervalUs, heap: this.opts.heap }),
+      ProfiledExtras.open(inspector(), {
+        samplingIntervalUs: s.samplingIntervalUs,
+        heap: this.opts.heap,
+        processes: this.processes,
+      }),
     );
     this.disposers.push(() => extras.dispose());
     const rateHz = this.opts.stackRateHz ?? DEFAULT_STACK_RATE_HZ;
@@ -185,7 +189,7 @@ class Run extends RunStart {
           of: s.durationS,
           requestsPerSecond: this.lastTickRps,
         });
-        const m0 = await this.race(inspector().edge({ open: 'measured' }));
+        const m0 = await this.race(this.edge({ open: 'measured' }));
         // The app alone: its inspector closed (refused by an app that handles SIGUSR1: kept from then on).
         if (cycle) {
           extras.letGo();
@@ -203,7 +207,7 @@ class Run extends RunStart {
         }
         taken.measured.push({
           result: measured,
-          app: between(m0, await this.race(inspector().edge({ close: 'measured' }))),
+          app: between(m0, await this.race(this.edge({ close: 'measured' }))),
         });
         // Profiled: the profiler and the extras on, then off again. The first start flushes
         // optimised code (InspectorSession.startProfiler), and the app runs slower until V8 has
@@ -225,7 +229,7 @@ class Run extends RunStart {
           of: s.durationS,
           requestsPerSecond: this.lastTickRps,
         });
-        const p0 = await this.race(inspector().edge({ open: 'profiled' }));
+        const p0 = await this.race(this.edge({ open: 'profiled' }));
         profiling = Date.now();
         sampler?.resume(inspector().channel());
         await this.race(load.switchPhase('profiled'));
@@ -242,7 +246,7 @@ class Run extends RunStart {
         const profiled = await this.race(last ? load.finish() : load.switchPhase('warmup'));
         taken.profiled.push({
           result: profiled,
-          app: between(p0, await this.race(inspector().edge({ close: 'profiled' }))),
+          app: between(p0, await this.race(this.edge({ close: 'profiled' }))),
         });
         profiledS += (Date.now() - profiling) / 1000;
         profiling = undefined;
@@ -332,6 +336,7 @@ class Run extends RunStart {
     const extras = m.extras ? saveExtras(runDir, m.extras) : undefined;
     if (extras && this.samplerNote) extras.notes.push(this.samplerNote);
     if (extras && this.cycle) extras.notes.push(...this.cycle.notes);
+    if (extras && this.childrenNote) extras.notes.push(this.childrenNote);
     writeRunRecord(runDir, {
       version: 1,
       id,

@@ -1,6 +1,7 @@
 // The app's inspector: one CDP session (listening, event loop, CPU profiler) and its workers.
 export { type CdpChannel } from './cdp-channel.ts';
-export { between, type LoopDelay, type LoopReading } from './loop-probe.ts';
+export { type AppMark, between, type LoopDelay, type LoopReading, type WindowKind } from './loop-probe.ts';
 export { InspectorSession, type StackFrame } from './session.ts';
+export { MAX_CHILD_PROCESSES, type ProcessCapture, type ProcessInfo, ProcessProfilers } from './process-sessions.ts';
 export { type WorkerCapture } from './worker-session.ts';
 export { WorkerProfilers } from './workers.ts';

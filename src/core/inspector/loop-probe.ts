@@ -31,12 +31,20 @@ export interface AppMark {
   activeMs: number;
   /** A monotonic clock, µs. */
   wallUs: number;
+  /** process.cpuUsage() of each child process (pid → µs), for an app of several processes. */
+  children?: Record<number, number>;
 }
 
 /** CPU per wall second and loop utilisation between two marks. */
 export function between(a: AppMark, b: AppMark): { wallS: number; cpuS: number; cpu: number; utilization: number } {
   const wallS = (b.wallUs - a.wallUs) / 1e6;
-  const cpuS = (b.cpuUs - a.cpuUs) / 1e6;
+  // Children count only between two marks of their own: one born or gone in between is left out.
+  let childrenUs = 0;
+  for (const [pid, us] of Object.entries(b.children ?? {})) {
+    const before = a.children?.[Number(pid)];
+    if (before !== undefined) childrenUs += Math.max(0, us - before);
+  }
+  const cpuS = (b.cpuUs - a.cpuUs + childrenUs) / 1e6;
   const active = b.activeMs - a.activeMs;
   const total = active + (b.idleMs - a.idleMs);
   return { wallS, cpuS, cpu: wallS > 0 ? cpuS / wallS : 0, utilization: total > 0 ? active / total : 0 };

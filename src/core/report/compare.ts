@@ -26,7 +26,7 @@ export interface CostChange {
   current: number;
   change: number;
   /** Run in worker threads (the key includes it: the same line on the main thread is another entry). */
-  thread?: 'worker';
+  thread?: 'worker' | 'process';
   /**
    * Against the noise: the 95% interval of the change in % and its verdict, inferred from the
    * samples behind each side and the runs' spread of CPU per request (verdict.ts costChangeOf).
@@ -242,7 +242,7 @@ interface Entry {
   name: string;
   file: string;
   line: number;
-  thread?: 'worker';
+  thread?: 'worker' | 'process';
   ms: number;
 }
 

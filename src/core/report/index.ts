@@ -12,6 +12,7 @@ export {
   type ReportV1,
   type RunSettings,
   type SubWindowFigures,
+  type ProcessSummary,
   type ThreadSummary,
 } from './schema.ts';
 export { arr, bool, type Check, count, isObject, num, oneOf, record, shape, str } from './checks.ts';

@@ -38,7 +38,7 @@ const categories: Check = (v) => isObject(v) && CATEGORIES.every((k) => num(v[k]
 export const isCategory: Check = oneOf(...CATEGORIES);
 const category = isCategory;
 
-const thread = oneOf('worker');
+const thread = oneOf('worker', 'process');
 const fn = shape(
   { name: str, file: str, line, column: num, category, selfMs: num, totalMs: num, selfPct: num, totalPct: num },
   { callers: arr(callLink), callees: arr(callLink), endLine: num, thread },
@@ -56,7 +56,7 @@ const lineCost = shape(
     totalPct: num,
     callees: arr(callLink),
   },
-  { thread },
+  { thread, processes: arr(shape({ pid: num, ownMs: num })) },
 );
 const hint = shape(
   { rule: str, file: str, line, api: str, totalPct: num, message: str, fix: str },
@@ -73,6 +73,33 @@ const threadSummary = shape(
   },
 );
 const workers = shape({ nonIdleMs: num, durationMs: num, samples: num, categories, hints: arr(hint) });
+const processSummary = shape(
+  {
+    pid: num,
+    role: oneOf('primary', 'worker'),
+    file: str,
+    durationMs: num,
+    samples: num,
+    nonIdleMs: num,
+    sharePct: num,
+  },
+  {
+    kind: oneOf('cluster', 'fork', 'spawn'),
+    script: str,
+    topLine: shape({ file: str, line, function: str, ownMs: num, ownPct: num }),
+    joinedLate: bool,
+    exitedEarly: bool,
+  },
+);
+const childProcesses = shape({
+  count: num,
+  nonIdleMs: num,
+  durationMs: num,
+  samples: num,
+  categories,
+  hints: arr(hint),
+  allNonIdleMs: num,
+});
 const heapLine = shape({ file: str, line, function: str, ownBytes: num, ownPct: num });
 const heapFunction = shape({
   name: str,
@@ -113,7 +140,16 @@ const report = shape(
     hints: arr(hint),
     notes: arr(str),
   },
-  { load, eventLoop, partial: shape({ reason: str }), threads: arr(threadSummary), workers, heap },
+  {
+    load,
+    eventLoop,
+    partial: shape({ reason: str }),
+    threads: arr(threadSummary),
+    workers,
+    heap,
+    processes: arr(processSummary),
+    childProcesses,
+  },
 );
 
 /** report.json of version 1 with every field the CLI, the editor and the report page read. */

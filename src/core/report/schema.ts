@@ -59,7 +59,7 @@ export interface SubWindowFigures {
   latencyMs: { p50: number; p99: number };
   errors: number;
   timeouts: number;
-  /** The app's CPU (all threads) per request served, ms; absent when it served none. */
+  /** The app's CPU (all threads, and its child processes') per request served, ms; absent when it served none. */
   cpuMsPerRequest?: number;
   /** Share of the sub-window the app's event loop was busy (0–1). */
   utilization?: number;
@@ -82,7 +82,7 @@ export interface ExternalLoadFigures {
 export interface EventLoopFigures {
   delayMs: { mean: number; p50: number; p99: number; max: number };
   utilization: number;
-  /** App CPU (all threads) per wall second, in the measured and profiled windows. */
+  /** App CPU (all threads, and its child processes') per wall second, in the measured and profiled windows. */
   cpu?: number;
   /** Not one 10 ms timer ran in the window: the delays are the window's length (a lower bound). */
   blockedThroughout?: boolean;
@@ -143,6 +143,46 @@ export interface ReportV1 {
   workers?: { nonIdleMs: number; durationMs: number; samples: number; categories: CategoryTimes; hints: Hint[] };
   /** Allocation sampling (`--heap`): bytes allocated per function of the main thread. */
   heap?: HeapFigures;
+  /**
+   * Every Node process profiled when the app started child processes (node:cluster workers,
+   * child_process.fork): the process Hotline started first (role 'primary', the figures above),
+   * then each child with its own profile file. Absent when the app had none.
+   */
+  processes?: ProcessSummary[];
+  /**
+   * The child processes analyzed together (all their samples): their lines and user functions are
+   * also in `lines`/`functions`, tagged `thread: 'process'` (each line with its split by process),
+   * where their percentages are of `childProcesses.nonIdleMs`. `allNonIdleMs` adds the primary's.
+   */
+  childProcesses?: {
+    count: number;
+    nonIdleMs: number;
+    durationMs: number;
+    samples: number;
+    categories: CategoryTimes;
+    hints: Hint[];
+    allNonIdleMs: number;
+  };
+}
+
+export interface ProcessSummary {
+  pid: number;
+  role: 'primary' | 'worker';
+  /** How a child was started: a node:cluster worker, child_process.fork, or another `node` it spawned. */
+  kind?: 'cluster' | 'fork' | 'spawn';
+  /** Its .cpuprofile in the run folder. */
+  file: string;
+  /** A child's script (absolute path). */
+  script?: string;
+  durationMs: number;
+  samples: number;
+  nonIdleMs: number;
+  /** Its share of all processes' non-idle time, %. */
+  sharePct: number;
+  /** Its line of your code with the most own time; ownPct is of this process's non-idle time. */
+  topLine?: { file: string; line: number; function: string; ownMs: number; ownPct: number };
+  joinedLate?: boolean;
+  exitedEarly?: boolean;
 }
 
 export interface ThreadSummary {

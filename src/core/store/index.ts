@@ -1,5 +1,5 @@
 // The run folders on disk: their files, the run lock, run.json, the app's sources.
-export { type ExtrasRecord, readRunRecord, writeRunRecord } from './run-record.ts';
+export { type ChildProcessRecord, type ExtrasRecord, readRunRecord, writeRunRecord } from './run-record.ts';
 export { loadSources } from './sources.ts';
 export {
   acquireRunLock,
@@ -8,6 +8,7 @@ export {
   listRuns,
   LOG_FILE,
   newRunId,
+  processProfileFile,
   PROFILE_FILE,
   readRun,
   REPORT_FILE,

@@ -16,7 +16,20 @@ export interface ExtrasRecord {
     exitedEarly: boolean;
   }>;
   heap?: { file: string; samplingIntervalBytes: number };
+  /** The app's child processes profiled with it (cluster workers, forks); absent when it had none. */
+  processes?: ChildProcessRecord[];
   notes: string[];
+}
+
+export interface ChildProcessRecord {
+  pid: number;
+  ppid: number;
+  kind: 'cluster' | 'fork' | 'spawn';
+  /** Its script and arguments. */
+  argv: string[];
+  file: string;
+  joinedLate: boolean;
+  exitedEarly: boolean;
 }
 
 /** run.json: what a run measured, written as soon as the app is stopped. */

@@ -20,6 +20,8 @@ export const SOURCES_FILE = 'sources.json';
 export const HEAP_FILE = 'heap.heapprofile';
 /** A worker thread's CPU profile, by its threadId. */
 export const workerProfileFile = (threadId: number): string => `worker-${threadId}.cpuprofile`;
+/** A child process's profile (cluster worker, fork) in the run folder. */
+export const processProfileFile = (pid: number): string => `process-${pid}.cpuprofile`;
 
 export function runsDirOf(appDir: string): string {
   return path.join(appDir, '.hotline', 'runs');

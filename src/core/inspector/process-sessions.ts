@@ -1,0 +1,211 @@
+// The app's child processes (cluster workers, forks), each over its own inspector connection,
+// profiled in step with the main process: their profilers start, restart and stop with the main
+// thread's segments (run.ts via ProfiledExtras). A child that reports during the profiled window
+// joins at once; one that exits keeps the profile up to its exit (Node waits for us to let go).
+// Outside the profiled sub-windows a child runs with nothing of ours switched on.
+import type { CpuProfile } from '../analysis/index.ts';
+import { InspectorSession } from './session.ts';
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  kind: 'cluster' | 'fork' | 'spawn';
+  url: string;
+  argv: string[];
+}
+
+export interface ProcessCapture {
+  info: ProcessInfo;
+  /** Profiler segments, in order; merge them with mergeProfiles. */
+  segments: CpuProfile[];
+  joinedLate: boolean;
+  exitedEarly: boolean;
+  /** Why some or all of its time could not be kept. */
+  lost?: string;
+}
+
+/** A child that does not tell its CPU time within this is left out of the sub-window's figure. */
+const CPU_MARK_TIMEOUT_MS = 2000;
+
+/** Child processes kept per run (an app may start one per job). */
+export const MAX_CHILD_PROCESSES = 64;
+
+class ProcessSession {
+  session: InspectorSession | undefined;
+  profiling = false;
+  constructor(public capture: ProcessCapture) {}
+}
+
+export class ProcessProfilers {
+  private readonly procs = new Map<number, ProcessSession>();
+  private captures: ProcessCapture[] = [];
+  private readonly connecting = new Set<Promise<void>>();
+  private intervalUs: number | undefined;
+  private everOpened = false;
+  private closed = false;
+  /** Children that reported after the cap was reached. */
+  skipped = 0;
+
+  /** A child reported its inspector: connect now (it runs meanwhile), profile it if a window is open. */
+  add(info: ProcessInfo): void {
+    if (this.closed || this.procs.has(info.pid)) return;
+    if (this.procs.size >= MAX_CHILD_PROCESSES) {
+      this.skipped++;
+      return;
+    }
+    const p = new ProcessSession({ info, segments: [], joinedLate: false, exitedEarly: false });
+    this.procs.set(info.pid, p);
+    const work = this.connect(p);
+    this.connecting.add(work);
+    void work.finally(() => this.connecting.delete(work));
+  }
+
+  get count(): number {
+    return this.procs.size;
+  }
+
+  private async connect(p: ProcessSession): Promise<void> {
+    try {
+      const session = await InspectorSession.connect(p.capture.info.url);
+      if (this.closed) {
+        await session.close();
+        return;
+      }
+      p.session = session;
+      // Its console calls must not be sent to us (InspectorSession.quiet).
+      await session.quiet();
+      if (this.intervalUs !== undefined) {
+        p.capture.joinedLate = true;
+        this.captures.push(p.capture);
+        await this.start(p, this.intervalUs, true);
+      } else if (this.everOpened) p.capture.joinedLate = true;
+    } catch (err) {
+      p.capture.lost = (err as Error).message;
+    }
+  }
+
+  private async start(p: ProcessSession, intervalUs: number, flush: boolean): Promise<void> {
+    if (!p.session || p.session.isClosed) return;
+    await p.session.startProfiler(intervalUs, { flush });
+    p.profiling = true;
+  }
+
+  /** Stops its profiler, keeping the segment (or the one taken as it exited). */
+  private async stop(p: ProcessSession): Promise<void> {
+    if (!p.profiling || !p.session) return;
+    p.profiling = false;
+    try {
+      p.capture.segments.push(await p.session.stopProfiler());
+    } catch (err) {
+      const salvaged = await p.session.salvagedProfile();
+      if (salvaged) p.capture.segments.push(salvaged);
+      else if (!p.session.isClosed) p.capture.lost = (err as Error).message;
+    }
+  }
+
+  private live(): ProcessSession[] {
+    return [...this.procs.values()].filter((p) => p.session && !p.session.isClosed);
+  }
+
+  /**
+   * process.cpuUsage() (user + system, µs) of every child that answers within CPU_MARK_TIMEOUT_MS,
+   * for the app's CPU at a sub-window's edge (AppMark.children).
+   */
+  async cpuMark(): Promise<Record<number, number>> {
+    const out: Record<number, number> = {};
+    await Promise.all(
+      this.live().map(async (p) => {
+        let timer: NodeJS.Timeout | undefined;
+        const asking = p.session!.channel().send('Runtime.evaluate', {
+          expression: '(() => { const c = process.cpuUsage(); return c.user + c.system; })()',
+          returnByValue: true,
+          silent: true,
+        }) as Promise<{ result?: { value?: unknown } }>;
+        const timeout = new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), CPU_MARK_TIMEOUT_MS);
+        });
+        try {
+          const r = await Promise.race([asking, timeout]);
+          if (typeof r?.result?.value === 'number') out[p.capture.info.pid] = r.result.value;
+        } catch {
+          // gone: it is left out of this window's CPU
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
+    return out;
+  }
+
+  /** Right after the main process's profiler started; `first`: the window's first sub-window. */
+  async startWindow(intervalUs: number, first: boolean): Promise<void> {
+    await Promise.all([...this.connecting]);
+    this.intervalUs = intervalUs;
+    this.everOpened = true;
+    if (first) this.captures = [];
+    await Promise.all(
+      this.live().map(async (p) => {
+        if (first) p.capture = { ...p.capture, segments: [], joinedLate: false, exitedEarly: false, lost: undefined };
+        if (!this.captures.includes(p.capture)) this.captures.push(p.capture);
+        try {
+          await this.start(p, intervalUs, first);
+        } catch (err) {
+          p.capture.lost = (err as Error).message;
+        }
+      }),
+    );
+  }
+
+  async nextSegment(): Promise<void> {
+    await Promise.all([...this.connecting]);
+    const intervalUs = this.intervalUs;
+    if (intervalUs === undefined) return;
+    await Promise.all(
+      [...this.procs.values()]
+        .filter((p) => p.profiling)
+        .map(async (p) => {
+          await this.stop(p);
+          try {
+            await this.start(p, intervalUs, false);
+          } catch (err) {
+            if (!p.session?.isClosed) p.capture.lost = (err as Error).message;
+          }
+        }),
+    );
+  }
+
+  async pauseWindow(): Promise<void> {
+    await Promise.all([...this.connecting]);
+    this.intervalUs = undefined;
+    await Promise.all([...this.procs.values()].map((p) => this.stop(p)));
+  }
+
+  /** Stops every child's profiler; returns what each gave, in the order they joined. */
+  async finish(): Promise<ProcessCapture[]> {
+    await this.pauseWindow();
+    // Its connection is gone while the app still runs: it exited in the window.
+    for (const p of this.procs.values())
+      if (this.captures.includes(p.capture) && (!p.session || p.session.isClosed)) p.capture.exitedEarly = true;
+    return this.captures;
+  }
+
+  /** The main process died: whatever the children gave up to now (they die with it). */
+  async salvage(): Promise<ProcessCapture[]> {
+    this.intervalUs = undefined;
+    await Promise.all(
+      [...this.procs.values()].map(async (p) => {
+        if (!p.profiling || !p.session) return;
+        p.profiling = false;
+        const salvaged = await p.session.salvagedProfile();
+        if (salvaged) p.capture.segments.push(salvaged);
+      }),
+    );
+    return this.captures;
+  }
+
+  /** Closes every connection; children that report later are ignored. */
+  async dispose(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.procs.values()].map((p) => p.session?.close()));
+  }
+}

@@ -1,0 +1,289 @@
+// Apps of several Node processes end to end: real apps under real load through the real
+// inspector. cluster-app forks 2 node:cluster workers that serve every request; fork-app hands each
+// request to one of 2 child_process.fork children. In both the work is two loops of 2:1 trips
+// (truth markers on the lines), so each child's lines have a known answer; the primary does none.
+// Needs `npm run build` (the load runner is forked from dist/).
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawn } from 'node:child_process';
+import { test } from 'node:test';
+import { profileUnderLoad, type ProfiledRun } from '../../src/core/index.ts';
+import { RunError } from '../../src/core/common/run-error.ts';
+import { parseCpuProfileText } from '../../src/core/analysis/cpuprofile.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
+import { renderReport } from '../../src/cli/render.ts';
+import { accepts } from '../../src/core/app/ports.ts';
+import {
+  descendantsOf,
+  freePort,
+  leakCheckedRuns,
+  REPO_ROOT,
+  RUN_TEST_TIMEOUT,
+  tempDir,
+} from '../helpers/integration.ts';
+import { truthLines } from '../helpers/truth.ts';
+
+const CLUSTER_APP = path.join(REPO_ROOT, 'test', 'apps', 'cluster-app');
+const FORK_APP = path.join(REPO_ROOT, 'test', 'apps', 'fork-app');
+/** Points a share may be off its constructed value (the house tolerance). */
+const TOLERANCE = 3;
+const LOAD = { url: '/', warmupS: 1, durationS: 6, connections: 4 } as const;
+
+const runs = leakCheckedRuns();
+
+/** The private folders of child inspectors that exist now (each run must remove its own). */
+const processDirs = (): string[] => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('hotline-processes-'));
+
+async function run(cwd: string): Promise<ProfiledRun> {
+  runs.watch(cwd);
+  const dirsBefore = new Set(processDirs());
+  const result = await profileUnderLoad({ target: { cwd, entry: 'server.js' }, ...LOAD, runsDir: tempDir() });
+  runs.appStarted(result.report.app.pid);
+  assert.deepEqual(
+    processDirs().filter((d) => !dirsBefore.has(d)),
+    [],
+    'the run removed its folder of child inspectors',
+  );
+  return result;
+}
+
+/** Each truth line's share of the marked lines' own time among the child processes' lines. */
+function sharesOf(report: ReportV1, appDir: string): Array<{ line: number; expected: number; actual: number }> {
+  const truth = truthLines(appDir).filter((t) => t.kind === 'own');
+  const own = truth.map(
+    (t) => report.lines.find((l) => l.thread === 'process' && l.file === t.file && l.line === t.line)?.ownMs ?? 0,
+  );
+  const sum = own.reduce((a, b) => a + b, 0);
+  const weights = truth.reduce((a, t) => a + t.weight, 0);
+  return truth.map((t, i) => ({
+    line: t.line,
+    expected: (t.weight / weights) * 100,
+    actual: sum > 0 ? (own[i] / sum) * 100 : 0,
+  }));
+}
+
+function assertProcesses(
+  runDir: string,
+  report: ReportV1,
+  appDir: string,
+  script: string,
+  kind: 'cluster' | 'fork',
+): void {
+  const processes = report.processes ?? [];
+  const context = `${JSON.stringify(processes, null, 1)}\n${report.notes.join('\n')}`;
+  assert.equal(processes[0]?.role, 'primary', context);
+  assert.equal(processes[0]?.pid, report.app.pid);
+  const workers = processes.slice(1);
+  assert.equal(workers.length, 2, `both children profiled: ${context}`);
+  const truth = truthLines(appDir).filter((t) => t.kind === 'own');
+  const hot = truth.reduce((a, b) => (b.weight > a.weight ? b : a));
+  for (const w of workers) {
+    assert.equal(w.role, 'worker');
+    assert.equal(w.kind, kind, context);
+    assert.equal(w.script, script);
+    assert.notEqual(w.pid, report.app.pid);
+    // Each child did real work in the profiled window, and its file holds its samples.
+    const profile = parseCpuProfileText(fs.readFileSync(path.join(runDir, w.file), 'utf8'));
+    assert.ok((profile.samples?.length ?? 0) > 100, `${w.file}: ${profile.samples?.length} samples`);
+    assert.ok(w.nonIdleMs > 300, `process ${w.pid} was busy: ${w.nonIdleMs} ms`);
+    assert.equal(w.topLine?.file, hot.file, context);
+    assert.equal(w.topLine?.line, hot.line, `process ${w.pid}'s top line: ${context}`);
+  }
+  // The children do nearly all the work: the primary only forks (and, for fork-app, relays).
+  const children = report.childProcesses;
+  assert.ok(children, 'report.childProcesses');
+  assert.equal(children.count, 2);
+  assert.ok(
+    children.nonIdleMs > report.nonIdleMs,
+    `children ${children.nonIdleMs} ms > primary ${report.nonIdleMs} ms`,
+  );
+  assert.ok(Math.abs(children.allNonIdleMs - (children.nonIdleMs + report.nonIdleMs)) < 1);
+  // The app's CPU in the profiled sub-windows is all its processes', not the primary's alone.
+  const profiledCpuMs = (report.load?.subWindows?.profiled ?? []).reduce(
+    (t, w) => t + (w.cpuMsPerRequest ?? 0) * w.requests,
+    0,
+  );
+  assert.ok(
+    profiledCpuMs > 0.5 * children.nonIdleMs,
+    `CPU of the profiled sub-windows ${profiledCpuMs} ms; the children were busy ${children.nonIdleMs} ms`,
+  );
+  const shareSum = processes.reduce((t, p) => t + p.sharePct, 0);
+  assert.ok(Math.abs(shareSum - 100) < 0.5, `process shares add up to 100%: ${shareSum}`);
+
+  // The hot line is in report.lines, tagged, with its split by process, and the 2:1 shares hold.
+  const line = report.lines.find((l) => l.thread === 'process' && l.file === hot.file && l.line === hot.line);
+  assert.ok(line, `no process line ${hot.line}: ${JSON.stringify(report.lines.slice(0, 6))}`);
+  assert.equal(line.function, 'work');
+  assert.deepEqual(
+    (line.processes ?? []).map((p) => p.pid).sort(),
+    workers.map((w) => w.pid).sort(),
+    'both processes ran the hot line',
+  );
+  const split = (line.processes ?? []).reduce((t, p) => t + p.ownMs, 0);
+  assert.ok(Math.abs(split - line.ownMs) <= Math.max(2, line.ownMs * 0.01), `split ${split} of ${line.ownMs} ms`);
+  for (const s of sharesOf(report, appDir))
+    assert.ok(
+      Math.abs(s.actual - s.expected) <= TOLERANCE,
+      `line ${s.line}: ${s.actual.toFixed(1)}% of the marked lines, constructed ${s.expected.toFixed(1)}%`,
+    );
+  // Nothing of the children's work is charged to the primary's lines.
+  assert.ok(!report.lines.some((l) => l.thread === undefined && l.file === hot.file && l.line === hot.line));
+  assert.ok(report.functions.some((f) => f.thread === 'process' && f.name === 'work' && f.file === hot.file));
+}
+
+test(
+  'node:cluster with 2 workers: both workers are profiled in the same windows, the 2:1 lines are found',
+  { timeout: 120_000 },
+  async () => {
+    const { runDir, report } = await run(CLUSTER_APP);
+    const script = path.join(CLUSTER_APP, 'server.js');
+    assertProcesses(runDir, report, CLUSTER_APP, script, 'cluster');
+    // The terminal report lists every process and the children's hot lines with their split.
+    const text = renderReport(report, { cwd: CLUSTER_APP, color: false });
+    const section = text.slice(text.indexOf('Processes ('));
+    for (const p of report.processes!) assert.match(section, new RegExp(`^\\s+${p.pid} `, 'm'), section);
+    const hot = truthLines(CLUSTER_APP).find((t) => t.kind === 'own' && t.weight === 2)!;
+    assert.match(section, new RegExp(`Hot lines in child processes[^]*server\\.js:${hot.line} `), section);
+  },
+);
+
+test(
+  'child_process.fork with 2 children: both are profiled, the 2:1 lines are found',
+  { timeout: 120_000 },
+  async () => {
+    const { runDir, report } = await run(FORK_APP);
+    assertProcesses(runDir, report, FORK_APP, path.join(FORK_APP, 'work.js'), 'fork');
+  },
+);
+
+test(
+  'a cluster worker that exits in the profiled window keeps its profile up to its exit; the run goes on',
+  { timeout: 120_000 },
+  async () => {
+    runs.watch(CLUSTER_APP);
+    let told: number | undefined;
+    const { runDir, report } = await profileUnderLoad({
+      target: { cwd: CLUSTER_APP, entry: 'server.js' },
+      ...LOAD,
+      runsDir: tempDir(),
+      // Halfway through the profiled time (earlier profiled sub-windows already kept), one worker exits.
+      onProgress: (p) => {
+        if (told !== undefined || p.phase !== 'profiling' || (p.second ?? 0) < LOAD.durationS / 2) return;
+        const primary = descendantsOf(process.pid).find(
+          (d) => d.argv.includes(path.join(CLUSTER_APP, 'server.js')) && d.ppid === process.pid,
+        );
+        const worker = primary && descendantsOf(primary.pid)[0];
+        if (!worker) return;
+        told = worker.pid;
+        process.kill(worker.pid, 'SIGUSR2');
+      },
+    });
+    runs.appStarted(report.app.pid);
+    assert.ok(told, 'a worker was told to exit');
+    const gone = report.processes?.find((p) => p.pid === told);
+    const context = `${JSON.stringify(report.processes, null, 1)}\n${report.notes.join('\n')}`;
+    assert.ok(gone, `the exited worker is listed: ${context}`);
+    assert.equal(gone.exitedEarly, true, context);
+    const other = report.processes!.find((p) => p.role === 'worker' && p.pid !== told);
+    assert.ok(other && !other.exitedEarly, context);
+    assert.ok(
+      gone.durationMs < other.durationMs,
+      `its profile ends with it: ${gone.durationMs} < ${other.durationMs} ms`,
+    );
+    assert.ok(gone.nonIdleMs > 0 && fs.existsSync(path.join(runDir, gone.file)));
+    assert.ok(
+      report.notes.some((n) => n.includes(`${told}`) && /exited during the profiled window/.test(n)),
+      context,
+    );
+  },
+);
+
+test('a cluster run cancelled while profiling leaves no process behind', RUN_TEST_TIMEOUT, async () => {
+  runs.watch(CLUSTER_APP);
+  const dirsBefore = new Set(processDirs());
+  const controller = new AbortController();
+  let children: number[] = [];
+  const err = await profileUnderLoad({
+    target: { cwd: CLUSTER_APP, entry: 'server.js' },
+    ...LOAD,
+    runsDir: tempDir(),
+    onProgress: (p) => {
+      if (p.phase !== 'profiling' || controller.signal.aborted) return;
+      // The app's processes as they are now (the run's own process tree: the app and its 2 workers).
+      children = descendantsOf(process.pid)
+        .filter((d) => d.argv.includes(path.join(CLUSTER_APP, 'server.js')))
+        .map((d) => d.pid);
+      controller.abort();
+    },
+    signal: controller.signal,
+  }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  assert.ok(err instanceof RunError && err.kind === 'cancelled', String(err));
+  assert.equal(children.length, 3, `the primary and 2 workers were running when cancelled: ${children.join(', ')}`);
+  for (const pid of children) assert.ok(!fs.existsSync(`/proc/${pid}`) || isZombie(pid), `process ${pid} is gone`);
+  assert.deepEqual(
+    processDirs().filter((d) => !dirsBefore.has(d)),
+    [],
+    'the folder of child inspectors is removed',
+  );
+  // leakCheckedRuns checks after this test that no process of the app folder runs.
+});
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return /^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]);
+  } catch {
+    return true;
+  }
+}
+
+test(
+  'attached to a running cluster primary: only it is profiled, and the report says its 2 workers were not',
+  { timeout: 120_000 },
+  async () => {
+    const port = await freePort();
+    // Started as a user would, with an inspector of its own (cluster gives each worker the next port).
+    const app = spawn(process.execPath, ['--inspect=127.0.0.1:0', path.join(CLUSTER_APP, 'server.js')], {
+      cwd: CLUSTER_APP,
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
+    try {
+      let stderr = '';
+      app.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+      const deadline = Date.now() + 20_000;
+      let url: string | undefined;
+      while (Date.now() < deadline && !(url && (await accepts(port)))) {
+        url = /Debugger listening on (ws:\/\/\S+)/.exec(stderr)?.[1];
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(url && (await accepts(port)), `the app is up: ${stderr}`);
+      const { report } = await profileUnderLoad({
+        target: { cwd: CLUSTER_APP, entry: 'server.js' },
+        attach: { target: url },
+        ...LOAD,
+        durationS: 2,
+        runsDir: tempDir(),
+      });
+      assert.equal(report.processes, undefined);
+      const workers = descendantsOf(app.pid!).map((d) => d.pid);
+      assert.equal(workers.length, 2, 'the workers still run');
+      const note = report.notes.find((n) => /not profiled/.test(n));
+      assert.ok(note, report.notes.join('\n'));
+      assert.match(note, /2 Node child processes/);
+      for (const pid of workers) assert.ok(note.includes(String(pid)), note);
+    } finally {
+      try {
+        process.kill(-app.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  },
+);

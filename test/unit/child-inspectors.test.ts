@@ -1,0 +1,104 @@
+// The preload that makes an app's child processes open their inspectors (child-processes.ts), run
+// in a real process tree: a parent started the way Hotline starts an app (its own inspector open)
+// forks a child, spawns another `node` and starts a worker thread; each child process reports a loopback address, and none inherits
+// the parent's inspector flags.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { type ChildInspector, ChildInspectors, parseReport } from '../../src/core/app/child-processes.ts';
+import { type AppMark, between } from '../../src/core/inspector/loop-probe.ts';
+
+test('parseReport keeps only what the preload writes, with a loopback address', () => {
+  const good = { pid: 12, ppid: 11, kind: 'cluster', url: 'ws://127.0.0.1:4567/abc', argv: ['/app/server.js'] };
+  assert.deepEqual(parseReport(JSON.stringify(good)), good);
+  assert.equal(parseReport(JSON.stringify({ ...good, url: 'ws://0.0.0.0:4567/abc' })), undefined);
+  assert.equal(parseReport(JSON.stringify({ ...good, url: 'ws://10.0.0.2:4567/abc' })), undefined);
+  assert.equal(parseReport(JSON.stringify({ ...good, pid: '12' })), undefined);
+  assert.equal(parseReport('{"pid": 1'), undefined);
+  assert.equal(parseReport(JSON.stringify({ ...good, kind: 'other' }))?.kind, 'spawn');
+});
+
+test('env puts the preload after the app’s own NODE_OPTIONS, quoted', () => {
+  const children = ChildInspectors.create();
+  try {
+    const env = children.env('--max-old-space-size=256');
+    assert.match(env.NODE_OPTIONS, /^--max-old-space-size=256 --require ".*hotline-child-preload\.cjs"$/);
+    assert.equal(env.HOTLINE_PROCESS_DIR, children.dir);
+    assert.match(children.env(undefined).NODE_OPTIONS, /^--require "/);
+  } finally {
+    children.dispose();
+  }
+});
+
+test(
+  'a forked and a spawned child each report a loopback inspector; neither inherits the parent’s inspector flag',
+  { timeout: 30_000 },
+  async () => {
+    const children = ChildInspectors.create();
+    // The parent forks one child and spawns another node; each prints its execArgv and waits to be killed.
+    const scripts = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-child-test-'));
+    const child = path.join(scripts, 'child.js');
+    fs.writeFileSync(child, 'console.log(JSON.stringify(process.execArgv)); setTimeout(() => {}, 20000);\n');
+    const parent = `
+      const { fork, spawn } = require('node:child_process');
+      fork(${JSON.stringify(child)});
+      spawn(process.execPath, [${JSON.stringify(child)}], { stdio: 'inherit' });
+      new (require('node:worker_threads').Worker)('setTimeout(() => {}, 20000)', { eval: true });
+      setTimeout(() => {}, 20000);`;
+    const app = spawn(process.execPath, ['--inspect=127.0.0.1:0', '-e', parent], {
+      env: { ...process.env, ...children.env(undefined) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    app.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const reports: ChildInspector[] = [];
+    try {
+      const deadline = Date.now() + 20_000;
+      while (reports.length < 2 && Date.now() < deadline) {
+        reports.push(...children.newReports());
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await new Promise((r) => setTimeout(r, 300)); // a worker thread's report would come about now
+      reports.push(...children.newReports());
+      assert.equal(reports.length, 2, `two children reported, the worker thread did not: ${JSON.stringify(reports)}`);
+      assert.deepEqual(reports.map((r) => r.kind).sort(), ['fork', 'spawn']);
+      for (const r of reports) {
+        assert.match(r.url, /^ws:\/\/127\.0\.0\.1:\d+\//);
+        assert.notEqual(r.pid, app.pid, 'the parent (whose inspector is open) does not report');
+      }
+      assert.equal(new Set(reports.map((r) => new URL(r.url).port)).size, 2, 'each child has a port of its own');
+      while (out.split('\n').filter((l) => l.startsWith('[')).length < 2 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      for (const line of out.split('\n').filter((l) => l.startsWith('[')))
+        assert.ok(!/--inspect/.test(line), `a child's execArgv: ${line}`);
+    } finally {
+      try {
+        process.kill(-app.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      children.dispose();
+      fs.rmSync(scripts, { recursive: true, force: true });
+    }
+  },
+);
+
+test("between: a sub-window's CPU adds each child's, counting only children marked at both edges", () => {
+  const mark = (cpuUs: number, wallUs: number, children?: Record<number, number>): AppMark => ({
+    cpuUs,
+    idleMs: 0,
+    activeMs: 0,
+    wallUs,
+    ...(children ? { children } : {}),
+  });
+  const a = mark(1_000_000, 0, { 11: 5_000_000, 12: 7_000_000, 13: 1_000_000 });
+  // 12 is gone at the second edge, 14 was born in between: neither counts.
+  const b = mark(1_100_000, 2_000_000, { 11: 6_000_000, 13: 1_500_000, 14: 9_000_000 });
+  assert.equal(between(a, b).cpuS, 0.1 + 1 + 0.5);
+  assert.equal(between(a, b).cpu, 1.6 / 2);
+  assert.equal(between(mark(0, 0), mark(200_000, 1_000_000)).cpuS, 0.2, 'a single process as before');
+});
