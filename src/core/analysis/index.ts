@@ -15,7 +15,18 @@ export {
   type SamplingHeapProfile,
 } from './heap.ts';
 export { mergeHeapProfiles } from './heap-merge.ts';
-export { mergeProfiles } from './merge.ts';
+export { mergedClock, mergeProfiles } from './merge.ts';
 export { type Analysis, type CallLink, type FunctionCost, type HeapLine, type Hint, type LineCost } from './model.ts';
 export { type SourceMapInput } from './sourcemaps.ts';
+export {
+  findStalls,
+  type LineStalls,
+  periodicStall,
+  periodicStallHint,
+  type Stall,
+  type StallLine,
+  stallsByLine,
+  type StallSummary,
+  summarizeStalls,
+} from './stalls.ts';
 export { cutProfile, TIMELINE_FILE, type TimelineV1 } from './timeline.ts';

@@ -25,6 +25,7 @@ import {
 } from '../store/index.ts';
 import { buildReport, type ReportV1 } from '../report/index.ts';
 import { analyzeExtras } from './analyze-extras.ts';
+import { analyzeStalls } from './analyze-stalls.ts';
 
 export { TIMELINE_FILE };
 
@@ -32,12 +33,10 @@ export { TIMELINE_FILE };
 export function analyzeRunDir(runDir: string, root: string): ReportV1 {
   const record = readRunRecord(runDir);
   const { analysis, sources, timeline } = analyzeFile(path.join(runDir, PROFILE_FILE), root);
-  const report = analyzeExtras(
-    runDir,
-    root,
-    record,
-    buildReport({ ...record, profileFile: PROFILE_FILE, analysis }),
-    sources,
+  const report = analyzeStalls(
+    analyzeExtras(runDir, root, record, buildReport({ ...record, profileFile: PROFILE_FILE, analysis }), sources),
+    record.extras?.stalls,
+    timeline,
   );
   writeSourceSnapshot(runDir, report, sources);
   writeTimeline(runDir, timeline);

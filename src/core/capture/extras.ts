@@ -2,12 +2,24 @@
 // CPU profiles (always) and the main thread's allocation sampling (with --heap). The profiled
 // window is taken as several sub-windows between the measured ones (run.ts): everything here is
 // switched on in `startSubWindow` and off in `endSubWindow`, so the measured sub-windows run
-// with none of it. Probes of the profiled window belong here. `saveExtras` writes the files into
+// with none of it (the stall probe too). Probes of the profiled window belong here. `saveExtras` writes the files into
 // the run folder and returns what run.json records about them.
 import * as path from 'node:path';
-import { type InspectorSession, type WorkerCapture, WorkerProfilers } from '../inspector/index.ts';
-import { mergeHeapProfiles, mergeProfiles, type SamplingHeapProfile } from '../analysis/index.ts';
-import { type ExtrasRecord, HEAP_FILE, workerProfileFile, writeFileAtomic } from '../store/index.ts';
+import { type InspectorSession, type StallGap, type WorkerCapture, WorkerProfilers } from '../inspector/index.ts';
+import {
+  type CpuProfile,
+  mergedClock,
+  mergeHeapProfiles,
+  mergeProfiles,
+  type SamplingHeapProfile,
+} from '../analysis/index.ts';
+import {
+  type ExtrasRecord,
+  HEAP_FILE,
+  type StallsRecord,
+  workerProfileFile,
+  writeFileAtomic,
+} from '../store/index.ts';
 
 /** Worker profiles kept per run (an app may start a worker per job: thousands of them). */
 export const MAX_WORKER_PROFILES = 64;
@@ -19,17 +31,23 @@ export interface ExtrasOptions {
   samplingIntervalUs: number;
   /** Allocation sampling of the main thread, when set. */
   heap?: { samplingIntervalBytes?: number };
+  /** Event-loop stalls of at least this many ms are noted (stall-probe.ts); 0: none. */
+  stallThresholdMs?: number;
 }
 
 export interface ExtrasCaptured {
   workers: WorkerCapture[];
   heap?: { profile: SamplingHeapProfile; samplingIntervalBytes: number };
+  stalls?: StallsRecord;
   notes: string[];
 }
 
 export class ProfiledExtras {
   private readonly heapProfiles: SamplingHeapProfile[] = [];
   private heapOn = false;
+  private readonly stallGaps: StallGap[] = [];
+  private stallProbeOn = false;
+  private stallsClipped = 0;
 
   private constructor(
     private readonly inspector: InspectorSession,
@@ -61,6 +79,10 @@ export class ProfiledExtras {
       await this.inspector.startHeapSampling(this.heapInterval);
       this.heapOn = true;
     }
+    if (this.o.stallThresholdMs) {
+      await this.inspector.startStallProbe(this.o.stallThresholdMs);
+      this.stallProbeOn = true;
+    }
   }
 
   nextSegment(): Promise<void> {
@@ -69,6 +91,12 @@ export class ProfiledExtras {
 
   /** At a profiled sub-window's end: everything off, what it took is kept. */
   async endSubWindow(): Promise<void> {
+    if (this.stallProbeOn) {
+      this.stallProbeOn = false;
+      const taken = await this.inspector.takeStallGaps();
+      this.stallGaps.push(...taken.gaps);
+      this.stallsClipped += taken.clipped;
+    }
     await this.workers?.pauseWindow();
     if (this.heapOn) {
       this.heapOn = false;
@@ -76,18 +104,35 @@ export class ProfiledExtras {
     }
   }
 
-  /** After the last sub-window ended, while the app still runs. */
-  async finish(): Promise<ExtrasCaptured> {
+  /** After the last sub-window ended, while the app still runs; `segments`: the main thread's profiles. */
+  async finish(segments: readonly CpuProfile[]): Promise<ExtrasCaptured> {
     const workers = (await this.workers?.stop()) ?? [];
     const heap =
       this.heapInterval !== undefined && this.heapProfiles.length > 0
         ? { profile: mergeHeapProfiles(this.heapProfiles), samplingIntervalBytes: this.heapInterval }
         : undefined;
-    return { workers, heap, notes: this.notes };
+    return { workers, heap, stalls: this.stallsOn(segments), notes: this.notes };
+  }
+
+  /** The gaps noted, on the merged profile's timeline; a gap the profiler did not record wholly is left out. */
+  private stallsOn(segments: readonly CpuProfile[]): StallsRecord | undefined {
+    const thresholdMs = this.o.stallThresholdMs;
+    if (!thresholdMs || segments.length === 0) return undefined;
+    const clock = mergedClock(segments);
+    const gaps: Array<[number, number]> = [];
+    let unrecorded = 0;
+    for (const [start, end] of this.stallGaps) {
+      const from = clock(start);
+      const to = clock(end);
+      // Both ends in one segment: a profiler restart (our own pause) between them is not the app's stall.
+      if (from !== undefined && to !== undefined && Math.abs(to - from - (end - start)) < 1) gaps.push([from, to]);
+      else unrecorded++;
+    }
+    return { thresholdMs, gaps, unrecorded, clipped: this.stallsClipped };
   }
 
   /** The app exited in the window: whatever was taken up to then. */
-  async salvage(): Promise<ExtrasCaptured> {
+  async salvage(segments: readonly CpuProfile[]): Promise<ExtrasCaptured> {
     const workers = (await this.workers?.salvage()) ?? [];
     const last = this.heapOn ? await this.inspector.salvagedHeapProfile() : undefined;
     const profiles = last ? [...this.heapProfiles, last] : this.heapProfiles;
@@ -96,6 +141,7 @@ export class ProfiledExtras {
       notes.push('The allocation profile of the last profiled sub-window was lost when the app exited.');
     return {
       workers,
+      stalls: this.stallsOn(segments),
       heap:
         this.heapInterval !== undefined && profiles.length > 0
           ? { profile: mergeHeapProfiles(profiles), samplingIntervalBytes: this.heapInterval }
@@ -146,5 +192,6 @@ export function saveExtras(runDir: string, c: ExtrasCaptured): ExtrasRecord {
     writeFileAtomic(path.join(runDir, HEAP_FILE), JSON.stringify(c.heap.profile));
     record.heap = { file: HEAP_FILE, samplingIntervalBytes: c.heap.samplingIntervalBytes };
   }
+  if (c.stalls) record.stalls = c.stalls;
   return record;
 }

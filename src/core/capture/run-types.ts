@@ -23,6 +23,8 @@ export interface RunOptions extends LoadSettings {
   subWindows?: number;
   /** Stack captures per second in the profiled window, for exact calling lines (stack-sampler.ts); 0: none. */
   stackRateHz?: number;
+  /** Event-loop stalls of at least this many ms are listed (default 50); 0: the stall probe is off. */
+  stallThresholdMs?: number;
   /** Where runs are kept; default <app dir>/.hotline/runs. */
   runsDir?: string;
   signal?: AbortSignal;

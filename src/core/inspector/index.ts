@@ -1,6 +1,7 @@
 // The app's inspector: one CDP session (listening, event loop, CPU profiler) and its workers.
 export { type CdpChannel } from './cdp-channel.ts';
 export { between, type LoopDelay, type LoopReading } from './loop-probe.ts';
+export { type StallGap, type StallGaps, STALL_PROBE_PERIOD_MS } from './stall-probe.ts';
 export { InspectorSession, type StackFrame } from './session.ts';
 export { type WorkerCapture } from './worker-session.ts';
 export { WorkerProfilers } from './workers.ts';

@@ -14,6 +14,7 @@ import {
   stopLoopProbe,
   type WindowKind,
 } from './loop-probe.ts';
+import { type StallGaps, startStallProbe, takeStallGaps } from './stall-probe.ts';
 
 export interface StackFrame {
   functionName: string;
@@ -199,6 +200,7 @@ export class InspectorSession {
       }
     };
     await step('loop probe', () => this.stopLoopProbe());
+    await step('stall probe', () => this.takeStallGaps());
     if (this.profiling) await step('profiler', () => this.stopProfiler());
     await step('coverage', () => this.client.Profiler.stopPreciseCoverage());
     await step('profiler domain', () => this.client.Profiler.disable());
@@ -231,6 +233,16 @@ export class InspectorSession {
 
   async stopLoopProbe(): Promise<void> {
     await stopLoopProbe((e) => this.evaluate(e));
+  }
+
+  /** Starts noting event-loop stalls of at least `thresholdMs` (stall-probe.ts). */
+  async startStallProbe(thresholdMs: number): Promise<void> {
+    await startStallProbe((e) => this.evaluate(e), thresholdMs);
+  }
+
+  /** Removes the stall probe and returns the gaps it noted (stall-probe.ts). */
+  async takeStallGaps(): Promise<StallGaps> {
+    return takeStallGaps((e) => this.evaluate(e));
   }
 
   /**

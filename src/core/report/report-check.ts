@@ -29,9 +29,21 @@ const load = shape(
   { completedLatencyMs: latency, loadCpu: num, external: externalLoad },
 );
 
+const stallSummary = shape({ thresholdMs: num, count: line, maxMs: num, totalMs: num });
+const stall = shape({
+  startMs: num,
+  durationMs: num,
+  lines: arr(shape({ file: str, line, function: str, ownMs: num })),
+});
+
 const eventLoop = shape(
   { delayMs: delays, utilization: num },
-  { cpu: num, blockedThroughout: bool, profiled: shape({ delayMs: delays, utilization: num }, { cpu: num }) },
+  {
+    cpu: num,
+    blockedThroughout: bool,
+    profiled: shape({ delayMs: delays, utilization: num }, { cpu: num }),
+    stalls: stallSummary,
+  },
 );
 
 const categories: Check = (v) => isObject(v) && CATEGORIES.every((k) => num(v[k]));
@@ -113,7 +125,7 @@ const report = shape(
     hints: arr(hint),
     notes: arr(str),
   },
-  { load, eventLoop, partial: shape({ reason: str }), threads: arr(threadSummary), workers, heap },
+  { load, eventLoop, partial: shape({ reason: str }), threads: arr(threadSummary), workers, heap, stalls: arr(stall) },
 );
 
 /** report.json of version 1 with every field the CLI, the editor and the report page read. */

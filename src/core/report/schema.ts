@@ -2,6 +2,7 @@
 // that shows a run (CLI text, language server, webviews) reads this shape and nothing else.
 import type { Analysis, CategoryTimes, FunctionCost, Hint, LineCost } from '../analysis/model.ts';
 import type { HeapFunction, HeapLine } from '../analysis/model.ts';
+import type { Stall, StallSummary } from '../analysis/stalls.ts';
 
 export const REPORT_VERSION = 1;
 
@@ -89,6 +90,8 @@ export interface EventLoopFigures {
   /** Where the main thread was stuck then (the debugger paused it once), innermost first. */
   blockedAt?: Array<{ function: string; file: string; line: number }>;
   profiled?: { delayMs: { mean: number; p50: number; p99: number; max: number }; utilization: number; cpu?: number };
+  /** The stalls of the profiled window (ReportV1.stalls) summed up; absent when the stall probe was off. */
+  stalls?: StallSummary;
 }
 
 export interface RunSettings {
@@ -143,6 +146,12 @@ export interface ReportV1 {
   workers?: { nonIdleMs: number; durationMs: number; samples: number; categories: CategoryTimes; hints: Hint[] };
   /** Allocation sampling (`--heap`): bytes allocated per function of the main thread. */
   heap?: HeapFigures;
+  /**
+   * Every event-loop stall of at least eventLoop.stalls.thresholdMs in the profiled window, in
+   * time order: measured by a timer in the app that could not run (start refined by the
+   * profile's samples), with the lines of your code that ran in it. Absent when not measured.
+   */
+  stalls?: Stall[];
 }
 
 export interface ThreadSummary {

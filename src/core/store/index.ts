@@ -1,5 +1,5 @@
 // The run folders on disk: their files, the run lock, run.json, the app's sources.
-export { type ExtrasRecord, readRunRecord, writeRunRecord } from './run-record.ts';
+export { type ExtrasRecord, readRunRecord, type StallsRecord, writeRunRecord } from './run-record.ts';
 export { loadSources } from './sources.ts';
 export {
   acquireRunLock,

@@ -16,7 +16,22 @@ export interface ExtrasRecord {
     exitedEarly: boolean;
   }>;
   heap?: { file: string; samplingIntervalBytes: number };
+  /** The event-loop stalls the stall probe measured in the profiled window. */
+  stalls?: StallsRecord;
   notes: string[];
+}
+
+/**
+ * Stalls as the probe measured them: each gap its timer could not run in, [from, to] in µs on
+ * the main thread's merged profile timeline (from its startTime). `unrecorded`: gaps left out
+ * because the profiler was not recording all through them (its restarts pause the app).
+ */
+export interface StallsRecord {
+  thresholdMs: number;
+  gaps: Array<[number, number]>;
+  unrecorded: number;
+  /** Stalls under way when a profiled sub-window began or ended: only part of them was seen. */
+  clipped: number;
 }
 
 /** run.json: what a run measured, written as soon as the app is stopped. */

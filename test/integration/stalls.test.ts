@@ -1,0 +1,91 @@
+// Event-loop stalls, known answer: test/apps/stall blocks its loop for 200 ms once a second on
+// its `STALL LINE`, under real load through the real inspector, and prints where each stall
+// really ran. report.json must list about one stall per second, each ≈200 ms, on that line, match
+// the stalls the app printed, sum them up in eventLoop.stalls, and hint at a periodic stall.
+// The default run (alternating sub-windows, profiler restarts) is used: stalls across our own
+// pauses are left out, the others kept. Needs `npm run build`.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { profileUnderLoad } from '../../src/core/index.ts';
+import { isReportV1 } from '../../src/core/report/report-check.ts';
+import { leakCheckedRuns, REPO_ROOT, tempDir } from '../helpers/integration.ts';
+
+const STALL_APP = path.join(REPO_ROOT, 'test', 'apps', 'stall');
+const SERVER_JS = path.join(STALL_APP, 'server.js');
+const STALL_LINE =
+  fs
+    .readFileSync(SERVER_JS, 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes('// STALL LINE')) + 1;
+const STALL_MS = 200;
+
+const runs = leakCheckedRuns();
+
+test(
+  'stall app (200 ms every second): report.json lists each stall with its length and its line, and a periodic-stall hint',
+  { timeout: 120_000 },
+  async (t) => {
+    assert.ok(STALL_LINE > 0, 'server.js marks the stall line');
+    runs.watch(STALL_APP);
+    const { runDir, report } = await profileUnderLoad({
+      target: { cwd: STALL_APP, entry: 'server.js', env: { STALL_MS: String(STALL_MS) } },
+      url: '/',
+      warmupS: 1,
+      durationS: 8,
+      connections: 10,
+      runsDir: tempDir(),
+    });
+    runs.appStarted(report.app.pid);
+    assert.ok(isReportV1(report), 'the report passes its own check');
+    assert.ok(report.stalls, 'report.json has stalls');
+    const stalls = report.stalls;
+    const printed = [...fs.readFileSync(path.join(runDir, 'app.log'), 'utf8').matchAll(/^stall (\d+) (\d+)$/gm)].map(
+      (m) => (Number(m[2]) - Number(m[1])) / 1000,
+    );
+    t.diagnostic(`the app stalled ${printed.length}× overall: ${printed.map((d) => d.toFixed(0)).join(', ')} ms`);
+    t.diagnostic(
+      `stalls: ${stalls.map((s) => `${s.startMs.toFixed(0)}+${s.durationMs.toFixed(0)} ${s.lines[0]?.function}:${s.lines[0]?.line}`).join(', ')}`,
+    );
+    const profiledS = report.profile.durationMs / 1000;
+    // About one a second: the profiled window is ~8 s; a stall across a profiler pause is left out.
+    assert.ok(
+      stalls.length >= profiledS * 0.5 && stalls.length <= profiledS + 1,
+      `${stalls.length} stalls in ${profiledS.toFixed(1)} s profiled`,
+    );
+    for (const s of stalls) {
+      // 200 ms of busy loop; a busy machine stretches it (the app's own figure is the truth below).
+      assert.ok(s.durationMs >= STALL_MS * 0.9 && s.durationMs <= STALL_MS * 2, `stall of ${s.durationMs} ms`);
+      const top = s.lines[0];
+      assert.equal(top?.file, SERVER_JS, JSON.stringify(s));
+      assert.equal(top.line, STALL_LINE, JSON.stringify(s));
+      assert.equal(top.function, 'stallEverySecond');
+      assert.ok(top.ownMs >= s.durationMs * 0.7, `the stall line owns most of the stall: ${JSON.stringify(s)}`);
+    }
+    // Each listed stall is as long as one the app printed (within the probe's 10 ms period and a sample or two).
+    for (const s of stalls)
+      assert.ok(
+        printed.some((d) => Math.abs(d - s.durationMs) <= 15),
+        `${s.durationMs} ms matches a printed stall (${printed.map((d) => d.toFixed(0)).join(', ')})`,
+      );
+    // Consecutive stalls ≈1 s apart where the profile ran without a pause between them.
+    const gaps = stalls.slice(1).map((s, i) => s.startMs - stalls[i].startMs);
+    assert.ok(
+      gaps.filter((g) => Math.abs(g - 1000) <= 100).length >= gaps.length / 2,
+      `starts ≈1 s apart: ${gaps.map((g) => g.toFixed(0)).join(', ')}`,
+    );
+
+    const summary = report.eventLoop?.stalls;
+    assert.ok(summary, 'eventLoop.stalls');
+    assert.equal(summary.thresholdMs, 50);
+    assert.equal(summary.count, stalls.length);
+    assert.equal(summary.maxMs, Math.max(...stalls.map((s) => s.durationMs)));
+
+    const hint = report.hints.find((h) => h.rule === 'periodic-stall');
+    assert.ok(hint, `a periodic-stall hint: ${JSON.stringify(report.hints.map((h) => h.rule))}`);
+    assert.equal(hint.file, SERVER_JS);
+    assert.equal(hint.line, STALL_LINE);
+    assert.match(hint.message, /every 1\.0 s for about 2\d\d ms/);
+  },
+);
