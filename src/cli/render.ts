@@ -13,6 +13,7 @@ import { fmt, formatBytes as bytes, formatMs as ms, formatPct } from '../format.
 import { capacityOf, costText } from '../capacity.ts';
 import { bar, CATEGORY_LABELS, column, rel, type RenderOptions, sourceLine } from './render-parts.ts';
 import { changeText } from './render-comparison.ts';
+import { renderStalls } from './render-stalls.ts';
 
 export function renderReport(r: ReportV1, o: RenderOptions): string {
   const out: string[] = [];
@@ -96,6 +97,7 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
         ? `${bold('Event loop')}  blocked for the whole window: no 10 ms timer ran in ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`
         : `${bold('Event loop')}  delay p50 ${ms(e.delayMs.p50)}  p99 ${ms(e.delayMs.p99)}  max ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`,
     );
+    out.push(...renderStalls(r, o));
   }
   // The main thread's figures; the workers' lines (tagged) have their own section below.
   const main = {

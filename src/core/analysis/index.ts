@@ -28,5 +28,6 @@ export {
   stallsByLine,
   type StallSummary,
   summarizeStalls,
+  type TimedStall,
 } from './stalls.ts';
 export { cutProfile, TIMELINE_FILE, type TimelineV1 } from './timeline.ts';

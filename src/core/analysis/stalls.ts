@@ -21,6 +21,9 @@ export interface Stall {
   lines: StallLine[];
 }
 
+/** A stall with when it began on the app's own clock (ms): the profile's timeline leaves out the pauses between profiled sub-windows, the app's clock does not. */
+export type TimedStall = Stall & { appStartMs: number };
+
 export interface StallSummary {
   thresholdMs: number;
   count: number;
@@ -34,19 +37,19 @@ const IDLE = CATEGORIES.indexOf('idle');
 const round1 = (v: number): number => Math.round(v * 10) / 10;
 
 /**
- * The stalls of at least `thresholdMs` among the measured gaps ([from, to] µs on the timeline),
- * in time order. Without a timeline (a profile with no sample order) the gaps are the stalls,
- * with no lines.
+ * The stalls of at least `thresholdMs` among the measured gaps ([from, to] µs on the timeline,
+ * appFrom µs on the app's clock), in time order. Without a timeline (a profile with no sample
+ * order) the gaps are the stalls, with no lines.
  */
 export function findStalls(
-  gaps: ReadonlyArray<readonly [number, number]>,
+  gaps: ReadonlyArray<readonly [number, number, number]>,
   thresholdMs: number,
   timeline: TimelineV1 | undefined,
-): Stall[] {
+): TimedStall[] {
   const starts = timeline ? sampleStarts(timeline) : undefined;
   const idleKind = timeline?.kinds.map((k) => CATEGORIES.indexOf(k.category) === IDLE);
-  const stalls: Stall[] = [];
-  for (const [from, to] of [...gaps].sort((a, b) => a[0] - b[0])) {
+  const stalls: TimedStall[] = [];
+  for (const [from, to, appFrom] of [...gaps].sort((a, b) => a[0] - b[0])) {
     const start = timeline && starts && idleKind ? busiestStretch(timeline, starts, idleKind, from, to) : from;
     const durationMs = (to - start) / 1000;
     if (durationMs < thresholdMs) continue;
@@ -59,7 +62,12 @@ export function findStalls(
             ownMs: l.ownMs,
           }))
         : [];
-    stalls.push({ startMs: round1(start / 1000), durationMs: round1(durationMs), lines });
+    stalls.push({
+      startMs: round1(start / 1000),
+      durationMs: round1(durationMs),
+      lines,
+      appStartMs: (appFrom + start - from) / 1000,
+    });
   }
   return stalls;
 }
@@ -115,19 +123,25 @@ export interface PeriodicStall extends LineStalls {
 
 /**
  * Stalls of one line that recur at a steady period: a timer or a periodic job doing synchronous
- * work. Most (two thirds) of the intervals between the line's consecutive stalls must lie within
- * 15% of their median; the rest may be broken by the profiler's pauses between sub-windows.
+ * work. The period is the typical short interval between the line's consecutive stalls on the
+ * app's clock; most (two thirds) of the intervals must be within 15% of a whole number of periods
+ * (a stall may fall in a measured sub-window, where nothing is listed).
  */
-export function periodicStall(stalls: readonly Stall[]): PeriodicStall | undefined {
+export function periodicStall(stalls: readonly TimedStall[]): PeriodicStall | undefined {
   const top = stallsByLine(stalls)[0];
   if (!top || top.count < PERIODIC_MIN_STALLS) return undefined;
   const own = stalls.filter((s) =>
     s.lines.some((l) => l.file === top.file && l.line === top.line && l.ownMs >= s.durationMs * CAUSE_SHARE),
   );
-  const intervals = own.slice(1).map((s, i) => s.startMs - own[i].startMs);
-  const periodMs = median(intervals);
-  const regular = intervals.filter((d) => Math.abs(d - periodMs) <= periodMs * PERIOD_TOLERANCE).length;
-  if (!(periodMs > 0) || regular < Math.max(2, intervals.length * REGULAR_SHARE)) return undefined;
+  const intervals = own.slice(1).map((s, i) => s.appStartMs - own[i].appStartMs);
+  const shortest = Math.min(...intervals);
+  const periodMs = median(intervals.filter((d) => d <= shortest * 1.5));
+  if (!(periodMs > 0)) return undefined;
+  const regular = intervals.filter((d) => {
+    const k = Math.round(d / periodMs);
+    return k >= 1 && Math.abs(d - k * periodMs) <= periodMs * PERIOD_TOLERANCE;
+  }).length;
+  if (regular < Math.max(2, intervals.length * REGULAR_SHARE)) return undefined;
   return { ...top, periodMs: Math.round(periodMs), typicalMs: Math.round(median(own.map((s) => s.durationMs))) };
 }
 

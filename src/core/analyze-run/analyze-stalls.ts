@@ -1,19 +1,18 @@
 // The stalls a run's stall probe measured, on the lines that ran in them: `stalls`,
 // `eventLoop.stalls` and, when they recur at a steady period, a hint on their line.
-import {
-  findStalls,
-  periodicStall,
-  periodicStallHint,
-  summarizeStalls,
-  type TimelineV1,
-} from '../analysis/index.ts';
+import { findStalls, periodicStall, periodicStallHint, summarizeStalls, type TimelineV1 } from '../analysis/index.ts';
 import type { StallsRecord } from '../store/index.ts';
 import type { ReportV1 } from '../report/index.ts';
 
-export function analyzeStalls(report: ReportV1, measured: StallsRecord | undefined, timeline: TimelineV1 | undefined): ReportV1 {
+export function analyzeStalls(
+  report: ReportV1,
+  measured: StallsRecord | undefined,
+  timeline: TimelineV1 | undefined,
+): ReportV1 {
   if (!measured) return report;
-  const stalls = findStalls(measured.gaps, measured.thresholdMs, timeline);
-  const periodic = periodicStall(stalls);
+  const timed = findStalls(measured.gaps, measured.thresholdMs, timeline);
+  const periodic = periodicStall(timed);
+  const stalls = timed.map(({ appStartMs: _, ...stall }) => stall);
   const notes: string[] = [];
   const left = measured.unrecorded + (measured.clipped ?? 0);
   if (left > 0)

@@ -13,13 +13,7 @@ import {
   mergeProfiles,
   type SamplingHeapProfile,
 } from '../analysis/index.ts';
-import {
-  type ExtrasRecord,
-  HEAP_FILE,
-  type StallsRecord,
-  workerProfileFile,
-  writeFileAtomic,
-} from '../store/index.ts';
+import { type ExtrasRecord, HEAP_FILE, type StallsRecord, workerProfileFile, writeFileAtomic } from '../store/index.ts';
 
 /** Worker profiles kept per run (an app may start a worker per job: thousands of them). */
 export const MAX_WORKER_PROFILES = 64;
@@ -119,13 +113,14 @@ export class ProfiledExtras {
     const thresholdMs = this.o.stallThresholdMs;
     if (!thresholdMs || segments.length === 0) return undefined;
     const clock = mergedClock(segments);
-    const gaps: Array<[number, number]> = [];
+    const gaps: Array<[number, number, number]> = [];
     let unrecorded = 0;
     for (const [start, end] of this.stallGaps) {
       const from = clock(start);
       const to = clock(end);
       // Both ends in one segment: a profiler restart (our own pause) between them is not the app's stall.
-      if (from !== undefined && to !== undefined && Math.abs(to - from - (end - start)) < 1) gaps.push([from, to]);
+      if (from !== undefined && to !== undefined && Math.abs(to - from - (end - start)) < 1)
+        gaps.push([from, to, start]);
       else unrecorded++;
     }
     return { thresholdMs, gaps, unrecorded, clipped: this.stallsClipped };

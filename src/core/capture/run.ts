@@ -21,7 +21,13 @@ import {
   writeRunRecord,
 } from '../store/index.ts';
 import { loadFigures, loopOf, type Measured, recordedSettings } from './record.ts';
-import { DEFAULT_STALL_THRESHOLD_MS, subWindowPlan, validate, validateStallThreshold, withDefaults } from './settings.ts';
+import {
+  DEFAULT_STALL_THRESHOLD_MS,
+  subWindowPlan,
+  validate,
+  validateStallThreshold,
+  withDefaults,
+} from './settings.ts';
 import { ProfiledExtras, saveExtras } from './extras.ts';
 import { DEFAULT_STACK_RATE_HZ, StackSampler } from './stack-sampler.ts';
 import { PHASE_NAMES, type RunOptions, type RunPhase, type RunResult } from './run-types.ts';

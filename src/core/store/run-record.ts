@@ -23,12 +23,13 @@ export interface ExtrasRecord {
 
 /**
  * Stalls as the probe measured them: each gap its timer could not run in, [from, to] in µs on
- * the main thread's merged profile timeline (from its startTime). `unrecorded`: gaps left out
+ * the main thread's merged profile timeline (from its startTime), and `from` on the app's clock
+ * (µs of process.hrtime: the timeline leaves out the pauses between sub-windows, this does not). `unrecorded`: gaps left out
  * because the profiler was not recording all through them (its restarts pause the app).
  */
 export interface StallsRecord {
   thresholdMs: number;
-  gaps: Array<[number, number]>;
+  gaps: Array<[number, number, number]>;
   unrecorded: number;
   /** Stalls under way when a profiled sub-window began or ended: only part of them was seen. */
   clipped: number;
