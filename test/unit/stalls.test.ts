@@ -101,6 +101,13 @@ describe('stalls', () => {
     assert.equal(s.durationMs, 202);
   });
 
+  test('a gap the profiler saw mostly idle (the app was not running) is counted, not listed', () => {
+    const t = timelineOf(profileWith(1000, [[100, 130]]));
+    const offCpu = { count: 0 };
+    assert.deepEqual(findStalls([[90_000, 300_000, 90_000]], 50, t, offCpu), []);
+    assert.equal(offCpu.count, 1);
+  });
+
   test('without a timeline the gap is the stall, with no lines', () => {
     const [s] = findStalls([[1000, 81_000, 1000]], 50, undefined);
     assert.deepEqual(s, { startMs: 1, durationMs: 80, lines: [], appStartMs: 1 });

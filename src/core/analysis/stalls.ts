@@ -31,6 +31,8 @@ export interface StallSummary {
   totalMs: number;
 }
 
+/** The share of a stall the profile must see busy for it to be the app's doing. */
+const MIN_SAMPLED_SHARE = 0.5;
 /** Lines kept per stall. */
 const STALL_LINES = 5;
 const IDLE = CATEGORIES.indexOf('idle');
@@ -39,12 +41,14 @@ const round1 = (v: number): number => Math.round(v * 10) / 10;
 /**
  * The stalls of at least `thresholdMs` among the measured gaps ([from, to] µs on the timeline,
  * appFrom µs on the app's clock), in time order. Without a timeline (a profile with no sample
- * order) the gaps are the stalls, with no lines.
+ * order) the gaps are the stalls, with no lines. Gaps in which the profiler saw the thread
+ * busy less than half the time are counted in `offCpu`, not listed.
  */
 export function findStalls(
   gaps: ReadonlyArray<readonly [number, number, number]>,
   thresholdMs: number,
   timeline: TimelineV1 | undefined,
+  offCpu: { count: number } = { count: 0 },
 ): TimedStall[] {
   const starts = timeline ? sampleStarts(timeline) : undefined;
   const idleKind = timeline?.kinds.map((k) => CATEGORIES.indexOf(k.category) === IDLE);
@@ -53,15 +57,20 @@ export function findStalls(
     const start = timeline && starts && idleKind ? busiestStretch(timeline, starts, idleKind, from, to) : from;
     const durationMs = (to - start) / 1000;
     if (durationMs < thresholdMs) continue;
-    const lines =
-      timeline && starts
-        ? rankRange(timeline, start / 1000, to / 1000, { limit: STALL_LINES, starts }).lines.map((l) => ({
-            file: l.file,
-            line: l.line,
-            function: l.function,
-            ownMs: l.ownMs,
-          }))
-        : [];
+    const ranked =
+      timeline && starts ? rankRange(timeline, start / 1000, to / 1000, { limit: STALL_LINES, starts }) : undefined;
+    // The profiler saw the thread busy for less than half of it: the app was mostly not running
+    // (the machine gave its core to another process), which no line of its code caused.
+    if (ranked && ranked.nonIdleMs < durationMs * MIN_SAMPLED_SHARE) {
+      offCpu.count++;
+      continue;
+    }
+    const lines = (ranked?.lines ?? []).map((l) => ({
+      file: l.file,
+      line: l.line,
+      function: l.function,
+      ownMs: l.ownMs,
+    }));
     stalls.push({
       startMs: round1(start / 1000),
       durationMs: round1(durationMs),

@@ -10,7 +10,8 @@ export function analyzeStalls(
   timeline: TimelineV1 | undefined,
 ): ReportV1 {
   if (!measured) return report;
-  const timed = findStalls(measured.gaps, measured.thresholdMs, timeline);
+  const offCpu = { count: 0 };
+  const timed = findStalls(measured.gaps, measured.thresholdMs, timeline, offCpu);
   const periodic = periodicStall(timed);
   const stalls = timed.map(({ appStartMs: _, ...stall }) => stall);
   const notes: string[] = [];
@@ -18,6 +19,10 @@ export function analyzeStalls(
   if (left > 0)
     notes.push(
       `${left} event-loop stall(s) were under way when a profiled sub-window began or ended, or when the profiler restarted (which pauses the app itself): only part of each was seen, so they are not listed.`,
+    );
+  if (offCpu.count > 0)
+    notes.push(
+      `${offCpu.count} gap(s) in which the event loop did not run were mostly time the app's thread was not running at all (the machine was busy elsewhere): not listed as stalls.`,
     );
   return {
     ...report,
