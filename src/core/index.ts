@@ -13,9 +13,11 @@ export {
   HeapProfileError,
   type Hint,
   type LineCost,
+  type LineStalls,
   parseCpuProfileText,
   parseHeapProfileText,
   ProfileFormatError,
+  stallsByLine,
   TIMELINE_FILE,
   type TimelineV1,
 } from './analysis/index.ts';

@@ -2,7 +2,15 @@
 // shown run) and where they land in the document as it is now (through a LineMapping). Pure: the
 // server turns these items into LSP lenses, hovers, diagnostics and decoration messages.
 import * as path from 'node:path';
-import type { FunctionCost, HeapLine, Hint, LineCost, ReportV1 } from '../core/index.ts';
+import {
+  type FunctionCost,
+  type HeapLine,
+  type Hint,
+  type LineCost,
+  type LineStalls,
+  type ReportV1,
+  stallsByLine,
+} from '../core/index.ts';
 import type { LineHeat, OpenReportAtArgs } from '../protocol.ts';
 import {
   decorationLabel,
@@ -18,6 +26,7 @@ import {
   isLensLine,
   lineHoverMarkdown,
   lineLensText,
+  stallLensText,
   type TextContext,
 } from './lens-text.ts';
 import type { LineMapping } from './staleness.ts';
@@ -42,6 +51,8 @@ export interface FileCosts {
   hints: Hint[];
   /** Bytes allocated per function of this file (report.heap), at each function's first line. */
   heap: HeapLine[];
+  /** Lines of this file that took part in event-loop stalls (report.stalls). */
+  stalls: LineStalls[];
 }
 
 export class ReportIndex {
@@ -70,7 +81,7 @@ export class ReportIndex {
     const of = (file: string): FileCosts => {
       const key = fileKey(file);
       let fc = this.files.get(key);
-      if (!fc) this.files.set(key, (fc = { file, lines: [], functions: [], hints: [], heap: [] }));
+      if (!fc) this.files.set(key, (fc = { file, lines: [], functions: [], hints: [], heap: [], stalls: [] }));
       return fc;
     };
     const onDisk = (file: string): boolean => path.isAbsolute(file);
@@ -79,6 +90,7 @@ export class ReportIndex {
     for (const f of report.functions) if (f.category === 'user' && onDisk(f.file)) of(f.file).functions.push(f);
     for (const h of report.hints) if (isBlockingHint(h) && onDisk(h.file) && !h.oneOf) of(h.file).hints.push(h);
     for (const l of report.heap?.lines ?? []) if (onDisk(l.file)) of(l.file).heap.push(l);
+    for (const s of stallsByLine(report.stalls ?? [])) if (onDisk(s.file)) of(s.file).stalls.push(s);
     // Files whose costs are all below every threshold show nothing: leave them out.
     for (const [key, fc] of this.files) if (linesOfInterest(fc).length === 0) this.files.delete(key);
   }
@@ -95,6 +107,7 @@ export function linesOfInterest(fc: FileCosts): number[] {
   for (const f of fc.functions) if (isLensFunction(f)) lines.add(f.line);
   for (const h of fc.hints) lines.add(h.line);
   for (const l of fc.heap) if (isHeapLensLine(l)) lines.add(l.line);
+  for (const s of fc.stalls) lines.add(s.line);
   return [...lines].sort((a, b) => a - b);
 }
 
@@ -154,6 +167,15 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
         functionName: l.function,
         kind: 'allocations',
       },
+    });
+  }
+  for (const s of fc.stalls) {
+    const line0 = mapping.toCurrent(s.line);
+    if (line0 === undefined) continue;
+    items.push({
+      line0,
+      title: stallLensText(s),
+      args: { reportFile: index.reportFile, file: fc.file, line: s.line, functionName: s.function },
     });
   }
   return items.sort((a, b) => a.line0 - b.line0);

@@ -3,7 +3,15 @@
 // time is counted"); no I/O, no LSP types.
 import * as path from 'node:path';
 import { formatBytes, formatMs, formatPct } from '../format.ts';
-import { type CallLink, type FunctionCost, type HeapLine, type Hint, isBelow, type LineCost } from '../core/index.ts';
+import {
+  type CallLink,
+  type FunctionCost,
+  type HeapLine,
+  type Hint,
+  isBelow,
+  type LineCost,
+  type LineStalls,
+} from '../core/index.ts';
 import { functionLabel } from '../names.ts';
 import { corePct, costText, formatCorePct, formatCostMs, perRequestMs, type CapacityBasis } from '../capacity.ts';
 
@@ -98,6 +106,11 @@ export function decorationLabel(l: LineCost, capacity: CapacityBasis): string {
 }
 
 /** Hints that blame a line for blocking (the gc-pressure hint has no line and never gets here). */
+/** `stalled the event loop 42× · max 210 ms`: the stalls a line took part in (report.stalls). */
+export function stallLensText(s: Pick<LineStalls, 'count' | 'maxMs'>): string {
+  return `stalled the event loop ${s.count}× · max ${formatMs(s.maxMs)}`;
+}
+
 export const isBlockingHint = (h: Hint): boolean => h.rule !== 'gc-pressure' && h.line >= 1;
 
 /** A code span that survives backticks in names (`a`b` → `` a`b ``). */

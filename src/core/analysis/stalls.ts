@@ -168,7 +168,7 @@ export function periodicStallHint(p: PeriodicStall, stalls: readonly Stall[], no
     function: p.function,
     totalMs,
     totalPct: nonIdleMs > 0 ? round1((totalMs / nonIdleMs) * 100) : 0,
-    message: `The event loop stalls about every ${every} for about ${p.typicalMs} ms in ${p.function} (${p.count} stalls, longest ${p.maxMs} ms): a timer or periodic job doing synchronous work. Every request that arrives meanwhile waits for it.`,
+    message: `The event loop stalls about every ${every} for about ${p.typicalMs} ms in ${p.function} (${p.count} stalls, longest ${Math.round(p.maxMs)} ms): a timer or periodic job doing synchronous work. Every request that arrives meanwhile waits for it.`,
     fix: 'Move the periodic work off the main thread (a worker_threads Worker), or cut it into chunks that yield between them (await setImmediate()) so requests are served in between.',
   };
 }
