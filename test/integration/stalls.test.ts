@@ -72,12 +72,8 @@ test(
     );
     const owned = stalls.filter((s) => s.lines[0].ownMs >= s.durationMs * 0.7);
     assert.ok(owned.length >= most, `the stall line owns most of ${owned.length} of ${stalls.length} stalls`);
-    // Consecutive stalls ≈1 s apart where the profile ran without a pause between them.
-    const gaps = stalls.slice(1).map((s, i) => s.startMs - stalls[i].startMs);
-    assert.ok(
-      gaps.filter((g) => Math.abs(g - 1000) <= 100).length >= gaps.length / 2,
-      `starts ≈1 s apart: ${gaps.map((g) => g.toFixed(0)).join(', ')}`,
-    );
+    // Their period (≈1 s) is checked through the hint below: it is read on the app's clock, which
+    // the profile's timeline is not (the pauses between profiled sub-windows are cut out of it).
 
     const summary = report.eventLoop?.stalls;
     assert.ok(summary, 'eventLoop.stalls');

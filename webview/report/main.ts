@@ -9,6 +9,7 @@ import { canOpen, where } from './format.ts';
 import { header, overview } from './overview.ts';
 import { MAX_ROWS, comparison, functions, hints, hotLines } from './tables.ts';
 import { panels, registerToolkit, selectTab, type Tab } from './toolkit.ts';
+import { stallsTab } from './stalls.ts';
 import { timelineTab } from './timeline-tab.ts';
 import { parseToReportView } from './validate.ts';
 
@@ -66,6 +67,9 @@ function show(msg: Extract<ToReportView, { type: 'report' }>): void {
     { id: 'overview', label: 'Overview', content: overview(ctx) },
     { id: 'lines', label: 'Hot lines', count: hotLineCount(report.lines), content: hotLines(ctx) },
     ...(msg.timeline ? [{ id: 'timeline', label: 'Timeline', content: timelineTab(ctx, msg.timeline) }] : []),
+    ...(report.stalls
+      ? [{ id: 'stalls', label: 'Stalls', count: report.stalls.length, content: stallsTab(ctx, report.stalls) }]
+      : []),
     { id: 'functions', label: 'Functions', content: functions(ctx) },
     ...(report.heap ? [{ id: 'allocations', label: 'Allocations', content: allocations(ctx, report.heap) }] : []),
     {
