@@ -1,0 +1,100 @@
+// The report page's Stalls tab, from a real report of test/apps/stall (200 ms every second, see
+// fixtures/README.md), in a real Chromium, light and dark: the summary tiles, one row per stall
+// with its start, length and the line that ran in it, the periodic-stall callout, a row that opens
+// its line; and no tab at all for a report without stalls.
+// Run after `node esbuild.mjs`: node --import tsx --test test/webview/report-stalls.test.ts
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { formatMs } from '../../src/format.ts';
+import { loadReportFixture } from './report-fixtures.ts';
+import {
+  REPORT_JS,
+  hostRecord,
+  launchChromium,
+  openCheckedReport,
+  screenshot,
+  servePage,
+  type PageServer,
+  type ThemeName,
+} from './report-helpers.ts';
+
+const stallApp = loadReportFixture('stall-app');
+const heapApp = loadReportFixture('heap-app');
+
+describe('report webview: Stalls tab', { timeout: 120_000 }, () => {
+  let browser: Browser;
+  let server: PageServer;
+
+  before(async () => {
+    assert.ok(fs.existsSync(REPORT_JS), `${REPORT_JS} is missing: run \`node esbuild.mjs\` first`);
+    const src = path.join(path.dirname(REPORT_JS), '..', '..', 'webview', 'report', 'stalls.ts');
+    assert.ok(
+      fs.statSync(src).mtimeMs <= fs.statSync(REPORT_JS).mtimeMs,
+      'dist/webview/report.js is older than webview/report/stalls.ts: run `node esbuild.mjs`',
+    );
+    server = await servePage();
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const text = (page: Page, selector: string): Promise<string> => page.locator(selector).first().innerText();
+
+  test('the fixture is what it claims: stalls on the stall line and a periodic-stall hint', () => {
+    assert.ok(stallApp.stalls && stallApp.stalls.length >= 3);
+    assert.equal(stallApp.eventLoop?.stalls?.count, stallApp.stalls.length);
+    assert.ok(stallApp.stalls.every((s) => s.lines[0]?.function === 'stallEverySecond'));
+    assert.ok(stallApp.hints.some((h) => h.rule === 'periodic-stall'));
+    assert.equal(heapApp.stalls, undefined);
+  });
+
+  for (const theme of ['light', 'dark'] as ThemeName[]) {
+    test(`stalls: tiles, one row per stall, the callout, a row opens its line (${theme})`, async () => {
+      const { page, check } = await openCheckedReport(browser, server, {
+        theme,
+        onReady: [{ type: 'report', report: stallApp }],
+        id: stallApp.id,
+      });
+      const stalls = stallApp.stalls!;
+      const summary = stallApp.eventLoop!.stalls!;
+      await page.locator('vscode-panel-tab#tab-stalls').click();
+      assert.match(await text(page, '#tab-stalls'), new RegExp(`Stalls\\s*${stalls.length}`));
+      assert.match(await text(page, '.stalls [data-stat="stalls"]'), new RegExp(`${summary.count}`));
+      assert.match(await text(page, '.stalls [data-stat="longest"]'), new RegExp(formatMs(summary.maxMs)));
+      const rows = page.locator('vscode-data-grid.stall-list vscode-data-grid-row[data-kind="stall"]');
+      assert.equal(await rows.count(), stalls.length);
+      for (const [i, s] of stalls.entries()) {
+        const row = await rows.nth(i).innerText();
+        assert.ok(row.includes(`${(s.startMs / 1000).toFixed(2)} s`), row);
+        assert.ok(row.includes(formatMs(s.durationMs)), row);
+        assert.ok(row.includes(`server.js:${s.lines[0].line}`), row);
+        assert.ok(row.includes('stallEverySecond'), row);
+      }
+      assert.match(await text(page, '.stalls [data-field="periodic-stall"]'), /stalls about every/);
+      await screenshot(page, `stalls-${theme}`);
+      await rows.first().click();
+      assert.deepEqual((await hostRecord(page)).posted.at(-1), {
+        type: 'openSource',
+        file: stalls[0].lines[0].file,
+        line: stalls[0].lines[0].line,
+      });
+      await check();
+    });
+  }
+
+  test('a report without stalls has no Stalls tab', async () => {
+    const { page, check } = await openCheckedReport(browser, server, {
+      theme: 'light',
+      onReady: [{ type: 'report', report: heapApp }],
+      id: heapApp.id,
+    });
+    assert.equal(await page.locator('vscode-panel-tab#tab-stalls').count(), 0);
+    await check();
+  });
+});
