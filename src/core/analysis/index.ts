@@ -16,17 +16,24 @@ export {
 } from './heap.ts';
 export { mergeHeapProfiles } from './heap-merge.ts';
 export { mergedClock, mergeProfiles } from './merge.ts';
-export { type Analysis, type CallLink, type FunctionCost, type HeapLine, type Hint, type LineCost } from './model.ts';
+export {
+  type Analysis,
+  type CallLink,
+  type FunctionCost,
+  type HeapLine,
+  type Hint,
+  type LineCost,
+  type Stall,
+  type StallLine,
+  type StallSummary,
+} from './model.ts';
 export { type SourceMapInput } from './sourcemaps.ts';
 export {
   findStalls,
   type LineStalls,
   periodicStall,
   periodicStallHint,
-  type Stall,
-  type StallLine,
   stallsByLine,
-  type StallSummary,
   summarizeStalls,
   type TimedStall,
 } from './stalls.ts';

@@ -131,3 +131,28 @@ export interface HeapFunction {
  * thread, which answers once it runs again), so it is no cost of the stack sampled before it.
  */
 export const MAX_SAMPLE_WEIGHT = 2;
+
+// ---- event-loop stalls (stalls.ts) ----
+
+export interface StallLine {
+  file: string;
+  line: number;
+  function: string;
+  /** Own time of the line in the stall, ms (its samples in the stall's interval). */
+  ownMs: number;
+}
+
+export interface Stall {
+  /** ms from the profiled window's start (the merged profile's startTime). */
+  startMs: number;
+  durationMs: number;
+  /** Lines of your code that ran in it, most own time first (at most STALL_LINES). */
+  lines: StallLine[];
+}
+
+export interface StallSummary {
+  thresholdMs: number;
+  count: number;
+  maxMs: number;
+  totalMs: number;
+}

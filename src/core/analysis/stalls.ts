@@ -2,34 +2,11 @@
 // timer could not run in (the loop was blocked); the profile's samples in that gap refine its
 // start (the loop was still idle before its last idle sample) and name the lines of the user's
 // code that ran in it (own time, as report.json ranks lines). Pure, no Node imports.
-import { CATEGORIES, type Hint } from './model.ts';
+import { CATEGORIES, type Hint, type Stall, type StallSummary } from './model.ts';
 import { rankRange, sampleStarts, type TimelineV1 } from './timeline.ts';
-
-export interface StallLine {
-  file: string;
-  line: number;
-  function: string;
-  /** Own time of the line in the stall, ms (its samples in the stall's interval). */
-  ownMs: number;
-}
-
-export interface Stall {
-  /** ms from the profiled window's start (the merged profile's startTime). */
-  startMs: number;
-  durationMs: number;
-  /** Lines of your code that ran in it, most own time first (at most STALL_LINES). */
-  lines: StallLine[];
-}
 
 /** A stall with when it began on the app's own clock (ms): the profile's timeline leaves out the pauses between profiled sub-windows, the app's clock does not. */
 export type TimedStall = Stall & { appStartMs: number };
-
-export interface StallSummary {
-  thresholdMs: number;
-  count: number;
-  maxMs: number;
-  totalMs: number;
-}
 
 /** The share of a stall the profile must see busy for it to be the app's doing. */
 const MIN_SAMPLED_SHARE = 0.5;

@@ -1,8 +1,7 @@
 // report.json, version 1 (design.md "Contracts"): fields are added, never renamed. Everything
 // that shows a run (CLI text, language server, webviews) reads this shape and nothing else.
-import type { Analysis, CategoryTimes, FunctionCost, Hint, LineCost } from '../analysis/model.ts';
+import type { Analysis, CategoryTimes, FunctionCost, Hint, LineCost, Stall, StallSummary } from '../analysis/model.ts';
 import type { HeapFunction, HeapLine } from '../analysis/model.ts';
-import type { Stall, StallSummary } from '../analysis/stalls.ts';
 
 export const REPORT_VERSION = 1;
 
