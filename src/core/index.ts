@@ -18,6 +18,7 @@ export {
   parseHeapProfileText,
   ProfileFormatError,
   stallsByLine,
+  type ThreadpoolWait,
   TIMELINE_FILE,
   type TimelineV1,
 } from './analysis/index.ts';

@@ -26,6 +26,7 @@ export {
   type Stall,
   type StallLine,
   type StallSummary,
+  type ThreadpoolWait,
 } from './model.ts';
 export { type SourceMapInput } from './sourcemaps.ts';
 export {
@@ -37,4 +38,5 @@ export {
   summarizeStalls,
   type TimedStall,
 } from './stalls.ts';
+export { poolLimitHint, threadpoolWaits, type WaitTraceInput } from './waits.ts';
 export { cutProfile, TIMELINE_FILE, type TimelineV1 } from './timeline.ts';

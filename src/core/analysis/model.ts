@@ -156,3 +156,22 @@ export interface StallSummary {
   maxMs: number;
   totalMs: number;
 }
+
+// ---- threadpool waits (waits.ts) ----
+
+/** Requests a line of your code handed to libuv's threadpool (one API), and how long they waited. */
+export interface ThreadpoolWait {
+  file: string;
+  line: number;
+  function: string;
+  /** crypto.pbkdf2, zlib, fs, dns.lookup, … */
+  api: string;
+  /** Requests made in the profiled window that got their callback in it. */
+  count: number;
+  /** Requests per HTTP request served in the profiled window (0 when unknown). */
+  perRequest: number;
+  /** From the call to its callback: measured. */
+  waitMs: { p50: number; p99: number; total: number };
+  /** Of it, waiting for a free thread: inferred (analysis/waits.ts), an upper bound when the event loop is busy. */
+  queuedMs: { p50: number; p99: number };
+}

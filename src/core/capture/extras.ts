@@ -1,11 +1,18 @@
 // What the profiled window captures besides the main thread's CPU profile: the worker threads'
-// CPU profiles (always) and the main thread's allocation sampling (with --heap). The profiled
-// window is taken as several sub-windows between the measured ones (run.ts): everything here is
-// switched on in `startSubWindow` and off in `endSubWindow`, so the measured sub-windows run
-// with none of it (the stall probe too). Probes of the profiled window belong here. `saveExtras` writes the files into
-// the run folder and returns what run.json records about them.
+// CPU profiles (always), the main thread's allocation sampling (with --heap), the stall probe and
+// the wait probe. The profiled window is taken as several sub-windows between the measured ones
+// (run.ts): everything here is switched on in `startSubWindow` and off in `endSubWindow`, so the
+// measured sub-windows run with none of it. Probes of the profiled window belong here.
+// `saveExtras` writes the files into the run folder and returns what run.json records about them.
 import * as path from 'node:path';
-import { type InspectorSession, type StallGap, type WorkerCapture, WorkerProfilers } from '../inspector/index.ts';
+import {
+  type InspectorSession,
+  type StallGap,
+  type WaitTrace,
+  type WorkerCapture,
+  WorkerProfilers,
+} from '../inspector/index.ts';
+import { mergeWaitTraces } from './wait-traces.ts';
 import {
   type CpuProfile,
   mergedClock,
@@ -13,7 +20,14 @@ import {
   mergeProfiles,
   type SamplingHeapProfile,
 } from '../analysis/index.ts';
-import { type ExtrasRecord, HEAP_FILE, type StallsRecord, workerProfileFile, writeFileAtomic } from '../store/index.ts';
+import {
+  type ExtrasRecord,
+  HEAP_FILE,
+  type StallsRecord,
+  WAITS_FILE,
+  workerProfileFile,
+  writeFileAtomic,
+} from '../store/index.ts';
 
 /** Worker profiles kept per run (an app may start a worker per job: thousands of them). */
 export const MAX_WORKER_PROFILES = 64;
@@ -27,12 +41,15 @@ export interface ExtrasOptions {
   heap?: { samplingIntervalBytes?: number };
   /** Event-loop stalls of at least this many ms are noted (stall-probe.ts); 0: none. */
   stallThresholdMs?: number;
+  /** Note the app's threadpool requests (wait-probe.ts). */
+  waits?: boolean;
 }
 
 export interface ExtrasCaptured {
   workers: WorkerCapture[];
   heap?: { profile: SamplingHeapProfile; samplingIntervalBytes: number };
   stalls?: StallsRecord;
+  waits?: WaitTrace;
   notes: string[];
 }
 
@@ -42,6 +59,8 @@ export class ProfiledExtras {
   private readonly stallGaps: StallGap[] = [];
   private stallProbeOn = false;
   private stallsClipped = 0;
+  private readonly waitTraces: WaitTrace[] = [];
+  private waitProbeOn = false;
 
   private constructor(
     private readonly inspector: InspectorSession,
@@ -77,6 +96,10 @@ export class ProfiledExtras {
       await this.inspector.startStallProbe(this.o.stallThresholdMs);
       this.stallProbeOn = true;
     }
+    if (this.o.waits) {
+      await this.inspector.startWaitProbe();
+      this.waitProbeOn = true;
+    }
   }
 
   nextSegment(): Promise<void> {
@@ -90,6 +113,11 @@ export class ProfiledExtras {
       const taken = await this.inspector.takeStallGaps();
       this.stallGaps.push(...taken.gaps);
       this.stallsClipped += taken.clipped;
+    }
+    if (this.waitProbeOn) {
+      this.waitProbeOn = false;
+      const trace = await this.inspector.takeWaitTrace();
+      if (trace) this.waitTraces.push(trace);
     }
     await this.workers?.pauseWindow();
     if (this.heapOn) {
@@ -105,7 +133,13 @@ export class ProfiledExtras {
       this.heapInterval !== undefined && this.heapProfiles.length > 0
         ? { profile: mergeHeapProfiles(this.heapProfiles), samplingIntervalBytes: this.heapInterval }
         : undefined;
-    return { workers, heap, stalls: this.stallsOn(segments), notes: this.notes };
+    return {
+      workers,
+      heap,
+      stalls: this.stallsOn(segments),
+      waits: mergeWaitTraces(this.waitTraces),
+      notes: this.notes,
+    };
   }
 
   /** The gaps noted, on the merged profile's timeline; a gap the profiler did not record wholly is left out. */
@@ -137,6 +171,7 @@ export class ProfiledExtras {
     return {
       workers,
       stalls: this.stallsOn(segments),
+      waits: mergeWaitTraces(this.waitTraces),
       heap:
         this.heapInterval !== undefined && profiles.length > 0
           ? { profile: mergeHeapProfiles(profiles), samplingIntervalBytes: this.heapInterval }
@@ -188,5 +223,14 @@ export function saveExtras(runDir: string, c: ExtrasCaptured): ExtrasRecord {
     record.heap = { file: HEAP_FILE, samplingIntervalBytes: c.heap.samplingIntervalBytes };
   }
   if (c.stalls) record.stalls = c.stalls;
+  if (c.waits) {
+    writeFileAtomic(path.join(runDir, WAITS_FILE), JSON.stringify(c.waits));
+    record.waits = {
+      file: WAITS_FILE,
+      requests: c.waits.requests.length,
+      pending: c.waits.pending,
+      dropped: c.waits.dropped,
+    };
+  }
   return record;
 }

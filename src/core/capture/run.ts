@@ -163,6 +163,7 @@ class Run extends RunStart {
         samplingIntervalUs: s.samplingIntervalUs,
         heap: this.opts.heap,
         stallThresholdMs: this.opts.stallThresholdMs ?? DEFAULT_STALL_THRESHOLD_MS,
+        waits: this.opts.waits ?? true,
       }),
     );
     this.disposers.push(() => extras.dispose());

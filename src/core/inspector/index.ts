@@ -2,6 +2,7 @@
 export { type CdpChannel } from './cdp-channel.ts';
 export { between, type LoopDelay, type LoopReading } from './loop-probe.ts';
 export { type StallGap, type StallGaps, STALL_PROBE_PERIOD_MS } from './stall-probe.ts';
+export { type WaitTrace, WAIT_PROBE_URL } from './wait-probe.ts';
 export { InspectorSession, type StackFrame } from './session.ts';
 export { type WorkerCapture } from './worker-session.ts';
 export { WorkerProfilers } from './workers.ts';

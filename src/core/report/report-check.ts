@@ -36,6 +36,17 @@ const stall = shape({
   lines: arr(shape({ file: str, line, function: str, ownMs: num })),
 });
 
+const threadpoolWait = shape({
+  file: str,
+  line,
+  function: str,
+  api: str,
+  count: line,
+  perRequest: num,
+  waitMs: shape({ p50: num, p99: num, total: num }),
+  queuedMs: shape({ p50: num, p99: num }),
+});
+
 const eventLoop = shape(
   { delayMs: delays, utilization: num },
   {
@@ -125,7 +136,17 @@ const report = shape(
     hints: arr(hint),
     notes: arr(str),
   },
-  { load, eventLoop, partial: shape({ reason: str }), threads: arr(threadSummary), workers, heap, stalls: arr(stall) },
+  {
+    load,
+    eventLoop,
+    partial: shape({ reason: str }),
+    threads: arr(threadSummary),
+    workers,
+    heap,
+    stalls: arr(stall),
+    waits: arr(threadpoolWait),
+    threadpool: shape({ size: num, cores: num }),
+  },
 );
 
 /** report.json of version 1 with every field the CLI, the editor and the report page read. */

@@ -1,6 +1,15 @@
 // report.json, version 1 (design.md "Contracts"): fields are added, never renamed. Everything
 // that shows a run (CLI text, language server, webviews) reads this shape and nothing else.
-import type { Analysis, CategoryTimes, FunctionCost, Hint, LineCost, Stall, StallSummary } from '../analysis/model.ts';
+import type {
+  Analysis,
+  CategoryTimes,
+  FunctionCost,
+  Hint,
+  LineCost,
+  Stall,
+  StallSummary,
+  ThreadpoolWait,
+} from '../analysis/model.ts';
 import type { HeapFunction, HeapLine } from '../analysis/model.ts';
 
 export const REPORT_VERSION = 1;
@@ -151,6 +160,14 @@ export interface ReportV1 {
    * profile's samples), with the lines of your code that ran in it. Absent when not measured.
    */
   stalls?: Stall[];
+  /**
+   * Requests your code handed to libuv's threadpool (crypto, zlib, fs, dns.lookup) in the profiled
+   * window, per calling line and API, most waited first: the wait is measured, the queued part
+   * inferred from the pool's size (analysis/waits.ts). Absent when not measured.
+   */
+  waits?: ThreadpoolWait[];
+  /** The app's threadpool and cores, as it saw them (with `waits`). */
+  threadpool?: { size: number; cores: number };
 }
 
 export interface ThreadSummary {

@@ -5,6 +5,7 @@ export {
   acquireRunLock,
   createRunDir,
   HEAP_FILE,
+  WAITS_FILE,
   listRuns,
   LOG_FILE,
   newRunId,

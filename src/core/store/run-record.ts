@@ -16,6 +16,8 @@ export interface ExtrasRecord {
     exitedEarly: boolean;
   }>;
   heap?: { file: string; samplingIntervalBytes: number };
+  /** The threadpool requests the wait probe noted in the profiled window (its file in the run folder). */
+  waits?: { file: string; requests: number; pending: number; dropped: number };
   /** The event-loop stalls the stall probe measured in the profiled window. */
   stalls?: StallsRecord;
   notes: string[];
