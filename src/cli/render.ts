@@ -14,6 +14,7 @@ import { capacityOf, costText } from '../capacity.ts';
 import { bar, CATEGORY_LABELS, column, rel, type RenderOptions, sourceLine } from './render-parts.ts';
 import { changeText } from './render-comparison.ts';
 import { renderStalls } from './render-stalls.ts';
+import { renderWaits } from './render-waits.ts';
 
 export function renderReport(r: ReportV1, o: RenderOptions): string {
   const out: string[] = [];
@@ -110,7 +111,7 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
       { ...o, capacity: capacityOf(r) },
     ),
   );
-  out.push(...renderThreads(r, o), ...renderHeap(r, o));
+  out.push(...renderWaits(r, o), ...renderThreads(r, o), ...renderHeap(r, o));
   return out.join('\n');
 }
 
