@@ -23,6 +23,7 @@ export async function pickLoad(settings: HotlineSettings, state: vscode.Memento)
     warmupS: settings.warmup,
     samplingIntervalUs: settings.samplingInterval,
     stallThresholdMs: settings.stallThresholdMs,
+    waits: settings.threadpoolWaits,
     ...(settings.heapSampling ? { heap: {} } : {}),
     timeoutS: settings.timeout,
   };

@@ -7,11 +7,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inferStarts, poolLimitHint, threadpoolWaits, type WaitTraceInput } from '../../src/core/analysis/waits.ts';
 import { mergeWaitTraces } from '../../src/core/capture/wait-traces.ts';
+import type { WaitTrace } from '../../src/core/inspector/wait-probe.ts';
 
 const ms = (v: number): number => v * 1000;
 
 /** `count` requests made at once on one line, each running `runMs` on a pool of `size` threads (callbacks on time). */
-function burst(count: number, size: number, runMs: number): WaitTraceInput {
+function burst(count: number, size: number, runMs: number): Omit<WaitTrace, 'pending' | 'dropped'> {
   const requests: Array<[number, number, number, number]> = [];
   for (let i = 0; i < count; i++) {
     const round = Math.floor(i / size);

@@ -11,6 +11,7 @@ import { MAX_ROWS, comparison, functions, hints, hotLines } from './tables.ts';
 import { panels, registerToolkit, selectTab, type Tab } from './toolkit.ts';
 import { stallsTab } from './stalls.ts';
 import { timelineTab } from './timeline-tab.ts';
+import { waitsTab } from './waits.ts';
 import { parseToReportView } from './validate.ts';
 
 interface VsCodeApi {
@@ -69,6 +70,9 @@ function show(msg: Extract<ToReportView, { type: 'report' }>): void {
     ...(msg.timeline ? [{ id: 'timeline', label: 'Timeline', content: timelineTab(ctx, msg.timeline) }] : []),
     ...(report.stalls
       ? [{ id: 'stalls', label: 'Stalls', count: report.stalls.length, content: stallsTab(ctx, report.stalls) }]
+      : []),
+    ...(report.waits
+      ? [{ id: 'waits', label: 'Waits', count: report.waits.length, content: waitsTab(ctx, report.waits) }]
       : []),
     { id: 'functions', label: 'Functions', content: functions(ctx) },
     ...(report.heap ? [{ id: 'allocations', label: 'Allocations', content: allocations(ctx, report.heap) }] : []),

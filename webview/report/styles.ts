@@ -189,6 +189,7 @@ vscode-data-grid-row.focused {
 .thread-group { margin-bottom: 14px; }
 .meter.alloc .meter-fill { background: var(--vscode-charts-purple); }
 .meter.stall .meter-fill { background: var(--vscode-charts-orange); }
+.meter.queued .meter-fill { background: var(--vscode-charts-yellow); }
 .allocations .stat-value { font-size: 1.35em; }
 .external-load { margin-top: 10px; display: flex; flex-direction: column; gap: 2px; }
 .external-load code.command { word-break: break-all; }
