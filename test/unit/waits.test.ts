@@ -58,6 +58,18 @@ describe('threadpool waits', () => {
     assert.deepEqual(w.queuedMs, { p50: 10, p99: 30 });
   });
 
+  test('requests still waiting at a sub-window end count per request and hold their thread, but have no wait', () => {
+    const t: WaitTraceInput = {
+      ...burst(2, 1, 10),
+      pending: [[0, 0, ms(5), ms(100)]],
+    };
+    // 2 ended + 1 pending of 3 HTTP requests; the pending one held the only thread from 20 ms on.
+    const [w] = threadpoolWaits(t, 3);
+    assert.equal(w.count, 2);
+    assert.equal(w.perRequest, 1);
+    assert.deepEqual([...inferStarts([...t.requests, ...t.pending!], 1)], [0, ms(10), ms(20)]);
+  });
+
   test('requests with no line of the user code are left out; two APIs on one line are two entries', () => {
     const t: WaitTraceInput = {
       poolSize: 4,
@@ -98,7 +110,7 @@ describe('threadpool waits', () => {
   });
 
   test("mergeWaitTraces renumbers each sub-window's lines and types", () => {
-    const a = { ...burst(2, 2, 10), pending: 1, dropped: 0 };
+    const a: WaitTrace = { ...burst(2, 2, 10), pending: [[0, 0, ms(5), ms(30)]], dropped: 0 };
     const b = {
       poolSize: 2,
       cores: 8,
@@ -112,7 +124,7 @@ describe('threadpool waits', () => {
         [1, 1, ms(100), ms(110)],
         [-1, 1, ms(100), ms(110)],
       ] as Array<[number, number, number, number]>,
-      pending: 0,
+      pending: [],
       dropped: 2,
     };
     const m = mergeWaitTraces([a, b])!;
@@ -126,7 +138,7 @@ describe('threadpool waits', () => {
       [0, 0, ms(100), ms(110)],
       [-1, 0, ms(100), ms(110)],
     ]);
-    assert.equal(m.pending, 1);
+    assert.deepEqual(m.pending, [[0, 0, ms(5), ms(30)]]);
     assert.equal(m.dropped, 2);
     assert.equal(mergeWaitTraces([]), undefined);
   });

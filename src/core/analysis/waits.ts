@@ -16,6 +16,8 @@ export interface WaitTraceInput {
   types: readonly string[];
   /** [site index or -1, type index, µs made, µs its callback ran] */
   requests: ReadonlyArray<readonly [number, number, number, number]>;
+  /** Still waiting at a sub-window's end: [site, type, µs made, µs the probe was taken]. */
+  pending?: ReadonlyArray<readonly [number, number, number, number]>;
 }
 
 /** The API a request type comes from, as the user calls it. */
@@ -66,20 +68,31 @@ export function inferStarts(requests: WaitTraceInput['requests'], poolSize: numb
 
 /** Per calling line and API: the waits and the inferred queueing, most waited first. */
 export function threadpoolWaits(trace: WaitTraceInput, requestsServed: number | undefined): ThreadpoolWait[] {
-  const starts = inferStarts(trace.requests, trace.poolSize);
-  const groups = new Map<string, { site: number; api: string; waits: number[]; queued: number[] }>();
-  trace.requests.forEach(([site, type, made, done], i) => {
-    if (site < 0) return; // made by Node or a dependency with no line of the user's code on the stack
+  const pending = trace.pending ?? [];
+  // The ones still waiting at a sub-window's end held their threads at least until then.
+  const starts = inferStarts([...trace.requests, ...pending], trace.poolSize);
+  type Group = { site: number; api: string; waits: number[]; queued: number[]; pending: number };
+  const groups = new Map<string, Group>();
+  const groupOf = (site: number, type: number): Group => {
     const [file, line] = trace.sites[site];
     const api = apiOfType(trace.types[type]);
     const key = `${file}\u0000${line}\u0000${api}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { site, api, waits: [], queued: [] }));
+    if (!g) groups.set(key, (g = { site, api, waits: [], queued: [], pending: 0 }));
+    return g;
+  };
+  trace.requests.forEach(([site, type, made, done], i) => {
+    if (site < 0) return; // made by Node or a dependency with no line of the user's code on the stack
+    const g = groupOf(site, type);
     g.waits.push((done - made) / 1000);
     g.queued.push((starts[i] - made) / 1000);
   });
+  // Per HTTP request: the calls made in the window, ended or not (about as many of the requests
+  // served began before the window as end after it).
+  for (const [site, type] of pending) if (site >= 0) groupOf(site, type).pending++;
   const out: ThreadpoolWait[] = [];
   for (const g of groups.values()) {
+    if (g.waits.length === 0) continue;
     const [file, line, , fn] = trace.sites[g.site];
     const waits = [...g.waits].sort((a, b) => a - b);
     const queued = [...g.queued].sort((a, b) => a - b);
@@ -90,7 +103,7 @@ export function threadpoolWaits(trace: WaitTraceInput, requestsServed: number | 
       function: fn,
       api: g.api,
       count: waits.length,
-      perRequest: requestsServed && requestsServed > 0 ? round2(waits.length / requestsServed) : 0,
+      perRequest: requestsServed && requestsServed > 0 ? round2((waits.length + g.pending) / requestsServed) : 0,
       waitMs: { p50: round2(pct(waits, 50)), p99: round2(pct(waits, 99)), total: round2(total) },
       queuedMs: { p50: round2(pct(queued, 50)), p99: round2(pct(queued, 99)) },
     });

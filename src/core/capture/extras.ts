@@ -228,7 +228,7 @@ export function saveExtras(runDir: string, c: ExtrasCaptured): ExtrasRecord {
     record.waits = {
       file: WAITS_FILE,
       requests: c.waits.requests.length,
-      pending: c.waits.pending,
+      pending: c.waits.pending.length,
       dropped: c.waits.dropped,
     };
   }

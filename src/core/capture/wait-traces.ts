@@ -10,7 +10,7 @@ export function mergeWaitTraces(traces: readonly WaitTrace[]): WaitTrace | undef
     sites: [],
     types: [],
     requests: [],
-    pending: 0,
+    pending: [],
     dropped: 0,
   };
   const siteIndex = new Map<string, number>();
@@ -35,9 +35,14 @@ export function mergeWaitTraces(traces: readonly WaitTrace[]): WaitTrace | undef
       }
       return i;
     });
-    for (const [site, type, made, done] of t.requests)
-      merged.requests.push([site < 0 ? -1 : sites[site], types[type], made, done]);
-    merged.pending += t.pending;
+    const renumber = ([site, type, made, done]: [number, number, number, number]): [number, number, number, number] => [
+      site < 0 ? -1 : sites[site],
+      types[type],
+      made,
+      done,
+    ];
+    merged.requests.push(...t.requests.map(renumber));
+    merged.pending.push(...t.pending.map(renumber));
     merged.dropped += t.dropped;
   }
   return merged;

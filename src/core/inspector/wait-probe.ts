@@ -18,8 +18,11 @@ export interface WaitTrace {
   types: string[];
   /** Per request: [site index or -1 (no line of the user's code), type index, µs made, µs its callback ran]. */
   requests: Array<[number, number, number, number]>;
-  /** Requests still waiting when the probe was taken (their end is unknown: left out). */
-  pending: number;
+  /**
+   * Requests still waiting when the probe was taken: [site, type, µs made, µs taken]. Their wait
+   * is unknown (not counted), but they held threads until then and count per HTTP request.
+   */
+  pending: Array<[number, number, number, number]>;
   /** Requests not noted because the probe's buffer was full. */
   dropped: number;
 }
@@ -128,13 +131,22 @@ export async function takeWaitTrace(evaluate: Evaluate): Promise<WaitTrace | und
     if (!p) return '';
     p.hook.disable();
     delete ${PROBE};
+    const taken = Number(process.hrtime.bigint() / 1000n);
+    const pending = [];
+    for (const o of p.open.values()) pending.push(o[0], o[1], o[2], taken);
     return JSON.stringify({ poolSize: p.poolSize, cores: p.cores, sites: p.sites, types: p.types,
-      requests: p.requests, pending: p.open.size, dropped: p.dropped });
+      requests: p.requests, pending, dropped: p.dropped });
   })()`);
   if (!json) return undefined;
-  const raw = JSON.parse(String(json)) as Omit<WaitTrace, 'requests'> & { requests: number[] };
-  const requests: WaitTrace['requests'] = [];
-  for (let i = 0; i + 3 < raw.requests.length; i += 4)
-    requests.push([raw.requests[i], raw.requests[i + 1], raw.requests[i + 2], raw.requests[i + 3]]);
-  return { ...raw, requests };
+  const raw = JSON.parse(String(json)) as Omit<WaitTrace, 'requests' | 'pending'> & {
+    requests: number[];
+    pending: number[];
+  };
+  return { ...raw, requests: quads(raw.requests), pending: quads(raw.pending) };
+}
+
+function quads(flat: number[]): Array<[number, number, number, number]> {
+  const out: Array<[number, number, number, number]> = [];
+  for (let i = 0; i + 3 < flat.length; i += 4) out.push([flat[i], flat[i + 1], flat[i + 2], flat[i + 3]]);
+  return out;
 }
