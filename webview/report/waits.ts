@@ -12,16 +12,16 @@ export function waitsTab(ctx: ViewContext, waits: NonNullable<ReportV1['waits']>
   const r = ctx.report;
   const pool = r.threadpool;
   const columns: Column[] = [
-    { title: 'Wait p50', width: '90px', numeric: true, help: 'From the call to its callback, measured' },
+    { title: 'Wait p50', width: '110px', numeric: true, help: 'From the call to its callback, measured' },
     {
       title: 'Queued p50',
       width: '160px',
       help: "Of the wait, queued for a free thread: inferred from the pool's size and the order of calls and callbacks",
     },
-    { title: 'Wait p99', width: '90px', numeric: true },
-    { title: 'Calls', width: '70px', numeric: true },
-    { title: 'Per request', width: '100px', numeric: true },
-    { title: 'API', width: '130px' },
+    { title: 'Wait p99', width: '110px', numeric: true },
+    { title: 'Calls', width: '80px', numeric: true },
+    { title: 'Per request', width: '120px', numeric: true },
+    { title: 'API', width: 'minmax(170px, 1fr)' },
     { title: 'Line', width: 'minmax(160px, 2fr)' },
   ];
   const rows: GridRow[] = waits.slice(0, MAX_ROWS).map((w) => {
@@ -71,6 +71,10 @@ export function waitsTab(ctx: ViewContext, waits: NonNullable<ReportV1['waits']>
       ...hints.map((x) =>
         h('div', { class: 'callout warning', data: { field: 'threadpool-queue' } }, codeText(`${x.message} ${x.fix}`)),
       ),
+    ),
+    h(
+      'section',
+      { class: 'block' },
       waits.length > 0
         ? dataGrid(columns, rows, { class: 'grid wait-list', title: 'Threadpool waits' })
         : h(

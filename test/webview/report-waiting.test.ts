@@ -1,8 +1,9 @@
-// The report page's Stalls tab, from a real report of test/apps/stall (200 ms every second, see
-// fixtures/README.md), in a real Chromium, light and dark: the summary tiles, one row per stall
-// with its start, length and the line that ran in it, the periodic-stall callout, a row that opens
-// its line; and no tab at all for a report without stalls.
-// Run after `node esbuild.mjs`: node --import tsx --test test/webview/report-stalls.test.ts
+// The report page's Stalls and Waits tabs, from real reports (fixtures/README.md) in a real
+// Chromium, light and dark. Stalls (test/apps/stall, 200 ms every second): the summary tiles, one
+// row per stall with its start, length and the line that ran in it, the periodic-stall callout, a
+// row that opens its line. Waits (test/apps/threadpool, UV_THREADPOOL_SIZE=2 at 32 connections):
+// the await line with its wait and queued time, the pool hint. No tabs for a report without them.
+// Run after `node esbuild.mjs`: node --import tsx --test test/webview/report-waiting.test.ts
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -23,18 +24,21 @@ import {
 
 const stallApp = loadReportFixture('stall-app');
 const heapApp = loadReportFixture('heap-app');
+const threadpoolApp = loadReportFixture('threadpool-app');
 
-describe('report webview: Stalls tab', { timeout: 120_000 }, () => {
+describe('report webview: Stalls and Waits tabs', { timeout: 120_000 }, () => {
   let browser: Browser;
   let server: PageServer;
 
   before(async () => {
     assert.ok(fs.existsSync(REPORT_JS), `${REPORT_JS} is missing: run \`node esbuild.mjs\` first`);
-    const src = path.join(path.dirname(REPORT_JS), '..', '..', 'webview', 'report', 'stalls.ts');
-    assert.ok(
-      fs.statSync(src).mtimeMs <= fs.statSync(REPORT_JS).mtimeMs,
-      'dist/webview/report.js is older than webview/report/stalls.ts: run `node esbuild.mjs`',
-    );
+    for (const tab of ['stalls.ts', 'waits.ts']) {
+      const src = path.join(path.dirname(REPORT_JS), '..', '..', 'webview', 'report', tab);
+      assert.ok(
+        fs.statSync(src).mtimeMs <= fs.statSync(REPORT_JS).mtimeMs,
+        `dist/webview/report.js is older than webview/report/${tab}: run \`node esbuild.mjs\``,
+      );
+    }
     server = await servePage();
     browser = await launchChromium();
   });
@@ -52,6 +56,9 @@ describe('report webview: Stalls tab', { timeout: 120_000 }, () => {
     assert.ok(stallApp.stalls.every((s) => s.lines[0]?.function === 'stallEverySecond'));
     assert.ok(stallApp.hints.some((h) => h.rule === 'periodic-stall'));
     assert.equal(heapApp.stalls, undefined);
+    assert.equal(heapApp.waits, undefined);
+    assert.ok(threadpoolApp.waits && threadpoolApp.waits.length >= 1);
+    assert.ok(threadpoolApp.hints.some((h) => h.rule === 'threadpool-queue'));
   });
 
   for (const theme of ['light', 'dark'] as ThemeName[]) {
@@ -88,13 +95,38 @@ describe('report webview: Stalls tab', { timeout: 120_000 }, () => {
     });
   }
 
-  test('a report without stalls has no Stalls tab', async () => {
+  for (const theme of ['light', 'dark'] as ThemeName[]) {
+    test(`waits: the await line with its wait and queued time, the pool hint, a row opens its line (${theme})`, async () => {
+      const { page, check } = await openCheckedReport(browser, server, {
+        theme,
+        onReady: [{ type: 'report', report: threadpoolApp }],
+        id: threadpoolApp.id,
+      });
+      const waits = threadpoolApp.waits!;
+      await page.locator('vscode-panel-tab#tab-waits').click();
+      assert.match(await text(page, '.waits h2'), /Threadpool waits\s+UV_THREADPOOL_SIZE=2, \d+ cores/);
+      const rows = page.locator('vscode-data-grid.wait-list vscode-data-grid-row[data-kind="wait"]');
+      assert.equal(await rows.count(), waits.length);
+      const row = await rows.first().innerText();
+      const w = waits[0];
+      for (const part of [formatMs(w.waitMs.p50), formatMs(w.queuedMs.p50), 'crypto.pbkdf2', `server.js:${w.line}`])
+        assert.ok(row.includes(part), `${part} in ${row}`);
+      assert.match(await text(page, '.waits [data-field="threadpool-queue"]'), /UV_THREADPOOL_SIZE=2/);
+      await screenshot(page, `waits-${theme}`);
+      await rows.first().click();
+      assert.deepEqual((await hostRecord(page)).posted.at(-1), { type: 'openSource', file: w.file, line: w.line });
+      await check();
+    });
+  }
+
+  test('a report without stalls or waits has no Stalls or Waits tab', async () => {
     const { page, check } = await openCheckedReport(browser, server, {
       theme: 'light',
       onReady: [{ type: 'report', report: heapApp }],
       id: heapApp.id,
     });
     assert.equal(await page.locator('vscode-panel-tab#tab-stalls').count(), 0);
+    assert.equal(await page.locator('vscode-panel-tab#tab-waits').count(), 0);
     await check();
   });
 });
