@@ -10,15 +10,11 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { profileUnderLoad } from '../../src/core/index.ts';
 import { isReportV1 } from '../../src/core/report/report-check.ts';
-import { leakCheckedRuns, REPO_ROOT, tempDir } from '../helpers/integration.ts';
+import { leakCheckedRuns, markedLine, REPO_ROOT, tempDir } from '../helpers/integration.ts';
 
 const STALL_APP = path.join(REPO_ROOT, 'test', 'apps', 'stall');
 const SERVER_JS = path.join(STALL_APP, 'server.js');
-const STALL_LINE =
-  fs
-    .readFileSync(SERVER_JS, 'utf8')
-    .split('\n')
-    .findIndex((l) => l.includes('// STALL LINE')) + 1;
+const STALL_LINE = markedLine(SERVER_JS, 'STALL LINE');
 const STALL_MS = 200;
 
 const runs = leakCheckedRuns();

@@ -5,20 +5,15 @@
 // UV_THREADPOOL_SIZE hint only in the first. The probe is gone from the app after the run.
 // Needs `npm run build`.
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { profileUnderLoad, type ReportV1 } from '../../src/core/index.ts';
 import { isReportV1 } from '../../src/core/report/report-check.ts';
-import { leakCheckedRuns, REPO_ROOT, tempDir } from '../helpers/integration.ts';
+import { leakCheckedRuns, markedLine, REPO_ROOT, tempDir } from '../helpers/integration.ts';
 
 const APP = path.join(REPO_ROOT, 'test', 'apps', 'threadpool');
 const SERVER_JS = path.join(APP, 'server.js');
-const WAIT_LINE =
-  fs
-    .readFileSync(SERVER_JS, 'utf8')
-    .split('\n')
-    .findIndex((l) => l.includes('// WAIT LINE')) + 1;
+const WAIT_LINE = markedLine(SERVER_JS, 'WAIT LINE');
 
 const runs = leakCheckedRuns();
 

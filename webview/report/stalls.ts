@@ -2,21 +2,12 @@
 // how long the loop could not run, and the lines of your code that ran in it. A stall is
 // measured by a timer in the app that could not run; its lines come from the profile's samples.
 import type { ReportV1 } from '../../src/core/report/index.ts';
+import { tile } from './allocations.ts';
 import type { ViewContext } from './context.ts';
 import { codeText, h, meter } from './dom.ts';
 import { canOpen, ms, where } from './format.ts';
 import { MAX_ROWS } from './tables.ts';
 import { type Column, dataGrid, type GridRow } from './toolkit.ts';
-
-function tile(label: string, value: string, sub?: string): HTMLElement {
-  return h(
-    'div',
-    { class: 'stat', data: { stat: label } },
-    h('div', { class: 'stat-label' }, label),
-    h('div', { class: 'stat-value' }, value),
-    sub ? h('div', { class: 'stat-sub' }, sub) : null,
-  );
-}
 
 export function stallsTab(ctx: ViewContext, stalls: NonNullable<ReportV1['stalls']>): HTMLElement {
   const r = ctx.report;

@@ -13,28 +13,11 @@ export function mergeWaitTraces(traces: readonly WaitTrace[]): WaitTrace | undef
     pending: [],
     dropped: 0,
   };
-  const siteIndex = new Map<string, number>();
-  const typeIndex = new Map<string, number>();
+  const siteOf = indexer(merged.sites, (s) => s.join('\u0000'));
+  const typeOf = indexer(merged.types, (type) => type);
   for (const t of traces) {
-    const sites = t.sites.map((s) => {
-      const key = s.join('\u0000');
-      let i = siteIndex.get(key);
-      if (i === undefined) {
-        i = merged.sites.length;
-        siteIndex.set(key, i);
-        merged.sites.push(s);
-      }
-      return i;
-    });
-    const types = t.types.map((type) => {
-      let i = typeIndex.get(type);
-      if (i === undefined) {
-        i = merged.types.length;
-        typeIndex.set(type, i);
-        merged.types.push(type);
-      }
-      return i;
-    });
+    const sites = t.sites.map(siteOf);
+    const types = t.types.map(typeOf);
     const renumber = ([site, type, made, done]: [number, number, number, number]): [number, number, number, number] => [
       site < 0 ? -1 : sites[site],
       types[type],
@@ -46,4 +29,19 @@ export function mergeWaitTraces(traces: readonly WaitTrace[]): WaitTrace | undef
     merged.dropped += t.dropped;
   }
   return merged;
+}
+
+/** A function giving each distinct item (by `key`) its index in `list`, appending the new ones. */
+function indexer<T>(list: T[], key: (item: T) => string): (item: T) => number {
+  const index = new Map<string, number>();
+  return (item) => {
+    const k = key(item);
+    let i = index.get(k);
+    if (i === undefined) {
+      i = list.length;
+      index.set(k, i);
+      list.push(item);
+    }
+    return i;
+  };
 }
