@@ -10,9 +10,11 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { formatMs } from '../../src/format.ts';
-import { loadReportFixture } from './report-fixtures.ts';
+import type { TimelineV1 } from '../../src/core/analysis/timeline.ts';
+import { loadReportFixture, REPORT_FIXTURES } from './report-fixtures.ts';
 import {
   REPORT_JS,
+  REPO_ROOT,
   hostRecord,
   launchChromium,
   openCheckedReport,
@@ -22,9 +24,19 @@ import {
   type ThemeName,
 } from './report-helpers.ts';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const document: any;
+
 const stallApp = loadReportFixture('stall-app');
 const heapApp = loadReportFixture('heap-app');
 const threadpoolApp = loadReportFixture('threadpool-app');
+/** The stall-app run's timeline.json ($REPO as in the report fixtures). */
+const stallTimeline = JSON.parse(
+  fs
+    .readFileSync(path.join(REPORT_FIXTURES, 'stall-app.timeline.json'), 'utf8')
+    .split('$REPO')
+    .join(REPO_ROOT.replace(/\\/g, '/')),
+) as TimelineV1;
 
 describe('report webview: Stalls and Waits tabs', { timeout: 120_000 }, () => {
   let browser: Browser;
@@ -118,6 +130,34 @@ describe('report webview: Stalls and Waits tabs', { timeout: 120_000 }, () => {
       await check();
     });
   }
+
+  test('timeline: each stall marked on the heat map; its button selects it and ranks the stall line first', async () => {
+    const { page, check } = await openCheckedReport(browser, server, {
+      theme: 'dark',
+      onReady: [{ type: 'report', report: stallApp, timeline: stallTimeline }],
+      id: stallApp.id,
+    });
+    await page.locator('vscode-panel-tab#tab-timeline').click();
+    const stalls = stallApp.stalls!;
+    const buttons = page.locator('[data-field="stall-marks"] button.stall-mark');
+    assert.equal(await buttons.count(), stalls.length);
+    const s = stalls[1];
+    assert.match(await buttons.nth(1).innerText(), new RegExp(`${(s.startMs / 1000).toFixed(2)} s`));
+    await buttons.nth(1).click();
+    const status = page.locator('[data-field="range"]');
+    await page.waitForFunction(
+      () => document.querySelector('[data-field="range"]')?.getAttribute('data-start-ms') !== null,
+    );
+    const from = Number(await status.getAttribute('data-start-ms'));
+    const to = Number(await status.getAttribute('data-end-ms'));
+    // The whole cells (20 ms rows) the stall covers.
+    assert.ok(from <= s.startMs && from > s.startMs - 20, `range starts at ${from} for a stall at ${s.startMs}`);
+    assert.ok(to >= s.startMs + s.durationMs && to < s.startMs + s.durationMs + 20, `range ends at ${to}`);
+    const top = page.locator('tr[data-kind="range-line"]').first();
+    assert.equal(await top.getAttribute('data-line'), String(s.lines[0].line));
+    await screenshot(page, 'timeline-stalls-dark');
+    await check();
+  });
 
   test('a report without stalls or waits has no Stalls or Waits tab', async () => {
     const { page, check } = await openCheckedReport(browser, server, {
