@@ -54,13 +54,15 @@ test(
     // deschedule the app inside a stall (the timer then runs later and the profiler misses
     // samples), so the length and the line's share are checked on most stalls, not every one.
     for (const s of stalls) {
-      assert.ok(s.durationMs >= STALL_MS * 0.9, `stall of ${s.durationMs} ms`);
+      assert.ok(s.durationMs >= 50, `stall of ${s.durationMs} ms`);
       const top = s.lines[0];
       assert.equal(top?.file, SERVER_JS, JSON.stringify(s));
       assert.equal(top.line, STALL_LINE, JSON.stringify(s));
       assert.equal(top.function, 'stallEverySecond');
     }
     const most = Math.ceil(stalls.length * 0.75);
+    const long = stalls.filter((s) => s.durationMs >= STALL_MS * 0.9);
+    assert.ok(long.length >= most, `${long.length} of ${stalls.length} stalls last ≈${STALL_MS} ms or more`);
     const asPrinted = stalls.filter((s) => printed.some((d) => Math.abs(d - s.durationMs) <= 15));
     assert.ok(
       asPrinted.length >= most,

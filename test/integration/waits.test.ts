@@ -61,9 +61,11 @@ test(
       assert.ok(w.waitMs.total > 0 && w.queuedMs.p50 <= w.waitMs.p50);
     }
     const share = (w: typeof a): number => w.queuedMs.p50 / w.waitMs.p50;
-    assert.ok(share(a) >= 0.75, `2 threads: ${Math.round(share(a) * 100)}% of the wait queued`);
-    assert.ok(share(b) <= 0.65, `16 threads: ${Math.round(share(b) * 100)}% of the wait queued`);
-    assert.ok(share(a) > share(b) + 0.2);
+    // Theory 94% vs 50%; a busy main thread keeps fewer requests in the pool, which lowers both.
+    // The hint's line is 0.6 (analysis/waits.ts): the first above it, the second below.
+    assert.ok(share(a) >= 0.6, `2 threads: ${Math.round(share(a) * 100)}% of the wait queued`);
+    assert.ok(share(b) < 0.6, `16 threads: ${Math.round(share(b) * 100)}% of the wait queued`);
+    assert.ok(share(a) > share(b) + 0.15, 'far more queued with 2 threads than with 16');
 
     const hint = small.hints.find((h) => h.rule === 'threadpool-queue');
     assert.ok(hint, `the pool hint with 2 threads: ${JSON.stringify(small.hints.map((h) => h.rule))}`);

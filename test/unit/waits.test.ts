@@ -12,7 +12,7 @@ import type { WaitTrace } from '../../src/core/inspector/wait-probe.ts';
 const ms = (v: number): number => v * 1000;
 
 /** `count` requests made at once on one line, each running `runMs` on a pool of `size` threads (callbacks on time). */
-function burst(count: number, size: number, runMs: number): Omit<WaitTrace, 'pending' | 'dropped'> {
+function burst(count: number, size: number, runMs: number): Omit<WaitTrace, 'pending' | 'dropped' | 'activeUs'> {
   const requests: Array<[number, number, number, number]> = [];
   for (let i = 0; i < count; i++) {
     const round = Math.floor(i / size);
@@ -104,13 +104,13 @@ describe('threadpool waits', () => {
     // Every core busy: more threads would only share them.
     const busy = poolLimitHint(queued, { size: 2, cores: 2 }, 1.95, 1000);
     assert.match(busy!.fix, /would not help: the app already keeps its 2 cores busy/);
-    // Twice as many requests as threads: half the wait queued, not the pool's limit.
+    // Twice as many requests as threads: half the wait queued, not the pool's limit (the line is 0.6).
     assert.equal(poolLimitHint(threadpoolWaits(burst(32, 16, 10), 32)[0], { size: 16, cores: 8 }, 1, 1000), undefined);
     assert.equal(poolLimitHint(threadpoolWaits(burst(4, 4, 10), 4)[0], { size: 4, cores: 8 }, 1, 1000), undefined);
   });
 
   test("mergeWaitTraces renumbers each sub-window's lines and types", () => {
-    const a: WaitTrace = { ...burst(2, 2, 10), pending: [[0, 0, ms(5), ms(30)]], dropped: 0 };
+    const a: WaitTrace = { ...burst(2, 2, 10), pending: [[0, 0, ms(5), ms(30)]], dropped: 0, activeUs: ms(30) };
     const b = {
       poolSize: 2,
       cores: 8,
@@ -126,6 +126,7 @@ describe('threadpool waits', () => {
       ] as Array<[number, number, number, number]>,
       pending: [],
       dropped: 2,
+      activeUs: ms(20),
     };
     const m = mergeWaitTraces([a, b])!;
     assert.deepEqual(
@@ -140,6 +141,7 @@ describe('threadpool waits', () => {
     ]);
     assert.deepEqual(m.pending, [[0, 0, ms(5), ms(30)]]);
     assert.equal(m.dropped, 2);
+    assert.equal(m.activeUs, ms(50));
     assert.equal(mergeWaitTraces([]), undefined);
   });
 });

@@ -16,6 +16,8 @@ export interface WaitTraceInput {
   types: readonly string[];
   /** [site index or -1, type index, µs made, µs its callback ran] */
   requests: ReadonlyArray<readonly [number, number, number, number]>;
+  /** How long the probe was on, µs. */
+  activeUs?: number;
   /** Still waiting at a sub-window's end: [site, type, µs made, µs the probe was taken]. */
   pending?: ReadonlyArray<readonly [number, number, number, number]>;
 }
@@ -113,10 +115,10 @@ export function threadpoolWaits(trace: WaitTraceInput, requestsServed: number | 
 
 /**
  * Queued for this share of the wait or more (and at least a few ms): the pool is the limit. With
- * C requests in flight on N threads a request queues for about 1 − N/C of its wait: two thirds
- * means three times more requests than threads.
+ * C requests in flight on N threads a request queues for about 1 − N/C of its wait: 0.6 means
+ * 2.5 times more requests in the pool than threads.
  */
-const POOL_LIMIT_SHARE = 2 / 3;
+const POOL_LIMIT_SHARE = 0.6;
 const POOL_LIMIT_MIN_MS = 5;
 /** The app's CPU from which all its cores count as busy. */
 const CORES_BUSY = 0.85;

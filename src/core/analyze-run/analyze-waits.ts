@@ -18,8 +18,15 @@ export function analyzeWaits(report: ReportV1, runDir: string, measured: ExtrasR
       notes: [...report.notes, `The threadpool waits (${measured.file}) could not be read: ${(err as Error).message}`],
     };
   }
+  // The probe is on a little longer than the load's profiled phases (it starts before and ends
+  // after them): the requests served in its time are the phases' rate over its own length.
   const p = report.load?.profiled;
-  const served = p ? (p.requests.total ?? p.requests.perSecond * p.durationS) : undefined;
+  const served =
+    p && trace.activeUs
+      ? (p.requests.perSecond * trace.activeUs) / 1e6
+      : p
+        ? (p.requests.total ?? p.requests.perSecond * p.durationS)
+        : undefined;
   const waits = threadpoolWaits(trace, served);
   const pool = { size: trace.poolSize, cores: trace.cores };
   const hints = waits

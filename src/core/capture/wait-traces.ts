@@ -12,6 +12,7 @@ export function mergeWaitTraces(traces: readonly WaitTrace[]): WaitTrace | undef
     requests: [],
     pending: [],
     dropped: 0,
+    activeUs: 0,
   };
   const siteOf = indexer(merged.sites, (s) => s.join('\u0000'));
   const typeOf = indexer(merged.types, (type) => type);
@@ -27,6 +28,7 @@ export function mergeWaitTraces(traces: readonly WaitTrace[]): WaitTrace | undef
     merged.requests.push(...t.requests.map(renumber));
     merged.pending.push(...t.pending.map(renumber));
     merged.dropped += t.dropped;
+    merged.activeUs += t.activeUs;
   }
   return merged;
 }

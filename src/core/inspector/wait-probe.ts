@@ -25,6 +25,8 @@ export interface WaitTrace {
   pending: Array<[number, number, number, number]>;
   /** Requests not noted because the probe's buffer was full. */
   dropped: number;
+  /** How long the probe was on, µs (all sub-windows together). */
+  activeUs: number;
 }
 
 const PROBE = `globalThis[Symbol.for('hotline.waits')]`;
@@ -69,7 +71,7 @@ export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
       poolSize: Math.max(1, Math.min(1024, Number(process.env.UV_THREADPOOL_SIZE) || 4)),
       cores: os.availableParallelism ? os.availableParallelism() : os.cpus().length,
       sites: [], siteIndex: new Map(), types: [], typeIndex: new Map(),
-      open: new Map(), requests: [], dropped: 0, hook: undefined,
+      open: new Map(), requests: [], dropped: 0, hook: undefined, since: nowUs(),
     };
     // The calling line: the first frame that is neither Node's nor a dependency's.
     const callSite = (CallSites) => {
@@ -135,7 +137,7 @@ export async function takeWaitTrace(evaluate: Evaluate): Promise<WaitTrace | und
     const pending = [];
     for (const o of p.open.values()) pending.push(o[0], o[1], o[2], taken);
     return JSON.stringify({ poolSize: p.poolSize, cores: p.cores, sites: p.sites, types: p.types,
-      requests: p.requests, pending, dropped: p.dropped });
+      requests: p.requests, pending, dropped: p.dropped, activeUs: taken - p.since });
   })()`);
   if (!json) return undefined;
   const raw = JSON.parse(String(json)) as Omit<WaitTrace, 'requests' | 'pending'> & {
