@@ -168,6 +168,8 @@ export class ProfiledExtras {
     const notes = [...this.notes];
     if (this.heapOn && !last)
       notes.push('The allocation profile of the last profiled sub-window was lost when the app exited.');
+    if (this.stallProbeOn || this.waitProbeOn)
+      notes.push('The stalls and threadpool waits of the last profiled sub-window were lost when the app exited.');
     return {
       workers,
       stalls: this.stallsOn(segments),

@@ -18,6 +18,8 @@ export interface StallGaps {
 
 /** Where the probe keeps its state inside the app, out of the way of the app's own globals. */
 const PROBE = `globalThis[Symbol.for('hotline.stalls')]`;
+/** Its timer shows in the profile under this name: the analysis counts it as Hotline's own. */
+const STALL_PROBE_URL = 'hotline:stall-probe';
 /** The timer's period: the finest start a gap can give (the profile's samples refine it). */
 export const STALL_PROBE_PERIOD_MS = 10;
 /** Gaps kept per sub-window at most: a loop blocked all the time has few, long ones anyway. */
@@ -42,7 +44,8 @@ export async function startStallProbe(evaluate: Evaluate, thresholdMs: number): 
     // Never what keeps the app alive.
     p.timer.unref();
     ${PROBE} = p;
-  })()`);
+  })()
+//# sourceURL=${STALL_PROBE_URL}`);
 }
 
 /** Stops the probe and returns its gaps. Idempotent: no probe, no gaps. */
