@@ -17,6 +17,7 @@ import {
   type TimedStall,
 } from '../../src/core/analysis/stalls.ts';
 import { sampleStarts, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
+import { validateStallThreshold } from '../../src/core/capture/settings.ts';
 
 const ROOT = '/ws';
 const APP = `${ROOT}/app.js`;
@@ -136,6 +137,14 @@ describe('stalls', () => {
     // Irregular stalls, and too few, are not.
     assert.equal(periodicStall([300, 1100, 1500, 2900, 3200, 5100].map(stall)), undefined);
     assert.equal(periodicStall([500, 1500].map(stall)), undefined);
+  });
+});
+
+describe('the stall threshold setting', () => {
+  test('0 (off) and 20–60000 ms pass; below the probe can measure, above, or not a number, is one clear error', () => {
+    for (const ok of [undefined, 0, 20, 50, 60_000]) validateStallThreshold(ok);
+    for (const bad of [5, 19, 60_001, Number.NaN, -50])
+      assert.throws(() => validateStallThreshold(bad), /the stall threshold must be 0 \(off\) or 20–60000 ms/);
   });
 });
 
