@@ -14,6 +14,8 @@ import { capacityOf, costText } from '../capacity.ts';
 import { bar, CATEGORY_LABELS, column, rel, type RenderOptions, sourceLine } from './render-parts.ts';
 import { changeText } from './render-comparison.ts';
 import { renderProcesses } from './render-processes.ts';
+import { renderStalls } from './render-stalls.ts';
+import { renderWaits } from './render-waits.ts';
 
 export function renderReport(r: ReportV1, o: RenderOptions): string {
   const out: string[] = [];
@@ -97,6 +99,7 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
         ? `${bold('Event loop')}  blocked for the whole window: no 10 ms timer ran in ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`
         : `${bold('Event loop')}  delay p50 ${ms(e.delayMs.p50)}  p99 ${ms(e.delayMs.p99)}  max ${ms(e.delayMs.max)}   busy ${Math.round(e.utilization * 100)}%`,
     );
+    out.push(...renderStalls(r, o));
   }
   // The main thread's figures; the workers' lines (tagged) have their own section below.
   const main = {
@@ -109,7 +112,7 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
       { ...o, capacity: capacityOf(r) },
     ),
   );
-  out.push(...renderThreads(r, o), ...renderProcesses(r, o), ...renderHeap(r, o));
+  out.push(...renderWaits(r, o), ...renderThreads(r, o), ...renderProcesses(r, o), ...renderHeap(r, o));
   return out.join('\n');
 }
 

@@ -13,9 +13,12 @@ export {
   HeapProfileError,
   type Hint,
   type LineCost,
+  type LineStalls,
   parseCpuProfileText,
   parseHeapProfileText,
   ProfileFormatError,
+  stallsByLine,
+  type ThreadpoolWait,
   TIMELINE_FILE,
   type TimelineV1,
 } from './analysis/index.ts';

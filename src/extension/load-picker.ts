@@ -22,6 +22,8 @@ export async function pickLoad(settings: HotlineSettings, state: vscode.Memento)
     durationS: settings.duration,
     warmupS: settings.warmup,
     samplingIntervalUs: settings.samplingInterval,
+    stallThresholdMs: settings.stallThresholdMs,
+    waits: settings.threadpoolWaits,
     ...(settings.heapSampling ? { heap: {} } : {}),
     timeoutS: settings.timeout,
   };

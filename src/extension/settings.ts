@@ -25,6 +25,10 @@ export interface HotlineSettings {
   codeLens: boolean;
   /** Allocation sampling in the profiled window (heap.heapprofile, bytes per function). */
   heapSampling: boolean;
+  /** Event-loop stalls of at least this many ms are listed; 0: none. */
+  stallThresholdMs: number;
+  /** Time the app's threadpool requests in the profiled window. */
+  threadpoolWaits: boolean;
   /** Lenses with the bytes a function allocates (runs with heap sampling). */
   heapLens: boolean;
   /** Attach may connect to an inspector on another host (it gives code execution). */
@@ -56,6 +60,8 @@ export function readSettings(scope?: vscode.ConfigurationScope): HotlineSettings
     decorationAfterText: c.get<boolean>('decorations.afterText', true),
     codeLens: c.get<boolean>('codeLens.enabled', true),
     heapSampling: c.get<boolean>('heapSampling', false),
+    stallThresholdMs: c.get<number>('stallThresholdMs', 50),
+    threadpoolWaits: c.get<boolean>('threadpoolWaits', true),
     heapLens: c.get<boolean>('codeLens.allocations', true),
     allowRemoteAttach: c.get<boolean>('allowRemoteAttach', false),
     loadCommand: c.get<string>('loadCommand', ''),

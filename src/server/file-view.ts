@@ -2,7 +2,16 @@
 // shown run) and where they land in the document as it is now (through a LineMapping). Pure: the
 // server turns these items into LSP lenses, hovers, diagnostics and decoration messages.
 import * as path from 'node:path';
-import type { FunctionCost, HeapLine, Hint, LineCost, ReportV1 } from '../core/index.ts';
+import {
+  type FunctionCost,
+  type HeapLine,
+  type Hint,
+  type LineCost,
+  type LineStalls,
+  type ReportV1,
+  stallsByLine,
+  type ThreadpoolWait,
+} from '../core/index.ts';
 import type { LineHeat, OpenReportAtArgs } from '../protocol.ts';
 import {
   decorationLabel,
@@ -16,9 +25,12 @@ import {
   isHoverLine,
   isLensFunction,
   isLensLine,
+  isWaitLensLine,
   lineHoverMarkdown,
   lineLensText,
+  stallLensText,
   type TextContext,
+  waitLensText,
 } from './lens-text.ts';
 import type { LineMapping } from './staleness.ts';
 import { capacityOf, corePct } from '../capacity.ts';
@@ -42,6 +54,10 @@ export interface FileCosts {
   hints: Hint[];
   /** Bytes allocated per function of this file (report.heap), at each function's first line. */
   heap: HeapLine[];
+  /** Lines of this file that took part in event-loop stalls (report.stalls). */
+  stalls: LineStalls[];
+  /** Threadpool requests made on lines of this file (report.waits). */
+  waits: ThreadpoolWait[];
 }
 
 export class ReportIndex {
@@ -71,7 +87,8 @@ export class ReportIndex {
     const of = (file: string): FileCosts => {
       const key = fileKey(file);
       let fc = this.files.get(key);
-      if (!fc) this.files.set(key, (fc = { file, lines: [], functions: [], hints: [], heap: [] }));
+      if (!fc)
+        this.files.set(key, (fc = { file, lines: [], functions: [], hints: [], heap: [], stalls: [], waits: [] }));
       return fc;
     };
     const onDisk = (file: string): boolean => path.isAbsolute(file);
@@ -80,6 +97,8 @@ export class ReportIndex {
     for (const f of report.functions) if (f.category === 'user' && onDisk(f.file)) of(f.file).functions.push(f);
     for (const h of report.hints) if (isBlockingHint(h) && onDisk(h.file) && !h.oneOf) of(h.file).hints.push(h);
     for (const l of report.heap?.lines ?? []) if (onDisk(l.file)) of(l.file).heap.push(l);
+    for (const s of stallsByLine(report.stalls ?? [])) if (onDisk(s.file)) of(s.file).stalls.push(s);
+    for (const w of report.waits ?? []) if (onDisk(w.file) && isWaitLensLine(w)) of(w.file).waits.push(w);
     // Files whose costs are all below every threshold show nothing: leave them out.
     for (const [key, fc] of this.files) if (linesOfInterest(fc).length === 0) this.files.delete(key);
   }
@@ -96,6 +115,8 @@ export function linesOfInterest(fc: FileCosts): number[] {
   for (const f of fc.functions) if (isLensFunction(f)) lines.add(f.line);
   for (const h of fc.hints) lines.add(h.line);
   for (const l of fc.heap) if (isHeapLensLine(l)) lines.add(l.line);
+  for (const s of fc.stalls) lines.add(s.line);
+  for (const w of fc.waits) lines.add(w.line);
   return [...lines].sort((a, b) => a - b);
 }
 
@@ -155,6 +176,24 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
         functionName: l.function,
         kind: 'allocations',
       },
+    });
+  }
+  for (const s of fc.stalls) {
+    const line0 = mapping.toCurrent(s.line);
+    if (line0 === undefined) continue;
+    items.push({
+      line0,
+      title: stallLensText(s),
+      args: { reportFile: index.reportFile, file: fc.file, line: s.line, functionName: s.function },
+    });
+  }
+  for (const w of fc.waits) {
+    const line0 = mapping.toCurrent(w.line);
+    if (line0 === undefined) continue;
+    items.push({
+      line0,
+      title: waitLensText(w, index.report.threadpool),
+      args: { reportFile: index.reportFile, file: fc.file, line: w.line, functionName: w.function },
     });
   }
   return items.sort((a, b) => a.line0 - b.line0);

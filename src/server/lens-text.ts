@@ -3,7 +3,16 @@
 // time is counted"); no I/O, no LSP types.
 import * as path from 'node:path';
 import { formatBytes, formatMs, formatPct } from '../format.ts';
-import { type CallLink, type FunctionCost, type HeapLine, type Hint, isBelow, type LineCost } from '../core/index.ts';
+import {
+  type CallLink,
+  type FunctionCost,
+  type HeapLine,
+  type Hint,
+  isBelow,
+  type LineCost,
+  type LineStalls,
+  type ThreadpoolWait,
+} from '../core/index.ts';
 import { functionLabel } from '../names.ts';
 import { corePct, costText, formatCorePct, formatCostMs, perRequestMs, type CapacityBasis } from '../capacity.ts';
 
@@ -100,7 +109,31 @@ export function decorationLabel(l: LineCost, capacity: CapacityBasis): string {
 }
 
 /** Hints that blame a line for blocking (the gc-pressure hint has no line and never gets here). */
-export const isBlockingHint = (h: Hint): boolean => h.rule !== 'gc-pressure' && h.line >= 1;
+/** `stalled the event loop 42× · max 210 ms`: the stalls a line took part in (report.stalls). */
+export function stallLensText(s: Pick<LineStalls, 'count' | 'maxMs'>): string {
+  return `stalled the event loop ${s.count}× · max ${formatMs(s.maxMs)}`;
+}
+
+/**
+ * `waits 180 ms per request · 150 ms queued for the threadpool (4 threads)`: the p50 wait of a
+ * line's threadpool requests (measured) and the part queued for a thread (inferred).
+ */
+export function waitLensText(w: ThreadpoolWait, pool: { size: number } | undefined): string {
+  const once = w.perRequest >= 0.95 && w.perRequest <= 1.05;
+  const wait = once
+    ? `waits ${formatMs(w.waitMs.p50)} per request`
+    : `waits ${formatMs(w.waitMs.p50)} a call${w.perRequest > 0 ? `, ${w.perRequest.toFixed(1)}× per request` : ''}`;
+  if (w.queuedMs.p50 < 1) return `${wait} (${w.api})`;
+  const threads = pool ? ` (${pool.size} thread${pool.size === 1 ? '' : 's'})` : '';
+  return `${wait} · ${formatMs(w.queuedMs.p50)} queued for the threadpool${threads}`;
+}
+
+/** A line's threadpool waits get a lens when they recur and last: not a config file read once. */
+export const isWaitLensLine = (w: ThreadpoolWait): boolean => w.count >= 5 && w.waitMs.p50 >= 1;
+
+/** Hints about the event loop's own time; not threadpool-queue, which is about waiting off it. */
+export const isBlockingHint = (h: Hint): boolean =>
+  h.rule !== 'gc-pressure' && h.rule !== 'threadpool-queue' && h.line >= 1;
 
 /** A code span that survives backticks in names (`a`b` → `` a`b ``). */
 export function code(text: string): string {

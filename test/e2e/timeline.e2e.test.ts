@@ -2,6 +2,7 @@
 // test/apps/stall (a 300 ms stall once a second) from the command palette, open the Timeline
 // tab, drag across two seconds of the heat map and open that range: the extension cuts the
 // profile into the run folder (written before it is shown) and the flame graph shows the cut.
+// Then the stall line in server.js carries its stall lens.
 //
 //   node --import tsx --test --test-concurrency=1 --test-reporter=spec test/e2e/timeline.e2e.test.ts
 import assert from 'node:assert/strict';
@@ -84,6 +85,11 @@ test(
         (cut.samples?.length ?? 0) > 0 && (cut.samples?.length ?? 0) < (whole.samples?.length ?? 0),
         `${cut.samples?.length} of ${whole.samples?.length} samples`,
       );
+
+      // The stall line's lens (report.stalls): how often it stalled the event loop, the longest.
+      await dom.openFile(page, 'server.js');
+      await dom.waitForCodeLens(page, /^stalled the event loop \d+× · max \d+ ms$/, 60_000);
+      await vs.screenshot('timeline-3-stall-lens');
     } catch (err) {
       await describeFailure(vs, t, 'timeline-failure');
       throw err;

@@ -23,6 +23,16 @@ export const LOGIN_PASSWORD = 'correct horse battery staple';
 export const LOGIN_BODY = JSON.stringify({ email: 'alice@example.com', password: LOGIN_PASSWORD });
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 
+/** The 1-based line of `file` that carries the comment `// MARK` (a test app's known answer). */
+export function markedLine(file: string, mark: string): number {
+  return (
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes(`// ${mark}`)) + 1
+  );
+}
+
 /** Short runs: the suite must stay within a few minutes on two cores. */
 export const SHORT_RUN = { warmupS: 1, durationS: 2, connections: 10 } as const;
 

@@ -102,7 +102,7 @@ function assertHotLine(report: ReportV1): void {
   assert.ok(first.ownPct >= 50, `server.js:${HOT_LINE} owns ${first.ownPct}% (expected >= 50)\n${top}`);
 }
 
-/** What the run could have left inside the app, read through an inspector session of our own. */
+/** What the run could have left inside the app (the loop, stall and wait probes, …), read through an inspector session of our own. */
 async function leftInside(
   wsUrl: string,
 ): Promise<{ probe: boolean; stackCapture: boolean; listenPatched: boolean; watchdogTimers: number }> {
@@ -110,7 +110,7 @@ async function leftInside(
   const client = await CDP({ host: url.hostname, port: Number(url.port), target: wsUrl });
   try {
     const { result } = await client.Runtime.evaluate({
-      expression: `JSON.stringify({ probe: globalThis[Symbol.for('hotline.probe')] !== undefined,
+      expression: `JSON.stringify({ probe: ['hotline.probe', 'hotline.stalls', 'hotline.waits'].some((k) => globalThis[Symbol.for(k)] !== undefined),
         stackCapture: globalThis[Symbol.for('hotline.stack')] !== undefined,
         listenPatched: !String(require('net').Server.prototype.listen).includes('[native code]') && String(require('net').Server.prototype.listen).includes('report('),
         watchdogTimers: process._getActiveHandles().filter((h) => h && h._onTimeout && String(h._onTimeout).includes('process.ppid')).length })`,

@@ -9,7 +9,14 @@ import { REPO_ROOT } from './report-helpers.ts';
 export const REPORT_FIXTURES = path.join(REPO_ROOT, 'test', 'webview', 'fixtures');
 
 export type ReportFixture =
-  'workers-heap' | 'workers-base' | 'heap-app' | 'attach-wrk' | 'external-unparsed' | 'cluster-app';
+  | 'workers-heap'
+  | 'workers-base'
+  | 'heap-app'
+  | 'attach-wrk'
+  | 'external-unparsed'
+  | 'cluster-app'
+  | 'stall-app'
+  | 'threadpool-app';
 
 export function loadReportFixture(name: ReportFixture): ReportV1 {
   const text = fs.readFileSync(path.join(REPORT_FIXTURES, `${name}.json`), 'utf8');

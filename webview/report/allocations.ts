@@ -9,7 +9,8 @@ import { bytes, canOpen, pct, pctOf, where } from './format.ts';
 import { MAX_ROWS } from './tables.ts';
 import { type Column, dataGrid, divider, type GridRow } from './toolkit.ts';
 
-function tile(label: string, value: string, sub?: string): HTMLElement {
+/** A figure with its label (and a line under it): the tiles of the Allocations and Stalls tabs. */
+export function tile(label: string, value: string, sub?: string): HTMLElement {
   return h(
     'div',
     { class: 'stat', data: { stat: label } },

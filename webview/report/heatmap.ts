@@ -19,6 +19,8 @@ export interface HeatMapView {
   /** Cell geometry, for tests and the page: the canvas's CSS pixel of a cell's top left corner. */
   cellAt(column: number, row: number): { x: number; y: number; width: number; height: number };
   redraw(): void;
+  /** Selects the cells from `from` to `to` (time order) as a drag would. */
+  selectCells(from: number, to: number): void;
 }
 
 const LEFT = 48;
@@ -30,7 +32,12 @@ const CELL_H = 6;
 /** `onSelect` runs while dragging (`done` false) and when a selection is made; `onOpen` on Enter. */
 export function heatMapView(
   map: HeatMap,
-  opts: { onSelect(sel: Selection, done: boolean): void; onOpen(): void },
+  opts: {
+    onSelect(sel: Selection, done: boolean): void;
+    onOpen(): void;
+    /** Time ranges (ms) marked by a bar at the left of their cells: the report's stalls. */
+    marks?: ReadonlyArray<{ startMs: number; endMs: number }>;
+  },
 ): HeatMapView {
   const cellW = Math.max(4, Math.min(24, Math.floor(640 / map.columns)));
   const width = LEFT + map.columns * cellW + RIGHT;
@@ -118,6 +125,16 @@ export function heatMapView(
       }
     }
     g.globalAlpha = 1;
+    // Each mark down the left edge of its cells, column by column where it spans a second's end.
+    g.fillStyle = v('--vscode-editorError-foreground', '#f14c4c');
+    for (const m of opts.marks ?? []) {
+      for (let c = Math.floor(m.startMs / 1000); c <= Math.floor((m.endMs - 1e-6) / 1000) && c < map.columns; c++) {
+        const from = Math.max(m.startMs, c * 1000) - c * 1000;
+        const to = Math.min(m.endMs, (c + 1) * 1000) - c * 1000;
+        const y = TOP + (from / map.rowMs) * CELL_H;
+        g.fillRect(LEFT + c * cellW, y, 2, Math.max(2, ((to - from) / map.rowMs) * CELL_H));
+      }
+    }
     if (selection) {
       // The selection's outline: the edges of its cells that border a cell outside it.
       g.strokeStyle = mark;
@@ -201,7 +218,13 @@ export function heatMapView(
   canvas.addEventListener('blur', () => draw());
   const scroller = h('div', { class: 'heatmap-scroll' }, canvas);
   draw();
-  return { element: scroller, canvas, cellAt, redraw: draw };
+  return {
+    element: scroller,
+    canvas,
+    cellAt,
+    redraw: draw,
+    selectCells: (from, to) => select(from, to, true),
+  };
 }
 
 function edge(g: CanvasRenderingContext2D, x1: number, y1: number, x2: number, y2: number): void {

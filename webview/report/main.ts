@@ -9,7 +9,9 @@ import { canOpen, where } from './format.ts';
 import { header, overview } from './overview.ts';
 import { MAX_ROWS, comparison, functions, hints, hotLines } from './tables.ts';
 import { panels, registerToolkit, selectTab, type Tab } from './toolkit.ts';
+import { stallsTab } from './stalls.ts';
 import { timelineTab } from './timeline-tab.ts';
+import { waitsTab } from './waits.ts';
 import { parseToReportView } from './validate.ts';
 
 interface VsCodeApi {
@@ -66,6 +68,12 @@ function show(msg: Extract<ToReportView, { type: 'report' }>): void {
     { id: 'overview', label: 'Overview', content: overview(ctx) },
     { id: 'lines', label: 'Hot lines', count: hotLineCount(report.lines), content: hotLines(ctx) },
     ...(msg.timeline ? [{ id: 'timeline', label: 'Timeline', content: timelineTab(ctx, msg.timeline) }] : []),
+    ...(report.stalls
+      ? [{ id: 'stalls', label: 'Stalls', count: report.stalls.length, content: stallsTab(ctx, report.stalls) }]
+      : []),
+    ...(report.waits
+      ? [{ id: 'waits', label: 'Waits', count: report.waits.length, content: waitsTab(ctx, report.waits) }]
+      : []),
     { id: 'functions', label: 'Functions', content: functions(ctx) },
     ...(report.heap ? [{ id: 'allocations', label: 'Allocations', content: allocations(ctx, report.heap) }] : []),
     {

@@ -188,6 +188,15 @@ vscode-data-grid-row.focused {
 }
 .thread-group { margin-bottom: 14px; }
 .meter.alloc .meter-fill { background: var(--vscode-charts-purple); }
+.meter.stall .meter-fill { background: var(--vscode-charts-orange); }
+.stall-marks { margin-top: 8px; display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: baseline; }
+.stall-mark {
+  font: inherit; font-size: 0.9em; cursor: pointer; padding: 1px 6px; border-radius: 2px;
+  color: var(--vscode-foreground); background: transparent;
+  border: 1px solid var(--vscode-editorError-foreground, #f14c4c);
+}
+.stall-mark:hover, .stall-mark:focus-visible { background: var(--vscode-list-hoverBackground); }
+.meter.queued .meter-fill { background: var(--vscode-charts-yellow); }
 .allocations .stat-value { font-size: 1.35em; }
 .external-load { margin-top: 10px; display: flex; flex-direction: column; gap: 2px; }
 .external-load code.command { word-break: break-all; }

@@ -61,7 +61,9 @@ export function timelineTab(ctx: ViewContext, timeline: TimelineV1): HTMLElement
     );
     if (done) document.body.dataset.rangeDone = `${range.startMs}-${range.endMs}`;
   };
-  const view = heatMapView(map, { onSelect, onOpen: () => open.click() });
+  const stalls = ctx.report.stalls ?? [];
+  const marks = stalls.map((s) => ({ startMs: s.startMs, endMs: s.startMs + s.durationMs }));
+  const view = heatMapView(map, { onSelect, onOpen: () => open.click(), marks });
   show(rankRange(timeline, 0, timeline.endUs / 1000 + 1, { starts, limit: MAX_LINES }), 'Whole profile');
 
   // VS Code switches themes by changing <body>'s class: redraw in the new colours. One observer
@@ -83,7 +85,13 @@ export function timelineTab(ctx: ViewContext, timeline: TimelineV1): HTMLElement
     h(
       'div',
       { class: 'timeline-body' },
-      h('section', { class: 'timeline-map' }, view.element, legend(map.maxNonIdle, map.rowMs)),
+      h(
+        'section',
+        { class: 'timeline-map' },
+        view.element,
+        legend(map.maxNonIdle, map.rowMs),
+        stalls.length > 0 ? stallPicker(marks, map, view) : null,
+      ),
       h('section', { class: 'timeline-side' }, h('div', { class: 'range-bar' }, status, open), lines),
     ),
   );
@@ -100,6 +108,32 @@ function legend(max: number, rowMs: number): HTMLElement {
 }
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(2);
+
+/** The report's stalls (marked in red on the map) as buttons: one selects its cells and ranks them. */
+function stallPicker(
+  marks: ReadonlyArray<{ startMs: number; endMs: number }>,
+  map: ReturnType<typeof heatMap>,
+  view: { selectCells(from: number, to: number): void },
+): HTMLElement {
+  const cellOf = (ms: number): number => {
+    const col = Math.min(map.columns - 1, Math.floor(ms / 1000));
+    return col * map.rows + Math.min(map.rows - 1, Math.floor((ms - col * 1000) / map.rowMs));
+  };
+  return h(
+    'div',
+    { class: 'stall-marks', data: { field: 'stall-marks' } },
+    h('span', { class: 'muted' }, `Event-loop stalls (red bars), ${marks.length}: `),
+    ...marks.map((m) => {
+      const b = h(
+        'button',
+        { class: 'stall-mark', data: { startMs: String(m.startMs), endMs: String(m.endMs) } },
+        `${seconds(m.startMs)} s \u00b7 ${fmt(m.endMs - m.startMs)} ms`,
+      );
+      b.addEventListener('click', () => view.selectCells(cellOf(m.startMs), cellOf(m.endMs - 1e-6)));
+      return b;
+    }),
+  );
+}
 
 /**
  * The ranked lines as a plain table, not the toolkit's data grid: it is rebuilt on every drag

@@ -15,7 +15,28 @@ export {
   type SamplingHeapProfile,
 } from './heap.ts';
 export { mergeHeapProfiles } from './heap-merge.ts';
-export { mergeProfiles } from './merge.ts';
-export { type Analysis, type CallLink, type FunctionCost, type HeapLine, type Hint, type LineCost } from './model.ts';
+export { mergedClock, mergeProfiles } from './merge.ts';
+export {
+  type Analysis,
+  type CallLink,
+  type FunctionCost,
+  type HeapLine,
+  type Hint,
+  type LineCost,
+  type Stall,
+  type StallLine,
+  type StallSummary,
+  type ThreadpoolWait,
+} from './model.ts';
 export { type SourceMapInput } from './sourcemaps.ts';
+export {
+  findStalls,
+  type LineStalls,
+  periodicStall,
+  periodicStallHint,
+  stallsByLine,
+  summarizeStalls,
+  type TimedStall,
+} from './stalls.ts';
+export { poolLimitHint, threadpoolWaits, type WaitTraceInput } from './waits.ts';
 export { cutProfile, TIMELINE_FILE, type TimelineV1 } from './timeline.ts';

@@ -89,3 +89,31 @@ export function mergeProfiles(profiles: readonly CpuProfile[]): CpuProfile {
 function fresh(n: CpuProfileNode): MergedNode {
   return { node: { id: 0, callFrame: { ...n.callFrame }, hitCount: 0 }, ticks: new Map(), childByKey: new Map() };
 }
+
+/**
+ * Where a moment of the segments' own clock (µs, V8's monotonic clock: process.hrtime) lies on
+ * the timeline of `mergeProfiles(profiles)` (µs from its startTime), or undefined when no
+ * segment was recording then (the profiler was stopped, or restarting between two segments).
+ */
+export function mergedClock(profiles: readonly CpuProfile[]): (us: number) => number | undefined {
+  const spans: Array<{ from: number; to: number; shift: number }> = [];
+  let merged = 0;
+  let lastSampleTime: number | undefined;
+  for (const p of profiles) {
+    let t = p.startTime;
+    let shift: number | undefined;
+    (p.samples ?? []).forEach((_, i) => {
+      const d = p.timeDeltas?.[i] ?? 0;
+      t += d;
+      // The same placement as mergeProfiles: a segment's first sample one step after the last one.
+      merged += i === 0 && lastSampleTime !== undefined ? Math.max(0, Math.min(t - lastSampleTime, d)) : d;
+      shift ??= merged - t;
+      lastSampleTime = t;
+    });
+    if (shift !== undefined) spans.push({ from: p.startTime, to: p.endTime, shift });
+  }
+  return (us) => {
+    const span = spans.find((s) => us >= s.from && us <= s.to);
+    return span ? us + span.shift : undefined;
+  };
+}

@@ -136,3 +136,47 @@ export interface HeapFunction {
  * thread, which answers once it runs again), so it is no cost of the stack sampled before it.
  */
 export const MAX_SAMPLE_WEIGHT = 2;
+
+// ---- event-loop stalls (stalls.ts) ----
+
+export interface StallLine {
+  file: string;
+  line: number;
+  function: string;
+  /** Own time of the line in the stall, ms (its samples in the stall's interval). */
+  ownMs: number;
+}
+
+export interface Stall {
+  /** ms from the profiled window's start (the merged profile's startTime). */
+  startMs: number;
+  durationMs: number;
+  /** Lines of your code that ran in it, most own time first (at most STALL_LINES). */
+  lines: StallLine[];
+}
+
+export interface StallSummary {
+  thresholdMs: number;
+  count: number;
+  maxMs: number;
+  totalMs: number;
+}
+
+// ---- threadpool waits (waits.ts) ----
+
+/** Requests a line of your code handed to libuv's threadpool (one API), and how long they waited. */
+export interface ThreadpoolWait {
+  file: string;
+  line: number;
+  function: string;
+  /** crypto.pbkdf2, zlib, fs, dns.lookup, … */
+  api: string;
+  /** Requests made in the profiled window that got their callback in it. */
+  count: number;
+  /** Requests per HTTP request served in the profiled window (0 when unknown). */
+  perRequest: number;
+  /** From the call to its callback: measured. */
+  waitMs: { p50: number; p99: number; total: number };
+  /** Of it, waiting for a free thread: inferred (analysis/waits.ts), an upper bound when the event loop is busy. */
+  queuedMs: { p50: number; p99: number };
+}

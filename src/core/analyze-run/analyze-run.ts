@@ -26,6 +26,8 @@ import {
 import { buildReport, type ReportV1 } from '../report/index.ts';
 import { analyzeExtras } from './analyze-extras.ts';
 import { analyzeProcesses } from './analyze-processes.ts';
+import { analyzeStalls } from './analyze-stalls.ts';
+import { analyzeWaits } from './analyze-waits.ts';
 
 export { TIMELINE_FILE };
 
@@ -33,13 +35,14 @@ export { TIMELINE_FILE };
 export function analyzeRunDir(runDir: string, root: string): ReportV1 {
   const record = readRunRecord(runDir);
   const { analysis, sources, timeline } = analyzeFile(path.join(runDir, PROFILE_FILE), root);
-  const report = analyzeProcesses(
+  const withExtras = analyzeProcesses(
     runDir,
     root,
     record,
     analyzeExtras(runDir, root, record, buildReport({ ...record, profileFile: PROFILE_FILE, analysis }), sources),
     sources,
   );
+  const report = analyzeWaits(analyzeStalls(withExtras, record.extras?.stalls, timeline), runDir, record.extras?.waits);
   writeSourceSnapshot(runDir, report, sources);
   writeTimeline(runDir, timeline);
   writeReport(runDir, report);
@@ -136,6 +139,7 @@ export function writeSourceSnapshot(runDir: string, report: ReportV1, sources: M
   const files = new Set([
     ...report.lines.map((l) => l.file),
     ...report.functions.filter((f) => f.category === 'user').map((f) => f.file),
+    ...(report.waits ?? []).map((w) => w.file),
   ]);
   const snapshot: Record<string, string> = {};
   for (const file of files) {

@@ -1,20 +1,36 @@
 // What the profiled window captures besides the main thread's CPU profile: the worker threads'
-// CPU profiles (always) and the main thread's allocation sampling (with --heap). The profiled
-// window is taken as several sub-windows between the measured ones (run.ts): everything here is
-// switched on in `startSubWindow` and off in `endSubWindow`, so the measured sub-windows run
-// with none of it. Probes of the profiled window belong here. `saveExtras` writes the files into
-// the run folder and returns what run.json records about them.
+// CPU profiles (always), the main thread's allocation sampling (with --heap), the stall probe and
+// the wait probe. The profiled window is taken as several sub-windows between the measured ones
+// (run.ts): everything here is switched on in `startSubWindow` and off in `endSubWindow`, so the
+// measured sub-windows run with none of it. Probes of the profiled window belong here.
+// `saveExtras` writes the files into the run folder and returns what run.json records about them.
 import * as path from 'node:path';
 import {
   type InspectorSession,
   MAX_CHILD_PROCESSES,
   type ProcessCapture,
   type ProcessProfilers,
+  type StallGap,
+  type WaitTrace,
   type WorkerCapture,
   WorkerProfilers,
 } from '../inspector/index.ts';
-import { mergeHeapProfiles, mergeProfiles, type SamplingHeapProfile } from '../analysis/index.ts';
-import { type ExtrasRecord, HEAP_FILE, workerProfileFile, writeFileAtomic } from '../store/index.ts';
+import { mergeWaitTraces } from './wait-traces.ts';
+import {
+  type CpuProfile,
+  mergedClock,
+  mergeHeapProfiles,
+  mergeProfiles,
+  type SamplingHeapProfile,
+} from '../analysis/index.ts';
+import {
+  type ExtrasRecord,
+  HEAP_FILE,
+  type StallsRecord,
+  WAITS_FILE,
+  workerProfileFile,
+  writeFileAtomic,
+} from '../store/index.ts';
 import { saveProcesses } from './child-profiles.ts';
 
 /** Worker profiles kept per run (an app may start a worker per job: thousands of them). */
@@ -29,18 +45,29 @@ export interface ExtrasOptions {
   heap?: { samplingIntervalBytes?: number };
   /** The app's child processes (a launched app's cluster workers and forks), profiled in the same sub-windows. */
   processes?: ProcessProfilers;
+  /** Event-loop stalls of at least this many ms are noted (stall-probe.ts); 0: none. */
+  stallThresholdMs?: number;
+  /** Note the app's threadpool requests (wait-probe.ts). */
+  waits?: boolean;
 }
 
 export interface ExtrasCaptured {
   workers: WorkerCapture[];
   heap?: { profile: SamplingHeapProfile; samplingIntervalBytes: number };
   processes?: ProcessCapture[];
+  stalls?: StallsRecord;
+  waits?: WaitTrace;
   notes: string[];
 }
 
 export class ProfiledExtras {
   private readonly heapProfiles: SamplingHeapProfile[] = [];
   private heapOn = false;
+  private readonly stallGaps: StallGap[] = [];
+  private stallProbeOn = false;
+  private stallsClipped = 0;
+  private readonly waitTraces: WaitTrace[] = [];
+  private waitProbeOn = false;
 
   /** Earlier watches of the workers, through sessions since closed (closed-inspector.ts). */
   private readonly earlierWatches: WorkerProfilers[] = [];
@@ -109,6 +136,14 @@ export class ProfiledExtras {
       await this.inspector.startHeapSampling(this.heapInterval);
       this.heapOn = true;
     }
+    if (this.o.stallThresholdMs) {
+      await this.inspector.startStallProbe(this.o.stallThresholdMs);
+      this.stallProbeOn = true;
+    }
+    if (this.o.waits) {
+      await this.inspector.startWaitProbe();
+      this.waitProbeOn = true;
+    }
   }
 
   async nextSegment(): Promise<void> {
@@ -118,14 +153,25 @@ export class ProfiledExtras {
   /** At a profiled sub-window's end: everything off, what it took is kept. */
   async endSubWindow(): Promise<void> {
     await Promise.all([this.workers?.pauseWindow(), this.o.processes?.pauseWindow()]);
+    if (this.stallProbeOn) {
+      this.stallProbeOn = false;
+      const taken = await this.inspector.takeStallGaps();
+      this.stallGaps.push(...taken.gaps);
+      this.stallsClipped += taken.clipped;
+    }
+    if (this.waitProbeOn) {
+      this.waitProbeOn = false;
+      const trace = await this.inspector.takeWaitTrace();
+      if (trace) this.waitTraces.push(trace);
+    }
     if (this.heapOn) {
       this.heapOn = false;
       this.heapProfiles.push(await this.inspector.stopHeapSampling());
     }
   }
 
-  /** After the last sub-window ended, while the app still runs. */
-  async finish(): Promise<ExtrasCaptured> {
+  /** After the last sub-window ended, while the app still runs; `segments`: the main thread's profiles. */
+  async finish(segments: readonly CpuProfile[]): Promise<ExtrasCaptured> {
     const workers = this.allTaken((await this.workers?.stop()) ?? []);
     const heap =
       this.heapInterval !== undefined && this.heapProfiles.length > 0
@@ -140,11 +186,18 @@ export class ProfiledExtras {
             `${skipped} more child processes started: only the first ${MAX_CHILD_PROCESSES} were profiled.`,
           ]
         : this.notes;
-    return { workers, heap, notes, ...(processes ? { processes } : {}) };
+    return {
+      workers,
+      heap,
+      stalls: this.stallsOn(segments),
+      waits: mergeWaitTraces(this.waitTraces),
+      notes,
+      ...(processes ? { processes } : {}),
+    };
   }
 
   /** The app exited in the window: whatever was taken up to then. */
-  async salvage(): Promise<ExtrasCaptured> {
+  async salvage(segments: readonly CpuProfile[]): Promise<ExtrasCaptured> {
     const workers = this.allTaken((await this.workers?.salvage()) ?? []);
     const processes = await this.o.processes?.salvage();
     const last = this.heapOn ? await this.inspector.salvagedHeapProfile() : undefined;
@@ -152,8 +205,12 @@ export class ProfiledExtras {
     const notes = [...this.notes];
     if (this.heapOn && !last)
       notes.push('The allocation profile of the last profiled sub-window was lost when the app exited.');
+    if (this.stallProbeOn || this.waitProbeOn)
+      notes.push('The stalls and threadpool waits of the last profiled sub-window were lost when the app exited.');
     return {
       workers,
+      stalls: this.stallsOn(segments),
+      waits: mergeWaitTraces(this.waitTraces),
       heap:
         this.heapInterval !== undefined && profiles.length > 0
           ? { profile: mergeHeapProfiles(profiles), samplingIntervalBytes: this.heapInterval }
@@ -161,6 +218,24 @@ export class ProfiledExtras {
       notes,
       ...(processes ? { processes } : {}),
     };
+  }
+
+  /** The gaps noted, on the merged profile's timeline; a gap the profiler did not record wholly is left out. */
+  private stallsOn(segments: readonly CpuProfile[]): StallsRecord | undefined {
+    const thresholdMs = this.o.stallThresholdMs;
+    if (!thresholdMs || segments.length === 0) return undefined;
+    const clock = mergedClock(segments);
+    const gaps: Array<[number, number, number]> = [];
+    let unrecorded = 0;
+    for (const [start, end] of this.stallGaps) {
+      const from = clock(start);
+      const to = clock(end);
+      // Both ends in one segment: a profiler restart (our own pause) between them is not the app's stall.
+      if (from !== undefined && to !== undefined && Math.abs(to - from - (end - start)) < 1)
+        gaps.push([from, to, start]);
+      else unrecorded++;
+    }
+    return { thresholdMs, gaps, unrecorded, clipped: this.stallsClipped };
   }
 
   dispose(): void {
@@ -206,6 +281,16 @@ export function saveExtras(runDir: string, c: ExtrasCaptured): ExtrasRecord {
   if (c.heap) {
     writeFileAtomic(path.join(runDir, HEAP_FILE), JSON.stringify(c.heap.profile));
     record.heap = { file: HEAP_FILE, samplingIntervalBytes: c.heap.samplingIntervalBytes };
+  }
+  if (c.stalls) record.stalls = c.stalls;
+  if (c.waits) {
+    writeFileAtomic(path.join(runDir, WAITS_FILE), JSON.stringify(c.waits));
+    record.waits = {
+      file: WAITS_FILE,
+      requests: c.waits.requests.length,
+      pending: c.waits.pending.length,
+      dropped: c.waits.dropped,
+    };
   }
   return record;
 }

@@ -33,6 +33,10 @@ export interface RunOptions extends LoadSettings {
    * starts with its environment); default true. An app attached to is profiled alone.
    */
   childProcesses?: boolean;
+  /** Event-loop stalls of at least this many ms are listed (default 50); 0: the stall probe is off. */
+  stallThresholdMs?: number;
+  /** Note the app's threadpool requests in the profiled window (default on; wait-probe.ts). */
+  waits?: boolean;
   /** Where runs are kept; default <app dir>/.hotline/runs. */
   runsDir?: string;
   signal?: AbortSignal;

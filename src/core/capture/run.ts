@@ -21,7 +21,13 @@ import {
   writeRunRecord,
 } from '../store/index.ts';
 import { loadFigures, loopOf, type Measured, recordedSettings } from './record.ts';
-import { subWindowPlan, validate, withDefaults } from './settings.ts';
+import {
+  DEFAULT_STALL_THRESHOLD_MS,
+  subWindowPlan,
+  validate,
+  validateStallThreshold,
+  withDefaults,
+} from './settings.ts';
 import { ProfiledExtras, saveExtras } from './extras.ts';
 import { DEFAULT_STACK_RATE_HZ, StackSampler } from './stack-sampler.ts';
 import { PHASE_NAMES, type RunOptions, type RunPhase, type RunResult } from './run-types.ts';
@@ -43,6 +49,7 @@ const SETTLE_S = 0.25;
 export async function captureUnderLoad(opts: RunOptions): Promise<RunResult> {
   const settings = withDefaults(opts);
   validate(settings, opts.stopGraceS);
+  validateStallThreshold(opts.stallThresholdMs);
   return new Run(opts, settings).execute();
 }
 
@@ -164,6 +171,8 @@ class Run extends RunStart {
         samplingIntervalUs: s.samplingIntervalUs,
         heap: this.opts.heap,
         processes: this.processes,
+        stallThresholdMs: this.opts.stallThresholdMs ?? DEFAULT_STALL_THRESHOLD_MS,
+        waits: this.opts.waits ?? true,
       }),
     );
     this.disposers.push(() => extras.dispose());
@@ -266,7 +275,7 @@ class Run extends RunStart {
       const blockedAt = loop.blockedThroughout
         ? await this.race(inspector().stackNow()).catch(() => undefined)
         : undefined;
-      const captured = await this.race(extras.finish());
+      const captured = await this.race(extras.finish(segments));
       await inspector()
         .stopLoopProbe()
         .catch(() => undefined);
@@ -301,7 +310,7 @@ class Run extends RunStart {
         subWindows: taken,
         loop: loopOf(noDelay, taken.measured.length > 0 ? taken.measured : [{ result: measured, app }]),
         profile: mergeProfiles(segments),
-        extras: await extras.salvage(),
+        extras: await extras.salvage(segments),
         stacks: sampler?.result(segments),
         partial: {
           reason: `${err.message} The report covers the ${profiledS.toFixed(1)} s of profiled sub-windows before it.`,

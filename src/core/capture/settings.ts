@@ -73,6 +73,16 @@ export function validate(s: Settings, stopGraceS?: number): void {
   }
 }
 
+/** Event-loop stalls listed by default: at least this long (ms). */
+export const DEFAULT_STALL_THRESHOLD_MS = 50;
+
+/** 0 turns the stall probe off; otherwise at least twice its timer's period, at most a minute. */
+export function validateStallThreshold(ms: number | undefined): void {
+  if (ms === undefined || ms === 0) return;
+  if (!Number.isFinite(ms) || ms < 20 || ms > 60_000)
+    throw new RunError('bad-options', `the stall threshold must be 0 (off) or 20–60000 ms (got ${ms}).`);
+}
+
 /** Sub-windows of at least this long: shorter ones are mostly edges. */
 const MIN_SUB_WINDOW_S = 2;
 /** More than this adds gaps without narrowing the spread much. */

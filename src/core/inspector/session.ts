@@ -14,6 +14,8 @@ import {
   stopLoopProbe,
   type WindowKind,
 } from './loop-probe.ts';
+import { type StallGaps, startStallProbe, takeStallGaps } from './stall-probe.ts';
+import { startWaitProbe, takeWaitTrace, type WaitTrace } from './wait-probe.ts';
 
 export interface StackFrame {
   functionName: string;
@@ -241,6 +243,8 @@ export class InspectorSession {
       }
     };
     await step('loop probe', () => this.stopLoopProbe());
+    await step('stall probe', () => this.takeStallGaps());
+    await step('wait probe', () => this.takeWaitTrace());
     if (this.profiling) await step('profiler', () => this.stopProfiler());
     await step('coverage', () => this.client.Profiler.stopPreciseCoverage());
     await step('profiler domain', () => this.client.Profiler.disable());
@@ -273,6 +277,26 @@ export class InspectorSession {
 
   async stopLoopProbe(): Promise<void> {
     await stopLoopProbe((e) => this.evaluate(e));
+  }
+
+  /** Starts noting event-loop stalls of at least `thresholdMs` (stall-probe.ts). */
+  async startStallProbe(thresholdMs: number): Promise<void> {
+    await startStallProbe((e) => this.evaluate(e), thresholdMs);
+  }
+
+  /** Starts noting the app's threadpool requests (wait-probe.ts). */
+  async startWaitProbe(): Promise<void> {
+    await startWaitProbe((e) => this.evaluate(e));
+  }
+
+  /** Removes the wait probe and returns what it noted (wait-probe.ts). */
+  async takeWaitTrace(): Promise<WaitTrace | undefined> {
+    return takeWaitTrace((e) => this.evaluate(e));
+  }
+
+  /** Removes the stall probe and returns the gaps it noted (stall-probe.ts). */
+  async takeStallGaps(): Promise<StallGaps> {
+    return takeStallGaps((e) => this.evaluate(e));
   }
 
   /**

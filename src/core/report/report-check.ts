@@ -29,9 +29,32 @@ const load = shape(
   { completedLatencyMs: latency, loadCpu: num, external: externalLoad },
 );
 
+const stallSummary = shape({ thresholdMs: num, count: line, maxMs: num, totalMs: num });
+const stall = shape({
+  startMs: num,
+  durationMs: num,
+  lines: arr(shape({ file: str, line, function: str, ownMs: num })),
+});
+
+const threadpoolWait = shape({
+  file: str,
+  line,
+  function: str,
+  api: str,
+  count: line,
+  perRequest: num,
+  waitMs: shape({ p50: num, p99: num, total: num }),
+  queuedMs: shape({ p50: num, p99: num }),
+});
+
 const eventLoop = shape(
   { delayMs: delays, utilization: num },
-  { cpu: num, blockedThroughout: bool, profiled: shape({ delayMs: delays, utilization: num }, { cpu: num }) },
+  {
+    cpu: num,
+    blockedThroughout: bool,
+    profiled: shape({ delayMs: delays, utilization: num }, { cpu: num }),
+    stalls: stallSummary,
+  },
 );
 
 const categories: Check = (v) => isObject(v) && CATEGORIES.every((k) => num(v[k]));
@@ -149,6 +172,9 @@ const report = shape(
     heap,
     processes: arr(processSummary),
     childProcesses,
+    stalls: arr(stall),
+    waits: arr(threadpoolWait),
+    threadpool: shape({ size: num, cores: num }),
   },
 );
 

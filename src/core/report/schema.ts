@@ -1,6 +1,15 @@
 // report.json, version 1 (design.md "Contracts"): fields are added, never renamed. Everything
 // that shows a run (CLI text, language server, webviews) reads this shape and nothing else.
-import type { Analysis, CategoryTimes, FunctionCost, Hint, LineCost } from '../analysis/model.ts';
+import type {
+  Analysis,
+  CategoryTimes,
+  FunctionCost,
+  Hint,
+  LineCost,
+  Stall,
+  StallSummary,
+  ThreadpoolWait,
+} from '../analysis/model.ts';
 import type { HeapFunction, HeapLine } from '../analysis/model.ts';
 
 export const REPORT_VERSION = 1;
@@ -89,6 +98,8 @@ export interface EventLoopFigures {
   /** Where the main thread was stuck then (the debugger paused it once), innermost first. */
   blockedAt?: Array<{ function: string; file: string; line: number }>;
   profiled?: { delayMs: { mean: number; p50: number; p99: number; max: number }; utilization: number; cpu?: number };
+  /** The stalls of the profiled window (ReportV1.stalls) summed up; absent when the stall probe was off. */
+  stalls?: StallSummary;
 }
 
 export interface RunSettings {
@@ -163,6 +174,20 @@ export interface ReportV1 {
     hints: Hint[];
     allNonIdleMs: number;
   };
+  /**
+   * Every event-loop stall of at least eventLoop.stalls.thresholdMs in the profiled window, in
+   * time order: measured by a timer in the app that could not run (start refined by the
+   * profile's samples), with the lines of your code that ran in it. Absent when not measured.
+   */
+  stalls?: Stall[];
+  /**
+   * Requests your code handed to libuv's threadpool (crypto, zlib, fs, dns.lookup) in the profiled
+   * window, per calling line and API, most waited first: the wait is measured, the queued part
+   * inferred from the pool's size (analysis/waits.ts). Absent when not measured.
+   */
+  waits?: ThreadpoolWait[];
+  /** The app's threadpool and cores, as it saw them (with `waits`). */
+  threadpool?: { size: number; cores: number };
 }
 
 export interface ProcessSummary {

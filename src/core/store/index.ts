@@ -1,10 +1,17 @@
 // The run folders on disk: their files, the run lock, run.json, the app's sources.
-export { type ChildProcessRecord, type ExtrasRecord, readRunRecord, writeRunRecord } from './run-record.ts';
+export {
+  type ChildProcessRecord,
+  type ExtrasRecord,
+  readRunRecord,
+  type StallsRecord,
+  writeRunRecord,
+} from './run-record.ts';
 export { loadSources } from './sources.ts';
 export {
   acquireRunLock,
   createRunDir,
   HEAP_FILE,
+  WAITS_FILE,
   listRuns,
   LOG_FILE,
   newRunId,

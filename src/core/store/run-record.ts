@@ -18,6 +18,10 @@ export interface ExtrasRecord {
   heap?: { file: string; samplingIntervalBytes: number };
   /** The app's child processes profiled with it (cluster workers, forks); absent when it had none. */
   processes?: ChildProcessRecord[];
+  /** The threadpool requests the wait probe noted in the profiled window (its file in the run folder). */
+  waits?: { file: string; requests: number; pending: number; dropped: number };
+  /** The event-loop stalls the stall probe measured in the profiled window. */
+  stalls?: StallsRecord;
   notes: string[];
 }
 
@@ -30,6 +34,20 @@ export interface ChildProcessRecord {
   file: string;
   joinedLate: boolean;
   exitedEarly: boolean;
+}
+
+/**
+ * Stalls as the probe measured them: each gap its timer could not run in, [from, to] in µs on
+ * the main thread's merged profile timeline (from its startTime), and `from` on the app's clock
+ * (µs of process.hrtime: the timeline leaves out the pauses between sub-windows, this does not). `unrecorded`: gaps left out
+ * because the profiler was not recording all through them (its restarts pause the app).
+ */
+export interface StallsRecord {
+  thresholdMs: number;
+  gaps: Array<[number, number, number]>;
+  unrecorded: number;
+  /** Stalls under way when a profiled sub-window began or ended: only part of them was seen. */
+  clipped: number;
 }
 
 /** run.json: what a run measured, written as soon as the app is stopped. */

@@ -18,6 +18,8 @@ export const RUN_FILE = 'run.json';
 export const SOURCES_FILE = 'sources.json';
 /** The allocation sampling profile of the main thread (with --heap). */
 export const HEAP_FILE = 'heap.heapprofile';
+/** The wait probe's record of the profiled window (inspector/wait-probe.ts). */
+export const WAITS_FILE = 'waits.json';
 /** A worker thread's CPU profile, by its threadId. */
 export const workerProfileFile = (threadId: number): string => `worker-${threadId}.cpuprofile`;
 /** A child process's profile (cluster worker, fork) in the run folder. */

@@ -1,0 +1,104 @@
+// What the wait probe (async_hooks on threadpool requests) and the stall probe (a 10 ms timer) cost
+// the app: one app process under continuous load, the probe switched on and off in alternating
+// sub-windows (off on, on off, …: drift cancels), each sub-window's app CPU per request
+// (process.cpuUsage read in the app at its edges) and req/s compared, ratio = on ÷ off.
+// Apps: test/apps/threadpool (one cheap pbkdf2 per request) and bench/apps/async-chain.js (20
+// awaits a request, no threadpool: the worst case, every promise calls the hook).
+// `node --import tsx bench/wait-cost.ts` (env PAIRS, SUB_S). Not in `npm run bench`.
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import CDP from 'chrome-remote-interface';
+import { LoadRun } from '../src/core/load/load-run.ts';
+import { accepts, freePort } from '../src/core/app/ports.ts';
+import { startWaitProbe, takeWaitTrace } from '../src/core/inspector/wait-probe.ts';
+import { startStallProbe, takeStallGaps } from '../src/core/inspector/stall-probe.ts';
+import { APPS_DIR, sleep } from './apps.ts';
+import { median, REPO } from './common.ts';
+
+const PAIRS = Number(process.env.PAIRS ?? 6);
+const SUB_S = Number(process.env.SUB_S ?? 2);
+
+const APPS = [
+  { name: 'threadpool', file: path.join(REPO, 'test', 'apps', 'threadpool', 'server.js'), env: { ITERATIONS: '1000' } },
+  { name: 'async-chain', file: path.join(APPS_DIR, 'async-chain.js'), env: {} },
+];
+type Probe = 'waits' | 'stalls';
+const PROBES: Probe[] = ['waits', 'stalls'];
+
+async function main(): Promise<void> {
+  for (const app of APPS) {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', app.file], {
+      env: { ...process.env, ...app.env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.resume();
+    let client: CDP.Client | undefined;
+    try {
+      let err = '';
+      const ws = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${app.name}: no inspector within 10 s`)), 10_000);
+        child.stderr.on('data', (d) => {
+          err += d;
+          const m = /ws:\/\/\S+/.exec(err);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[0]);
+          }
+        });
+        child.once('exit', () => reject(new Error(`${app.name} exited: ${err}`)));
+      });
+      const u = new URL(ws);
+      client = await CDP({ host: u.hostname, port: Number(u.port), target: ws });
+      const c = client;
+      for (let i = 0; !(await accepts(port)); i++) {
+        if (i > 500) throw new Error(`${app.name} does not accept connections`);
+        await sleep(0.02);
+      }
+      const ev = async (expression: string): Promise<unknown> =>
+        (await c.Runtime.evaluate({ expression, includeCommandLineAPI: true, returnByValue: true })).result.value;
+      const set = async (p: Probe, on: boolean): Promise<void> => {
+        if (p === 'waits') await (on ? startWaitProbe(ev) : takeWaitTrace(ev));
+        else await (on ? startStallProbe(ev, 50) : takeStallGaps(ev));
+      };
+      const load = await LoadRun.start({ url: `http://127.0.0.1:${port}/`, connections: 10, maxDurationS: 900 });
+      try {
+        await sleep(2);
+        for (const p of PROBES) {
+          const cpu = { on: [] as number[], off: [] as number[] };
+          const rps = { on: [] as number[], off: [] as number[] };
+          for (let i = 0; i < PAIRS; i++) {
+            for (const on of i % 2 === 0 ? [false, true] : [true, false]) {
+              await set(p, on);
+              await sleep(0.2);
+              const c0 = (await ev('process.cpuUsage()')) as NodeJS.CpuUsage;
+              await load.switchPhase('measured');
+              await sleep(SUB_S);
+              const r = await load.switchPhase('warmup');
+              const c1 = (await ev('process.cpuUsage()')) as NodeJS.CpuUsage;
+              (on ? cpu.on : cpu.off).push((c1.user + c1.system - c0.user - c0.system) / r.requests.total);
+              (on ? rps.on : rps.off).push(r.requests.perSecond);
+            }
+          }
+          await set(p, false);
+          const ratios = (x: { on: number[]; off: number[] }): number[] => x.on.map((v, i) => v / x.off[i]);
+          const f = (xs: number[]): string =>
+            `${median(xs).toFixed(3)} [${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)}]`;
+          process.stdout.write(
+            `${app.name.padEnd(12)} ${p.padEnd(7)} cpu/req on÷off ${f(ratios(cpu))}   req/s on÷off ${f(ratios(rps))}   n=${PAIRS}  (off: ${median(cpu.off).toFixed(0)} µs/req, ${median(rps.off).toFixed(0)} req/s)\n`,
+          );
+        }
+      } finally {
+        await load.finish().catch(() => undefined);
+      }
+    } finally {
+      await client?.close().catch(() => undefined);
+      child.kill('SIGKILL');
+    }
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

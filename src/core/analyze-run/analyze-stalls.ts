@@ -1,0 +1,36 @@
+// The stalls a run's stall probe measured, on the lines that ran in them: `stalls`,
+// `eventLoop.stalls` and, when they recur at a steady period, a hint on their line.
+import { findStalls, periodicStall, periodicStallHint, summarizeStalls, type TimelineV1 } from '../analysis/index.ts';
+import type { StallsRecord } from '../store/index.ts';
+import type { ReportV1 } from '../report/index.ts';
+
+export function analyzeStalls(
+  report: ReportV1,
+  measured: StallsRecord | undefined,
+  timeline: TimelineV1 | undefined,
+): ReportV1 {
+  if (!measured) return report;
+  const offCpu = { count: 0 };
+  const timed = findStalls(measured.gaps, measured.thresholdMs, timeline, offCpu);
+  const periodic = periodicStall(timed);
+  const stalls = timed.map(({ appStartMs: _, ...stall }) => stall);
+  const notes: string[] = [];
+  const left = measured.unrecorded + (measured.clipped ?? 0);
+  if (left > 0)
+    notes.push(
+      `${left} event-loop stall(s) were under way when a profiled sub-window began or ended, or when the profiler restarted (which pauses the app itself): only part of each was seen, so they are not listed.`,
+    );
+  if (offCpu.count > 0)
+    notes.push(
+      `${offCpu.count} gap(s) in which the event loop did not run were mostly time the app's thread was not running at all (the machine was busy elsewhere): not listed as stalls.`,
+    );
+  return {
+    ...report,
+    ...(report.eventLoop
+      ? { eventLoop: { ...report.eventLoop, stalls: summarizeStalls(stalls, measured.thresholdMs) } }
+      : {}),
+    stalls,
+    hints: periodic ? [...report.hints, periodicStallHint(periodic, stalls, report.nonIdleMs)] : report.hints,
+    notes: [...report.notes, ...notes],
+  };
+}

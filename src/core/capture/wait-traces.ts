@@ -1,0 +1,49 @@
+// The wait probe's records of several profiled sub-windows as one: each sub-window's probe
+// numbered its calling lines and request types itself, so they are renumbered into one list.
+import type { WaitTrace } from '../inspector/index.ts';
+
+export function mergeWaitTraces(traces: readonly WaitTrace[]): WaitTrace | undefined {
+  if (traces.length === 0) return undefined;
+  const merged: WaitTrace = {
+    poolSize: traces[0].poolSize,
+    cores: traces[0].cores,
+    sites: [],
+    types: [],
+    requests: [],
+    pending: [],
+    dropped: 0,
+    activeUs: 0,
+  };
+  const siteOf = indexer(merged.sites, (s) => s.join('\u0000'));
+  const typeOf = indexer(merged.types, (type) => type);
+  for (const t of traces) {
+    const sites = t.sites.map(siteOf);
+    const types = t.types.map(typeOf);
+    const renumber = ([site, type, made, done]: [number, number, number, number]): [number, number, number, number] => [
+      site < 0 ? -1 : sites[site],
+      types[type],
+      made,
+      done,
+    ];
+    merged.requests.push(...t.requests.map(renumber));
+    merged.pending.push(...t.pending.map(renumber));
+    merged.dropped += t.dropped;
+    merged.activeUs += t.activeUs;
+  }
+  return merged;
+}
+
+/** A function giving each distinct item (by `key`) its index in `list`, appending the new ones. */
+function indexer<T>(list: T[], key: (item: T) => string): (item: T) => number {
+  const index = new Map<string, number>();
+  return (item) => {
+    const k = key(item);
+    let i = index.get(k);
+    if (i === undefined) {
+      i = list.length;
+      index.set(k, i);
+      list.push(item);
+    }
+    return i;
+  };
+}

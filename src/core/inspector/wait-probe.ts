@@ -1,0 +1,154 @@
+// The wait probe inside the app: an async_hooks hook, on only in the profiled sub-windows, that
+// notes every request the app hands to libuv's threadpool (crypto, zlib, fs, dns.lookup): when it
+// was made (`init`), the calling line of the user's code (the first frame outside Node and
+// node_modules), and when its callback ran (the first `before`). What the pool did in between is
+// not visible from JavaScript: the analysis infers it (analysis/waits.ts). `take` disables and
+// removes the hook and returns what it noted; the app is left as it was found.
+import type { Evaluate } from './loop-probe.ts';
+
+/** What the probe noted over one sub-window. */
+export interface WaitTrace {
+  /** UV_THREADPOOL_SIZE as the app sees it (libuv's default 4, at most 1024). */
+  poolSize: number;
+  /** Cores the app may use (os.availableParallelism). */
+  cores: number;
+  /** Calling lines: [file, line, column, function]. */
+  sites: Array<[string, number, number, string]>;
+  /** Resource types (PBKDF2REQUEST, FSREQCALLBACK, …). */
+  types: string[];
+  /** Per request: [site index or -1 (no line of the user's code), type index, µs made, µs its callback ran]. */
+  requests: Array<[number, number, number, number]>;
+  /**
+   * Requests still waiting when the probe was taken: [site, type, µs made, µs taken]. Their wait
+   * is unknown (not counted), but they held threads until then and count per HTTP request.
+   */
+  pending: Array<[number, number, number, number]>;
+  /** Requests not noted because the probe's buffer was full. */
+  dropped: number;
+  /** How long the probe was on, µs (all sub-windows together). */
+  activeUs: number;
+}
+
+const PROBE = `globalThis[Symbol.for('hotline.waits')]`;
+/** Its code shows in the profile under this name: the analysis counts it as Hotline's own. */
+export const WAIT_PROBE_URL = 'hotline:wait-probe';
+/** Requests noted per sub-window at most (4 numbers each). */
+const MAX_REQUESTS = 200_000;
+
+/**
+ * libuv threadpool work as async_hooks names it. Each is one request to the pool; ZLIB is a
+ * stream whose every write is one (its first write is what a one-shot zlib call makes).
+ */
+const POOL_TYPES = [
+  'PBKDF2REQUEST',
+  'SCRYPTREQUEST',
+  'RANDOMBYTESREQUEST',
+  'RANDOMPRIMEREQUEST',
+  'CHECKPRIMEREQUEST',
+  'HKDFREQUEST',
+  'KEYGENREQUEST',
+  'CIPHERREQUEST',
+  'DERIVEBITSREQUEST',
+  'SIGNREQUEST',
+  'HASHREQUEST',
+  'ZLIB',
+  'FSREQCALLBACK',
+  'FSREQPROMISE',
+  'STATWATCHER',
+  'GETADDRINFOREQWRAP',
+  'GETNAMEINFOREQWRAP',
+];
+
+export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
+  await evaluate(`(() => {
+    const old = ${PROBE};
+    if (old) old.hook.disable();
+    const ah = process.getBuiltinModule ? process.getBuiltinModule('async_hooks') : require('async_hooks');
+    const os = process.getBuiltinModule ? process.getBuiltinModule('os') : require('os');
+    const TYPES = new Set(${JSON.stringify(POOL_TYPES)});
+    const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+    const p = {
+      poolSize: Math.max(1, Math.min(1024, Number(process.env.UV_THREADPOOL_SIZE) || 4)),
+      cores: os.availableParallelism ? os.availableParallelism() : os.cpus().length,
+      sites: [], siteIndex: new Map(), types: [], typeIndex: new Map(),
+      open: new Map(), requests: [], dropped: 0, hook: undefined, since: nowUs(),
+    };
+    // The calling line: the first frame that is neither Node's nor a dependency's.
+    const callSite = (CallSites) => {
+      for (const s of CallSites) {
+        const file = s.getFileName();
+        if (!file || file.startsWith('node:') || file.startsWith('${WAIT_PROBE_URL}') || file.includes('/node_modules/') || file.includes('\\\\node_modules\\\\')) continue;
+        const key = file + ':' + s.getLineNumber() + ':' + s.getColumnNumber();
+        let i = p.siteIndex.get(key);
+        if (i === undefined) {
+          i = p.sites.length;
+          p.siteIndex.set(key, i);
+          p.sites.push([file, s.getLineNumber(), s.getColumnNumber(), s.getFunctionName() || '']);
+        }
+        return i;
+      }
+      return -1;
+    };
+    const where = () => {
+      const E = Error;
+      const limit = E.stackTraceLimit;
+      const prepare = E.prepareStackTrace;
+      try {
+        E.stackTraceLimit = 24;
+        E.prepareStackTrace = (_, sites) => sites;
+        const holder = {};
+        E.captureStackTrace(holder, where);
+        return callSite(holder.stack);
+      } finally {
+        E.stackTraceLimit = limit;
+        E.prepareStackTrace = prepare;
+      }
+    };
+    p.hook = ah.createHook({
+      init(id, type) {
+        if (!TYPES.has(type)) return;
+        let t = p.typeIndex.get(type);
+        if (t === undefined) { t = p.types.length; p.typeIndex.set(type, t); p.types.push(type); }
+        p.open.set(id, [where(), t, nowUs()]);
+      },
+      before(id) {
+        const o = p.open.get(id);
+        if (o === undefined) return;
+        p.open.delete(id);
+        if (p.requests.length >= ${MAX_REQUESTS * 4}) { p.dropped++; return; }
+        p.requests.push(o[0], o[1], o[2], nowUs());
+      },
+      // No destroy hook: it would make V8 track every promise's death, a cost on all the app's code.
+    });
+    p.hook.enable();
+    ${PROBE} = p;
+  })()
+//# sourceURL=${WAIT_PROBE_URL}`);
+}
+
+/** Disables and removes the probe; what it noted, or undefined when none was installed. */
+export async function takeWaitTrace(evaluate: Evaluate): Promise<WaitTrace | undefined> {
+  const json = await evaluate(`(() => {
+    const p = ${PROBE};
+    if (!p) return '';
+    p.hook.disable();
+    delete ${PROBE};
+    const taken = Number(process.hrtime.bigint() / 1000n);
+    const pending = [];
+    for (const o of p.open.values()) pending.push(o[0], o[1], o[2], taken);
+    return JSON.stringify({ poolSize: p.poolSize, cores: p.cores, sites: p.sites, types: p.types,
+      requests: p.requests, pending, dropped: p.dropped, activeUs: taken - p.since });
+  })()`);
+  if (!json) return undefined;
+  const raw = JSON.parse(String(json)) as Omit<WaitTrace, 'requests' | 'pending'> & {
+    requests: number[];
+    pending: number[];
+  };
+  return { ...raw, requests: quads(raw.requests), pending: quads(raw.pending) };
+}
+
+function quads(flat: number[]): Array<[number, number, number, number]> {
+  const out: Array<[number, number, number, number]> = [];
+  for (let i = 0; i + 3 < flat.length; i += 4) out.push([flat[i], flat[i + 1], flat[i + 2], flat[i + 3]]);
+  return out;
+}

@@ -1,0 +1,92 @@
+// The Waits tab: requests your code handed to libuv's threadpool (report.waits), per calling line
+// and API: how long a call waited for its callback (measured) and how much of it was queued for
+// one of the pool's threads (inferred from the order of the calls and callbacks).
+import type { ReportV1 } from '../../src/core/report/index.ts';
+import type { ViewContext } from './context.ts';
+import { codeText, h, meter } from './dom.ts';
+import { canOpen, ms, where } from './format.ts';
+import { MAX_ROWS } from './tables.ts';
+import { type Column, dataGrid, type GridRow } from './toolkit.ts';
+
+export function waitsTab(ctx: ViewContext, waits: NonNullable<ReportV1['waits']>): HTMLElement {
+  const r = ctx.report;
+  const pool = r.threadpool;
+  const columns: Column[] = [
+    { title: 'Wait p50', width: '110px', numeric: true, help: 'From the call to its callback, measured' },
+    {
+      title: 'Queued p50',
+      width: '160px',
+      help: "Of the wait, queued for a free thread: inferred from the pool's size and the order of calls and callbacks",
+    },
+    { title: 'Wait p99', width: '110px', numeric: true },
+    { title: 'Calls', width: '80px', numeric: true },
+    { title: 'Per request', width: '120px', numeric: true },
+    { title: 'API', width: 'minmax(170px, 1fr)' },
+    { title: 'Line', width: 'minmax(160px, 2fr)' },
+  ];
+  const rows: GridRow[] = waits.slice(0, MAX_ROWS).map((w) => {
+    const open = canOpen(w.file, w.line);
+    const queuedShare = w.waitMs.p50 > 0 ? (w.queuedMs.p50 / w.waitMs.p50) * 100 : 0;
+    return {
+      cells: [
+        [ms(w.waitMs.p50)],
+        [
+          h(
+            'span',
+            { class: 'share' },
+            h('span', { class: 'num share-pct' }, ms(w.queuedMs.p50)),
+            meter(queuedShare, 'queued'),
+          ),
+        ],
+        [ms(w.waitMs.p99)],
+        [String(w.count)],
+        [w.perRequest > 0 ? `${w.perRequest.toFixed(2)}×` : '\u2013'],
+        [h('code', null, w.api)],
+        [h('span', { class: `mono ${open ? 'loc' : 'muted'}` }, `${where(w.file, w.line, r.app.cwd)}  ${w.function}`)],
+      ],
+      props: {
+        data: { kind: 'wait', file: w.file, line: String(w.line), fn: w.function },
+        title: open ? `Open ${where(w.file, w.line, r.app.cwd)}` : '',
+      },
+      onOpen: open ? () => ctx.openSource(w.file, w.line) : undefined,
+    };
+  });
+  const hints = r.hints.filter((x) => x.rule === 'threadpool-queue');
+  return h(
+    'div',
+    { class: 'waits' },
+    h(
+      'section',
+      { class: 'block' },
+      h(
+        'h2',
+        null,
+        'Threadpool waits',
+        h(
+          'span',
+          { class: 'muted note' },
+          pool ? `UV_THREADPOOL_SIZE=${pool.size}, ${pool.cores} cores · profiled window` : 'profiled window',
+        ),
+      ),
+      ...hints.map((x) =>
+        h('div', { class: 'callout warning', data: { field: 'threadpool-queue' } }, codeText(`${x.message} ${x.fix}`)),
+      ),
+    ),
+    h(
+      'section',
+      { class: 'block' },
+      waits.length > 0
+        ? dataGrid(columns, rows, { class: 'grid wait-list', title: 'Threadpool waits' })
+        : h(
+            'p',
+            { class: 'empty' },
+            'Your code made no threadpool request (crypto, zlib, fs, dns.lookup) in the profiled window.',
+          ),
+      h(
+        'p',
+        { class: 'muted' },
+        "The wait is measured from each call to its callback. The queued part is inferred: libuv's pool serves its queue first in, first out, so replaying the calls in order gives when each got a thread. A busy event loop runs callbacks late, which makes it an upper bound.",
+      ),
+    ),
+  );
+}
