@@ -10,8 +10,13 @@ import {
   compareReports,
   type Comparison,
   HeapProfileError,
+  mapHeapProfilePaths,
   parseAttachTarget,
   parseHeapProfileText,
+  PathMapError,
+  type PathMapping,
+  parsePathMapping,
+  readPprofFile,
   ProfileFormatError,
   profileUnderLoad,
   readRun,
@@ -315,30 +320,40 @@ function analyze(argv: string[]): number {
     root: { type: 'string' },
     json: { type: 'boolean' },
     timeline: { type: 'string' },
+    'map-path': { type: 'string', multiple: true },
   });
-  if (positionals.length !== 1) throw new UsageError('analyze takes one .cpuprofile (or .heapprofile) file');
+  if (positionals.length !== 1)
+    throw new UsageError('analyze takes one .cpuprofile, .heapprofile or pprof (.pb.gz) file');
   const file = path.resolve(positionals[0]);
   const root = path.resolve((values.root as string | undefined) ?? '.');
+  const pathMap = pathMaps(values['map-path']);
   if (!fs.existsSync(file)) throw new Error(`${positionals[0]} does not exist`);
   const format = formatOf(file);
+  const shown = positionals[0];
+  const timelineOut = values.timeline as string | undefined;
   if (format === 'heapprofile')
-    return analyzeHeap(file, positionals[0], root, values.json === true, values.timeline !== undefined);
+    return analyzeHeap(() => readHeapProfile(file, shown), shown, root, pathMap, values.json === true, timelineOut);
+  if (format === 'pprof') {
+    const pprof = readPprof(file, shown);
+    if (pprof.kind === 'heap')
+      return analyzeHeap(() => pprof.profile, shown, root, pathMap, values.json === true, timelineOut);
+  }
   // One line and exit 1, as for a damaged profile: the file is the problem, not the options.
-  if (format !== undefined && format !== 'cpuprofile') throw new Error(notAnalysable(positionals[0], format));
+  if (format !== undefined && format !== 'cpuprofile' && format !== 'pprof')
+    throw new Error(notAnalysable(shown, format));
   let analysis;
   let timeline;
   try {
-    ({ analysis, timeline } = analyzeFile(file, root));
+    ({ analysis, timeline } = analyzeFile(file, root, { pathMap }));
   } catch (err) {
-    if (err instanceof ProfileFormatError)
-      throw new Error(`${positionals[0]} is not a usable CPU profile: ${err.message}`);
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${positionals[0]} does not exist`);
+    if (err instanceof ProfileFormatError) throw new Error(`${shown} is not a usable CPU profile: ${err.message}`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${shown} does not exist`);
     throw err;
   }
   // The samples in time, for the report's heat map (timeline.ts); written before anything is printed.
-  if (values.timeline !== undefined) {
-    if (!timeline) throw new Error(`${positionals[0]} has no sample order (hit counts only): no timeline to write`);
-    fs.writeFileSync(path.resolve(values.timeline as string), JSON.stringify(timeline));
+  if (timelineOut !== undefined) {
+    if (!timeline) throw new Error(`${shown} has no sample order (hit counts or pprof only): no timeline to write`);
+    fs.writeFileSync(path.resolve(timelineOut), JSON.stringify(timeline));
   }
   if (values.json) process.stdout.write(`${JSON.stringify(analysis, null, 1)}\n`);
   else
@@ -348,12 +363,50 @@ function analyze(argv: string[]): number {
   return 0;
 }
 
-function analyzeHeap(file: string, shown: string, root: string, json: boolean, timeline: boolean): number {
-  if (timeline)
+/** `--map-path FROM=TO` (repeatable): TO is relative to the current folder. */
+function pathMaps(specs: unknown): PathMapping[] {
+  return ((specs as string[] | undefined) ?? []).map((spec) => {
+    try {
+      const m = parsePathMapping(spec);
+      return { from: m.from, to: `${path.resolve(m.to)}/` };
+    } catch (err) {
+      if (err instanceof PathMapError) throw new UsageError(`--map-path: ${err.message}`);
+      throw err;
+    }
+  });
+}
+
+function readHeapProfile(file: string, shown: string): ReturnType<typeof parseHeapProfileText> {
+  try {
+    return parseHeapProfileText(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    if (err instanceof HeapProfileError) throw new Error(`${shown} is not a usable heap profile: ${err.message}`);
+    throw err;
+  }
+}
+
+function readPprof(file: string, shown: string): ReturnType<typeof readPprofFile> {
+  try {
+    return readPprofFile(file);
+  } catch (err) {
+    if (err instanceof ProfileFormatError) throw new Error(`${shown} is not a usable pprof profile: ${err.message}`);
+    throw err;
+  }
+}
+
+function analyzeHeap(
+  read: () => ReturnType<typeof parseHeapProfileText>,
+  shown: string,
+  root: string,
+  pathMap: PathMapping[],
+  json: boolean,
+  timeline: string | undefined,
+): number {
+  if (timeline !== undefined)
     throw new UsageError(`${shown} is a heap profile: it has allocations, not samples in time (no --timeline)`);
   let analysis;
   try {
-    analysis = analyzeHeapProfile(parseHeapProfileText(fs.readFileSync(file, 'utf8')), root);
+    analysis = analyzeHeapProfile(mapHeapProfilePaths(read(), pathMap), root);
   } catch (err) {
     if (err instanceof HeapProfileError) throw new Error(`${shown} is not a usable heap profile: ${err.message}`);
     throw err;

@@ -168,7 +168,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       path.basename(profileFile).replace(/[^\w.-]/g, '_'),
     ).fsPath;
     await fs.promises.mkdir(outDir, { recursive: true });
-    await lc.sendRequest(AnalyzeProfileRequest, { profileFile, root, outDir });
+    const { pathMap } = readSettings(vscode.Uri.file(profileFile));
+    await lc.sendRequest(AnalyzeProfileRequest, { profileFile, root, outDir, pathMap });
   };
 
   context.subscriptions.push(
@@ -211,7 +212,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       const picked = await vscode.window.showOpenDialog({
         title: 'Hotline: Open Profile in Flame Graph',
         canSelectMany: false,
-        filters: { Profiles: ['cpuprofile', 'heapprofile', 'log', 'json', 'txt', 'perf'], 'All files': ['*'] },
+        filters: {
+          Profiles: ['cpuprofile', 'heapprofile', 'gz', 'pb', 'pprof', 'log', 'json', 'txt', 'perf'],
+          'All files': ['*'],
+        },
       });
       const file = picked?.[0]?.fsPath;
       if (!file) return;

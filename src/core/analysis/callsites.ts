@@ -207,6 +207,12 @@ export class ScriptIndex {
     return m ? m.index : undefined;
   }
 
+  /** Where V8 places a function's call frame (0-based line and column): the start of its head. */
+  headOf(scope: FunctionScope): { line0: number; col0: number } {
+    const line = this.lineOf(scope.start);
+    return { line0: line - 1, col0: scope.start - this.lineStarts[line - 1] };
+  }
+
   lineText(line: number): string {
     const start = this.lineStarts[line - 1];
     if (start === undefined) return '';

@@ -16,6 +16,16 @@ export {
 } from './heap.ts';
 export { mergeHeapProfiles } from './heap-merge.ts';
 export { mergeProfiles } from './merge.ts';
+export { placeFunctionHeads } from './function-heads.ts';
+export {
+  mapHeapProfilePaths,
+  mapPath,
+  mapProfilePaths,
+  PathMapError,
+  type PathMapping,
+  parsePathMapping,
+} from './path-map.ts';
+export { looksLikePprof, type PprofContent, readPprof } from './pprof.ts';
 export { type Analysis, type CallLink, type FunctionCost, type HeapLine, type Hint, type LineCost } from './model.ts';
 export { type SourceMapInput } from './sourcemaps.ts';
 export { cutProfile, TIMELINE_FILE, type TimelineV1 } from './timeline.ts';
