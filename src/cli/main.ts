@@ -6,6 +6,7 @@ import type { parseArgs } from 'node:util';
 import {
   analyzeFile,
   analyzeHeapProfile,
+  exportPprof,
   type AttachSpec,
   compareReports,
   type Comparison,
@@ -19,6 +20,7 @@ import {
   readPprofFile,
   ProfileFormatError,
   profileUnderLoad,
+  PROFILE_FILE,
   readRun,
   REMOTE_ATTACH_WARNING,
   remoteHostOf,
@@ -47,6 +49,8 @@ export async function main(argv: string[]): Promise<number> {
         return analyze(rest);
       case 'compare':
         return compare(rest);
+      case 'export':
+        return exportRun(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -54,7 +58,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${USAGE}\n`);
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${command}" (profile, analyze or compare)`);
+        throw new UsageError(`unknown command "${command}" (profile, analyze, compare or export)`);
     }
   } catch (err) {
     return fail(err);
@@ -125,6 +129,7 @@ async function profile(argv: string[]): Promise<number> {
     attach: { type: 'string' },
     'allow-remote-attach': { type: 'boolean' },
     'load-command': { type: 'string' },
+    pprof: { type: 'string' },
   });
   if (positionals.length > 1) throw new UsageError(`profile takes one app folder (got ${positionals.join(', ')})`);
   if (typeof values.url !== 'string')
@@ -198,6 +203,7 @@ async function profile(argv: string[]): Promise<number> {
     });
     progress.end();
     const { runDir } = run;
+    if (values.pprof !== undefined) writePprof(path.join(runDir, PROFILE_FILE), values.pprof as string);
     const compared = base ? attachBaseline(runDir, run.report, base) : undefined;
     const report = compared?.report ?? run.report;
     if (json) process.stdout.write(`${JSON.stringify(report, null, 1)}\n`);
@@ -363,12 +369,17 @@ function analyze(argv: string[]): number {
   return 0;
 }
 
-/** `--map-path FROM=TO` (repeatable): TO is relative to the current folder. */
-function pathMaps(specs: unknown): PathMapping[] {
+/**
+ * `--map-path FROM=TO` (repeatable). Reading a profile, TO is a folder here (relative to the current
+ * folder); exporting one, FROM is (`local`: the side that is resolved).
+ */
+function pathMaps(specs: unknown, localIsTo = true): PathMapping[] {
   return ((specs as string[] | undefined) ?? []).map((spec) => {
     try {
       const m = parsePathMapping(spec);
-      return { from: m.from, to: `${path.resolve(m.to)}/` };
+      return localIsTo
+        ? { from: m.from, to: `${path.resolve(m.to)}/` }
+        : { from: `${path.resolve(m.from)}/`, to: m.to };
     } catch (err) {
       if (err instanceof PathMapError) throw new UsageError(`--map-path: ${err.message}`);
       throw err;
@@ -417,6 +428,44 @@ function analyzeHeap(
       `${renderHeapAnalysis(analysis, { cwd: process.cwd(), color: process.stdout.isTTY === true }).join('\n')}\n`,
     );
   return 0;
+}
+
+/** `hotline export RUN|FILE.cpuprofile --pprof OUT.pb.gz [--map-path FROM=TO]`: a run's profile as pprof. */
+function exportRun(argv: string[]): number {
+  const { values, positionals } = parse(argv, {
+    pprof: { type: 'string' },
+    'map-path': { type: 'string', multiple: true },
+  });
+  if (positionals.length !== 1)
+    throw new UsageError('export takes one run (folder, report.json or run id) or .cpuprofile');
+  if (typeof values.pprof !== 'string') throw new UsageError('export needs --pprof OUT.pb.gz');
+  const pathMap = pathMaps(values['map-path'], false);
+  const ref = positionals[0];
+  let file: string;
+  if (/\.cpuprofile$/i.test(ref) && fs.existsSync(ref)) file = path.resolve(ref);
+  else {
+    try {
+      file = path.join(readRun(ref, path.resolve('.hotline', 'runs')).dir, PROFILE_FILE);
+    } catch (err) {
+      if (err instanceof StoreError) throw new Error(err.message);
+      throw err;
+    }
+  }
+  writePprof(file, values.pprof, pathMap);
+  return 0;
+}
+
+function writePprof(profileFile: string, out: string, pathMap: PathMapping[] = []): void {
+  try {
+    exportPprof(profileFile, path.resolve(out), { pathMap });
+  } catch (err) {
+    if (err instanceof ProfileFormatError)
+      throw new Error(`${profileFile} is not a usable CPU profile: ${err.message}`, { cause: err });
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error(`${(err as NodeJS.ErrnoException).path ?? profileFile} does not exist`, { cause: err });
+    throw err;
+  }
+  process.stderr.write(`hotline: wrote ${shortPath(path.resolve(out))} (pprof)\n`);
 }
 
 function compare(argv: string[]): number {

@@ -6,6 +6,7 @@ export {
   analyzeHeapProfile,
   type CallFrame,
   type CallLink,
+  cpuProfileToPprof,
   cutProfile,
   type FunctionCost,
   type HeapAnalysis,
@@ -27,6 +28,7 @@ export {
 export {
   analyzeFile,
   analyzeRunDir,
+  exportPprof,
   HEAP_PPROF,
   isPprofFile,
   type ProfiledRun,

@@ -207,10 +207,12 @@ export class ScriptIndex {
     return m ? m.index : undefined;
   }
 
-  /** Where V8 places a function's call frame (0-based line and column): the start of its head. */
+  /** Where V8 places a function's call frame (0-based line and column): its parameter list, else its start. */
   headOf(scope: FunctionScope): { line0: number; col0: number } {
-    const line = this.lineOf(scope.start);
-    return { line0: line - 1, col0: scope.start - this.lineStarts[line - 1] };
+    const paren = this.text.indexOf('(', scope.start);
+    const at = paren >= 0 && paren < (scope.bodyStart ?? scope.start) ? paren : scope.start;
+    const line = this.lineOf(at);
+    return { line0: line - 1, col0: at - this.lineStarts[line - 1] };
   }
 
   lineText(line: number): string {

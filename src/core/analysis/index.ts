@@ -26,6 +26,7 @@ export {
   parsePathMapping,
 } from './path-map.ts';
 export { looksLikePprof, type PprofContent, readPprof } from './pprof.ts';
+export { cpuProfileToPprof } from './pprof-out.ts';
 export { type Analysis, type CallLink, type FunctionCost, type HeapLine, type Hint, type LineCost } from './model.ts';
 export { type SourceMapInput } from './sourcemaps.ts';
 export { cutProfile, TIMELINE_FILE, type TimelineV1 } from './timeline.ts';

@@ -20,8 +20,8 @@ export type PprofContent =
       profile: CpuProfile;
       /** The sample type read, e.g. "cpu/nanoseconds". */
       valueType: string;
-      /** Per node id: a line (1-based) that ran in that frame, where pprof gives one: places function heads. */
-      frameLines: Map<number, number>;
+      /** Per node id: lines (1-based) that ran in that frame, as pprof gives them: they place function heads. */
+      frameLines: Map<number, number[]>;
     }
   | { kind: 'heap'; profile: SamplingHeapProfile; valueType: string };
 
@@ -130,7 +130,7 @@ class PprofReader {
     const root: CpuProfileNode = { id: 1, callFrame: frame('(root)', '', -1), children: [] };
     const nodes = [root];
     const childOf = new Map<string, CpuProfileNode>();
-    const frameLines = new Map<number, number>();
+    const frameLines = new Map<number, number[]>();
     const nodeUs: number[] = [0];
     const leafLines: Array<Map<number, number>> = [new Map()];
     let totalUs = 0;
@@ -160,7 +160,7 @@ class PprofReader {
         }
         node = child;
         line = f.line;
-        if (line > 0 && !frameLines.has(node.id)) frameLines.set(node.id, line);
+        if (line > 0) addLine(frameLines, node.id, line);
       }
       nodeUs[node.id - 1] += us;
       if (line > 0) {
@@ -171,36 +171,41 @@ class PprofReader {
       totalCount += count > 0 ? count : 0;
     }
     if (totalUs === 0) throw new ProfileFormatError('the pprof profile has no samples with time');
-    // One sample of equal length per hit; hits are the real sample count where the file has one.
+    // About one sample per sample the producer took (its count, where the file has one), each
+    // node's time shared exactly among its own: the analysis weights samples by their length.
     const hits = Math.min(
       MAX_SAMPLES,
       Math.max(1, Math.round(totalCount > 0 ? totalCount : totalUs / (periodUs || 1000))),
     );
     const q = totalUs / hits;
-    const hitsOf = nodeUs.map((us) => Math.round(us / q));
+    const hitsOf = nodeUs.map((us) => (us > 0 ? Math.max(1, Math.round(us / q)) : 0));
+    // The last sample's length is capped at the median interval (profile.ts): give that place to
+    // the node whose samples are shortest.
+    const order = nodes.map((_, i) => i).filter((i) => hitsOf[i] > 0);
+    let last = 0;
+    for (let k = 1; k < order.length; k++)
+      if (nodeUs[order[k]] / hitsOf[order[k]] < nodeUs[order[last]] / hitsOf[order[last]]) last = k;
+    order.push(order.splice(last, 1)[0]);
     let sampleCount = 0;
     for (const h of hitsOf) sampleCount += h;
     const samples = new Int32Array(sampleCount);
+    // V8's deltas: each is the time since the sample before, so the first is 0 and a sample's
+    // length is the next delta (the last one's: up to endTime).
+    const timeDeltas = new Float64Array(sampleCount);
     let at = 0;
-    for (let i = 0; i < nodes.length; i++) {
+    for (const i of order) {
       const h = hitsOf[i];
-      if (h === 0) continue;
       nodes[i].hitCount = h;
       samples.fill(nodes[i].id, at, at + h);
+      timeDeltas.fill(nodeUs[i] / h, at + 1, Math.min(at + h + 1, sampleCount));
       at += h;
-      const ticks = [...leafLines[i]].map(([l, lineUs]) => ({ line: l, ticks: Math.round(lineUs / q) }));
+      const ticks = [...leafLines[i]].map(([l, lineUs]) => ({ line: l, ticks: Math.round((lineUs / nodeUs[i]) * h) }));
       const kept = ticks.filter((t) => t.ticks > 0);
       if (kept.length > 0) nodes[i].positionTicks = kept;
     }
     for (const n of nodes) if (n.children!.length === 0) delete n.children;
     const startTime = Math.round(Number(this.p.timeNanos) / 1000);
-    const profile: CpuProfile = {
-      nodes,
-      startTime,
-      endTime: startTime + sampleCount * q,
-      samples,
-      timeDeltas: new Float64Array(sampleCount).fill(q),
-    };
+    const profile: CpuProfile = { nodes, startTime, endTime: startTime + totalUs, samples, timeDeltas };
     const t = types[timeAt >= 0 ? timeAt : countAt];
     return { kind: 'cpu', profile, valueType: `${t.type}/${t.unit}`, frameLines };
   }
@@ -236,6 +241,15 @@ class PprofReader {
     }
     return { kind: 'heap', profile: { head }, valueType: `${types[at].type}/${types[at].unit}` };
   }
+}
+
+/** A few distinct lines per frame are enough to find its function (function-heads.ts). */
+const MAX_FRAME_LINES = 8;
+
+function addLine(frameLines: Map<number, number[]>, id: number, line: number): void {
+  let lines = frameLines.get(id);
+  if (!lines) frameLines.set(id, (lines = []));
+  if (lines.length < MAX_FRAME_LINES && !lines.includes(line)) lines.push(line);
 }
 
 function frame(functionName: string, url: string, lineNumber: number): CpuProfileNode['callFrame'] {

@@ -7,6 +7,7 @@ import {
   type Analysis,
   analyzeProfileWithTimeline,
   type CpuProfile,
+  cpuProfileToPprof,
   looksLikePprof,
   mapProfilePaths,
   parseCpuProfileBytes,
@@ -97,6 +98,15 @@ export function analyzeFile(
     );
   // pprof samples are laid out by stack, not in time: a heat map of them would be made up.
   return { analysis, sources: loaded.sources, timeline: pprof ? undefined : timeline };
+}
+
+/**
+ * Writes a CPU profile (a .cpuprofile, a run's profile) as gzipped pprof (pprof-out.ts), its
+ * paths mapped first when `pathMap` says so (this machine's folder → the fleet's `/app/`).
+ */
+export function exportPprof(profileFile: string, out: string, opts: { pathMap?: readonly PathMapping[] } = {}): void {
+  const profile = mapProfilePaths(readProfileFile(profileFile), opts.pathMap ?? []);
+  writeFileAtomic(out, cpuProfileToPprof(profile));
 }
 
 /** Whether the file starts like a pprof file (gzip or a profile.proto message), not JSON. */

@@ -3,6 +3,7 @@
 export {
   analyzeFile,
   analyzeRunDir,
+  exportPprof,
   HEAP_PPROF,
   isPprofFile,
   readPprofFile,
