@@ -13,6 +13,42 @@ import {
   readOwnedCpuProfile,
   type CpuProfile,
 } from './cpuprofile.ts';
+import { type ReadAt, streamCpuProfileValue } from './cpuprofile-stream.ts';
+
+/**
+ * The most bytes read as one string: V8's longest string is 2^29 - 24 UTF-16 units (~512 MiB),
+ * and a file of ASCII bytes decodes to as many units. A larger file can only be streamed.
+ */
+export const MAX_STRING_BYTES = 2 ** 29 - 24;
+
+/**
+ * A .cpuprofile file of `size` bytes read in chunks through `readAt` (cpuprofile-stream.ts):
+ * never one string, never its whole bytes at once. A file the stream does not expect, or one
+ * the profile rules refuse, is read again by the whole-file reader (`load`) where a string can
+ * hold it, so its result or error is that reader's; a larger one gets the stream's verdict.
+ */
+export function readCpuProfileStream(
+  readAt: ReadAt,
+  size: number,
+  load: () => Uint8Array,
+  opts: { windowBytes?: number } = {},
+): CpuProfile {
+  const value = streamCpuProfileValue(readAt, opts);
+  const fits = size <= MAX_STRING_BYTES;
+  if (value !== undefined) {
+    try {
+      return readOwnedCpuProfile(value);
+    } catch (err) {
+      if (!(err instanceof ProfileFormatError) || !fits) throw err;
+    }
+  }
+  if (!fits)
+    throw new ProfileFormatError(
+      `the file is ${(size / 2 ** 20).toFixed(0)} MiB, more than one JavaScript string holds, and not in the plain layout V8 writes ({"nodes": [...], "startTime", "endTime", "samples": [...], "timeDeltas": [...]}, no wrapper, valid JSON)`,
+      'file',
+    );
+  return readCpuProfileBytes(load, { consume: true });
+}
 
 /** The bytes of a .cpuprofile file (UTF-8, optionally with a byte order mark), strictly read. */
 export function parseCpuProfileBytes(bytes: Uint8Array): CpuProfile {

@@ -5,7 +5,7 @@ export { analyzeProfile, analyzeProfileWithTimeline } from './analyze.ts';
 export { fileOfUrl, Workspace } from './categories.ts';
 export { readStackCaptures } from './stacks-file.ts';
 export { buildStackEvidence, type StackCapturesInput, type StackFrameV1 } from './stacks.ts';
-export { parseCpuProfileBytes, readCpuProfileBytes } from './cpuprofile-reader.ts';
+export { parseCpuProfileBytes, readCpuProfileBytes, readCpuProfileStream } from './cpuprofile-reader.ts';
 export { type CallFrame, type CpuProfile, parseCpuProfileText, ProfileFormatError } from './cpuprofile.ts';
 export {
   analyzeHeapProfile,

@@ -12,10 +12,10 @@ import {
   mapProfilePaths,
   parseCpuProfileBytes,
   ProfileFormatError,
+  readCpuProfileStream,
   type PathMapping,
   placeFunctionHeads,
   type PprofContent,
-  readCpuProfileBytes,
   readStackCaptures,
   type StackCapturesInput,
   TIMELINE_FILE,
@@ -150,7 +150,21 @@ export function readProfileFile(profileFile: string): CpuProfile {
     if (pprof.kind !== 'cpu') throw new ProfileFormatError(`${HEAP_PPROF} (${pprof.valueType}), not a CPU profile`);
     return pprof.profile;
   }
-  return readCpuProfileBytes(() => fs.readFileSync(profileFile), { consume: true });
+  return readStreamed(profileFile);
+}
+
+/** A regular file read in chunks (cpuprofile-reader.ts: readCpuProfileStream), whatever its size. */
+function readStreamed(profileFile: string): CpuProfile {
+  const fd = fs.openSync(profileFile, 'r');
+  try {
+    return readCpuProfileStream(
+      (into, position) => fs.readSync(fd, into, 0, into.length, position),
+      fs.fstatSync(fd).size,
+      () => fs.readFileSync(profileFile),
+    );
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** The sources.json of a run folder's own profile.cpuprofile (file → text), or nothing. */
