@@ -14,6 +14,23 @@ import {
   type CpuProfile,
 } from './cpuprofile.ts';
 import { type ReadAt, streamCpuProfileValue } from './cpuprofile-stream.ts';
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  DOT,
+  endOfString,
+  isSpace,
+  MINUS,
+  NINE,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  PLUS,
+  QUOTE,
+  ZERO,
+} from './json-bytes.ts';
 
 /**
  * The most bytes read as one string: V8's longest string is 2^29 - 24 UTF-16 units (~512 MiB),
@@ -78,22 +95,6 @@ export function readCpuProfileBytes(load: () => Uint8Array, opts: { consume?: bo
 
 const asBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const MINUS = 0x2d;
-const PLUS = 0x2b;
-const DOT = 0x2e;
-const ZERO = 0x30;
-const NINE = 0x39;
-
-const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 const BIG_ARRAYS = ['samples', 'timeDeltas'] as const;
 type BigArray = (typeof BIG_ARRAYS)[number];
@@ -211,17 +212,6 @@ function bigArrayKey(bytes: Uint8Array, from: number, to: number): BigArray | un
     if (same) return BIG_ARRAYS[k];
   }
   return undefined;
-}
-
-/** Index of the quote closing the string that opens at `i`, or -1. */
-function endOfString(bytes: Uint8Array, i: number): number {
-  const n = bytes.length;
-  for (let j = i + 1; j < n; j++) {
-    const c = bytes[j];
-    if (c === QUOTE) return j;
-    if (c === BACKSLASH) j++;
-  }
-  return -1;
 }
 
 /**

@@ -11,18 +11,20 @@
 /** Reads up to `into.length` bytes at `position` of the file; 0 at its end. */
 export type ReadAt = (into: Uint8Array, position: number) => number;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const MINUS = 0x2d;
-const ZERO = 0x30;
-const NINE = 0x39;
-const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+import {
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  endOfString,
+  isSpace,
+  MINUS,
+  NINE,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  ZERO,
+} from './json-bytes.ts';
 
 /** The window's size: big enough that refills are rare, small next to the files it is for. */
 const WINDOW_BYTES = 8 << 20;
@@ -387,13 +389,4 @@ function endOfValue(bytes: Uint8Array, i: number, end: number): number {
     j++;
   }
   return -1; // a number or literal running to the window's end may go on after it
-}
-
-function endOfString(bytes: Uint8Array, i: number, end: number): number {
-  for (let j = i + 1; j < end; j++) {
-    const c = bytes[j];
-    if (c === QUOTE) return j;
-    if (c === BACKSLASH) j++;
-  }
-  return -1;
 }
