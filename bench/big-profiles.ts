@@ -13,8 +13,8 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
-import { BENCH_DIR, PAIRS, alternate, median, progress, round, tmpDir } from './common.ts';
+import { buildAnalysisChild } from './analysis-speed.ts';
+import { PAIRS, alternate, median, progress, round, tmpDir } from './common.ts';
 import { generateProfile } from './gen-profile.ts';
 
 interface Reading {
@@ -29,16 +29,9 @@ async function main(): Promise<void> {
   const sizes = process.argv.slice(2).map(Number);
   const dir = tmpDir('hlbench-big-');
   try {
-    const child = path.join(dir, 'analysis-child.js');
-    await esbuild.build({
-      entryPoints: [path.join(BENCH_DIR, 'analysis-child.ts')],
-      outfile: child,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      logLevel: 'warning',
-    });
-    const root = fs.mkdirSync(path.join(dir, 'root'), { recursive: true }) ?? path.join(dir, 'root');
+    const child = await buildAnalysisChild(dir);
+    const root = path.join(dir, 'root');
+    fs.mkdirSync(root);
     const measure = (mode: 'parse' | 'analyze', file: string): Reading => {
       try {
         return JSON.parse(
