@@ -7,6 +7,7 @@
 //   - peak RSS ÷ file size;
 //   - time to the first lens: the analysis is done and the report written, which is when the
 //     server publishes lenses (an absolute time, as the target is one: this machine, busy).
+//   - above 512 MiB, the flame graph's merged copy (its view of a file that size): time, peak RSS ÷ file.
 // 1 GB and 2 GB run once each (a shared machine).
 //
 //   node --import tsx bench/big-profiles.ts [MB ...]     (default: 100 1000 2000)
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
     const child = await buildAnalysisChild(dir);
     const root = path.join(dir, 'root');
     fs.mkdirSync(root);
-    const measure = (mode: 'parse' | 'analyze', file: string): Reading => {
+    const measure = (mode: 'parse' | 'analyze' | 'merge', file: string): Reading => {
       try {
         return JSON.parse(
           execFileSync(process.execPath, [child, mode, file, root], {
@@ -91,6 +92,13 @@ async function main(): Promise<void> {
             };
           } catch (err) {
             row = { failed: (err as Error).message };
+          }
+          // The flame graph of a file this size shows its merged copy (extension/flame-merge-file.ts).
+          try {
+            const m = measure('merge', file);
+            row.flameMergedCopy = { s: round(m.ms / 1000, 1), peakRssOverFile: round(m.maxRssBytes / size) };
+          } catch (err) {
+            row.flameMergedCopy = { failed: (err as Error).message };
           }
           rows.push({
             fileMB: round(size / 1e6, 1),
