@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import {
   LOGIN_API,
-  LOGIN_BODY,
+  LOGIN_PROFILE_ARGS,
   LeakGuard,
   RUN_TEST_TIMEOUT,
   assertBuilt,
@@ -44,18 +44,7 @@ test(
     const out = tempDir();
     const pprof = path.join(out, 'run.pb.gz');
     const r = await runCli([
-      'profile',
-      'examples/login-api',
-      '--entry',
-      'server.js',
-      '--url',
-      '/login',
-      '--method',
-      'POST',
-      '--header',
-      'content-type:application/json',
-      '--body',
-      LOGIN_BODY,
+      ...LOGIN_PROFILE_ARGS,
       '--connections',
       '10',
       '--duration',

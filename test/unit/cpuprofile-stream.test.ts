@@ -8,19 +8,7 @@ import { test } from 'node:test';
 import { parseCpuProfileText, ProfileFormatError, type CpuProfile } from '../../src/core/analysis/cpuprofile.ts';
 import { MAX_STRING_BYTES, readCpuProfileStream } from '../../src/core/analysis/cpuprofile-reader.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
-
-function outcome(read: () => CpuProfile): string {
-  try {
-    const p = read();
-    return JSON.stringify({
-      ...p,
-      samples: p.samples && Array.from(p.samples),
-      timeDeltas: p.timeDeltas && Array.from(p.timeDeltas),
-    });
-  } catch (err) {
-    return `${(err as Error).name}: ${(err as Error).message}`;
-  }
-}
+import { outcome } from '../helpers/profiles.ts';
 
 /**
  * Reads `bytes` the way readProfileFile reads a file, in windows of `windowBytes`. `wholeRead`
