@@ -37,9 +37,8 @@ export function bigProfile(dir: string): string {
   return file;
 }
 
-export async function benchAnalysisSpeed(dir: string): Promise<Figure[]> {
-  const file = bigProfile(dir);
-  const size = fs.statSync(file).size;
+/** analysis-child.ts bundled to plain JS in `dir` (no loader in the measured process's memory). */
+export async function buildAnalysisChild(dir: string): Promise<string> {
   const child = path.join(dir, 'analysis-child.js');
   await esbuild.build({
     entryPoints: [path.join(BENCH_DIR, 'analysis-child.ts')],
@@ -49,6 +48,13 @@ export async function benchAnalysisSpeed(dir: string): Promise<Figure[]> {
     format: 'cjs',
     logLevel: 'warning',
   });
+  return child;
+}
+
+export async function benchAnalysisSpeed(dir: string): Promise<Figure[]> {
+  const file = bigProfile(dir);
+  const size = fs.statSync(file).size;
+  const child = await buildAnalysisChild(dir);
   const root = tmpDir('hlbench-root-');
   const measure = (mode: 'parse' | 'analyze'): Reading =>
     JSON.parse(

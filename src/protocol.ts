@@ -34,6 +34,11 @@ export interface AnalyzeProfileParams {
    * which it deletes when it exits.
    */
   outDir?: string;
+  /**
+   * Path prefixes of the machine that wrote the profile (a fleet's `/app/`) → folders here; a
+   * relative folder is relative to `root` (the hotline.pathMap setting).
+   */
+  pathMap?: Record<string, string>;
 }
 export interface AnalyzeProfileResult {
   /** report.json written beside a temporary copy, so the report webview can show it too. */

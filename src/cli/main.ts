@@ -6,14 +6,21 @@ import type { parseArgs } from 'node:util';
 import {
   analyzeFile,
   analyzeHeapProfile,
+  exportPprof,
   type AttachSpec,
   compareReports,
   type Comparison,
   HeapProfileError,
+  mapHeapProfilePaths,
   parseAttachTarget,
   parseHeapProfileText,
+  PathMapError,
+  type PathMapping,
+  parsePathMapping,
+  readPprofFile,
   ProfileFormatError,
   profileUnderLoad,
+  PROFILE_FILE,
   readRun,
   REMOTE_ATTACH_WARNING,
   remoteHostOf,
@@ -42,6 +49,8 @@ export async function main(argv: string[]): Promise<number> {
         return analyze(rest);
       case 'compare':
         return compare(rest);
+      case 'export':
+        return exportRun(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -49,7 +58,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${USAGE}\n`);
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${command}" (profile, analyze or compare)`);
+        throw new UsageError(`unknown command "${command}" (profile, analyze, compare or export)`);
     }
   } catch (err) {
     return fail(err);
@@ -122,6 +131,7 @@ async function profile(argv: string[]): Promise<number> {
     attach: { type: 'string' },
     'allow-remote-attach': { type: 'boolean' },
     'load-command': { type: 'string' },
+    pprof: { type: 'string' },
   });
   if (positionals.length > 1) throw new UsageError(`profile takes one app folder (got ${positionals.join(', ')})`);
   if (typeof values.url !== 'string')
@@ -197,6 +207,7 @@ async function profile(argv: string[]): Promise<number> {
     });
     progress.end();
     const { runDir } = run;
+    if (values.pprof !== undefined) writePprof(path.join(runDir, PROFILE_FILE), values.pprof as string);
     const compared = base ? attachBaseline(runDir, run.report, base) : undefined;
     const report = compared?.report ?? run.report;
     if (json) process.stdout.write(`${JSON.stringify(report, null, 1)}\n`);
@@ -319,30 +330,40 @@ function analyze(argv: string[]): number {
     root: { type: 'string' },
     json: { type: 'boolean' },
     timeline: { type: 'string' },
+    'map-path': { type: 'string', multiple: true },
   });
-  if (positionals.length !== 1) throw new UsageError('analyze takes one .cpuprofile (or .heapprofile) file');
+  if (positionals.length !== 1)
+    throw new UsageError('analyze takes one .cpuprofile, .heapprofile or pprof (.pb.gz) file');
   const file = path.resolve(positionals[0]);
   const root = path.resolve((values.root as string | undefined) ?? '.');
+  const pathMap = pathMaps(values['map-path']);
   if (!fs.existsSync(file)) throw new Error(`${positionals[0]} does not exist`);
   const format = formatOf(file);
+  const shown = positionals[0];
+  const timelineOut = values.timeline as string | undefined;
   if (format === 'heapprofile')
-    return analyzeHeap(file, positionals[0], root, values.json === true, values.timeline !== undefined);
+    return analyzeHeap(() => readHeapProfile(file, shown), shown, root, pathMap, values.json === true, timelineOut);
+  if (format === 'pprof') {
+    const pprof = readPprof(file, shown);
+    if (pprof.kind === 'heap')
+      return analyzeHeap(() => pprof.profile, shown, root, pathMap, values.json === true, timelineOut);
+  }
   // One line and exit 1, as for a damaged profile: the file is the problem, not the options.
-  if (format !== undefined && format !== 'cpuprofile') throw new Error(notAnalysable(positionals[0], format));
+  if (format !== undefined && format !== 'cpuprofile' && format !== 'pprof')
+    throw new Error(notAnalysable(shown, format));
   let analysis;
   let timeline;
   try {
-    ({ analysis, timeline } = analyzeFile(file, root));
+    ({ analysis, timeline } = analyzeFile(file, root, { pathMap }));
   } catch (err) {
-    if (err instanceof ProfileFormatError)
-      throw new Error(`${positionals[0]} is not a usable CPU profile: ${err.message}`);
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${positionals[0]} does not exist`);
+    if (err instanceof ProfileFormatError) throw new Error(`${shown} is not a usable CPU profile: ${err.message}`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${shown} does not exist`);
     throw err;
   }
   // The samples in time, for the report's heat map (timeline.ts); written before anything is printed.
-  if (values.timeline !== undefined) {
-    if (!timeline) throw new Error(`${positionals[0]} has no sample order (hit counts only): no timeline to write`);
-    fs.writeFileSync(path.resolve(values.timeline as string), JSON.stringify(timeline));
+  if (timelineOut !== undefined) {
+    if (!timeline) throw new Error(`${shown} has no sample order (hit counts or pprof only): no timeline to write`);
+    fs.writeFileSync(path.resolve(timelineOut), JSON.stringify(timeline));
   }
   if (values.json) process.stdout.write(`${JSON.stringify(analysis, null, 1)}\n`);
   else
@@ -352,12 +373,55 @@ function analyze(argv: string[]): number {
   return 0;
 }
 
-function analyzeHeap(file: string, shown: string, root: string, json: boolean, timeline: boolean): number {
-  if (timeline)
+/**
+ * `--map-path FROM=TO` (repeatable). Reading a profile, TO is a folder here (relative to the current
+ * folder); exporting one, FROM is (`local`: the side that is resolved).
+ */
+function pathMaps(specs: unknown, localIsTo = true): PathMapping[] {
+  return ((specs as string[] | undefined) ?? []).map((spec) => {
+    try {
+      const m = parsePathMapping(spec);
+      return localIsTo
+        ? { from: m.from, to: `${path.resolve(m.to)}/` }
+        : { from: `${path.resolve(m.from)}/`, to: m.to };
+    } catch (err) {
+      if (err instanceof PathMapError) throw new UsageError(`--map-path: ${err.message}`);
+      throw err;
+    }
+  });
+}
+
+function readHeapProfile(file: string, shown: string): ReturnType<typeof parseHeapProfileText> {
+  try {
+    return parseHeapProfileText(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    if (err instanceof HeapProfileError) throw new Error(`${shown} is not a usable heap profile: ${err.message}`);
+    throw err;
+  }
+}
+
+function readPprof(file: string, shown: string): ReturnType<typeof readPprofFile> {
+  try {
+    return readPprofFile(file);
+  } catch (err) {
+    if (err instanceof ProfileFormatError) throw new Error(`${shown} is not a usable pprof profile: ${err.message}`);
+    throw err;
+  }
+}
+
+function analyzeHeap(
+  read: () => ReturnType<typeof parseHeapProfileText>,
+  shown: string,
+  root: string,
+  pathMap: PathMapping[],
+  json: boolean,
+  timeline: string | undefined,
+): number {
+  if (timeline !== undefined)
     throw new UsageError(`${shown} is a heap profile: it has allocations, not samples in time (no --timeline)`);
   let analysis;
   try {
-    analysis = analyzeHeapProfile(parseHeapProfileText(fs.readFileSync(file, 'utf8')), root);
+    analysis = analyzeHeapProfile(mapHeapProfilePaths(read(), pathMap), root);
   } catch (err) {
     if (err instanceof HeapProfileError) throw new Error(`${shown} is not a usable heap profile: ${err.message}`);
     throw err;
@@ -368,6 +432,44 @@ function analyzeHeap(file: string, shown: string, root: string, json: boolean, t
       `${renderHeapAnalysis(analysis, { cwd: process.cwd(), color: process.stdout.isTTY === true }).join('\n')}\n`,
     );
   return 0;
+}
+
+/** `hotline export RUN|FILE.cpuprofile --pprof OUT.pb.gz [--map-path FROM=TO]`: a run's profile as pprof. */
+function exportRun(argv: string[]): number {
+  const { values, positionals } = parse(argv, {
+    pprof: { type: 'string' },
+    'map-path': { type: 'string', multiple: true },
+  });
+  if (positionals.length !== 1)
+    throw new UsageError('export takes one run (folder, report.json or run id) or .cpuprofile');
+  if (typeof values.pprof !== 'string') throw new UsageError('export needs --pprof OUT.pb.gz');
+  const pathMap = pathMaps(values['map-path'], false);
+  const ref = positionals[0];
+  let file: string;
+  if (/\.cpuprofile$/i.test(ref) && fs.existsSync(ref)) file = path.resolve(ref);
+  else {
+    try {
+      file = path.join(readRun(ref, path.resolve('.hotline', 'runs')).dir, PROFILE_FILE);
+    } catch (err) {
+      if (err instanceof StoreError) throw new Error(err.message);
+      throw err;
+    }
+  }
+  writePprof(file, values.pprof, pathMap);
+  return 0;
+}
+
+function writePprof(profileFile: string, out: string, pathMap: PathMapping[] = []): void {
+  try {
+    exportPprof(profileFile, path.resolve(out), { pathMap });
+  } catch (err) {
+    if (err instanceof ProfileFormatError)
+      throw new Error(`${profileFile} is not a usable CPU profile: ${err.message}`, { cause: err });
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error(`${(err as NodeJS.ErrnoException).path ?? profileFile} does not exist`, { cause: err });
+    throw err;
+  }
+  process.stderr.write(`hotline: wrote ${shortPath(path.resolve(out))} (pprof)\n`);
 }
 
 function compare(argv: string[]): number {

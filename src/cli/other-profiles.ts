@@ -2,6 +2,7 @@
 // function of your code); a `node --prof` log or `perf script` text has no line-level CPU model
 // to build, so the user learns what the file is and what opens it, instead of a JSON error.
 import * as fs from 'node:fs';
+import { looksLikePprof } from '../core/index.ts';
 import { detectFormat, type ProfileFormat } from '../extension/profile-formats.ts';
 
 /** Enough of the file to recognise it (the formats announce themselves in their first bytes). */
@@ -13,6 +14,7 @@ export function formatOf(file: string): ProfileFormat | 'text' | undefined {
   try {
     const buffer = Buffer.alloc(HEAD_BYTES);
     const n = fs.readSync(fd, buffer, 0, HEAD_BYTES, 0);
+    if (looksLikePprof(buffer.subarray(0, n))) return 'pprof';
     const head = buffer.subarray(0, n).toString('utf8');
     return detectFormat(head, file) ?? (/^\uFEFF?\s*[{[]/.test(head) ? undefined : 'text');
   } finally {
@@ -26,7 +28,7 @@ const FLAME_VIEW =
 /** What the file is and what opens it, for the formats `analyze` cannot turn into line costs. */
 export function notAnalysable(
   shown: string,
-  format: Exclude<ProfileFormat, 'cpuprofile' | 'heapprofile'> | 'text',
+  format: Exclude<ProfileFormat, 'cpuprofile' | 'heapprofile' | 'pprof'> | 'text',
 ): string {
   switch (format) {
     case 'text':

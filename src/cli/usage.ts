@@ -39,15 +39,23 @@ export const USAGE = `Usage:
                               duration×2+30 s); wrk, ab, autocannon, artillery and k6 output is parsed,
                               any output is kept in the run's load.log. Targets must be 127.0.0.1/localhost.
       --json                  print report.json on stdout
+      --pprof OUT.pb.gz       also write the run's CPU profile as pprof (for Pyroscope, Parca, Datadog)
       --baseline RUN          compare with an earlier run (folder, report.json or run id); the
                               comparison is printed and kept in report.json
       --fail-if-slower N%     with --baseline: exit 3 when req/s fell or p99 latency rose by more
                               than N% (both from the window without the profiler)
-  hotline analyze FILE.cpuprofile|FILE.heapprofile [--root DIR] [--json] [--timeline OUT.json]
+  hotline analyze FILE.cpuprofile|FILE.heapprofile|FILE.pb.gz [--root DIR] [--map-path FROM=TO] [--json] [--timeline OUT.json]
       Analyze a saved profile (a heap profile: bytes per function); DIR is the app folder whose
-      code is "yours" (default: current folder). A node --prof log or perf script text is named,
-      with what opens it (the flame graph in VS Code).
+      code is "yours" (default: current folder). pprof files (gzipped or not; from Pyroscope, Parca,
+      Datadog, @datadog/pprof) are read as CPU/wall profiles (cpu, wall, samples) or heap profiles
+      (alloc_space, inuse_space). A node --prof log or perf script text is named, with what opens
+      it (the flame graph in VS Code).
+      --map-path FROM=TO      read the profile's paths under FROM (the machine that wrote it, e.g.
+                              /app/) as under the folder TO here; repeatable, the first match wins
       --timeline writes its samples in time (the report's sub-second heat map) to OUT.json.
+  hotline export RUN|FILE.cpuprofile --pprof OUT.pb.gz [--map-path FROM=TO]
+      Write a run's CPU profile (run folder, report.json or run id) as gzipped pprof, to push to a
+      continuous profiler; --map-path FROM=TO writes paths under the folder FROM here as under TO.
   hotline compare RUN_A RUN_B [--json] [--fail-if-slower N%]
       Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline.
 

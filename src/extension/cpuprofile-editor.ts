@@ -4,6 +4,7 @@
 // (.heapprofile; isolate-*.log and *.perf.txt through "Open With…") show as a flame graph only.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { HEAP_PPROF } from '../core/index.ts';
 import { showProfileIn } from './flame-view.ts';
 
 export class CpuProfileEditorProvider implements vscode.CustomReadonlyEditorProvider {
@@ -29,11 +30,14 @@ export class CpuProfileEditorProvider implements vscode.CustomReadonlyEditorProv
       (m) => void vscode.window.showErrorMessage(`Hotline: ${m}`),
     );
     panel.onDidDispose(() => wiring.dispose());
-    // Only a CPU profile has lines to analyze; the flame graph shows the others.
-    if (!file.endsWith('.cpuprofile')) return;
+    // Only a CPU profile has lines to analyze (a pprof file may be one); the flame graph shows the others.
+    const pprof = /\.(pb\.gz|pb|pprof)$/i.test(file);
+    if (!file.endsWith('.cpuprofile') && !pprof) return;
     const folder = vscode.workspace.getWorkspaceFolder(document.uri);
     const root = folder?.uri.fsPath ?? path.dirname(file);
     this.analyze(file, root).catch((err: Error) => {
+      // A heap pprof has no CPU lines, as a .heapprofile has none: its flame graph is all there is.
+      if (pprof && err.message.includes(HEAP_PPROF)) return;
       void vscode.window.showWarningMessage(
         `Hotline: the profile shows as a flame graph, but its lines could not be analyzed: ${err.message}`,
       );

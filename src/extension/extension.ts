@@ -13,7 +13,7 @@ import {
   type ShownRunParams,
   ShowRunNotification,
 } from '../protocol.ts';
-import { readRun, REPORT_FILE } from '../core/index.ts';
+import { PROFILE_FILE, readRun, REPORT_FILE } from '../core/index.ts';
 import { startLanguageClient } from './language-client.ts';
 import { HeatDecorations } from './decorations.ts';
 import { RunController } from './run-controller.ts';
@@ -28,6 +28,7 @@ import { pickRun, type RunItem, RunsView } from './runs-view.ts';
 import { againstBaseline } from './baseline-summary.ts';
 import { flameTitle } from './flame-title.ts';
 import { registerHintExplanations } from './hint-explanation.ts';
+import { writePprofOffThread } from './flame-merge-host.ts';
 
 const BASELINE = 'hotline.baseline';
 const APP_DIRS = 'hotline.appDirs';
@@ -168,7 +169,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       path.basename(profileFile).replace(/[^\w.-]/g, '_'),
     ).fsPath;
     await fs.promises.mkdir(outDir, { recursive: true });
-    await lc.sendRequest(AnalyzeProfileRequest, { profileFile, root, outDir });
+    const { pathMap } = readSettings(vscode.Uri.file(profileFile));
+    await lc.sendRequest(AnalyzeProfileRequest, { profileFile, root, outDir, pathMap });
   };
 
   context.subscriptions.push(
@@ -211,7 +213,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       const picked = await vscode.window.showOpenDialog({
         title: 'Hotline: Open Profile in Flame Graph',
         canSelectMany: false,
-        filters: { Profiles: ['cpuprofile', 'heapprofile', 'log', 'json', 'txt', 'perf'], 'All files': ['*'] },
+        filters: {
+          Profiles: ['cpuprofile', 'heapprofile', 'gz', 'pb', 'pprof', 'log', 'json', 'txt', 'perf'],
+          'All files': ['*'],
+        },
       });
       const file = picked?.[0]?.fsPath;
       if (!file) return;
@@ -281,6 +286,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         if (next) showRun(next.reportFile);
       }
       runsView.refresh();
+    }),
+    vscode.commands.registerCommand('hotline.exportPprof', async (item?: RunItem) => {
+      const run = item ?? (await pickRun(runsView.runs().items, 'The run to export as pprof'));
+      if (!run) return;
+      const target = await vscode.window.showSaveDialog({
+        defaultUri: vscode.Uri.file(path.join(path.dirname(path.dirname(run.reportFile)), `${run.report.id}.pb.gz`)),
+        filters: { pprof: ['gz'] },
+        title: 'Export the run’s CPU profile as pprof (for Pyroscope, Parca, Datadog)',
+      });
+      if (!target) return;
+      try {
+        await writePprofOffThread(
+          context.extensionUri,
+          path.join(path.dirname(run.reportFile), PROFILE_FILE),
+          target.fsPath,
+        );
+        void vscode.window.showInformationMessage(`Hotline: wrote ${target.fsPath} (pprof).`);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Hotline: could not export the run as pprof: ${(err as Error).message}`);
+      }
     }),
     vscode.commands.registerCommand('hotline.clearAnnotations', () => {
       void lc.sendNotification(ClearRunNotification);

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseCpuProfileText, writeFileAtomic } from '../core/index.ts';
+import { readProfileFile, writeFileAtomic } from '../core/index.ts';
 import { mergedSpeedscopeJson } from './flame-merge.ts';
 
 /**
@@ -41,7 +41,8 @@ const KEEP_COPIES = 8;
  */
 export function writeMergedCopy(file: string, out: string, name: string): void {
   if (fs.existsSync(out)) return;
-  const json = mergedSpeedscopeJson(parseCpuProfileText(fs.readFileSync(file, 'utf8')), name);
+  // Streamed (cpuprofile-stream.ts): a profile over ~512 MiB cannot be read as one string.
+  const json = mergedSpeedscopeJson(readProfileFile(file), name);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   writeFileAtomic(out, json);
   pruneCopies(path.dirname(path.dirname(out)));

@@ -24,6 +24,11 @@ export function writeCutProfileOffThread(
   return runFlameWorker(extensionUri, { task: 'cut', file, out, startMs, endMs });
 }
 
+/** A run's profile written as gzipped pprof to `out`, off the extension host's thread. */
+export function writePprofOffThread(extensionUri: vscode.Uri, file: string, out: string): Promise<void> {
+  return runFlameWorker(extensionUri, { task: 'pprof', file, out });
+}
+
 function runFlameWorker(extensionUri: vscode.Uri, workerData: Record<string, unknown>): Promise<void> {
   const script = vscode.Uri.joinPath(extensionUri, 'dist', 'flame-merge-worker.js').fsPath;
   return new Promise((resolve, reject) => {

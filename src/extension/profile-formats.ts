@@ -7,15 +7,15 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ProfileFormatError } from '../core/index.ts';
+import { looksLikePprof, ProfileFormatError, readPprofFile } from '../core/index.ts';
 
-export type ProfileFormat = 'cpuprofile' | 'heapprofile' | 'v8log' | 'prof-log' | 'perf-script';
+export type ProfileFormat = 'cpuprofile' | 'heapprofile' | 'v8log' | 'prof-log' | 'perf-script' | 'pprof';
 
 /** How long `node --prof-process --preprocess` may take (it reads the whole log and the symbols). */
 export const PROF_PROCESS_TIMEOUT_MS = 120_000;
 
 const NOT_A_PROFILE =
-  'Hotline shows .cpuprofile and .heapprofile files (V8/Chrome), `node --prof` logs (isolate-*.log) and `perf script` output.';
+  'Hotline shows .cpuprofile and .heapprofile files (V8/Chrome), pprof files (.pb.gz), `node --prof` logs (isolate-*.log) and `perf script` output.';
 
 /** Which kind of profile this is, from its first bytes (and its name as a tiebreak); undefined: none. */
 export function detectFormat(head: string, fileName = ''): ProfileFormat | undefined {
@@ -68,11 +68,13 @@ export async function flameSource(
   o: { nodePath?: string; timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<FlameSource> {
   let head: string;
+  let pprof = false;
   try {
     const handle = await fs.promises.open(file, 'r');
     try {
       const buffer = Buffer.alloc(HEAD_BYTES);
       const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+      pprof = looksLikePprof(buffer.subarray(0, bytesRead));
       head = buffer.subarray(0, bytesRead).toString('utf8');
     } finally {
       await handle.close();
@@ -81,8 +83,8 @@ export async function flameSource(
     throw new ProfileFormatError(`Cannot read ${file}: ${(err as Error).message}`);
   }
   const base = path.basename(file);
-  const format = detectFormat(head, base);
-  const stem = base.replace(/(\.(cpuprofile|heapprofile|json|log|txt|perf|data))+$/i, '');
+  const format = pprof ? 'pprof' : detectFormat(head, base);
+  const stem = base.replace(/(\.(cpuprofile|heapprofile|json|log|txt|perf|data|pb|gz|pprof|prof))+$/i, '');
   switch (format) {
     case undefined:
       throw new ProfileFormatError(`${base} is not a profile Hotline can show. ${NOT_A_PROFILE}`);
@@ -96,7 +98,19 @@ export async function flameSource(
       return { name: `${stem}.linux-perf.txt`, format };
     case 'prof-log':
       return { name: `${stem}.v8log.json`, format, converted: await preprocessProfLog(file, o) };
+    case 'pprof':
+      return pprofForFlame(file, stem);
   }
+}
+
+/** A pprof file as the .cpuprofile (or .heapprofile) the analysis reads it as: the same flame graph as theirs. */
+function pprofForFlame(file: string, stem: string): FlameSource {
+  const pprof = readPprofFile(file);
+  if (pprof.kind === 'heap')
+    return { name: `${stem}.heapprofile`, format: 'pprof', converted: Buffer.from(JSON.stringify(pprof.profile)) };
+  const { samples, timeDeltas, ...rest } = pprof.profile;
+  const json = { ...rest, samples: Array.from(samples ?? []), timeDeltas: Array.from(timeDeltas ?? []) };
+  return { name: `${stem}.cpuprofile`, format: 'pprof', converted: Buffer.from(JSON.stringify(json)) };
 }
 
 /** flameSource with the bytes: the file's own, or the converted ones. */

@@ -35,6 +35,8 @@ export interface HotlineSettings {
   allowRemoteAttach: boolean;
   /** The user's load tool instead of autocannon (external-load.ts); empty: autocannon. */
   loadCommand: string;
+  /** Path prefixes of the machine that wrote a profile → folders here (relative: to the workspace folder). */
+  pathMap: Record<string, string>;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): HotlineSettings {
@@ -65,5 +67,6 @@ export function readSettings(scope?: vscode.ConfigurationScope): HotlineSettings
     heapLens: c.get<boolean>('codeLens.allocations', true),
     allowRemoteAttach: c.get<boolean>('allowRemoteAttach', false),
     loadCommand: c.get<string>('loadCommand', ''),
+    pathMap: c.get<Record<string, string>>('pathMap', {}),
   };
 }

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   analyzeFile,
+  parsePathMapping,
   analyzeRunDir,
   buildReport,
   newRunId,
@@ -106,14 +107,24 @@ export function removeTempDirs(): void {
  * without load figures, the source snapshot and a copy of the profile into `outDir` (or a
  * temporary folder), so the report and flame graph webviews can open it like a run.
  */
-export function analyzeProfile(profileFile: string, root: string, outDir?: string): LoadedRun {
+export function analyzeProfile(
+  profileFile: string,
+  root: string,
+  outDir?: string,
+  pathMap: Record<string, string> = {},
+): LoadedRun {
   const source = path.resolve(profileFile);
   const appRoot = path.resolve(root);
   let analyzed: ReturnType<typeof analyzeFile>;
   let startedAt: string;
   try {
     startedAt = fs.statSync(source).mtime.toISOString();
-    analyzed = analyzeFile(source, appRoot);
+    // hotline.pathMap: FROM → TO, TO relative to the workspace folder.
+    const maps = Object.entries(pathMap).map(([from, to]) => {
+      const m = parsePathMapping(`${from}=${to}`);
+      return { from: m.from, to: `${path.resolve(appRoot, m.to)}/` };
+    });
+    analyzed = analyzeFile(source, appRoot, { pathMap: maps });
   } catch (err) {
     throw new RunLoadError(`Could not analyze ${source}: ${message(err)}`, source);
   }

@@ -245,7 +245,7 @@ connection.onRequest(AnalyzeRunRequest, (params) => {
 connection.onRequest(AnalyzeProfileRequest, (params) => {
   let run: LoadedRun;
   try {
-    run = analyzeProfile(params.profileFile, params.root, params.outDir);
+    run = analyzeProfile(params.profileFile, params.root, params.outDir, params.pathMap);
   } catch (err) {
     return failed(err);
   }

@@ -21,6 +21,21 @@ export const CLI = path.join(REPO_ROOT, 'bin', 'hotline.js');
 /** The demo user's password: it must never reach report.json in clear. */
 export const LOGIN_PASSWORD = 'correct horse battery staple';
 export const LOGIN_BODY = JSON.stringify({ email: 'alice@example.com', password: LOGIN_PASSWORD });
+/** `hotline profile` of the login API's POST /login (add the load options). */
+export const LOGIN_PROFILE_ARGS = [
+  'profile',
+  'examples/login-api',
+  '--entry',
+  'server.js',
+  '--url',
+  '/login',
+  '--method',
+  'POST',
+  '--header',
+  'content-type:application/json',
+  '--body',
+  LOGIN_BODY,
+];
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /** The 1-based line of `file` that carries the comment `// MARK` (a test app's known answer). */

@@ -3,6 +3,7 @@
 // the stack in 3 samples, so times in the analysis are whole milliseconds. The first sample is
 // taken at startTime unless `firstDeltaUs` says otherwise.
 import { pathToFileURL } from 'node:url';
+import type { CpuProfile } from '../../src/core/analysis/cpuprofile.ts';
 import type { RawProfile } from './fixtures.ts';
 
 export interface FrameSpec {
@@ -93,4 +94,18 @@ export function nodeId(profile: RawProfile, name: string): number {
   const node = profile.nodes.find((n) => n.callFrame.functionName === name);
   if (!node) throw new Error(`no node named ${name}`);
   return node.id;
+}
+
+/** A read profile as plain JSON (typed arrays as arrays), or the error's name and message: what two readers must agree on. */
+export function outcome(read: () => CpuProfile): string {
+  try {
+    const p = read();
+    return JSON.stringify({
+      ...p,
+      samples: p.samples && Array.from(p.samples),
+      timeDeltas: p.timeDeltas && Array.from(p.timeDeltas),
+    });
+  } catch (err) {
+    return `${(err as Error).name}: ${(err as Error).message}`;
+  }
 }

@@ -6,23 +6,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { parseCpuProfileText, type CpuProfile } from '../../src/core/analysis/cpuprofile.ts';
+import { parseCpuProfileText } from '../../src/core/analysis/cpuprofile.ts';
 import { parseCpuProfileBytes, readCpuProfileBytes } from '../../src/core/analysis/cpuprofile-reader.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
-
-/** The profile as plain JSON (typed arrays as arrays), or the error's name and message. */
-function outcome(read: () => CpuProfile): string {
-  try {
-    const p = read();
-    return JSON.stringify({
-      ...p,
-      samples: p.samples && Array.from(p.samples),
-      timeDeltas: p.timeDeltas && Array.from(p.timeDeltas),
-    });
-  } catch (err) {
-    return `${(err as Error).name}: ${(err as Error).message}`;
-  }
-}
+import { outcome } from '../helpers/profiles.ts';
 
 function same(text: string): string {
   const fromBytes = outcome(() => parseCpuProfileBytes(Buffer.from(text, 'utf8')));

@@ -207,6 +207,14 @@ export class ScriptIndex {
     return m ? m.index : undefined;
   }
 
+  /** Where V8 places a function's call frame (0-based line and column): its parameter list, else its start. */
+  headOf(scope: FunctionScope): { line0: number; col0: number } {
+    const paren = this.text.indexOf('(', scope.start);
+    const at = paren >= 0 && paren < (scope.bodyStart ?? scope.start) ? paren : scope.start;
+    const line = this.lineOf(at);
+    return { line0: line - 1, col0: at - this.lineStarts[line - 1] };
+  }
+
   lineText(line: number): string {
     const start = this.lineStarts[line - 1];
     if (start === undefined) return '';

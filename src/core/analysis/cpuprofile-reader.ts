@@ -13,6 +13,59 @@ import {
   readOwnedCpuProfile,
   type CpuProfile,
 } from './cpuprofile.ts';
+import { type ReadAt, streamCpuProfileValue } from './cpuprofile-stream.ts';
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  DOT,
+  endOfString,
+  isSpace,
+  MINUS,
+  NINE,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  PLUS,
+  QUOTE,
+  ZERO,
+} from './json-bytes.ts';
+
+/**
+ * The most bytes read as one string: V8's longest string is 2^29 - 24 UTF-16 units (~512 MiB),
+ * and a file of ASCII bytes decodes to as many units. A larger file can only be streamed.
+ */
+export const MAX_STRING_BYTES = 2 ** 29 - 24;
+
+/**
+ * A .cpuprofile file of `size` bytes read in chunks through `readAt` (cpuprofile-stream.ts):
+ * never one string, never its whole bytes at once. A file the stream does not expect, or one
+ * the profile rules refuse, is read again by the whole-file reader (`load`) where a string can
+ * hold it, so its result or error is that reader's; a larger one gets the stream's verdict.
+ */
+export function readCpuProfileStream(
+  readAt: ReadAt,
+  size: number,
+  load: () => Uint8Array,
+  opts: { windowBytes?: number } = {},
+): CpuProfile {
+  const value = streamCpuProfileValue(readAt, opts);
+  const fits = size <= MAX_STRING_BYTES;
+  if (value !== undefined) {
+    try {
+      return readOwnedCpuProfile(value);
+    } catch (err) {
+      if (!(err instanceof ProfileFormatError) || !fits) throw err;
+    }
+  }
+  if (!fits)
+    throw new ProfileFormatError(
+      `the file is ${(size / 2 ** 20).toFixed(0)} MiB, more than one JavaScript string holds, and not in the plain layout V8 writes ({"nodes": [...], "startTime", "endTime", "samples": [...], "timeDeltas": [...]}, no wrapper, valid JSON)`,
+      'file',
+    );
+  return readCpuProfileBytes(load, { consume: true });
+}
 
 /** The bytes of a .cpuprofile file (UTF-8, optionally with a byte order mark), strictly read. */
 export function parseCpuProfileBytes(bytes: Uint8Array): CpuProfile {
@@ -42,22 +95,6 @@ export function readCpuProfileBytes(load: () => Uint8Array, opts: { consume?: bo
 
 const asBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const MINUS = 0x2d;
-const PLUS = 0x2b;
-const DOT = 0x2e;
-const ZERO = 0x30;
-const NINE = 0x39;
-
-const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 const BIG_ARRAYS = ['samples', 'timeDeltas'] as const;
 type BigArray = (typeof BIG_ARRAYS)[number];
@@ -175,17 +212,6 @@ function bigArrayKey(bytes: Uint8Array, from: number, to: number): BigArray | un
     if (same) return BIG_ARRAYS[k];
   }
   return undefined;
-}
-
-/** Index of the quote closing the string that opens at `i`, or -1. */
-function endOfString(bytes: Uint8Array, i: number): number {
-  const n = bytes.length;
-  for (let j = i + 1; j < n; j++) {
-    const c = bytes[j];
-    if (c === QUOTE) return j;
-    if (c === BACKSLASH) j++;
-  }
-  return -1;
 }
 
 /**

@@ -5,7 +5,7 @@ export { analyzeProfile, analyzeProfileWithTimeline } from './analyze.ts';
 export { fileOfUrl, Workspace } from './categories.ts';
 export { readStackCaptures } from './stacks-file.ts';
 export { buildStackEvidence, type StackCapturesInput, type StackFrameV1 } from './stacks.ts';
-export { parseCpuProfileBytes, readCpuProfileBytes } from './cpuprofile-reader.ts';
+export { parseCpuProfileBytes, readCpuProfileBytes, readCpuProfileStream } from './cpuprofile-reader.ts';
 export { type CallFrame, type CpuProfile, parseCpuProfileText, ProfileFormatError } from './cpuprofile.ts';
 export {
   analyzeHeapProfile,
@@ -28,6 +28,17 @@ export {
   type StallSummary,
   type ThreadpoolWait,
 } from './model.ts';
+export { placeFunctionHeads } from './function-heads.ts';
+export {
+  mapHeapProfilePaths,
+  mapPath,
+  mapProfilePaths,
+  PathMapError,
+  type PathMapping,
+  parsePathMapping,
+} from './path-map.ts';
+export { looksLikePprof, type PprofContent, readPprof } from './pprof.ts';
+export { cpuProfileToPprof } from './pprof-out.ts';
 export { type SourceMapInput } from './sourcemaps.ts';
 export {
   findStalls,

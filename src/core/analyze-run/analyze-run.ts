@@ -7,12 +7,20 @@ import {
   type Analysis,
   analyzeProfileWithTimeline,
   type CpuProfile,
+  cpuProfileToPprof,
+  looksLikePprof,
+  mapProfilePaths,
   parseCpuProfileBytes,
-  readCpuProfileBytes,
+  ProfileFormatError,
+  readCpuProfileStream,
+  type PathMapping,
+  placeFunctionHeads,
+  type PprofContent,
   readStackCaptures,
   type StackCapturesInput,
   TIMELINE_FILE,
   type TimelineV1,
+  readPprof,
 } from '../analysis/index.ts';
 import {
   loadSources,
@@ -30,6 +38,9 @@ import { analyzeStalls } from './analyze-stalls.ts';
 import { analyzeWaits } from './analyze-waits.ts';
 
 export { TIMELINE_FILE };
+
+/** How the error for a heap pprof given as a CPU profile starts (the editor opens those as flame graphs only). */
+export const HEAP_PPROF = 'a heap profile in pprof';
 
 /** Analyzes a run folder and writes its report.json (and sources.json, timeline.json); returns the report. */
 export function analyzeRunDir(runDir: string, root: string): ReportV1 {
@@ -57,18 +68,24 @@ export function writeTimeline(dir: string, timeline: TimelineV1 | undefined): vo
 }
 
 /**
- * Analyzes a .cpuprofile file with the sources under `root`; the stack captures of a run folder
- * (stacks.json beside its profile.cpuprofile) give the measured calling lines.
+ * Analyzes a .cpuprofile (or pprof) file with the sources under `root`; the stack captures of a
+ * run folder (stacks.json beside its profile.cpuprofile) give the measured calling lines.
+ * `pathMap` maps the paths of the machine that wrote the profile onto this one (path-map.ts).
  */
 export function analyzeFile(
   profileFile: string,
   root: string,
+  opts: { pathMap?: readonly PathMapping[] } = {},
 ): { analysis: Analysis; sources: Map<string, string>; timeline?: TimelineV1 } {
-  const profile = readProfileFile(profileFile);
+  const pprof = isPprofFile(profileFile) ? readPprofFile(profileFile) : undefined;
+  if (pprof?.kind === 'heap')
+    throw new ProfileFormatError(`${HEAP_PPROF} (${pprof.valueType}): it has allocations, not CPU time`);
+  let profile = mapProfilePaths(pprof ? pprof.profile : readProfileFile(profileFile), opts.pathMap ?? []);
   const loaded = loadSources(profile, root);
   // A run analyzed again (an older run opened later): its own saved sources are the text it ran,
   // whatever was edited since; the editor maps the lines through those edits.
   for (const [file, text] of savedSourcesBeside(profileFile)) loaded.sources.set(file, text);
+  if (pprof) profile = placeFunctionHeads(profile, pprof.frameLines, loaded.sources);
   const stacks = readStacksBeside(profileFile, profile.samples?.length ?? 0);
   const { analysis, timeline } = analyzeProfileWithTimeline({
     profile,
@@ -79,13 +96,50 @@ export function analyzeFile(
   });
   // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
   analysis.notes = loaded.notes.concat(analysis.notes);
-  return { analysis, sources: loaded.sources, timeline };
+  if (pprof)
+    analysis.notes.push(
+      `Read from pprof (${pprof.valueType}): pprof keeps no order of samples in time, so there is no heat map.`,
+    );
+  // pprof samples are laid out by stack, not in time: a heat map of them would be made up.
+  return { analysis, sources: loaded.sources, timeline: pprof ? undefined : timeline };
+}
+
+/**
+ * Writes a CPU profile (a .cpuprofile, a run's profile) as gzipped pprof (pprof-out.ts), its
+ * paths mapped first when `pathMap` says so (this machine's folder → the fleet's `/app/`).
+ */
+export function exportPprof(profileFile: string, out: string, opts: { pathMap?: readonly PathMapping[] } = {}): void {
+  const profile = mapProfilePaths(readProfileFile(profileFile), opts.pathMap ?? []);
+  writeFileAtomic(out, cpuProfileToPprof(profile));
+}
+
+/** Whether the file starts like a pprof file (gzip or a profile.proto message), not JSON. */
+export function isPprofFile(file: string): boolean {
+  const head = Buffer.alloc(4);
+  let n = 0;
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      n = fs.readSync(fd, head, 0, head.length, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return false; // the reader that follows reports a missing or unreadable file
+  }
+  return looksLikePprof(head.subarray(0, n));
+}
+
+/** A pprof file read into the engine's models (pprof.ts). */
+export function readPprofFile(file: string): PprofContent {
+  return readPprof(fs.readFileSync(file));
 }
 
 /**
  * Read from the file's bytes (cpuprofile-reader.ts: the sample arrays become typed arrays, not
  * millions of JS numbers). A regular file may be read a second time, only if the fast reader
- * gives up, so its bytes need not be held meanwhile; a pipe or a device is read once.
+ * gives up, so its bytes need not be held meanwhile; a pipe or a device is read once. A pprof
+ * file is read as the CPU profile it holds.
  */
 export function readProfileFile(profileFile: string): CpuProfile {
   let regular = false;
@@ -95,7 +149,26 @@ export function readProfileFile(profileFile: string): CpuProfile {
     // readFileSync below reports a missing or unreadable file, with its usual message
   }
   if (!regular) return parseCpuProfileBytes(fs.readFileSync(profileFile));
-  return readCpuProfileBytes(() => fs.readFileSync(profileFile), { consume: true });
+  if (isPprofFile(profileFile)) {
+    const pprof = readPprofFile(profileFile);
+    if (pprof.kind !== 'cpu') throw new ProfileFormatError(`${HEAP_PPROF} (${pprof.valueType}), not a CPU profile`);
+    return pprof.profile;
+  }
+  return readStreamed(profileFile);
+}
+
+/** A regular file read in chunks (cpuprofile-reader.ts: readCpuProfileStream), whatever its size. */
+function readStreamed(profileFile: string): CpuProfile {
+  const fd = fs.openSync(profileFile, 'r');
+  try {
+    return readCpuProfileStream(
+      (into, position) => fs.readSync(fd, into, 0, into.length, position),
+      fs.fstatSync(fd).size,
+      () => fs.readFileSync(profileFile),
+    );
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** The sources.json of a run folder's own profile.cpuprofile (file → text), or nothing. */

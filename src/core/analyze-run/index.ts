@@ -1,4 +1,14 @@
 // The second half of a run: read a run folder, analyze it, write report.json (the CLI does it
 // in-process, the editor in its language server).
-export { analyzeFile, analyzeRunDir, readProfileFile, writeSourceSnapshot, writeTimeline } from './analyze-run.ts';
+export {
+  analyzeFile,
+  analyzeRunDir,
+  exportPprof,
+  HEAP_PPROF,
+  isPprofFile,
+  readPprofFile,
+  readProfileFile,
+  writeSourceSnapshot,
+  writeTimeline,
+} from './analyze-run.ts';
 export { type ProfiledRun, profileUnderLoad } from './profile-under-load.ts';

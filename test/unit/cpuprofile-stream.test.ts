@@ -1,0 +1,117 @@
+// readCpuProfileStream (cpuprofile-stream.ts through cpuprofile-reader.ts): a file read in windows
+// of any size, down to a few bytes, gives the same profile and the same errors as
+// parseCpuProfileText on its text: every value, number and node split across windows somewhere.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { parseCpuProfileText, ProfileFormatError, type CpuProfile } from '../../src/core/analysis/cpuprofile.ts';
+import { MAX_STRING_BYTES, readCpuProfileStream } from '../../src/core/analysis/cpuprofile-reader.ts';
+import { FIXTURES_DIR } from '../helpers/fixtures.ts';
+import { outcome } from '../helpers/profiles.ts';
+
+/**
+ * Reads `bytes` the way readProfileFile reads a file, in windows of `windowBytes`. `wholeRead`
+ * false: the whole-file fallback must not be needed (the stream read it all).
+ */
+function streamed(bytes: Buffer, windowBytes: number, size = bytes.length, wholeRead = true): CpuProfile {
+  const readAt = (into: Uint8Array, position: number): number => {
+    const n = Math.max(0, Math.min(into.length, bytes.length - position));
+    bytes.copy(into, 0, position, position + n);
+    return n;
+  };
+  const load = (): Buffer => {
+    if (!wholeRead) throw new Error('the stream gave up: a whole-file read was asked for');
+    return Buffer.from(bytes);
+  };
+  return readCpuProfileStream(readAt, size, load, { windowBytes });
+}
+
+/** The same as `same`, and read by the stream alone. */
+function streamedAlone(text: string): void {
+  const want = same(text);
+  for (const w of WINDOWS)
+    assert.equal(
+      outcome(() => streamed(Buffer.from(text, 'utf8'), w, text.length, false)),
+      want,
+      `window ${w}`,
+    );
+}
+
+const WINDOWS = [16, 61, 64, 100, 257, 4096];
+
+function same(text: string): string {
+  const want = outcome(() => parseCpuProfileText(text));
+  for (const w of WINDOWS)
+    assert.equal(
+      outcome(() => streamed(Buffer.from(text, 'utf8'), w)),
+      want,
+      `window of ${w} bytes: ${text.slice(0, 200)}`,
+    );
+  return want;
+}
+
+const profile = (extra: string): string =>
+  `{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},{"id":2,"callFrame":{"functionName":"f","scriptId":"1","url":"file:///a.js","lineNumber":0,"columnNumber":9},"positionTicks":[{"line":2,"ticks":3}]}],"startTime":0,"endTime":9${extra}}`;
+
+test('real profiles: the same profile in any window, also pretty-printed', () => {
+  for (const name of ['login-api', 'ts-app-work', 'file-server']) {
+    const text = fs.readFileSync(path.join(FIXTURES_DIR, name, 'profile.cpuprofile'), 'utf8');
+    streamedAlone(text);
+    streamedAlone(JSON.stringify(JSON.parse(text), null, 2));
+  }
+});
+
+test('layouts and numbers: BOM, spaces, key order, wrapper, fractions, exponents, negatives, big values', () => {
+  const body = profile(',"samples":[2,2,2],"timeDeltas":[1,1,1]');
+  streamedAlone(body);
+  streamedAlone(`\ufeff${body}`);
+  streamedAlone(`  ${profile(',"samples" : [ 2 , 2 ] ,"timeDeltas":[ 7 ,    8 ]')}  \n`);
+  same(`{"profile":${body}}`);
+  same(`{"samples":[2],"timeDeltas":[3],${body.slice(1)}`); // duplicate keys: JSON.parse keeps the last
+  streamedAlone(profile(',"samples":[],"timeDeltas":[]'));
+  streamedAlone(profile(''));
+  streamedAlone(profile(',"samples":[2,2,2],"timeDeltas":[1.5,2e2,-3]'));
+  streamedAlone(profile(',"samples":[2,2],"timeDeltas":[-0,0.0]'));
+  same(profile(',"samples":[2],"timeDeltas":[12345678901234567890]')); // refused: the whole-file reader words it
+  same(profile(',"samples":[2],"timeDeltas":[1e400]'));
+  streamedAlone(profile(',"samples":[2],"timeDeltas":[3000000000]'));
+  streamedAlone(profile(`,"samples":[${'2,'.repeat(3000)}2],"timeDeltas":[${'1000,'.repeat(3000)}1]`));
+  streamedAlone(profile(`,"samples":[${'2,   \n'.repeat(300)}2],"timeDeltas":[${'1000 ,'.repeat(300)}1]`));
+  streamedAlone(profile(',"title":"a \\"quoted\\" ] } string","meta":{"x":[1,{"y":"}"}]}'));
+});
+
+test('what JSON or the profile rules refuse: the same error', () => {
+  for (const extra of [
+    ',"samples":[2,2],"timeDeltas":[1]',
+    ',"samples":[7],"timeDeltas":[1]',
+    ',"samples":[2,],"timeDeltas":[1]',
+    ',"samples":[02],"timeDeltas":[1]',
+    ',"samples":["2"],"timeDeltas":[1]',
+    ',"samples":[2],"samples":[2],"timeDeltas":[1]',
+    ',"samples":[2] "timeDeltas":[1]',
+    ',"__proto__":{"nodes":1}',
+  ])
+    same(profile(extra));
+  const full = profile(',"samples":[2,2],"timeDeltas":[1,1]');
+  for (const cut of [1, 2, 5, 12, 40, full.length - 3]) same(full.slice(0, full.length - cut));
+  same('');
+  same('[]');
+  same('{}');
+  same('{"nodes":[{"id":1,"callFrame":{}}],"startTime":0,"endTime":1}');
+});
+
+test('a file larger than a string gets the stream’s verdict, not a read it cannot do', () => {
+  const text = profile(',"samples":[2],"timeDeltas":[1]');
+  const big = MAX_STRING_BYTES + 1;
+  // Readable by the stream: read, though `load` (a whole-file read) is never possible at this size.
+  assert.equal(
+    outcome(() => streamed(Buffer.from(text), 64, big)),
+    outcome(() => parseCpuProfileText(text)),
+  );
+  // Not in V8's plain layout: one clear error, no attempt at a whole-file read.
+  assert.throws(
+    () => streamed(Buffer.from(`{"profile":${text}}`), 64, big),
+    (e: Error) => e instanceof ProfileFormatError && /more than one JavaScript string holds/.test(e.message),
+  );
+});
