@@ -159,3 +159,26 @@ export function fixtureReport(name: FixtureName, id: string): ReportV1 {
     analysis: analyzeFixture(name, { as: 'login-api' }),
   });
 }
+
+/** The login-api capture's report with no load figures, as the editor's file views read it (test/server). */
+export function loginApiReport(): ReportV1 {
+  const serverJs = path.join(FIXTURES_DIR, 'login-api', 'server.js');
+  return buildReport({
+    id: 'r1',
+    startedAt: '2026-11-21T12:00:00.000Z',
+    app: { command: [], cwd: path.dirname(serverJs), pid: 0, url: '' },
+    settings: {
+      url: '',
+      method: '',
+      headers: {},
+      connections: 0,
+      pipelining: 0,
+      durationS: 3,
+      warmupS: 0,
+      samplingIntervalUs: 1000,
+      timeoutS: 0,
+    },
+    profileFile: 'profile.cpuprofile',
+    analysis: analyzeFixture('login-api'),
+  });
+}

@@ -3,31 +3,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildReport } from '../../src/core/report/schema.ts';
 import { ReportIndex, heatOf, hintsOf, hoverOf, lensesOf, linesOfInterest } from '../../src/server/file-view.ts';
 import { mapLines } from '../../src/server/staleness.ts';
-import { FIXTURES_DIR, analyzeFixture } from '../helpers/fixtures.ts';
+import { FIXTURES_DIR, loginApiReport } from '../helpers/fixtures.ts';
 
 const serverJs = path.join(FIXTURES_DIR, 'login-api', 'server.js');
 const text = fs.readFileSync(serverJs, 'utf8');
-const report = buildReport({
-  id: 'r1',
-  startedAt: '2026-11-21T12:00:00.000Z',
-  app: { command: [], cwd: path.dirname(serverJs), pid: 0, url: '' },
-  settings: {
-    url: '',
-    method: '',
-    headers: {},
-    connections: 0,
-    pipelining: 0,
-    durationS: 3,
-    warmupS: 0,
-    samplingIntervalUs: 1000,
-    timeoutS: 0,
-  },
-  profileFile: 'profile.cpuprofile',
-  analysis: analyzeFixture('login-api'),
-});
+const report = loginApiReport();
 const index = new ReportIndex(report, '/runs/r1/report.json');
 const fc = index.costsOf(serverJs)!;
 
