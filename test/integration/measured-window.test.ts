@@ -28,7 +28,17 @@ async function run(o: { env?: Record<string, string>; keepInspectorOpen?: boolea
     ...(o.keepInspectorOpen ? { keepInspectorOpen: true } : {}),
   });
   runs.appStarted(result.report.app.pid);
-  const counts = JSON.parse(fs.readFileSync(countsFile, 'utf8')) as { open: number; closed: number };
+  // The app's own counts, or (CLUSTER=1) those its cluster worker kept writing.
+  const files = fs.existsSync(countsFile)
+    ? [countsFile]
+    : fs
+        .readdirSync(dir)
+        .filter((f) => f.startsWith('counts.json.'))
+        .map((f) => path.join(dir, f));
+  assert.ok(files.length > 0, 'the app wrote its counts');
+  const counts = files
+    .map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as { open: number; closed: number })
+    .reduce((a, b) => ({ open: a.open + b.open, closed: a.closed + b.closed }));
   const load = result.report.load!;
   const measured = load.subWindows!.measured.reduce((t, w) => t + w.requests, 0);
   const profiled = load.subWindows!.profiled.reduce((t, w) => t + w.requests, 0);
@@ -72,6 +82,22 @@ test(
       own.some((f) => f.file.endsWith('server.js')),
       JSON.stringify(r.report.functions.filter((f) => f.thread === 'worker').slice(0, 3)),
     );
+  },
+);
+
+test(
+  'a node:cluster worker runs the measured sub-windows with its inspector closed too',
+  RUN_TEST_TIMEOUT,
+  async () => {
+    const r = await run({ env: { CLUSTER: '1' } });
+    assert.ok(r.measured > 50 && r.profiled > 50, `requests: measured ${r.measured}, profiled ${r.profiled}`);
+    // Its last counts were written up to 100 ms before it was stopped.
+    assert.ok(r.counts.closed >= r.measured - 8, `served closed ${r.counts.closed}, measured ${r.measured}`);
+    assert.ok(r.counts.open >= r.profiled * 0.8, `served open ${r.counts.open}, profiled ${r.profiled}`);
+    // Its profile spans both profiled sub-windows, each through its own session.
+    const child = r.report.processes?.find((p) => p.role === 'worker');
+    assert.ok(child && child.samples > 0, JSON.stringify(r.report.processes));
+    assert.ok(!child.exitedEarly);
   },
 );
 

@@ -5,7 +5,6 @@
 // Needs `npm run build` (the load runner is forked from dist/).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
@@ -33,19 +32,38 @@ const LOAD = { url: '/', warmupS: 1, durationS: 6, connections: 4 } as const;
 
 const runs = leakCheckedRuns();
 
-/** The private folders of child inspectors that exist now (each run must remove its own). */
-const processDirs = (): string[] => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('hotline-processes-'));
+/**
+ * The private folder of child inspectors of the run's app (started from `cwd`), read from the
+ * app's environment while it runs: other runs on the machine have folders of their own.
+ */
+function processDirOf(cwd: string): string | undefined {
+  for (const d of descendantsOf(process.pid)) {
+    if (!d.argv.includes(path.join(cwd, 'server.js'))) continue;
+    try {
+      const env = fs.readFileSync(`/proc/${d.pid}/environ`, 'utf8').split('\0');
+      const dir = env.find((e) => e.startsWith('HOTLINE_PROCESS_DIR='))?.slice('HOTLINE_PROCESS_DIR='.length);
+      if (dir) return dir;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
 
 async function run(cwd: string): Promise<ProfiledRun> {
   runs.watch(cwd);
-  const dirsBefore = new Set(processDirs());
-  const result = await profileUnderLoad({ target: { cwd, entry: 'server.js' }, ...LOAD, runsDir: tempDir() });
+  let dir: string | undefined;
+  const result = await profileUnderLoad({
+    target: { cwd, entry: 'server.js' },
+    ...LOAD,
+    runsDir: tempDir(),
+    onProgress: (p) => {
+      if (p.phase === 'warmup') dir ??= processDirOf(cwd);
+    },
+  });
   runs.appStarted(result.report.app.pid);
-  assert.deepEqual(
-    processDirs().filter((d) => !dirsBefore.has(d)),
-    [],
-    'the run removed its folder of child inspectors',
-  );
+  assert.ok(dir?.includes('hotline-processes-'), `the app's folder of child inspectors: ${dir}`);
+  assert.ok(!fs.existsSync(dir!), 'the run removed its folder of child inspectors');
   return result;
 }
 
@@ -202,9 +220,9 @@ test(
 
 test('a cluster run cancelled while profiling leaves no process behind', RUN_TEST_TIMEOUT, async () => {
   runs.watch(CLUSTER_APP);
-  const dirsBefore = new Set(processDirs());
   const controller = new AbortController();
   let children: number[] = [];
+  let dir: string | undefined;
   const err = await profileUnderLoad({
     target: { cwd: CLUSTER_APP, entry: 'server.js' },
     ...LOAD,
@@ -212,6 +230,7 @@ test('a cluster run cancelled while profiling leaves no process behind', RUN_TES
     onProgress: (p) => {
       if (p.phase !== 'profiling' || controller.signal.aborted) return;
       // The app's processes as they are now (the run's own process tree: the app and its 2 workers).
+      dir = processDirOf(CLUSTER_APP);
       children = descendantsOf(process.pid)
         .filter((d) => d.argv.includes(path.join(CLUSTER_APP, 'server.js')))
         .map((d) => d.pid);
@@ -225,11 +244,8 @@ test('a cluster run cancelled while profiling leaves no process behind', RUN_TES
   assert.ok(err instanceof RunError && err.kind === 'cancelled', String(err));
   assert.equal(children.length, 3, `the primary and 2 workers were running when cancelled: ${children.join(', ')}`);
   for (const pid of children) assert.ok(!fs.existsSync(`/proc/${pid}`) || isZombie(pid), `process ${pid} is gone`);
-  assert.deepEqual(
-    processDirs().filter((d) => !dirsBefore.has(d)),
-    [],
-    'the folder of child inspectors is removed',
-  );
+  assert.ok(dir?.includes('hotline-processes-'), `the app's folder of child inspectors: ${dir}`);
+  assert.ok(!fs.existsSync(dir!), 'the folder of child inspectors is removed');
   // leakCheckedRuns checks after this test that no process of the app folder runs.
 });
 

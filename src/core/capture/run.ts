@@ -206,6 +206,8 @@ class Run extends RunStart {
             cycle = undefined;
             await this.race(extras.useSession(inspector()));
           }
+          // The child processes' inspectors too (their console calls cost as the main one's).
+          await this.race(this.processes?.closeInspectors() ?? Promise.resolve());
         }
         await this.race(load.switchPhase('measured'));
         await this.windowClock(plan.seconds).next();
@@ -214,6 +216,7 @@ class Run extends RunStart {
           this.inspector = await this.race(cycle.reopen());
           await this.race(extras.useSession(inspector()));
         }
+        await this.race(this.processes?.reopenInspectors() ?? Promise.resolve());
         taken.measured.push({
           result: measured,
           app: between(m0, await this.race(this.edge({ close: 'measured' }))),

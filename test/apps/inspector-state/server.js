@@ -1,11 +1,13 @@
 'use strict';
 // Counts the requests it serves with its inspector open and closed, and logs each one (the case a
 // closed inspector is for). With WORKER=1 a worker thread, started with the app, does each
-// request's work (`crunch`). With HANDLE_SIGUSR1=1 it handles SIGUSR1. On SIGTERM it writes the
-// counts to $COUNTS_FILE and exits.
+// request's work (`crunch`). With CLUSTER=1 one node:cluster worker serves the requests (and
+// writes its counts to $COUNTS_FILE.<pid> every 100 ms). With HANDLE_SIGUSR1=1 it handles
+// SIGUSR1. On SIGTERM it writes the counts to $COUNTS_FILE and exits.
 const http = require('node:http');
 const inspector = require('node:inspector');
 const fs = require('node:fs');
+const cluster = require('node:cluster');
 const { Worker, isMainThread, parentPort } = require('node:worker_threads');
 
 function crunch() {
@@ -14,7 +16,9 @@ function crunch() {
   return x;
 }
 
-if (!isMainThread) {
+if (process.env.CLUSTER === '1' && cluster.isPrimary) {
+  cluster.fork();
+} else if (!isMainThread) {
   parentPort.on('message', (id) => parentPort.postMessage({ id, value: crunch() }));
 } else {
   const counts = { open: 0, closed: 0 };
@@ -43,6 +47,9 @@ if (!isMainThread) {
 
   // An app that uses SIGUSR1 for itself (a log-rotation signal, say): its inspector cannot be reopened.
   if (process.env.HANDLE_SIGUSR1 === '1') process.on('SIGUSR1', () => undefined);
+
+  if (cluster.isWorker)
+    setInterval(() => fs.writeFileSync(`${process.env.COUNTS_FILE}.${process.pid}`, JSON.stringify(counts)), 100);
 
   process.on('SIGTERM', () => {
     fs.writeFileSync(process.env.COUNTS_FILE, JSON.stringify(counts));
