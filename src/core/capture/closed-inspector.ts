@@ -28,14 +28,20 @@ export class InspectorCycle {
   }
 
   /**
-   * Closes the app's inspector; `session` ends with it. False when the app refused (it handles
-   * SIGUSR1): the session stays, and so does the inspector for the rest of the run.
+   * Closes the app's inspector; `session` ends with it. False when it stays open (the app handles
+   * SIGUSR1, or its event loop did not come round to close it): then it stays open for the rest
+   * of the run, and the report says why.
    */
   async close(session: InspectorSession): Promise<boolean> {
-    this.closed = await session.closeAppInspector();
-    if (!this.closed && this.notes.length === 0)
+    const outcome = await session.closeAppInspector();
+    this.closed = outcome === 'closed';
+    if (outcome === 'handles-sigusr1')
       this.notes.push(
         'The app handles SIGUSR1 itself, so its inspector stayed open in the measured sub-windows (Node then passes each console call to the inspector too): they may be slower than the app alone.',
+      );
+    if (outcome === 'loop-blocked')
+      this.notes.push(
+        "The app's event loop did not come round to close its inspector, which stayed open in the measured sub-windows.",
       );
     return this.closed;
   }

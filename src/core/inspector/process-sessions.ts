@@ -218,7 +218,7 @@ export class ProcessProfilers {
     await Promise.all(
       this.live().map(async (p) => {
         try {
-          p.closedByUs = await p.session!.closeAppInspector();
+          p.closedByUs = (await p.session!.closeAppInspector()) === 'closed';
         } catch {
           p.closedByUs = false; // it keeps its inspector (and its session) for this window
         }
