@@ -86,3 +86,31 @@ test('every tick gets its own capture at once, also while earlier ones wait for 
     assert.ok(ranUs - tickUs < 15_000, `a tick at ${tickUs} waited ${ranUs - tickUs} µs for its capture`);
   }
 });
+
+test('a capture that could not read the stack, or threw in the app, costs its tick only', async () => {
+  // The app answers in turn: a capture, "unusable" (V8 was formatting another stack), an exception.
+  const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
+  let n = 0;
+  const channel: CdpChannel = {
+    on: () => () => undefined,
+    send: async (_method, params) => {
+      const expression = (params as { expression: string }).expression;
+      if (!expression.startsWith('globalThis[')) return { result: { value: undefined } };
+      const k = n++ % 3;
+      if (k === 1) return { result: { value: 'unusable' } };
+      if (k === 2) return { exceptionDetails: { text: 'Uncaught', exception: { description: 'TypeError: boom' } } };
+      return { result: { value: `${nowUs()}\n/app/server.js\u00016\u00013\u0001handle\n` } };
+    },
+  };
+  const startUs = nowUs();
+  const sampler = await StackSampler.start(channel, 500);
+  await new Promise((r) => setTimeout(r, 150));
+  await sampler.stop();
+  const count = Math.ceil((nowUs() - startUs) / 100) + 1;
+  const captured = sampler.result([segment(startUs - 100, new Array<number>(count).fill(100))]);
+  assert.equal(sampler.error, undefined, 'still capturing');
+  assert.ok(n >= 9, `captures sent: ${n}`);
+  assert.equal(captured.captures.length, Math.ceil(n / 3));
+  assert.equal(captured.tickCount, n);
+  assert.equal(captured.unusableTicks, n - captured.captures.length);
+});

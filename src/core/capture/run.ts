@@ -279,6 +279,10 @@ class Run extends RunStart {
         ? await this.race(inspector().stackNow()).catch(() => undefined)
         : undefined;
       const captured = await this.race(extras.finish(segments));
+      if (sampler?.error)
+        captured.notes.push(
+          `Stack captures stopped early (${sampler.error}): calling lines they did not see are read from the source.`,
+        );
       await inspector()
         .stopLoopProbe()
         .catch(() => undefined);

@@ -48,6 +48,8 @@ export interface StackCapturesV1 {
   /** Ticks in total, and those that fell outside every profiler segment (dropped). */
   tickCount: number;
   unmatchedTicks: number;
+  /** Ticks whose capture came while V8 was formatting another stack trace (nothing to read). */
+  unusableTicks?: number;
 }
 
 /**
@@ -55,6 +57,9 @@ export interface StackCapturesV1 {
  * this name, and the analysis counts it as the profiler's own (categories.ts: `hotline:` scripts).
  */
 const SCRIPT_URL = 'hotline:stack-capture';
+
+/** What a capture returns when the app's stack could not be read at that moment. */
+const UNUSABLE = 'unusable';
 
 /** Where the capture function lives in the app while the window runs; removed at its end. */
 const FN = `globalThis[Symbol.for('hotline.stack')]`;
@@ -74,6 +79,9 @@ const INSTALL = `(() => {
       const holder = {};
       E.captureStackTrace(holder, hotlineStack);
       const sites = holder.stack;
+      // The interrupt came while V8 was formatting another stack (the app's, or the wait probe's):
+      // V8 then formats this one as text, without our prepareStackTrace. Nothing to place.
+      if (!Array.isArray(sites)) return '${UNUSABLE}';
       let text = String(process.hrtime.bigint() / 1000n) + '\\n';
       for (const s of sites) {
         text += (s.getScriptNameOrSourceURL() || '') + '\\u0001' + s.getLineNumber() + '\\u0001' + s.getColumnNumber() + '\\u0001' +
@@ -90,6 +98,12 @@ const INSTALL = `(() => {
 
 const CALL = `${FN}()\n//# sourceURL=${SCRIPT_URL}`;
 
+/** The capture threw inside the app (not a lost connection). */
+class CaptureThrew extends Error {}
+
+/** Captures that throw in the app in a row before they are stopped for the run. */
+const MAX_THROWN = 20;
+
 interface RawTick {
   /** µs on the monotonic clock (process.hrtime), the clock of the profile's timestamps. */
   atUs: number;
@@ -102,6 +116,9 @@ export class StackSampler {
   private readonly captures: number[][] = [];
   private readonly timing: Array<[number, number]> = [];
   private readonly ticks: RawTick[] = [];
+  /** Ticks whose capture could not read the app's stack (tickCount counts them, `ticks` does not). */
+  private unusable = 0;
+  private threw = 0;
   /** Captures sent and not yet answered. */
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
@@ -149,6 +166,11 @@ export class StackSampler {
       (err: unknown) => {
         // Unanswered because we stopped and closed the session meanwhile: no failure of the app's.
         if (this.stopped) return;
+        // A capture that threw in the app costs that tick; many in a row stop the captures.
+        if (err instanceof CaptureThrew && ++this.threw < MAX_THROWN) {
+          this.unusable++;
+          return;
+        }
         // The app went away or refused: stop asking (the window itself goes on).
         this.failure ??= (err as Error).message;
         this.stopped = true;
@@ -160,6 +182,11 @@ export class StackSampler {
   }
 
   private landed(text: string, atUs: number): void {
+    this.threw = 0;
+    if (text === UNUSABLE) {
+      this.unusable++;
+      return;
+    }
     const frames: number[] = [];
     const lines = text.split('\n');
     const landUs = Number(lines[0]) || 0;
@@ -237,8 +264,9 @@ export class StackSampler {
       timing: this.timing,
       ticks,
       sampleCount,
-      tickCount: this.ticks.length,
+      tickCount: this.ticks.length + this.unusable,
       unmatchedTicks: unmatched,
+      unusableTicks: this.unusable,
     };
   }
 
@@ -253,10 +281,14 @@ export class StackSampler {
   private async evaluate(expression: string): Promise<unknown> {
     const reply = (await this.channel.send('Runtime.evaluate', { expression, returnByValue: true, silent: true })) as {
       result?: { value?: unknown };
-      exceptionDetails?: { text?: string };
+      exceptionDetails?: { text?: string; exception?: { description?: string } };
     };
-    if (reply.exceptionDetails)
-      throw new Error(`stack capture failed in the app: ${reply.exceptionDetails.text ?? 'exception'}`);
+    if (reply.exceptionDetails) {
+      const d = reply.exceptionDetails;
+      throw new CaptureThrew(
+        `stack capture failed in the app: ${d.exception?.description?.split('\n')[0] ?? d.text ?? 'exception'}`,
+      );
+    }
     return reply.result?.value;
   }
 }
