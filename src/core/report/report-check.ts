@@ -36,16 +36,19 @@ const stall = shape({
   lines: arr(shape({ file: str, line, function: str, ownMs: num })),
 });
 
-const threadpoolWait = shape({
-  file: str,
-  line,
-  function: str,
-  api: str,
-  count: line,
-  perRequest: num,
-  waitMs: shape({ p50: num, p99: num, total: num }),
-  queuedMs: shape({ p50: num, p99: num }),
-});
+const threadpoolWait = shape(
+  {
+    file: str,
+    line,
+    function: str,
+    api: str,
+    count: line,
+    perRequest: num,
+    waitMs: shape({ p50: num, p99: num, total: num }),
+    queuedMs: shape({ p50: num, p99: num }),
+  },
+  { target: str },
+);
 
 const eventLoop = shape(
   { delayMs: delays, utilization: num },
