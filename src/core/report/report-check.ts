@@ -50,6 +50,21 @@ const threadpoolWait = shape(
   { target: str },
 );
 
+const requestTime = shape({
+  url: str,
+  latencyMs: num,
+  requestsProfiled: num,
+  parts: arr(
+    shape({
+      key: oneOf('user', 'dependencies', 'runtime', 'threadpool', 'http', 'rest'),
+      label: str,
+      ms: num,
+      how: oneOf('derived', 'measured', 'inferred'),
+    }),
+  ),
+  overMs: num,
+});
+
 const eventLoop = shape(
   { delayMs: delays, utilization: num },
   {
@@ -178,6 +193,7 @@ const report = shape(
     stalls: arr(stall),
     waits: arr(threadpoolWait),
     threadpool: shape({ size: num, cores: num }),
+    requestTime,
   },
 );
 
