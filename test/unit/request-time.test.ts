@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isReportV1, requestTimeOf, type ReportV1 } from '../../src/core/report/index.ts';
 import { loginApiReport } from '../helpers/fixtures.ts';
+import { renderReport } from '../../src/cli/render.ts';
 
 const latency = (p50: number) => ({ mean: p50, p50, p90: p50 * 1.5, p99: p50 * 2, max: p50 * 3 });
 
@@ -95,4 +96,14 @@ test('without waits measured there are no wait parts; without a load there is no
   assert.equal(requestTimeOf({ ...constructed(100), load: undefined }), undefined);
   const bad = { ...constructed(100), requestTime: { ...t, parts: [{ ...t.parts[0], how: 'guessed' }] } };
   assert.equal(isReportV1(bad), false, 'a part of unknown provenance fails the check');
+});
+
+test('the CLI report says it in one line, with what is measured and what is inferred', () => {
+  const r = constructed(100);
+  const text = renderReport({ ...r, requestTime: requestTimeOf(r) }, { cwd: '/ws', color: false });
+  const lines = text.split('\n').filter((l) => l.includes('one request'));
+  assert.deepEqual(lines, [
+    '  one request (p50 100 ms): your code 3.0 ms · dependencies 1.0 ms · Node/GC/native 1.0 ms · threadpool wait 20 ms · HTTP wait 50 ms · rest 25 ms (CPU derived from the profile, waits measured, rest inferred)',
+  ]);
+  assert.ok(!renderReport(r, { cwd: '/ws', color: false }).includes('one request'), 'no line without requestTime');
 });
