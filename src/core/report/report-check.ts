@@ -53,6 +53,7 @@ const threadpoolWait = shape(
 const requestTime = shape({
   url: str,
   latencyMs: num,
+  measuredLatencyMs: num,
   requestsProfiled: num,
   parts: arr(
     shape({

@@ -2,7 +2,9 @@
 // the run already has. The main thread's CPU per request is derived (the profile's CPU by category
 // over the requests served while it ran); the waits per request are measured (the wait probe's
 // mean wait a call times calls per request); the rest (queueing behind other requests on the event
-// loop, idle, anything not seen) is inferred: the measured window's latency p50 less the parts.
+// loop, idle, anything not seen) is inferred: the latency p50 less the parts. The p50 split is the
+// profiled window's, where the parts were measured: the measured window's can differ a lot (the
+// probes' and profiler's cost, another moment of the app), which would make the rest meaningless.
 // Pure and browser-safe.
 import type { ReportV1, RequestTime, RequestTimePart } from './schema.ts';
 
@@ -18,7 +20,7 @@ const LABELS: Record<RequestTimePart['key'], string> = {
 /** Undefined without a load that served requests, or without a latency to split. */
 export function requestTimeOf(r: ReportV1): RequestTime | undefined {
   const load = r.load;
-  if (!load || load.latencyMs.p50 <= 0 || r.profile.durationMs <= 0) return undefined;
+  if (!load || load.profiled.latencyMs.p50 <= 0 || r.profile.durationMs <= 0) return undefined;
   // The profile covers the profiled sub-windows: the requests served in its time.
   const served = (load.profiled.requests.perSecond * r.profile.durationMs) / 1000;
   if (served < 1) return undefined;
@@ -38,12 +40,13 @@ export function requestTimeOf(r: ReportV1): RequestTime | undefined {
       { key: 'threadpool', ms: waited(false), how: 'measured' },
       { key: 'http', ms: waited(true), how: 'measured' },
     );
-  const latencyMs = load.latencyMs.p50;
+  const latencyMs = load.profiled.latencyMs.p50;
   const known = parts.reduce((t, p) => t + p.ms, 0);
   parts.push({ key: 'rest', ms: Math.max(0, latencyMs - known), how: 'inferred' });
   return {
     url: `${r.settings.method} ${r.settings.url}`,
     latencyMs,
+    measuredLatencyMs: load.latencyMs.p50,
     requestsProfiled: Math.round(served),
     parts: parts.map((p) => ({ ...p, ms: round2(p.ms), label: LABELS[p.key] })),
     // Waits of one request can run side by side (Promise.all), and the profiled window's CPU

@@ -193,7 +193,7 @@ export interface ReportV1 {
 }
 
 /**
- * One request's time to the loaded URL: the measured window's latency p50 split into the main
+ * One request's time to the loaded URL: the profiled window's latency p50 split into the main
  * thread's CPU per request by category (derived: the profile's CPU ÷ the requests served while it
  * ran), the waits per request (measured: mean wait a call × calls per request) and the rest
  * (inferred: the latency less the others, never below 0).
@@ -201,8 +201,10 @@ export interface ReportV1 {
 export interface RequestTime {
   /** `GET /login`. */
   url: string;
-  /** The measured window's latency p50, ms: what the parts split. */
+  /** The profiled window's latency p50, ms: what the parts split (they were measured in that window). */
   latencyMs: number;
+  /** The measured window's latency p50 (without the profiler and probes), ms, for reference. */
+  measuredLatencyMs: number;
   /** Requests served while the profile ran: the CPU parts are its CPU divided by them. */
   requestsProfiled: number;
   /** In this order: user, dependencies, runtime, then threadpool and http (with waits), rest last. */
