@@ -56,6 +56,11 @@ for (const [url, mark, api] of [
       assert.ok(w.waitMs.p50 < DELAY_MS * 4, `wait p50 ${w.waitMs.p50} ms is about the delay, not more`);
       assert.ok(w.count >= 20, `calls ${w.count}`);
       assert.ok(w.perRequest > 0.8 && w.perRequest <= 1.1, `per request ${w.perRequest}`);
+      // One request's time puts the downstream wait in its HTTP part, about the delay a request.
+      const part = report.requestTime?.parts.find((p) => p.key === 'http');
+      t.diagnostic(`requestTime: ${JSON.stringify(report.requestTime)}`);
+      assert.ok(part && part.ms >= DELAY_MS * 0.8 && part.ms < DELAY_MS * 4, `http part ${part?.ms} ms`);
+      assert.ok(report.requestTime!.latencyMs >= DELAY_MS, 'the p50 covers the downstream wait');
       // It is a wait, not CPU: no hint lands on the line, and it is not in the threadpool's hint.
       assert.deepEqual(
         report.hints.filter((h) => h.file === SERVER_JS && h.line === line).map((h) => h.rule),
