@@ -14,6 +14,9 @@ import type { Browser } from 'playwright-core';
 import { formatMs } from '../../src/format.ts';
 import { requestTimeOf, type ReportV1 } from '../../src/core/report/index.ts';
 import { loadReportFixture } from './report-fixtures.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const getComputedStyle: (el: any) => { backgroundImage: string; backgroundColor: string };
 import {
   ARTIFACTS,
   REPORT_JS,
