@@ -14,7 +14,9 @@ export function renderWaits(r: ReportV1, o: RenderOptions): string[] {
   const pool = r.threadpool;
   const out = [
     '',
-    `${bold('Threadpool waits')} (UV_THREADPOOL_SIZE=${pool.size}, ${pool.cores} cores; call → callback measured, queued inferred)`,
+    r.waits.some((w) => w.target)
+      ? `${bold('Waits')} (threadpool: UV_THREADPOOL_SIZE=${pool.size}, ${pool.cores} cores; call → callback or response measured, queued inferred)`
+      : `${bold('Threadpool waits')} (UV_THREADPOOL_SIZE=${pool.size}, ${pool.cores} cores; call → callback measured, queued inferred)`,
     `  ${'wait p50'.padStart(9)} ${'queued'.padStart(8)} ${'p99'.padStart(8)} ${'calls'.padStart(7)}  api               line`,
   ];
   for (const w of r.waits.slice(0, LISTED)) {

@@ -107,4 +107,10 @@ test('the CLI report says it in one line, with what is measured and what is infe
     '  one request (profiled p50 100 ms): your code 3.0 ms · dependencies 1.0 ms · Node/GC/native 1.0 ms · threadpool wait 20 ms · HTTP wait 50 ms · rest 25 ms (CPU derived from the profile, waits measured, rest inferred)',
   ]);
   assert.ok(!renderReport(r, { cwd: '/ws', color: false }).includes('one request'), 'no line without requestTime');
+  // The waits section names the HTTP call's target and has no queued part for it.
+  assert.match(text, /^Waits \(threadpool: UV_THREADPOOL_SIZE=4/m);
+  assert.match(
+    text,
+    /\s100 ms\s+-\s+120 ms\s+500\s+http\.request\s.*server\.js:30\s+fetchDownstream\s+→ GET 127\.0\.0\.1:4000$/m,
+  );
 });

@@ -120,6 +120,22 @@ describe("report webview: one request's time", { timeout: 120_000 }, () => {
     });
   }
 
+  test('the Waits tab: the HTTP call with its target and no queued part', async () => {
+    const { page, check } = await openCheckedReport(browser, server, {
+      theme: 'dark',
+      onReady: [{ type: 'report', report }],
+      id: report.id,
+    });
+    await page.locator('vscode-panel-tab#tab-waits').click();
+    assert.match(await page.locator('.waits h2').innerText(), /Waits: threadpool and outgoing HTTP/);
+    const row = await page
+      .locator('vscode-data-grid.wait-list vscode-data-grid-row[data-kind="wait"][data-fn="fetchDownstream"]')
+      .innerText();
+    assert.match(row, /50 ms[\s\S]*\u2013[\s\S]*http\.request[\s\S]*GET 127\.0\.0\.1:4000/);
+    await page.locator('.waits').screenshot({ path: path.join(ARTIFACTS, 'report-waits-http-dark.png') });
+    await check();
+  });
+
   test('no section for a report without requestTime', async () => {
     const { page, check } = await openCheckedReport(browser, server, {
       theme: 'light',

@@ -69,7 +69,7 @@ export function waitsTab(ctx: ViewContext, waits: NonNullable<ReportV1['waits']>
       h(
         'h2',
         null,
-        'Threadpool waits',
+        waits.some((w) => w.target) ? 'Waits: threadpool and outgoing HTTP' : 'Threadpool waits',
         h(
           'span',
           { class: 'muted note' },

@@ -34,7 +34,7 @@ export function analyzeWaits(report: ReportV1, runDir: string, measured: ExtrasR
     .map((w) => poolLimitHint(w, pool, report.eventLoop?.profiled?.cpu, report.nonIdleMs))
     .filter((h) => h !== undefined);
   const notes: string[] = [];
-  if (waits.length > 0)
+  if (waits.some((w) => !w.target))
     notes.push(
       `Threadpool waits: the time from each call to its callback is measured; the part queued for one of the ${pool.size} threads is inferred from the order of the calls and of their callbacks (libuv's queue is first in, first out), and is an upper bound when the event loop was busy (a callback runs late then).`,
     );
