@@ -2,8 +2,10 @@
 // the app: one app process under continuous load, the probe switched on and off in alternating
 // sub-windows (off on, on off, …: drift cancels), each sub-window's app CPU per request
 // (process.cpuUsage read in the app at its edges) and req/s compared, ratio = on ÷ off.
-// Apps: test/apps/threadpool (one cheap pbkdf2 per request) and bench/apps/async-chain.js (20
-// awaits a request, no threadpool: the worst case, every promise calls the hook).
+// Apps: test/apps/threadpool (one cheap pbkdf2 per request), its GET /slow (one outgoing http.get
+// a request to its own /downstream after 5 ms: the HTTP part of the wait probe; the app's CPU per
+// request counts both ends) and bench/apps/async-chain.js (20 awaits a request, no threadpool: the
+// worst case, every promise calls the hook).
 // `node --import tsx bench/wait-cost.ts` (env PAIRS, SUB_S). Not in `npm run bench`.
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
@@ -18,11 +20,13 @@ import { median, REPO } from './common.ts';
 const PAIRS = Number(process.env.PAIRS ?? 6);
 const SUB_S = Number(process.env.SUB_S ?? 2);
 
-const APPS = [
-  { name: 'threadpool', file: path.join(REPO, 'test', 'apps', 'threadpool', 'server.js'), env: { ITERATIONS: '1000' } },
+type Probe = 'waits' | 'stalls';
+const THREADPOOL_APP = path.join(REPO, 'test', 'apps', 'threadpool', 'server.js');
+const APPS: Array<{ name: string; file: string; env: Record<string, string>; path?: string; probes?: Probe[] }> = [
+  { name: 'threadpool', file: THREADPOOL_APP, env: { ITERATIONS: '1000' } },
+  { name: 'downstream', file: THREADPOOL_APP, env: { DOWNSTREAM_MS: '5' }, path: '/slow', probes: ['waits'] },
   { name: 'async-chain', file: path.join(APPS_DIR, 'async-chain.js'), env: {} },
 ];
-type Probe = 'waits' | 'stalls';
 const PROBES: Probe[] = ['waits', 'stalls'];
 
 async function main(): Promise<void> {
@@ -61,10 +65,14 @@ async function main(): Promise<void> {
         if (p === 'waits') await (on ? startWaitProbe(ev) : takeWaitTrace(ev));
         else await (on ? startStallProbe(ev, 50) : takeStallGaps(ev));
       };
-      const load = await LoadRun.start({ url: `http://127.0.0.1:${port}/`, connections: 10, maxDurationS: 900 });
+      const load = await LoadRun.start({
+        url: `http://127.0.0.1:${port}${app.path ?? '/'}`,
+        connections: 10,
+        maxDurationS: 900,
+      });
       try {
         await sleep(2);
-        for (const p of PROBES) {
+        for (const p of app.probes ?? PROBES) {
           const cpu = { on: [] as number[], off: [] as number[] };
           const rps = { on: [] as number[], off: [] as number[] };
           for (let i = 0; i < PAIRS; i++) {

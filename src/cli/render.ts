@@ -16,6 +16,7 @@ import { changeText } from './render-comparison.ts';
 import { renderProcesses } from './render-processes.ts';
 import { renderStalls } from './render-stalls.ts';
 import { renderWaits } from './render-waits.ts';
+import { requestTimeLine } from './render-request-time.ts';
 
 export function renderReport(r: ReportV1, o: RenderOptions): string {
   const out: string[] = [];
@@ -73,6 +74,7 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
       out.push(
         `  profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${ext?.missing.includes('latency p99') ? '–' : ms(l.profiled.latencyMs.p99)}${profilerCostText(r)}`,
       );
+      if (r.requestTime) out.push(requestTimeLine(r.requestTime));
       if (l.subWindows && l.subWindows.measured.length > 1)
         out.push(
           `  (${l.subWindows.measured.length} measured and ${l.subWindows.profiled.length} profiled sub-windows of ${fmt(l.subWindows.measured[0].durationS)} s, alternating: ${spreadText(l.subWindows.measured.map((w) => w.perSecond))} req/s across the measured ones)`,

@@ -16,7 +16,7 @@ export const USAGE = `Usage:
       --warmup S              seconds of warm-up before measuring (default ${RUN_DEFAULTS.warmupS})
       --sampling-interval US  profiler sampling interval in µs (default ${RUN_DEFAULTS.samplingIntervalUs})
       --stall-threshold MS    list event-loop stalls of at least MS ms (default 50; 0: off)
-      --no-waits              do not time the app's threadpool requests (crypto, zlib, fs, dns.lookup)
+      --no-waits              do not time the app's threadpool requests (crypto, zlib, fs, dns.lookup) and outgoing HTTP calls
       --heap                  also sample allocations (heap.heapprofile; bytes per function in the report)
       --timeout S             per-request timeout (default ${RUN_DEFAULTS.timeoutS})
       --env K=V               environment variable for the app, repeatable

@@ -78,6 +78,8 @@ export {
   profilerCostOf,
   regressionGate,
   type ReportV1,
+  type RequestTime,
+  requestTimeOf,
   type RunSettings,
   signedPct,
   ThresholdError,

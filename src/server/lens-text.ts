@@ -116,13 +116,15 @@ export function stallLensText(s: Pick<LineStalls, 'count' | 'maxMs'>): string {
 
 /**
  * `waits 180 ms per request · 150 ms queued for the threadpool (4 threads)`: the p50 wait of a
- * line's threadpool requests (measured) and the part queued for a thread (inferred).
+ * line's threadpool requests (measured) and the part queued for a thread (inferred); for an
+ * outgoing HTTP call, `waits 52 ms per request on GET 127.0.0.1:8080 (http.request)`.
  */
 export function waitLensText(w: ThreadpoolWait, pool: { size: number } | undefined): string {
   const once = w.perRequest >= 0.95 && w.perRequest <= 1.05;
   const wait = once
     ? `waits ${formatMs(w.waitMs.p50)} per request`
     : `waits ${formatMs(w.waitMs.p50)} a call${w.perRequest > 0 ? `, ${w.perRequest.toFixed(1)}× per request` : ''}`;
+  if (w.target) return `${wait} on ${w.target} (${w.api})`;
   if (w.queuedMs.p50 < 1) return `${wait} (${w.api})`;
   const threads = pool ? ` (${pool.size} thread${pool.size === 1 ? '' : 's'})` : '';
   return `${wait} · ${formatMs(w.queuedMs.p50)} queued for the threadpool${threads}`;

@@ -51,6 +51,13 @@ test('lens texts: stalls and waits', () => {
     waitLensText({ ...wait(WAIT_LINE, 400), perRequest: 2, queuedMs: { p50: 0.2, p99: 1 } }, { size: 4 }),
     'waits 180 ms a call, 2.0× per request (crypto.pbkdf2)',
   );
+  assert.equal(
+    waitLensText(
+      { ...wait(WAIT_LINE, 400), api: 'http.request', target: 'GET 127.0.0.1:4000', queuedMs: { p50: 0, p99: 0 } },
+      { size: 4 },
+    ),
+    'waits 180 ms per request on GET 127.0.0.1:4000 (http.request)',
+  );
 });
 
 test('the stall and wait lines are lines of interest and get their lenses; a rare wait does not', () => {

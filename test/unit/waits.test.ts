@@ -144,4 +144,41 @@ describe('threadpool waits', () => {
     assert.equal(m.activeUs, ms(50));
     assert.equal(mergeWaitTraces([]), undefined);
   });
+
+  test('outgoing HTTP calls: measured waits with their target, nothing queued, and they take no pool thread', () => {
+    // 4 pbkdf2 at t=0 on 2 threads (10 ms each), and at t=0 two HTTP calls answering after 50 ms on
+    // another line: the HTTP calls queue for nothing and do not push the pbkdf2 calls back.
+    const t: WaitTraceInput = {
+      poolSize: 2,
+      cores: 8,
+      sites: [
+        ['/ws/server.js', 18, 22, 'hashPassword'],
+        ['/ws/server.js', 30, 5, 'fetchDownstream'],
+      ],
+      types: ['PBKDF2REQUEST', 'http:GET 127.0.0.1:4000', 'fetch:GET 127.0.0.1:4000'],
+      requests: [
+        [1, 1, 0, ms(50)],
+        [1, 1, 0, ms(52)],
+        [0, 0, 0, ms(10)],
+        [0, 0, 0, ms(10)],
+        [0, 0, 0, ms(20)],
+        [0, 0, 0, ms(20)],
+        [1, 2, 0, ms(60)],
+      ],
+    };
+    const waits = threadpoolWaits(t, 2);
+    const http = waits.find((w) => w.api === 'http.request')!;
+    assert.deepEqual(
+      { line: http.line, target: http.target, count: http.count, perRequest: http.perRequest },
+      { line: 30, target: 'GET 127.0.0.1:4000', count: 2, perRequest: 1 },
+    );
+    assert.deepEqual(http.waitMs, { p50: 50, p99: 52, total: 102 });
+    assert.deepEqual(http.queuedMs, { p50: 0, p99: 0 });
+    const fetch = waits.find((w) => w.api === 'fetch')!;
+    assert.equal(fetch.waitMs.p50, 60);
+    const pool = waits.find((w) => w.api === 'crypto.pbkdf2')!;
+    assert.equal(pool.target, undefined);
+    assert.deepEqual(pool.queuedMs, { p50: 0, p99: 10 });
+    assert.equal(poolLimitHint(http, { size: 2, cores: 8 }, 0.1, 1000), undefined);
+  });
 });

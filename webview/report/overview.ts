@@ -17,6 +17,7 @@ import { hasWorkers, threadsSection } from './threads.ts';
 import { badge, button, divider } from './toolkit.ts';
 import { firstLook } from './first-look.ts';
 import { processesSection } from './processes.ts';
+import { requestTimeSection } from './request-time.ts';
 
 export function header(ctx: ViewContext): HTMLElement {
   const r = ctx.report;
@@ -81,6 +82,7 @@ export function overview(ctx: ViewContext): HTMLElement {
     first,
     first ? divider() : null,
     loadSection(ctx),
+    requestTimeSection(ctx),
     eventLoopSection(ctx),
     cpuSection(ctx),
     threadsSection(ctx),

@@ -142,6 +142,13 @@ vscode-panel-view.view > * { width: 100%; }
 .cat-native { background: var(--vscode-charts-purple); }
 .cat-gc { background: var(--vscode-charts-red); }
 .cat-program, .cat-idle { background: var(--vscode-charts-lines); }
+.rt-user { background: var(--hl-hot); }
+.rt-dependencies { background: var(--vscode-charts-blue); }
+.rt-runtime { background: var(--vscode-charts-green); }
+.rt-threadpool { background: var(--vscode-charts-yellow); }
+.rt-http { background: var(--vscode-charts-purple); }
+/* Inferred, not measured: hatched. */
+.rt-rest { background: repeating-linear-gradient(135deg, var(--vscode-charts-lines) 0 3px, transparent 3px 6px); }
 
 /* ---- tables -------------------------------------------------------------------------------- */
 vscode-data-grid.grid { box-sizing: border-box; border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); border-radius: 4px; }

@@ -1,4 +1,5 @@
-// The Waits tab: requests your code handed to libuv's threadpool (report.waits), per calling line
+// The Waits tab: requests your code handed to libuv's threadpool and its outgoing HTTP calls
+// (report.waits), per calling line
 // and API: how long a call waited for its callback (measured) and how much of it was queued for
 // one of the pool's threads (inferred from the order of the calls and callbacks).
 import type { ReportV1 } from '../../src/core/report/index.ts';
@@ -31,17 +32,24 @@ export function waitsTab(ctx: ViewContext, waits: NonNullable<ReportV1['waits']>
       cells: [
         [ms(w.waitMs.p50)],
         [
-          h(
-            'span',
-            { class: 'share' },
-            h('span', { class: 'num share-pct' }, ms(w.queuedMs.p50)),
-            meter(queuedShare, 'queued'),
-          ),
+          // An outgoing HTTP call waits on the other side: nothing of it queues for the pool.
+          w.target
+            ? h('span', { class: 'muted' }, '\u2013')
+            : h(
+                'span',
+                { class: 'share' },
+                h('span', { class: 'num share-pct' }, ms(w.queuedMs.p50)),
+                meter(queuedShare, 'queued'),
+              ),
         ],
         [ms(w.waitMs.p99)],
         [String(w.count)],
         [w.perRequest > 0 ? `${w.perRequest.toFixed(2)}×` : '\u2013'],
-        [h('code', null, w.api)],
+        [
+          w.target
+            ? h('span', null, h('code', null, w.api), ' ', h('span', { class: 'muted' }, w.target))
+            : h('code', null, w.api),
+        ],
         [h('span', { class: `mono ${open ? 'loc' : 'muted'}` }, `${where(w.file, w.line, r.app.cwd)}  ${w.function}`)],
       ],
       props: {
@@ -61,7 +69,7 @@ export function waitsTab(ctx: ViewContext, waits: NonNullable<ReportV1['waits']>
       h(
         'h2',
         null,
-        'Threadpool waits',
+        waits.some((w) => w.target) ? 'Waits: threadpool and outgoing HTTP' : 'Threadpool waits',
         h(
           'span',
           { class: 'muted note' },
@@ -80,12 +88,12 @@ export function waitsTab(ctx: ViewContext, waits: NonNullable<ReportV1['waits']>
         : h(
             'p',
             { class: 'empty' },
-            'Your code made no threadpool request (crypto, zlib, fs, dns.lookup) in the profiled window.',
+            'Your code made no threadpool request (crypto, zlib, fs, dns.lookup) and no outgoing HTTP call in the profiled window.',
           ),
       h(
         'p',
         { class: 'muted' },
-        "The wait is measured from each call to its callback. The queued part is inferred: libuv's pool serves its queue first in, first out, so replaying the calls in order gives when each got a thread. A busy event loop runs callbacks late, which makes it an upper bound.",
+        "The wait is measured from each call to its callback (for an outgoing HTTP call, to its response). The queued part is inferred: libuv's pool serves its queue first in, first out, so replaying the calls in order gives when each got a thread. A busy event loop runs callbacks late, which makes it an upper bound.",
       ),
     ),
   );

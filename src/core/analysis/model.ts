@@ -169,14 +169,19 @@ export interface ThreadpoolWait {
   file: string;
   line: number;
   function: string;
-  /** crypto.pbkdf2, zlib, fs, dns.lookup, … */
+  /** crypto.pbkdf2, zlib, fs, dns.lookup, …; `http.request` or `fetch` for an outgoing HTTP call. */
   api: string;
+  /** An outgoing HTTP call's method and host, `GET 127.0.0.1:8080` (its first seen, for one line). */
+  target?: string;
   /** Requests made in the profiled window that got their callback in it. */
   count: number;
   /** Requests per HTTP request served in the profiled window (0 when unknown). */
   perRequest: number;
   /** From the call to its callback: measured. */
   waitMs: { p50: number; p99: number; total: number };
-  /** Of it, waiting for a free thread: inferred (analysis/waits.ts), an upper bound when the event loop is busy. */
+  /**
+   * Of it, waiting for a free thread: inferred (analysis/waits.ts), an upper bound when the event
+   * loop is busy. Always 0 for an HTTP call (it waits on the other side, not for the pool).
+   */
   queuedMs: { p50: number; p99: number };
 }

@@ -43,7 +43,17 @@ const API_OF: Record<string, string> = {
   GETNAMEINFOREQWRAP: 'dns.lookupService',
 };
 
-export const apiOfType = (type: string): string => API_OF[type] ?? type.toLowerCase();
+/** Outgoing HTTP calls the probe noted as `http:GET host:port` or `fetch:GET host:port`. */
+const HTTP_KINDS: Record<string, string> = { http: 'http.request', fetch: 'fetch' };
+
+/** `{ api, target }` of an outgoing HTTP call's type, or undefined for threadpool work. */
+export function httpCallOfType(type: string): { api: string; target: string } | undefined {
+  const colon = type.indexOf(':');
+  const api = colon > 0 ? HTTP_KINDS[type.slice(0, colon)] : undefined;
+  return api ? { api, target: type.slice(colon + 1) } : undefined;
+}
+
+export const apiOfType = (type: string): string => httpCallOfType(type)?.api ?? API_OF[type] ?? type.toLowerCase();
 
 /**
  * When each request got a thread (µs), by replaying the FIFO pool: request i starts at the
@@ -71,24 +81,37 @@ export function inferStarts(requests: WaitTraceInput['requests'], poolSize: numb
 /** Per calling line and API: the waits and the inferred queueing, most waited first. */
 export function threadpoolWaits(trace: WaitTraceInput, requestsServed: number | undefined): ThreadpoolWait[] {
   const pending = trace.pending ?? [];
+  // Only threadpool work queues for the pool; an HTTP call waits on the other side, not queued.
+  const http = trace.types.map((type) => httpCallOfType(type));
+  const pooled = (r: readonly [number, number, number, number]): boolean => http[r[1]] === undefined;
   // The ones still waiting at a sub-window's end held their threads at least until then.
-  const starts = inferStarts([...trace.requests, ...pending], trace.poolSize);
-  type Group = { site: number; api: string; waits: number[]; queued: number[]; pending: number };
+  const poolRequests = [...trace.requests.filter(pooled), ...pending.filter(pooled)];
+  const poolStarts = inferStarts(poolRequests, trace.poolSize);
+  const startOf = new Map(poolRequests.map((r, i) => [r, poolStarts[i]]));
+  type Group = {
+    site: number;
+    api: string;
+    target?: string;
+    waits: number[];
+    queued: number[];
+    pending: number;
+  };
   const groups = new Map<string, Group>();
   const groupOf = (site: number, type: number): Group => {
     const [file, line] = trace.sites[site];
     const api = apiOfType(trace.types[type]);
     const key = `${file}\u0000${line}\u0000${api}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { site, api, waits: [], queued: [], pending: 0 }));
+    if (!g) groups.set(key, (g = { site, api, target: http[type]?.target, waits: [], queued: [], pending: 0 }));
     return g;
   };
-  trace.requests.forEach(([site, type, made, done], i) => {
-    if (site < 0) return; // made by Node or a dependency with no line of the user's code on the stack
+  for (const r of trace.requests) {
+    const [site, type, made, done] = r;
+    if (site < 0) continue; // made by Node or a dependency with no line of the user's code on the stack
     const g = groupOf(site, type);
     g.waits.push((done - made) / 1000);
-    g.queued.push((starts[i] - made) / 1000);
-  });
+    g.queued.push(((startOf.get(r) ?? made) - made) / 1000);
+  }
   // Per HTTP request: the calls made in the window, ended or not (about as many of the requests
   // served began before the window as end after it).
   for (const [site, type] of pending) if (site >= 0) groupOf(site, type).pending++;
@@ -104,6 +127,7 @@ export function threadpoolWaits(trace: WaitTraceInput, requestsServed: number | 
       line,
       function: fn,
       api: g.api,
+      ...(g.target ? { target: g.target } : {}),
       count: waits.length,
       perRequest: requestsServed && requestsServed > 0 ? round2((waits.length + g.pending) / requestsServed) : 0,
       waitMs: { p50: round2(pct(waits, 50)), p99: round2(pct(waits, 99)), total: round2(total) },

@@ -31,7 +31,7 @@ import {
   writeFileAtomic,
   writeReport,
 } from '../store/index.ts';
-import { buildReport, type ReportV1 } from '../report/index.ts';
+import { buildReport, type ReportV1, requestTimeOf } from '../report/index.ts';
 import { analyzeExtras } from './analyze-extras.ts';
 import { analyzeProcesses } from './analyze-processes.ts';
 import { analyzeStalls } from './analyze-stalls.ts';
@@ -53,7 +53,9 @@ export function analyzeRunDir(runDir: string, root: string): ReportV1 {
     analyzeExtras(runDir, root, record, buildReport({ ...record, profileFile: PROFILE_FILE, analysis }), sources),
     sources,
   );
-  const report = analyzeWaits(analyzeStalls(withExtras, record.extras?.stalls, timeline), runDir, record.extras?.waits);
+  const waited = analyzeWaits(analyzeStalls(withExtras, record.extras?.stalls, timeline), runDir, record.extras?.waits);
+  const requestTime = requestTimeOf(waited);
+  const report = requestTime ? { ...waited, requestTime } : waited;
   writeSourceSnapshot(runDir, report, sources);
   writeTimeline(runDir, timeline);
   writeReport(runDir, report);

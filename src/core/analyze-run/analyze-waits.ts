@@ -1,4 +1,5 @@
-// The threadpool requests a run's wait probe noted, on the lines that made them: `waits`,
+// The threadpool requests and outgoing HTTP calls a run's wait probe noted, on the lines that
+// made them: `waits`,
 // `threadpool` and, where a line's requests mostly queued for a thread, a hint naming
 // UV_THREADPOOL_SIZE.
 import * as fs from 'node:fs';
@@ -33,9 +34,13 @@ export function analyzeWaits(report: ReportV1, runDir: string, measured: ExtrasR
     .map((w) => poolLimitHint(w, pool, report.eventLoop?.profiled?.cpu, report.nonIdleMs))
     .filter((h) => h !== undefined);
   const notes: string[] = [];
-  if (waits.length > 0)
+  if (waits.some((w) => !w.target))
     notes.push(
       `Threadpool waits: the time from each call to its callback is measured; the part queued for one of the ${pool.size} threads is inferred from the order of the calls and of their callbacks (libuv's queue is first in, first out), and is an upper bound when the event loop was busy (a callback runs late then).`,
+    );
+  if (waits.some((w) => w.target))
+    notes.push(
+      'Outgoing HTTP calls: the wait is measured from the call (http through an Agent, or fetch) to the response (its head for http, its whole body for fetch), on the first line of your code on the stack; nothing of it is queued for the threadpool.',
     );
   if (measured.dropped > 0)
     notes.push(`${measured.dropped} threadpool requests were not noted (the probe's buffer was full).`);

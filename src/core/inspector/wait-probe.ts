@@ -2,8 +2,10 @@
 // notes every request the app hands to libuv's threadpool (crypto, zlib, fs, dns.lookup): when it
 // was made (`init`), the calling line of the user's code (the first frame outside Node and
 // node_modules), and when its callback ran (the first `before`). What the pool did in between is
-// not visible from JavaScript: the analysis infers it (analysis/waits.ts). `take` disables and
-// removes the hook and returns what it noted; the app is left as it was found.
+// not visible from JavaScript: the analysis infers it (analysis/waits.ts). Outgoing HTTP calls
+// (http/https through an Agent, and fetch) are noted too, from the call to the response: see
+// HTTP_PROBE. `take` disables and removes it all and returns what it noted; the app is left as it
+// was found.
 import type { Evaluate } from './loop-probe.ts';
 
 /** What the probe noted over one sub-window. */
@@ -14,7 +16,7 @@ export interface WaitTrace {
   cores: number;
   /** Calling lines: [file, line, column, function]. */
   sites: Array<[string, number, number, string]>;
-  /** Resource types (PBKDF2REQUEST, FSREQCALLBACK, …). */
+  /** Resource types (PBKDF2REQUEST, FSREQCALLBACK, …), or `http:METHOD host:port` / `fetch:METHOD host:port`. */
   types: string[];
   /** Per request: [site index or -1 (no line of the user's code), type index, µs made, µs its callback ran]. */
   requests: Array<[number, number, number, number]>;
@@ -59,10 +61,59 @@ const POOL_TYPES = [
   'GETNAMEINFOREQWRAP',
 ];
 
+/**
+ * Outgoing HTTP calls, from inside the probe's IIFE (it uses `p`, `where`, `nowUs`, `note`).
+ * Node 20's diagnostics channels say when a call ended but not who made it: `http.client.request.
+ * start` runs a tick after `http.request` (no line of the caller on the stack). So the call is
+ * noted where it is made — `http.Agent.prototype.addRequest`, which every http/https call through
+ * an agent runs synchronously (wrapped while the probe is on, put back at `take`) — and ends at
+ * `http.client.response.finish` (the response's head has come: what `http.get`'s callback and
+ * awaiting the response wait for). fetch (undici) is made synchronously at `undici:request:create`
+ * and ends at `undici:request:trailers` (its body read to the end); errors end either.
+ */
+const HTTP_PROBE = `
+    const dc = process.getBuiltinModule ? process.getBuiltinModule('diagnostics_channel') : require('diagnostics_channel');
+    const http = process.getBuiltinModule ? process.getBuiltinModule('http') : require('http');
+    const calls = new WeakMap();
+    const hostOf = (host, port) => String(host || 'localhost') + (port ? ':' + port : '');
+    // fetch's request is made under ~30 frames of undici's own dispatchers.
+    const begin = (key, kind, method, host) => {
+      let t = p.typeIndex.get(kind + ':' + method + ' ' + host);
+      if (t === undefined) { t = p.types.length; p.typeIndex.set(kind + ':' + method + ' ' + host, t); p.types.push(kind + ':' + method + ' ' + host); }
+      const o = [where(kind === 'fetch' ? 80 : 24), t, nowUs()];
+      calls.set(key, o);
+      p.open.set(o, o);
+    };
+    const end = (key) => {
+      const o = calls.get(key);
+      if (o === undefined) return;
+      calls.delete(key);
+      p.open.delete(o);
+      note(o);
+    };
+    const addRequest = http.Agent.prototype.addRequest;
+    http.Agent.prototype.addRequest = function (req, options) {
+      try { begin(req, 'http', req.method || 'GET', hostOf(options && (options.host || options.hostname), options && options.port)); } catch {}
+      return addRequest.apply(this, arguments);
+    };
+    const subs = [
+      ['http.client.response.finish', (m) => end(m.request)],
+      ['http.client.request.error', (m) => end(m.request)],
+      ['undici:request:create', (m) => { try { begin(m.request, 'fetch', m.request.method || 'GET', String(m.request.origin || '').replace(/^[a-z]+:\\/\\//, '')); } catch {} }],
+      ['undici:request:trailers', (m) => end(m.request)],
+      ['undici:request:error', (m) => end(m.request)],
+    ];
+    for (const [name, fn] of subs) dc.subscribe(name, fn);
+    p.unhttp = () => {
+      if (http.Agent.prototype.addRequest !== addRequest) http.Agent.prototype.addRequest = addRequest;
+      for (const [name, fn] of subs) dc.unsubscribe(name, fn);
+    };
+`;
+
 export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
   await evaluate(`(() => {
     const old = ${PROBE};
-    if (old) old.hook.disable();
+    if (old) { old.hook.disable(); old.unhttp?.(); }
     const ah = process.getBuiltinModule ? process.getBuiltinModule('async_hooks') : require('async_hooks');
     const os = process.getBuiltinModule ? process.getBuiltinModule('os') : require('os');
     const TYPES = new Set(${JSON.stringify(POOL_TYPES)});
@@ -89,12 +140,12 @@ export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
       }
       return -1;
     };
-    const where = () => {
+    const where = (depth = 24) => {
       const E = Error;
       const limit = E.stackTraceLimit;
       const prepare = E.prepareStackTrace;
       try {
-        E.stackTraceLimit = 24;
+        E.stackTraceLimit = depth;
         E.prepareStackTrace = (_, sites) => sites;
         const holder = {};
         E.captureStackTrace(holder, where);
@@ -103,6 +154,10 @@ export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
         E.stackTraceLimit = limit;
         E.prepareStackTrace = prepare;
       }
+    };
+    const note = (o) => {
+      if (p.requests.length >= ${MAX_REQUESTS * 4}) { p.dropped++; return; }
+      p.requests.push(o[0], o[1], o[2], nowUs());
     };
     p.hook = ah.createHook({
       init(id, type) {
@@ -115,13 +170,13 @@ export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
         const o = p.open.get(id);
         if (o === undefined) return;
         p.open.delete(id);
-        if (p.requests.length >= ${MAX_REQUESTS * 4}) { p.dropped++; return; }
-        p.requests.push(o[0], o[1], o[2], nowUs());
+        note(o);
       },
       // No destroy hook: it would make V8 track every promise's death, a cost on all the app's code.
     });
     p.hook.enable();
     ${PROBE} = p;
+    ${HTTP_PROBE}
   })()
 //# sourceURL=${WAIT_PROBE_URL}`);
 }
@@ -132,6 +187,7 @@ export async function takeWaitTrace(evaluate: Evaluate): Promise<WaitTrace | und
     const p = ${PROBE};
     if (!p) return '';
     p.hook.disable();
+    p.unhttp?.();
     delete ${PROBE};
     const taken = Number(process.hrtime.bigint() / 1000n);
     const pending = [];

@@ -10,6 +10,8 @@ export {
   type LoadFigures,
   type ReportParts,
   type ReportV1,
+  type RequestTime,
+  type RequestTimePart,
   type RunSettings,
   type SubWindowFigures,
   type ProcessSummary,
@@ -20,3 +22,4 @@ export { isCategory, isReportV1 } from './report-check.ts';
 export { intervalPct, MINUS, minus, signedPct, withSign } from './signs.ts';
 export { changeOf, costChangeOf, profilerCostOf, type Change, type Direction, type VerdictWord } from './verdict.ts';
 export { timeoutHint } from './load-hints.ts';
+export { requestTimeOf } from './request-time.ts';

@@ -36,15 +36,34 @@ const stall = shape({
   lines: arr(shape({ file: str, line, function: str, ownMs: num })),
 });
 
-const threadpoolWait = shape({
-  file: str,
-  line,
-  function: str,
-  api: str,
-  count: line,
-  perRequest: num,
-  waitMs: shape({ p50: num, p99: num, total: num }),
-  queuedMs: shape({ p50: num, p99: num }),
+const threadpoolWait = shape(
+  {
+    file: str,
+    line,
+    function: str,
+    api: str,
+    count: line,
+    perRequest: num,
+    waitMs: shape({ p50: num, p99: num, total: num }),
+    queuedMs: shape({ p50: num, p99: num }),
+  },
+  { target: str },
+);
+
+const requestTime = shape({
+  url: str,
+  latencyMs: num,
+  measuredLatencyMs: num,
+  requestsProfiled: num,
+  parts: arr(
+    shape({
+      key: oneOf('user', 'dependencies', 'runtime', 'threadpool', 'http', 'rest'),
+      label: str,
+      ms: num,
+      how: oneOf('derived', 'measured', 'inferred'),
+    }),
+  ),
+  overMs: num,
 });
 
 const eventLoop = shape(
@@ -175,6 +194,7 @@ const report = shape(
     stalls: arr(stall),
     waits: arr(threadpoolWait),
     threadpool: shape({ size: num, cores: num }),
+    requestTime,
   },
 );
 

@@ -188,6 +188,38 @@ export interface ReportV1 {
   waits?: ThreadpoolWait[];
   /** The app's threadpool and cores, as it saw them (with `waits`). */
   threadpool?: { size: number; cores: number };
+  /** Where a typical request's latency goes (report/request-time.ts); absent without a load. */
+  requestTime?: RequestTime;
+}
+
+/**
+ * One request's time to the loaded URL: the profiled window's latency p50 split into the main
+ * thread's CPU per request by category (derived: the profile's CPU ÷ the requests served while it
+ * ran), the waits per request (measured: mean wait a call × calls per request) and the rest
+ * (inferred: the latency less the others, never below 0).
+ */
+export interface RequestTime {
+  /** `GET /login`. */
+  url: string;
+  /** The profiled window's latency p50, ms: what the parts split (they were measured in that window). */
+  latencyMs: number;
+  /** The measured window's latency p50 (without the profiler and probes), ms, for reference. */
+  measuredLatencyMs: number;
+  /** Requests served while the profile ran: the CPU parts are its CPU divided by them. */
+  requestsProfiled: number;
+  /** In this order: user, dependencies, runtime, then threadpool and http (with waits), rest last. */
+  parts: RequestTimePart[];
+  /** How much the parts other than the rest add up to above latencyMs (0 when they fit). */
+  overMs: number;
+}
+
+export interface RequestTimePart {
+  key: 'user' | 'dependencies' | 'runtime' | 'threadpool' | 'http' | 'rest';
+  label: string;
+  /** ms per request. */
+  ms: number;
+  /** derived from the profile and the load, measured by the wait probe, or inferred as what is left. */
+  how: 'derived' | 'measured' | 'inferred';
 }
 
 export interface ProcessSummary {

@@ -4,7 +4,8 @@
 // marked `WAIT LINE`. With more connections than UV_THREADPOOL_SIZE threads, requests queue for a
 // thread there: at 32 connections, UV_THREADPOOL_SIZE=2 queues most of each wait, 16 far less.
 // GET /slow instead awaits a downstream HTTP call that answers after DOWNSTREAM_MS (a timer in
-// this same process stands in for the other service), on the line marked `DOWNSTREAM LINE`.
+// this same process stands in for the other service): `http.get` on the line marked `GET LINE`
+// (awaited on `DOWNSTREAM LINE`). GET /fetch awaits the same call made with fetch (`FETCH LINE`).
 
 const crypto = require('node:crypto');
 const http = require('node:http');
@@ -21,12 +22,11 @@ async function hashPassword(password) {
 
 function fetchDownstream(port) {
   return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path: '/downstream' }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode));
-      })
-      .on('error', reject);
+    const req = http.get({ host: '127.0.0.1', port, path: '/downstream' }, (res) => { // GET LINE
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    });
+    req.on('error', reject);
   });
 }
 
@@ -38,6 +38,11 @@ const server = http.createServer(async (req, res) => {
   if (req.url === '/slow') {
     const status = await fetchDownstream(server.address().port); // DOWNSTREAM LINE
     res.end(`downstream ${status}\n`);
+    return;
+  }
+  if (req.url === '/fetch') {
+    const down = await fetch(`http://127.0.0.1:${server.address().port}/downstream`); // FETCH LINE
+    res.end(`downstream ${down.status} ${await down.text()}`);
     return;
   }
   const hash = await hashPassword('correct horse');
