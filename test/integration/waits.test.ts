@@ -56,8 +56,14 @@ test(
       assert.deepEqual(r.threadpool?.size, size);
       assert.equal(w.api, 'crypto.pbkdf2');
       assert.equal(w.function, 'hashPassword');
-      // One pbkdf2 per request (a few still in flight when a sub-window ended are not counted).
-      assert.ok(w.perRequest > 0.8 && w.perRequest <= 1.05, `per request ${w.perRequest}`);
+      // One pbkdf2 per request. At each profiled sub-window's edges up to one request per
+      // connection is in flight: its call counted without its response, or the reverse.
+      const edges = (r.load?.subWindows?.profiled.length ?? 1) * 32;
+      const slack = edges / Math.max(1, r.load?.profiled.requests.total ?? w.count);
+      assert.ok(
+        w.perRequest >= 1 - slack - 0.05 && w.perRequest <= 1 + slack + 0.05,
+        `per request ${w.perRequest} (±${slack.toFixed(2)} for the requests in flight at the edges)`,
+      );
       assert.ok(w.waitMs.total > 0 && w.queuedMs.p50 <= w.waitMs.p50);
     }
     const share = (w: typeof a): number => w.queuedMs.p50 / w.waitMs.p50;
