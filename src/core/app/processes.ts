@@ -84,18 +84,37 @@ export function isAlive(pid: number): boolean {
 
 /** The process group of `pid` (field 5 of /proc/PID/stat), undefined when unknown or gone. */
 function groupOf(pid: number): number | undefined {
-  if (process.platform !== 'linux') return undefined;
+  return process.platform === 'linux' ? statOf(pid)?.pgrp : undefined;
+}
+
+/** State and process group of `pid` (fields 3 and 5 of /proc/PID/stat); undefined when unknown or gone. */
+function statOf(pid: number): { state: string; pgrp: number } | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0], pgrp: Number(fields[2]) };
   } catch {
     return undefined;
   }
 }
 
-/** True while any process of group `pgid` runs. */
+/**
+ * True while any process of group `pgid` runs. A zombie does not count: it has ended, and an
+ * orphan's zombie waits for PID 1 to reap it, which in a container may never happen.
+ */
 function groupAlive(pgid: number): boolean {
   if (process.platform === 'win32') return false;
+  if (process.platform === 'linux') {
+    try {
+      return fs.readdirSync('/proc').some((name) => {
+        if (!/^\d+$/.test(name)) return false;
+        const st = statOf(Number(name));
+        return st !== undefined && st.pgrp === pgid && st.state !== 'Z';
+      });
+    } catch {
+      // no /proc: ask the kernel below
+    }
+  }
   try {
     process.kill(-pgid, 0);
     return true;
@@ -162,13 +181,18 @@ export async function killTree(
   const tree = leaderGone ? [] : [pid, ...descendantsOf(pid)];
   signalTree(pid, tree, 'SIGTERM');
   const outside = tree.filter((p) => p !== pid && groupOf(p) !== pid);
-  const allGone = (): boolean => !groupAlive(pid) && outside.every((p) => !isAlive(p));
+  const allGone = (): boolean => !groupAlive(pid) && outside.every((p) => !isAlive(p) || statOf(p)?.state === 'Z');
   if (await until(allGone, leaderGone ? Promise.resolve() : exited, graceMs)) return;
   // Descendants may outlive the leader, and new ones may have appeared meanwhile.
   const rest = [...new Set([...tree, ...(leaderGone ? [] : descendantsOf(pid))])].filter(isAlive);
   signalTree(pid, rest, 'SIGKILL');
-  await exited;
+  // A killed process ends once the kernel schedules it again (on a busy machine, a while after
+  // the leader): the tree is gone only when all of it is, not just the leader.
+  await until(allGone, exited, KILLED_GONE_MS);
 }
+
+/** How long the processes SIGKILLed may take to be gone (they cannot refuse; they must be scheduled). */
+const KILLED_GONE_MS = 2000;
 
 /** Last resort from a synchronous 'exit' handler: no waiting possible, so SIGKILL at once. */
 export function killTreeNow(pid: number): void {
