@@ -55,6 +55,7 @@ export function buildProfileTree(profile: CpuProfile): ProfileTree {
   const n = profile.nodes.length;
   const indexById = new Map<number, number>();
   profile.nodes.forEach((node, i) => indexById.set(node.id, i));
+  const indexOf = nodeIndexer(indexById);
 
   const frames: Frame[] = [];
   const frameIndex = new Map<string, number>();
@@ -74,7 +75,7 @@ export function buildProfileTree(profile: CpuProfile): ProfileTree {
     }
     nodeFrame[i] = f;
     positionTicks[i] = node.positionTicks;
-    children[i] = (node.children ?? []).map((id) => indexById.get(id)!);
+    children[i] = (node.children ?? []).map(indexOf);
     for (const c of children[i]) parent[c] = i;
   }
   let root = 0;
@@ -90,7 +91,7 @@ export function buildProfileTree(profile: CpuProfile): ProfileTree {
     for (let c = ch.length - 1; c >= 0; c--) stack.push(ch[c]);
   }
 
-  const timeline = sampleTimeline(profile, indexById);
+  const timeline = sampleTimeline(profile, indexOf);
   const selfUs = new Float64Array(n);
   // A sample counts for at most MAX_SAMPLE_WEIGHT intervals. A long gap before the next sample is
   // time the app's thread was not running (descheduled on a busy machine: V8's sampler signals
@@ -152,14 +153,13 @@ interface Timeline {
  * median interval so a long tail after the last sample is not given to one stack. Profiles
  * without a sample array (old formats) fall back to hit counts spread over the duration.
  */
-function sampleTimeline(profile: CpuProfile, indexById: Map<number, number>): Timeline {
+function sampleTimeline(profile: CpuProfile, indexOf: (id: number) => number): Timeline {
   const wall = Math.max(0, profile.endTime - profile.startTime);
   const samples = profile.samples;
   if (!samples || samples.length === 0) return hitCountTimeline(profile, wall);
 
   const count = samples.length;
   const sampleNode = new Int32Array(count);
-  const indexOf = nodeIndexer(indexById);
   for (let s = 0; s < count; s++) sampleNode[s] = indexOf(samples[s]);
   const deltas = profile.timeDeltas;
   const timed =
