@@ -35,7 +35,14 @@ export type SampleColumn = number[] | Int32Array;
 
 /** timeline.json's text: the typed columns written as the JSON arrays readers expect. */
 export function timelineJson(t: TimelineV1): string {
-  return JSON.stringify(t, (_key, value: unknown) => (value instanceof Int32Array ? Array.from(value) : value));
+  if (!(t.sampleUs instanceof Int32Array) || !(t.sampleKind instanceof Int32Array)) return JSON.stringify(t);
+  // The columns joined straight from the typed arrays (integers: the same text JSON gives),
+  // not first copied into JS arrays of millions. They are the last keys, so they close the text.
+  const rest = JSON.stringify({ ...t, sampleUs: [], sampleKind: [] });
+  const tail = '"sampleUs":[],"sampleKind":[]}';
+  if (!rest.endsWith(tail))
+    return JSON.stringify(t, (_key, value: unknown) => (value instanceof Int32Array ? Array.from(value) : value));
+  return `${rest.slice(0, -tail.length)}"sampleUs":[${t.sampleUs.join(',')}],"sampleKind":[${t.sampleKind.join(',')}]}`;
 }
 
 export interface TimelineLine {
