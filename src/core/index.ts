@@ -26,6 +26,7 @@ export {
   stallsByLine,
   type ThreadpoolWait,
   TIMELINE_FILE,
+  timelineJson,
   type TimelineV1,
 } from './analysis/index.ts';
 export {

@@ -7,7 +7,14 @@ import { pathToFileURL } from 'node:url';
 import { analyzeProfile, analyzeProfileWithTimeline } from '../../src/core/analysis/analyze.ts';
 import { readCpuProfile, type CpuProfile } from '../../src/core/analysis/cpuprofile.ts';
 import { mergeProfiles } from '../../src/core/analysis/merge.ts';
-import { cutProfile, heatMap, rankRange, sampleStarts, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
+import {
+  cutProfile,
+  heatMap,
+  rankRange,
+  sampleStarts,
+  timelineJson,
+  type TimelineV1,
+} from '../../src/core/analysis/timeline.ts';
 import { loadFixture } from '../helpers/fixtures.ts';
 import { buildProfile } from '../helpers/profiles.ts';
 
@@ -179,6 +186,17 @@ describe('timeline', () => {
         .join(''),
       '..###.....' + '..###.....',
     );
+  });
+
+  test('timeline.json holds its typed columns as the plain arrays a reader parses', () => {
+    const t = timelineOf(patterned(3, 200, 600));
+    assert.ok(
+      t.sampleKind instanceof Int32Array && t.sampleUs instanceof Int32Array,
+      'the analysis builds typed columns',
+    );
+    const read = JSON.parse(timelineJson(t)) as TimelineV1;
+    assert.deepEqual(read, { ...t, sampleUs: Array.from(t.sampleUs), sampleKind: Array.from(t.sampleKind) });
+    assert.equal(timelineJson(read), JSON.stringify(read), 'plain arrays are written as JSON writes them');
   });
 
   test('hit counts only: no timeline (nothing says when a sample was taken)', () => {

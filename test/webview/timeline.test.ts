@@ -264,7 +264,7 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
   test('a damaged timeline costs the tab, not the report; no timeline, no tab', async () => {
     const damaged = {
       ...timeline,
-      sampleKind: timeline.sampleKind.map((k, i) => (i === 10 ? timeline.kinds.length + 5 : k)),
+      sampleKind: Array.from(timeline.sampleKind, (k, i) => (i === 10 ? timeline.kinds.length + 5 : k)),
     };
     for (const message of [
       { type: 'report', report, timeline: damaged },

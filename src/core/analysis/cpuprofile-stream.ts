@@ -25,6 +25,7 @@ import {
   QUOTE,
   ZERO,
 } from './json-bytes.ts';
+import { int32WithSpareSlot } from './spare-slot.ts';
 
 /** The window's size: big enough that refills are rare, small next to the files it is for. */
 const WINDOW_BYTES = 8 << 20;
@@ -116,7 +117,8 @@ class NumberList {
   /** One array of exactly the values; the chunks are let go. */
   done(): Int32Array | Float64Array {
     const length = this.filled + this.at;
-    const out = this.floats ? new Float64Array(length) : new Int32Array(length);
+    // The spare slot lets the profile tree's durations be a view of the time deltas (spare-slot.ts).
+    const out = this.floats ? new Float64Array(length) : int32WithSpareSlot(length);
     let k = 0;
     for (const c of this.chunks) {
       out.set(c, k);

@@ -126,11 +126,13 @@ function readProfileValue(input: unknown, owned: boolean): CpuProfile {
     indexById.set(node.id, i);
     nodes[i] = node;
   }
-  checkTree(nodes, indexById);
+  // A dense table, not the map: millions of look-ups below (children twice, every sample).
+  const indexOf = nodeIndexer(indexById);
+  checkTree(nodes, indexOf);
 
   const out: CpuProfile = { nodes, startTime: value.startTime, endTime: value.endTime };
   if (value.samples !== undefined) {
-    out.samples = readSamples(value.samples, indexById);
+    out.samples = readSamples(value.samples, indexOf);
     const deltas = value.timeDeltas;
     if (deltas !== undefined) {
       if (!isNumberList(deltas)) throw new ProfileFormatError('"timeDeltas" must be an array', '$.timeDeltas');
@@ -256,14 +258,14 @@ function copyNode(raw: Record<string, unknown>): CpuProfileNode {
 }
 
 /** One parent per node, exactly one root, every node reachable from it: a tree, so no cycles. */
-function checkTree(nodes: CpuProfileNode[], indexById: Map<number, number>): void {
+function checkTree(nodes: CpuProfileNode[], indexOf: (id: number) => number): void {
   const parentOf = new Int32Array(nodes.length).fill(-1);
   for (let i = 0; i < nodes.length; i++) {
     const children = nodes[i].children;
     if (!children) continue;
     for (const childId of children) {
-      const c = indexById.get(childId);
-      if (c === undefined) throw new ProfileFormatError(`child id ${childId} names no node`, `$.nodes[${i}].children`);
+      const c = indexOf(childId);
+      if (c < 0) throw new ProfileFormatError(`child id ${childId} names no node`, `$.nodes[${i}].children`);
       if (c === i) throw new ProfileFormatError(`node ${childId} is its own child`, `$.nodes[${i}].children`);
       if (parentOf[c] !== -1) throw new ProfileFormatError(`node ${childId} has two parents`, `$.nodes[${i}].children`);
       parentOf[c] = i;
@@ -286,7 +288,7 @@ function checkTree(nodes: CpuProfileNode[], indexById: Map<number, number>): voi
     if (seen[i]) continue;
     seen[i] = 1;
     reached++;
-    for (const childId of nodes[i].children ?? []) stack.push(indexById.get(childId)!);
+    for (const childId of nodes[i].children ?? []) stack.push(indexOf(childId));
   }
   if (reached !== nodes.length)
     throw new ProfileFormatError(
@@ -296,9 +298,8 @@ function checkTree(nodes: CpuProfileNode[], indexById: Map<number, number>): voi
 }
 
 /** The input's own array once every entry is checked (see readCpuProfile). */
-function readSamples(raw: unknown, indexById: Map<number, number>): SampleArray {
+function readSamples(raw: unknown, indexOf: (id: number) => number): SampleArray {
   if (!isNumberList(raw)) throw new ProfileFormatError('"samples" must be an array', '$.samples');
-  const indexOf = nodeIndexer(indexById);
   for (let i = 0; i < raw.length; i++) {
     const id: unknown = raw[i];
     if (!isInt(id) || indexOf(id) < 0) throw new ProfileFormatError(`sample ${i} names no node`, `$.samples[${i}]`);

@@ -50,4 +50,4 @@ export {
   type TimedStall,
 } from './stalls.ts';
 export { poolLimitHint, threadpoolWaits, type WaitTraceInput } from './waits.ts';
-export { cutProfile, TIMELINE_FILE, type TimelineV1 } from './timeline.ts';
+export { cutProfile, TIMELINE_FILE, timelineJson, type TimelineV1 } from './timeline.ts';

@@ -3,6 +3,7 @@
 // works on indices, never on the V8 objects.
 import { MAX_SAMPLE_WEIGHT } from './model.ts';
 import { nodeIndexer, type CallFrame, type CpuProfile, type PositionTick } from './cpuprofile.ts';
+import { shiftedWithLast } from './spare-slot.ts';
 
 export interface Frame {
   functionName: string;
@@ -54,6 +55,7 @@ export function buildProfileTree(profile: CpuProfile): ProfileTree {
   const n = profile.nodes.length;
   const indexById = new Map<number, number>();
   profile.nodes.forEach((node, i) => indexById.set(node.id, i));
+  const indexOf = nodeIndexer(indexById);
 
   const frames: Frame[] = [];
   const frameIndex = new Map<string, number>();
@@ -73,7 +75,7 @@ export function buildProfileTree(profile: CpuProfile): ProfileTree {
     }
     nodeFrame[i] = f;
     positionTicks[i] = node.positionTicks;
-    children[i] = (node.children ?? []).map((id) => indexById.get(id)!);
+    children[i] = (node.children ?? []).map(indexOf);
     for (const c of children[i]) parent[c] = i;
   }
   let root = 0;
@@ -89,7 +91,7 @@ export function buildProfileTree(profile: CpuProfile): ProfileTree {
     for (let c = ch.length - 1; c >= 0; c--) stack.push(ch[c]);
   }
 
-  const timeline = sampleTimeline(profile, indexById);
+  const timeline = sampleTimeline(profile, indexOf);
   const selfUs = new Float64Array(n);
   // A sample counts for at most MAX_SAMPLE_WEIGHT intervals. A long gap before the next sample is
   // time the app's thread was not running (descheduled on a busy machine: V8's sampler signals
@@ -151,35 +153,78 @@ interface Timeline {
  * median interval so a long tail after the last sample is not given to one stack. Profiles
  * without a sample array (old formats) fall back to hit counts spread over the duration.
  */
-function sampleTimeline(profile: CpuProfile, indexById: Map<number, number>): Timeline {
+function sampleTimeline(profile: CpuProfile, indexOf: (id: number) => number): Timeline {
   const wall = Math.max(0, profile.endTime - profile.startTime);
   const samples = profile.samples;
   if (!samples || samples.length === 0) return hitCountTimeline(profile, wall);
 
   const count = samples.length;
   const sampleNode = new Int32Array(count);
-  const durations = new DurationArray(count);
+  for (let s = 0; s < count; s++) sampleNode[s] = indexOf(samples[s]);
   const deltas = profile.timeDeltas;
-  const indexOf = nodeIndexer(indexById);
-  // t: the current sample's start; each duration is the difference of two starts (the same
-  // arithmetic as subtracting stored starts, without storing them).
+  const timed =
+    deltas instanceof Int32Array
+      ? durationsOfInt32Deltas(deltas, wall)
+      : durationsOfDeltas(count, (s) => (deltas ? deltas[s] : wall / count), wall);
+  const sampleDurationUs = timed.durations;
+  // The gap before the first sample belongs to no sample: the sampled time starts at it.
+  let durationUs = 0;
+  for (let s = 0; s < count; s++) durationUs += sampleDurationUs[s];
+  return {
+    fromSamples: true,
+    sampleNode,
+    sampleDurationUs,
+    firstSampleUs: timed.firstSampleUs,
+    sampleCount: count,
+    durationUs,
+    intervalUs: timed.intervalUs,
+  };
+}
+
+interface Timed {
+  durations: Durations;
+  firstSampleUs: number;
+  intervalUs: number;
+}
+
+/**
+ * Each sample lasts until the next one starts: its duration is the next delta. t is the current
+ * sample's start; each duration is the difference of two starts (the same arithmetic as
+ * subtracting stored starts, without storing them).
+ */
+function durationsOfDeltas(count: number, deltaOf: (s: number) => number, wall: number): Timed {
+  const durations = new DurationArray(count);
   let t = 0;
   let firstSampleUs = 0;
   for (let s = 0; s < count; s++) {
-    sampleNode[s] = indexOf(samples[s]);
     const previous = t;
-    t += deltas ? deltas[s] : wall / count;
+    t += deltaOf(s);
     if (s === 0) firstSampleUs = t;
     else durations.set(s - 1, t - previous);
   }
   const intervalUs = median(durations.values.subarray(0, Math.max(0, count - 1))) || (count > 0 ? wall / count : 0);
-  const tail = wall - t;
-  durations.set(count - 1, Math.max(0, Math.min(tail > 0 ? tail : intervalUs, intervalUs)));
-  const sampleDurationUs = durations.values;
-  // The gap before the first sample belongs to no sample: the sampled time starts at it.
-  let durationUs = 0;
-  for (let s = 0; s < count; s++) durationUs += sampleDurationUs[s];
-  return { fromSamples: true, sampleNode, sampleDurationUs, firstSampleUs, sampleCount: count, durationUs, intervalUs };
+  durations.set(count - 1, lastDuration(wall - t, intervalUs));
+  return { durations: durations.values, firstSampleUs, intervalUs };
+}
+
+/**
+ * The same for V8's whole-µs deltas: the durations are the deltas shifted by one (integer sums
+ * are exact), a view of the reader's array where it left room (spare-slot.ts), not a copy.
+ */
+function durationsOfInt32Deltas(deltas: Int32Array, wall: number): Timed {
+  const count = deltas.length;
+  let t = 0;
+  for (let s = 0; s < count; s++) t += deltas[s];
+  const intervalUs = median(deltas.subarray(1)) || wall / count;
+  const last = lastDuration(wall - t, intervalUs);
+  // A fractional or huge last duration (an odd wall time): the general path keeps it exact.
+  if ((last | 0) !== last) return durationsOfDeltas(count, (s) => deltas[s], wall);
+  return { durations: shiftedWithLast(deltas, last), firstSampleUs: deltas[0], intervalUs };
+}
+
+/** The last sample lasts until endTime, capped at the median interval (a long tail is no one stack's). */
+function lastDuration(tail: number, intervalUs: number): number {
+  return Math.max(0, Math.min(tail > 0 ? tail : intervalUs, intervalUs));
 }
 
 /**

@@ -22,9 +22,27 @@ export interface TimelineV1 {
   /** The distinct (category, owner lines) pairs the samples fall into. */
   kinds: TimelineKind[];
   /** Per sample: how long it lasts, µs (until the next sample starts). */
-  sampleUs: number[];
+  sampleUs: SampleColumn;
   /** Per sample: index into `kinds`. */
-  sampleKind: number[];
+  sampleKind: SampleColumn;
+}
+
+/**
+ * A per-sample column: an Int32Array as the analysis builds it (millions of samples: 4 bytes
+ * each, not a JS array's 8+), a plain array as JSON reads it back (timelineJson writes arrays).
+ */
+export type SampleColumn = number[] | Int32Array;
+
+/** timeline.json's text: the typed columns written as the JSON arrays readers expect. */
+export function timelineJson(t: TimelineV1): string {
+  if (!(t.sampleUs instanceof Int32Array) || !(t.sampleKind instanceof Int32Array)) return JSON.stringify(t);
+  // The columns joined straight from the typed arrays (integers: the same text JSON gives),
+  // not first copied into JS arrays of millions. They are the last keys, so they close the text.
+  const rest = JSON.stringify({ ...t, sampleUs: [], sampleKind: [] });
+  const tail = '"sampleUs":[],"sampleKind":[]}';
+  if (!rest.endsWith(tail))
+    return JSON.stringify(t, (_key, value: unknown) => (value instanceof Int32Array ? Array.from(value) : value));
+  return `${rest.slice(0, -tail.length)}"sampleUs":[${t.sampleUs.join(',')}],"sampleKind":[${t.sampleKind.join(',')}]}`;
 }
 
 export interface TimelineLine {
@@ -68,41 +86,64 @@ export function buildTimeline(
   const kindIndex = new Map<string, number>();
   // Per node index: its kind + 1, 0 until met (a typed array, not a Map: one look-up per sample).
   const kindOfNode = new Int32Array(maxOf(tree.sampleNode) + 1);
-  const sampleKind = new Array<number>(count);
-  const sampleUs = new Array<number>(count);
+  const sampleKind = new Int32Array(count);
   for (let s = 0; s < count; s++) {
     const node = tree.sampleNode[s];
     let k = node >= 0 ? kindOfNode[node] - 1 : -1;
     if (k < 0) {
-      const a = attribution(node);
-      const owners: Array<[number, number]> = a.owners
-        .filter((o) => o.frac > 0)
-        .map((o) => {
-          const key = `${o.line.file}\u0000${o.line.line}\u0000${o.line.function}`;
-          let li = lineIndex.get(key);
-          if (li === undefined) {
-            li = lines.length;
-            lineIndex.set(key, li);
-            lines.push({ file: o.line.file, line: o.line.line, function: o.line.function });
-          }
-          return [li, o.frac];
-        });
-      const key = `${a.category}|${owners.map(([l, f]) => `${l}:${f}`).join(',')}`;
-      let known = kindIndex.get(key);
-      if (known === undefined) {
-        known = kinds.length;
-        kindIndex.set(key, known);
-        kinds.push({ category: a.category, owners });
-      }
-      k = known;
+      k = kindOf(attribution(node), lines, lineIndex, kinds, kindIndex);
       if (node >= 0) kindOfNode[node] = k + 1;
     }
     sampleKind[s] = k;
-    sampleUs[s] = Math.round(tree.sampleDurationUs[s]);
   }
+  const sampleUs = wholeMicroseconds(tree.sampleDurationUs);
   const firstUs = Math.round(tree.firstSampleUs);
-  const endUs = firstUs + sampleUs.reduce((a, b) => a + b, 0);
+  let endUs = firstUs;
+  for (let s = 0; s < count; s++) endUs += sampleUs[s];
   return { version: 1, firstUs, endUs, intervalUs: Math.round(tree.intervalUs), lines, kinds, sampleUs, sampleKind };
+}
+
+/** The durations rounded to whole µs: the tree's own array when they already are (V8's are), no copy. */
+function wholeMicroseconds(durations: Int32Array | Float64Array): SampleColumn {
+  if (durations instanceof Int32Array) return durations;
+  const out = new Int32Array(durations.length);
+  for (let s = 0; s < durations.length; s++) {
+    const us = Math.round(durations[s]);
+    // A duration past 32 bits (a hand-made profile) keeps a plain array: exact, as before.
+    if ((us | 0) !== us) return Array.from(durations, (d) => Math.round(d));
+    out[s] = us;
+  }
+  return out;
+}
+
+/** The index in `kinds` of a node's (category, owner lines), added when new. */
+function kindOf(
+  a: NodeAttribution,
+  lines: TimelineLine[],
+  lineIndex: Map<string, number>,
+  kinds: TimelineKind[],
+  kindIndex: Map<string, number>,
+): number {
+  const owners: Array<[number, number]> = a.owners
+    .filter((o) => o.frac > 0)
+    .map((o) => {
+      const key = `${o.line.file}\u0000${o.line.line}\u0000${o.line.function}`;
+      let li = lineIndex.get(key);
+      if (li === undefined) {
+        li = lines.length;
+        lineIndex.set(key, li);
+        lines.push({ file: o.line.file, line: o.line.line, function: o.line.function });
+      }
+      return [li, o.frac];
+    });
+  const key = `${a.category}|${owners.map(([l, f]) => `${l}:${f}`).join(',')}`;
+  let known = kindIndex.get(key);
+  if (known === undefined) {
+    known = kinds.length;
+    kindIndex.set(key, known);
+    kinds.push({ category: a.category, owners });
+  }
+  return known;
 }
 
 function maxOf(values: Int32Array): number {

@@ -19,6 +19,7 @@ import {
   readStackCaptures,
   type StackCapturesInput,
   TIMELINE_FILE,
+  timelineJson,
   type TimelineV1,
   readPprof,
 } from '../analysis/index.ts';
@@ -65,7 +66,7 @@ export function analyzeRunDir(runDir: string, root: string): ReportV1 {
 /** Writes timeline.json (compact: one line of arrays), or removes a stale one when the profile has no sample order. */
 export function writeTimeline(dir: string, timeline: TimelineV1 | undefined): void {
   const file = path.join(dir, TIMELINE_FILE);
-  if (timeline) writeFileAtomic(file, JSON.stringify(timeline));
+  if (timeline) writeFileAtomic(file, timelineJson(timeline));
   else fs.rmSync(file, { force: true });
 }
 
