@@ -494,9 +494,9 @@ export async function activeTabPerGroup(page: Page): Promise<string[]> {
     );
 }
 
-/** Puts the cursor on a 1-based line of the active editor (Go to Line). */
-export async function goToLine(page: Page, line: number): Promise<void> {
-  await openQuickInput(page, 'Control+G', `:${line}`);
+/** Puts the cursor on a 1-based line (and column) of the active editor (Go to Line). */
+export async function goToLine(page: Page, line: number, column?: number): Promise<void> {
+  await openQuickInput(page, 'Control+G', column === undefined ? `:${line}` : `:${line}:${column}`);
   await page.keyboard.press('Enter');
   await page.locator(SEL.quickInput).waitFor({ state: 'hidden' });
 }

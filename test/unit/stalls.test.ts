@@ -137,6 +137,11 @@ describe('stalls', () => {
     // Irregular stalls, and too few, are not.
     assert.equal(periodicStall([300, 1100, 1500, 2900, 3200, 5100].map(stall)), undefined);
     assert.equal(periodicStall([500, 1500].map(stall)), undefined);
+
+    // Back to back (a saturated server blocking on every request: 69 ms stalls every 69 ms) is
+    // no timer: the loop is never free between them.
+    const busy = (appStartMs: number): TimedStall => ({ ...stall(appStartMs), durationMs: 69 });
+    assert.equal(periodicStall([0, 69, 138, 207, 276, 345].map(busy)), undefined);
   });
 });
 

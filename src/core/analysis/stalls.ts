@@ -99,6 +99,12 @@ export function stallsByLine(stalls: readonly Stall[]): LineStalls[] {
 const PERIODIC_MIN_STALLS = 3;
 const PERIOD_TOLERANCE = 0.15;
 const REGULAR_SHARE = 2 / 3;
+/**
+ * A periodic job leaves the loop free between its runs: stalls that fill most of their period
+ * are one request after another blocking it (a saturated server doing synchronous work per
+ * request: 69 ms stalls every 69 ms), which the per-request hints name, not a timer.
+ */
+const MAX_PERIODIC_DUTY = 0.5;
 
 export interface PeriodicStall extends LineStalls {
   /** The typical time from one stall's start to the next one's, ms. */
@@ -128,7 +134,9 @@ export function periodicStall(stalls: readonly TimedStall[]): PeriodicStall | un
     return k >= 1 && Math.abs(d - k * periodMs) <= periodMs * PERIOD_TOLERANCE;
   }).length;
   if (regular < Math.max(2, intervals.length * REGULAR_SHARE)) return undefined;
-  return { ...top, periodMs: Math.round(periodMs), typicalMs: Math.round(median(own.map((s) => s.durationMs))) };
+  const typicalMs = median(own.map((s) => s.durationMs));
+  if (typicalMs > periodMs * MAX_PERIODIC_DUTY) return undefined;
+  return { ...top, periodMs: Math.round(periodMs), typicalMs: Math.round(typicalMs) };
 }
 
 /** The hint for a periodic stall, ranked like the other hints by its share of the profile's busy time. */
