@@ -8,7 +8,7 @@ import type { ReportV1 } from '../../src/core/report/schema.ts';
 import {
   HELPER_MODULE,
   LOGIN_API,
-  LOGIN_BODY,
+  LOGIN_PROFILE_ARGS,
   LeakGuard,
   RUN_TEST_TIMEOUT,
   assertBuilt,
@@ -25,21 +25,7 @@ import {
 } from '../helpers/integration.ts';
 
 const SHORT = ['--connections', '10', '--duration', '2', '--warmup', '1'];
-const LOGIN_ARGS = [
-  'profile',
-  'examples/login-api',
-  '--entry',
-  'server.js',
-  '--url',
-  '/login',
-  '--method',
-  'POST',
-  '--header',
-  'content-type:application/json',
-  '--body',
-  LOGIN_BODY,
-  ...SHORT,
-];
+const LOGIN_ARGS = [...LOGIN_PROFILE_ARGS, ...SHORT];
 
 const show = (r: CliResult): string =>
   `exit ${r.code}${r.signal ? ` (${r.signal})` : ''}\n--- stdout ---\n${r.stdout.slice(-3000)}\n--- stderr ---\n${r.stderr.slice(-3000)}`;

@@ -10,7 +10,7 @@ import type { ReportV1 } from '../../src/core/report/schema.ts';
 import type { AnalyzeRunResult, DecorationsParams, ShownRunParams } from '../../src/protocol.ts';
 import {
   LOGIN_API,
-  LOGIN_BODY,
+  LOGIN_PROFILE_ARGS,
   assertBuilt,
   ensureLoginApiDeps,
   removeTempDirs,
@@ -35,18 +35,7 @@ after(async () => {
 test('a real login-api run, analyzed by the server, puts pbkdf2Sync on line 35', { timeout: 120_000 }, async () => {
   const out = tempDir('hotline-lsp-run-');
   const cli = await runCli([
-    'profile',
-    'examples/login-api',
-    '--entry',
-    'server.js',
-    '--url',
-    '/login',
-    '--method',
-    'POST',
-    '--header',
-    'content-type:application/json',
-    '--body',
-    LOGIN_BODY,
+    ...LOGIN_PROFILE_ARGS,
     '--connections',
     '20',
     '--duration',
