@@ -56,7 +56,7 @@ export function attachBaseline(
 
 /** The gate's lines for the terminal, and the exit code it asks for. */
 export function gateOutcome(
-  c: Comparison,
+  c: Pick<Comparison, 'baseId' | 'load'>,
   thresholdPct: number,
 ): { lines: string[]; exitCode: number; verdict: GateVerdict } {
   const verdict = regressionGate(c, thresholdPct);

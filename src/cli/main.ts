@@ -26,7 +26,6 @@ import {
   remoteHostOf,
   resolveTarget,
   RunError,
-  type RunProgress,
   runsDirOf,
   StoreError,
   TargetError,
@@ -38,6 +37,8 @@ import { formatOf, notAnalysable } from './other-profiles.ts';
 import { attachBaseline, BaselineError, gateOutcome, readBaseline, threshold } from './baseline.ts';
 import { num, pairs, parse, UsageError } from './args.ts';
 import { USAGE } from './usage.ts';
+import { cancelOnInterrupt, progressPrinter } from './progress.ts';
+import { gateCommand } from './gate-command.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -52,6 +53,8 @@ export async function main(argv: string[]): Promise<number> {
         return compare(rest);
       case 'export':
         return exportRun(rest);
+      case 'gate':
+        return await gateCommand(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -59,7 +62,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${USAGE}\n`);
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${command}" (profile, analyze, compare or export)`);
+        throw new UsageError(`unknown command "${command}" (profile, gate, analyze, compare or export)`);
     }
   } catch (err) {
     return fail(err);
@@ -166,19 +169,7 @@ async function profile(argv: string[]): Promise<number> {
   if (failIfSlower !== undefined && values.baseline === undefined)
     throw new UsageError('--fail-if-slower needs --baseline RUN (the run to compare with)');
   const base = typeof values.baseline === 'string' ? readBaseline(values.baseline, runsDir) : undefined;
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = (): void => {
-    interrupts++;
-    if (interrupts === 1) {
-      process.stderr.write('\nhotline: stopping the app and the load (Ctrl-C again to quit at once)\n');
-      controller.abort();
-    } else {
-      process.exit(130);
-    }
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const interrupts = cancelOnInterrupt('stopping the app and the load');
   const progress = progressPrinter();
   const startedAt = Date.now();
   try {
@@ -203,7 +194,7 @@ async function profile(argv: string[]): Promise<number> {
       runsDir,
       attach,
       loadCommand: values['load-command'] as string | undefined,
-      signal: controller.signal,
+      signal: interrupts.signal,
       onProgress: progress,
     });
     progress.end();
@@ -240,8 +231,7 @@ async function profile(argv: string[]): Promise<number> {
     if (err instanceof TargetError) throw new UsageError(err.message);
     throw err;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    interrupts.dispose();
   }
 }
 
@@ -300,30 +290,6 @@ function attachOptions(values: ReturnType<typeof parseArgs>['values'], appArgs: 
   if (remote !== undefined && allowRemote)
     process.stderr.write(`hotline: warning: attaching to an inspector on ${remote}: ${REMOTE_ATTACH_WARNING}\n`);
   return { target: values.attach, allowRemote };
-}
-
-/** Phase changes as lines on stderr; per-second figures overwrite one line on a terminal. */
-function progressPrinter(): ((p: RunProgress) => void) & { end(): void } {
-  const tty = process.stderr.isTTY === true;
-  let lastPhase = '';
-  let open = false;
-  const fn = ((p: RunProgress) => {
-    const text = p.of !== undefined ? `${p.message} [${p.second ?? 0}/${p.of} s]` : p.message;
-    if (p.phase !== lastPhase || !tty) {
-      if (open) process.stderr.write('\n');
-      open = false;
-      if (p.phase !== lastPhase || p.second === undefined) process.stderr.write(`hotline: ${text}\n`);
-      lastPhase = p.phase;
-      return;
-    }
-    process.stderr.write(`\r\x1b[2Khotline: ${text}`);
-    open = true;
-  }) as ((p: RunProgress) => void) & { end(): void };
-  fn.end = () => {
-    if (open) process.stderr.write('\n');
-    open = false;
-  };
-  return fn;
 }
 
 function analyze(argv: string[]): number {

@@ -44,6 +44,18 @@ export const USAGE = `Usage:
                               comparison is printed and kept in report.json
       --fail-if-slower N%     with --baseline: exit 3 when req/s fell or p99 latency rose by more
                               than N% (both from the window without the profiler)
+  hotline gate BASE [DIR] --url PATH [--entry FILE | --script NAME] [--fail-if-slower N%] [options] [-- APP ARGS]
+      The CI gate for a shared machine: start the baseline's code (BASE, e.g. a \`git worktree add
+      ../base main\`) and this code (DIR, default .) side by side, load each in turn, round after
+      round (the profiler off), and exit 3 when this code is slower than the baseline by more than
+      N% (default 5%) beyond the rounds' noise. The machine's drift is in both halves of a round,
+      so it cancels out; two runs minutes apart differ by more than a 10% regression on a busy
+      machine. Both versions must take their port from PORT (or open it with listen(0)).
+      --rounds N              rounds of one window per version (default: duration ÷ 2 s)
+      --duration S            seconds of load per version, over all rounds (default ${RUN_DEFAULTS.durationS})
+      --warmup, --connections, --pipelining, --method, --header, --body, --timeout, --env, --node,
+      --listen-timeout, --stop-grace, --json: as for profile. The figures and the verdict are kept
+      in DIR/.hotline/gates/.
   hotline analyze FILE.cpuprofile|FILE.heapprofile|FILE.pb.gz [--root DIR] [--map-path FROM=TO] [--json] [--timeline OUT.json]
       Analyze a saved profile (a heap profile: bytes per function); DIR is the app folder whose
       code is "yours" (default: current folder). pprof files (gzipped or not; from Pyroscope, Parca,

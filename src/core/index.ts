@@ -57,6 +57,8 @@ export {
 } from './app/index.ts';
 export {
   captureUnderLoad,
+  measureSideBySide,
+  type SideBySideOptions,
   type LoadSettings,
   RUN_DEFAULTS,
   type RunOptions,
@@ -68,6 +70,9 @@ export {
   buildReport,
   type Change,
   compareReports,
+  compareSideBySide,
+  type LoadComparison,
+  type SideBySideFigures,
   type Comparison,
   type Delta,
   type GateVerdict,

@@ -2,3 +2,4 @@
 export { type RunOptions, type RunProgress, type RunResult } from './run-types.ts';
 export { captureUnderLoad } from './run.ts';
 export { type LoadSettings, RUN_DEFAULTS } from './settings.ts';
+export { measureSideBySide, type SideBySideOptions } from './side-by-side.ts';

@@ -65,7 +65,7 @@ export function loadFigures(s: Settings, m: Measured): LoadFigures {
   };
 }
 
-function subWindowFigures(w: SubWindowTaken): SubWindowFigures {
+export function subWindowFigures(w: SubWindowTaken): SubWindowFigures {
   const r = w.result;
   return {
     durationS: r.durationS,

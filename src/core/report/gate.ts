@@ -47,7 +47,7 @@ export function parseThreshold(text: string): number {
   return pct;
 }
 
-export function regressionGate(c: Comparison, thresholdPct: number): GateVerdict {
+export function regressionGate(c: Pick<Comparison, 'baseId' | 'load'>, thresholdPct: number): GateVerdict {
   if (!c.load)
     return {
       decided: false,

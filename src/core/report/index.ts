@@ -20,6 +20,15 @@ export {
 export { arr, bool, type Check, count, isObject, num, oneOf, record, shape, str } from './checks.ts';
 export { isCategory, isReportV1 } from './report-check.ts';
 export { intervalPct, MINUS, minus, signedPct, withSign } from './signs.ts';
-export { changeOf, costChangeOf, profilerCostOf, type Change, type Direction, type VerdictWord } from './verdict.ts';
+export { compareSideBySide, type LoadComparison, type SideBySideFigures, type SideFigures } from './side-by-side.ts';
+export {
+  changeOf,
+  costChangeOf,
+  pairedChangeOf,
+  profilerCostOf,
+  type Change,
+  type Direction,
+  type VerdictWord,
+} from './verdict.ts';
 export { timeoutHint } from './load-hints.ts';
 export { requestTimeOf } from './request-time.ts';

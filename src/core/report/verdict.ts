@@ -71,6 +71,34 @@ export function changeOf(base: number[], current: number[], direction: Direction
   return { changePct: pct(d), lowPct: pct(low), highPct: pct(high), verdict: wordOf(d, low, high, direction), samples };
 }
 
+/**
+ * The change of one figure between two versions measured side by side (capture/side-by-side.ts):
+ * value i of each side comes from the same round, taken seconds apart, so the machine's drift
+ * (another job starting, a CPU's clock) is in both. The interval is then Student's t on the
+ * rounds' own log ratios, which that drift does not widen; two separate runs cannot remove it.
+ */
+export function pairedChangeOf(base: number[], current: number[], direction: Direction): Change | undefined {
+  const logRatios: number[] = [];
+  for (let i = 0; i < Math.min(base.length, current.length); i++) {
+    const b = base[i];
+    const c = current[i];
+    if (Number.isFinite(b) && Number.isFinite(c) && b > 0 && c > 0) logRatios.push(Math.log(c / b));
+  }
+  if (logRatios.length === 0) return undefined;
+  const d = mean(logRatios);
+  const pct = (logRatio: number): number => round((Math.exp(logRatio) - 1) * 100, 1);
+  const samples = { base: logRatios.length, current: logRatios.length };
+  if (logRatios.length < 2) return { changePct: pct(d), verdict: wordOf(d, d, d, direction), samples };
+  const half = tQuantile975(logRatios.length - 1) * Math.sqrt(variance(logRatios) / logRatios.length);
+  return {
+    changePct: pct(d),
+    lowPct: pct(d - half),
+    highPct: pct(d + half),
+    verdict: wordOf(d, d - half, d + half, direction),
+    samples,
+  };
+}
+
 function wordOf(d: number, low: number, high: number, direction: Direction): VerdictWord {
   if (d === 0 || (low <= 0 && high >= 0)) return 'within noise';
   const up = low > 0;

@@ -1,0 +1,201 @@
+// Two versions of an app (a baseline's folder and the current one) measured side by side, for a
+// gate that a shared, noisy machine cannot fool. Both are started at once on their own ports;
+// then, round after round, each serves the same load alone for a short window (A B, B A, …: the
+// order flips so a steady drift hits both alike), the profiler never on and the inspector closed
+// in the window (closed-inspector.ts), exactly as a run's measured sub-windows. Two runs taken
+// minutes apart differed by up to ±15% in CPU per request on this machine with identical code,
+// which hides a 10% regression; two windows seconds apart share the machine's state, and the
+// rounds' ratios carry only the noise that is left (report/side-by-side.ts).
+import { between } from '../inspector/index.ts';
+import { type ListenAddress, RunError } from '../common/index.ts';
+import { LoadRun, type PhaseResult } from '../load/index.ts';
+import { joinUrl, type LaunchSpec } from '../app/index.ts';
+import type { SideBySideFigures, SideFigures } from '../report/index.ts';
+import { subWindowFigures, type SubWindowTaken } from './record.ts';
+import { RunStart } from './run-start.ts';
+import { InspectorCycle } from './closed-inspector.ts';
+import { type Settings, subWindowPlan, validate, withDefaults, type LoadSettings } from './settings.ts';
+import type { RunProgress } from './run-types.ts';
+
+export interface SideBySideOptions extends Omit<LoadSettings, 'samplingIntervalUs' | 'heap'> {
+  base: LaunchSpec;
+  current: LaunchSpec;
+  /** Rounds of one window each (default: as a run cuts its windows, durationS ÷ ~2 s). */
+  rounds?: number;
+  listenTimeoutS?: number;
+  stopGraceS?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: RunProgress) => void;
+}
+
+/**
+ * Load before each window, not counted: the version was idle while the other one ran, and its
+ * connections are new (the load runs in a fresh generator per window, so only one app is loaded).
+ */
+const WARM_IN_S = 1;
+
+export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySideFigures> {
+  const s = withDefaults(o);
+  validate(s, o.stopGraceS);
+  if (/^https?:\/\//.test(s.url))
+    throw new RunError(
+      'bad-options',
+      'Side by side, --url must be a path (/login): the two versions listen on ports of their own.',
+    );
+  const rounds =
+    o.rounds !== undefined ? Math.max(2, Math.floor(o.rounds)) : Math.max(2, subWindowPlan(s.durationS, false).count);
+  const windowS = s.durationS / rounds;
+  const sides = { base: new Side(o, s, o.base, 'baseline'), current: new Side(o, s, o.current, 'current') };
+  const taken = { base: [] as SubWindowTaken[], current: [] as SubWindowTaken[] };
+  try {
+    for (const side of [sides.base, sides.current]) await side.launch();
+    for (const side of [sides.base, sides.current]) await side.warm(s.warmupS);
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? (['base', 'current'] as const) : (['current', 'base'] as const);
+      for (const which of order) {
+        o.onProgress?.({
+          phase: 'measuring',
+          message: `round ${r + 1}/${rounds}: the ${sides[which].role} version`,
+          second: r * windowS,
+          of: s.durationS,
+        });
+        taken[which].push(await sides[which].window(windowS));
+      }
+    }
+  } finally {
+    await Promise.all([sides.base.stop(), sides.current.stop()]);
+  }
+  return {
+    version: 1,
+    rounds,
+    windowS,
+    base: figuresOf(o.base.cwd, taken.base),
+    current: figuresOf(o.current.cwd, taken.current),
+  };
+}
+
+function figuresOf(id: string, taken: SubWindowTaken[]): SideFigures {
+  return {
+    id,
+    windows: taken.map(subWindowFigures),
+    latencyP90Ms: taken.map((t) => t.result.latencyMs.p90),
+    latencyMaxMs: taken.map((t) => t.result.latencyMs.max),
+    non2xx: taken.reduce((n, t) => n + t.result.non2xx, 0),
+  };
+}
+
+/** One version: started as a run starts its app, loaded only in its own windows. */
+class Side extends RunStart {
+  private cycle: InspectorCycle | undefined;
+  private address: ListenAddress | undefined;
+
+  constructor(
+    o: SideBySideOptions,
+    s: Settings,
+    target: LaunchSpec,
+    readonly role: 'baseline' | 'current',
+  ) {
+    super(
+      {
+        ...s,
+        target,
+        listenTimeoutS: o.listenTimeoutS,
+        stopGraceS: o.stopGraceS,
+        signal: o.signal,
+        onProgress: o.onProgress,
+      },
+      s,
+    );
+  }
+
+  async launch(): Promise<void> {
+    try {
+      this.throwIfCancelled();
+      this.address = await this.start(await this.portToLaunchOn());
+      await this.race(this.inspector!.startLoopProbe());
+      this.cycle = InspectorCycle.for(this.launched);
+    } catch (err) {
+      throw this.named(err);
+    }
+  }
+
+  /** Load that is not counted, so both versions start their windows optimised. */
+  async warm(seconds: number): Promise<void> {
+    try {
+      const load = await this.startLoad(seconds);
+      try {
+        await this.wait(seconds);
+      } finally {
+        await this.endLoad(load);
+      }
+    } catch (err) {
+      throw this.named(err);
+    }
+  }
+
+  /** One window of this version alone, as a run's measured sub-window (run.ts). */
+  async window(seconds: number): Promise<SubWindowTaken> {
+    try {
+      const load = await this.startLoad(WARM_IN_S + seconds);
+      try {
+        await this.wait(WARM_IN_S);
+        const m0 = await this.race(this.edge({ open: 'measured' }));
+        if (this.cycle && !(await this.race(this.cycle.close(this.inspector!)))) this.cycle = undefined;
+        await this.race(this.processes?.closeInspectors() ?? Promise.resolve());
+        await this.race(load.switchPhase('measured'));
+        await this.wait(seconds);
+        const result: PhaseResult = await this.race(load.switchPhase('warmup'));
+        if (this.cycle?.isClosed) this.inspector = await this.race(this.cycle.reopen());
+        await this.race(this.processes?.reopenInspectors() ?? Promise.resolve());
+        return { result, app: between(m0, await this.race(this.edge({ close: 'measured' }))) };
+      } finally {
+        await this.endLoad(load);
+      }
+    } catch (err) {
+      throw this.named(err);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.stopAll();
+  }
+
+  private async startLoad(seconds: number): Promise<LoadRun> {
+    const s = this.s;
+    const starting = LoadRun.start({
+      url: joinUrl(s.url, this.address!),
+      method: s.method,
+      headers: s.headers,
+      body: s.body,
+      connections: s.connections,
+      pipelining: s.pipelining,
+      timeoutS: s.timeoutS,
+      // Bounded whatever happens here: it stops by itself a while after its window.
+      maxDurationS: seconds + 60,
+    });
+    try {
+      this.load = await this.race(starting);
+    } catch (err) {
+      // Cancelled while it starts: it must still be stopped once it is up.
+      void starting.then(
+        (l) => l.kill(),
+        () => undefined,
+      );
+      throw err;
+    }
+    return this.load;
+  }
+
+  private async endLoad(load: LoadRun): Promise<void> {
+    load.kill();
+    await load.exited;
+    if (this.load === load) this.load = undefined;
+  }
+
+  /** Which version failed, in its error. */
+  private named(err: unknown): Error {
+    const e = this.explain(err);
+    if (!(e instanceof RunError) || e.kind === 'cancelled') return e;
+    return new RunError(e.kind, `The ${this.role} version (${this.opts.target.cwd}): ${e.message}`, e.output);
+  }
+}

@@ -1,0 +1,105 @@
+// Two versions of an app measured side by side (capture/side-by-side.ts): in each round both
+// served the same load in turn, seconds apart. Their load figures compare round by round
+// (verdict.ts pairedChangeOf), so a drift of the machine between rounds cancels out. Pure and
+// browser-safe: figures in, the load part of a comparison out, which the gate reads as it reads
+// a comparison of two runs.
+import type { Comparison, Delta } from './compare.ts';
+import type { SubWindowFigures } from './schema.ts';
+import { pairedChangeOf, type Direction } from './verdict.ts';
+
+/** One version's windows, one per round in round order, with nothing of Hotline's attached. */
+export interface SideFigures {
+  /** How the version is named in verdicts: its folder. */
+  id: string;
+  windows: SubWindowFigures[];
+  /** Per window (SubWindowFigures keeps p50 and p99 only). */
+  latencyP90Ms: number[];
+  latencyMaxMs: number[];
+  non2xx: number;
+}
+
+export interface SideBySideFigures {
+  version: 1;
+  rounds: number;
+  /** Seconds of each window. */
+  windowS: number;
+  base: SideFigures;
+  current: SideFigures;
+}
+
+/** A loop busy this share of its windows is saturated (as compare.ts says of a run). */
+const SATURATED = 0.9;
+
+export type LoadComparison = Pick<Comparison, 'baseId' | 'currentId' | 'load'>;
+
+export function compareSideBySide(f: SideBySideFigures): LoadComparison {
+  const bw = f.base.windows;
+  const cw = f.current.windows;
+  const paired = (pick: (w: SubWindowFigures) => number | undefined, direction: Direction): Delta =>
+    pairedDelta(values(bw, pick), values(cw, pick), direction);
+  const busy = (ws: SubWindowFigures[]): number => mean(ws.map((w) => w.utilization ?? 0));
+  const cores = (ws: SubWindowFigures[]): number =>
+    mean(ws.map((w) => ((w.cpuMsPerRequest ?? 0) * w.requests) / 1000 / Math.max(w.durationS, 1e-9)));
+  const sum = (ws: SubWindowFigures[], pick: (w: SubWindowFigures) => number): number =>
+    ws.reduce((t, w) => t + pick(w), 0);
+  const plain = (base: number, current: number): Delta => ({
+    base,
+    current,
+    change: round(current - base, 2),
+    ...(base !== 0 ? { changePct: round(((current - base) / Math.abs(base)) * 100, 1) } : {}),
+  });
+  const withCpu = bw.every((w) => w.cpuMsPerRequest !== undefined) && cw.every((w) => w.cpuMsPerRequest !== undefined);
+  return {
+    baseId: f.base.id,
+    currentId: f.current.id,
+    load: {
+      requestsPerSecond: paired((w) => w.perSecond, 'higher-is-better'),
+      latencyMs: {
+        p50: paired((w) => w.latencyMs.p50, 'lower-is-better'),
+        p90: pairedDelta(f.base.latencyP90Ms, f.current.latencyP90Ms, 'lower-is-better'),
+        p99: paired((w) => w.latencyMs.p99, 'lower-is-better'),
+        max: plain(Math.max(0, ...f.base.latencyMaxMs), Math.max(0, ...f.current.latencyMaxMs)),
+      },
+      errors: plain(
+        sum(bw, (w) => w.errors),
+        sum(cw, (w) => w.errors),
+      ),
+      timeouts: plain(
+        sum(bw, (w) => w.timeouts),
+        sum(cw, (w) => w.timeouts),
+      ),
+      non2xx: plain(f.base.non2xx, f.current.non2xx),
+      ...(withCpu && bw.length > 0 ? { cpuPerRequestMs: paired((w) => w.cpuMsPerRequest, 'lower-is-better') } : {}),
+      saturated: busy(bw) >= SATURATED && busy(cw) >= SATURATED,
+      appCpu: { base: round(cores(bw), 3), current: round(cores(cw), 3) },
+    },
+  };
+}
+
+/** Geometric means of the rounds, and their change with its paired interval. */
+function pairedDelta(base: number[], current: number[], direction: Direction): Delta {
+  const b = geo(base);
+  const c = geo(current);
+  const noise = pairedChangeOf(base, current, direction);
+  return {
+    base: round(b, 4),
+    current: round(c, 4),
+    change: round(c - b, 4),
+    ...(noise ? { changePct: noise.changePct, noise } : {}),
+  };
+}
+
+const values = (ws: SubWindowFigures[], pick: (w: SubWindowFigures) => number | undefined): number[] =>
+  ws.map((w) => pick(w) ?? NaN);
+
+const mean = (xs: number[]): number => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+function geo(xs: number[]): number {
+  const ok = xs.filter((x) => Number.isFinite(x) && x > 0);
+  return ok.length > 0 ? Math.exp(mean(ok.map(Math.log))) : 0;
+}
+
+const round = (v: number, digits: number): number => {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+};

@@ -1,0 +1,122 @@
+// `hotline gate BASE DIR` as CI runs it: two versions of a constructed app, started side by side
+// and loaded in turn. The current version's hot loop does twice the iterations (a regression no
+// noise can hide), or the same (identical code must pass); Ctrl-C stops both versions.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import {
+  LeakGuard,
+  RUN_TEST_TIMEOUT,
+  assertBuilt,
+  descendantsOf,
+  isRunning,
+  removeTempDirs,
+  runCli,
+  startCli,
+  tempDir,
+  type CliResult,
+} from '../helpers/integration.ts';
+
+const show = (r: CliResult): string =>
+  `exit ${r.code}${r.signal ? ` (${r.signal})` : ''}\n--- stdout ---\n${r.stdout.slice(-3000)}\n--- stderr ---\n${r.stderr.slice(-3000)}`;
+
+/** A server whose every request is one hot loop of `iterations`. */
+const app = (iterations: number): string => `'use strict';
+const http = require('node:http');
+function work(seed) {
+  let h = seed | 0;
+  for (let i = 0; i < ${iterations}; i++) h = (Math.imul(h, 31) + i) | 0;
+  return h;
+}
+http
+  .createServer((req, res) => res.end(String(work(req.url.length))))
+  .listen(Number(process.env.PORT) || 3000, '127.0.0.1');
+`;
+
+/** A parent folder with the versions as sub-folders: base, and one per name given. */
+function versions(defs: Record<string, number>): Record<string, string> {
+  const root = tempDir('hotline-gate-');
+  const out: Record<string, string> = {};
+  for (const [name, iterations] of Object.entries(defs)) {
+    const dir = path.join(root, name);
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'server.js'), app(iterations));
+    out[name] = dir;
+  }
+  return out;
+}
+
+const SHORT = ['--url', '/', '--entry', 'server.js', '--duration', '4', '--rounds', '4', '--warmup', '1'];
+
+before(assertBuilt);
+after(removeTempDirs);
+
+test(
+  'a version with twice the work per request: exit 3, cpu/request REGRESSED, saved before shown',
+  RUN_TEST_TIMEOUT,
+  async () => {
+    const v = versions({ base: 200_000, slower: 400_000 });
+    const guard = new LeakGuard(path.dirname(v.base));
+    const r = await runCli(['gate', v.base, v.slower, ...SHORT, '--json']);
+    assert.equal(r.code, 3, show(r));
+    assert.match(r.stderr, /^hotline: 4 rounds of 1\.0 s, the two versions loaded in turn/m, show(r));
+    assert.match(r.stderr, /^hotline: gate: FAIL/m, show(r));
+    const out = JSON.parse(r.stdout) as {
+      figures: { base: { windows: unknown[] }; current: { windows: unknown[] } };
+      comparison: { load: { cpuPerRequestMs: { changePct: number } } };
+      verdict: { failed: boolean };
+    };
+    assert.equal(out.figures.base.windows.length, 4);
+    assert.equal(out.figures.current.windows.length, 4);
+    // Twice the loop: well above +50% CPU per request, whatever the machine does meanwhile.
+    assert.ok(out.comparison.load.cpuPerRequestMs.changePct > 50, show(r));
+    const saved = fs.readdirSync(path.join(v.slower, '.hotline', 'gates'));
+    assert.equal(saved.length, 1);
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(v.slower, '.hotline', 'gates', saved[0]), 'utf8')), out);
+    guard.assertClean();
+  },
+);
+
+test('identical versions: exit 0, the gate passes', RUN_TEST_TIMEOUT, async () => {
+  const v = versions({ base: 200_000, same: 200_000 });
+  const guard = new LeakGuard(path.dirname(v.base));
+  const r = await runCli(['gate', v.base, v.same, ...SHORT]);
+  assert.equal(r.code, 0, show(r));
+  assert.match(r.stderr, /^hotline: gate: pass/m, show(r));
+  guard.assertClean();
+});
+
+test('bad usage: one folder missing, no --url, a full URL: exit 2 before anything starts', async () => {
+  const v = versions({ base: 1000 });
+  const missing = await runCli(['gate', v.base, path.join(v.base, 'nope'), '--url', '/']);
+  assert.equal(missing.code, 2, show(missing));
+  assert.match(missing.stderr, /does not exist/);
+  const noUrl = await runCli(['gate', v.base, v.base, '--entry', 'server.js']);
+  assert.equal(noUrl.code, 2, show(noUrl));
+  assert.match(noUrl.stderr, /gate needs --url/);
+  const full = await runCli(['gate', v.base, v.base, '--entry', 'server.js', '--url', 'http://127.0.0.1:3000/']);
+  assert.equal(full.code, 2, show(full));
+  assert.match(full.stderr, /--url must be a path/);
+  assert.doesNotMatch(full.stderr, /starting/);
+});
+
+test('SIGINT in the rounds: exit 130, both versions and the load stopped', RUN_TEST_TIMEOUT, async () => {
+  const v = versions({ base: 200_000, other: 200_000 });
+  const guard = new LeakGuard(path.dirname(v.base));
+  const cli = startCli(['gate', v.base, v.other, ...SHORT]);
+  await cli.waitForStderr('round 1/');
+  // Both apps, and the load runner of a window once it has started.
+  let during = descendantsOf(cli.child.pid!);
+  for (let i = 0; i < 100 && during.length < 3; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    during = descendantsOf(cli.child.pid!);
+  }
+  assert.ok(during.length >= 3, `both apps and a load runner ran: ${during.map((p) => p.argv.join(' ')).join('\n')}`);
+  cli.child.kill('SIGINT');
+  const r = await cli.done;
+  assert.equal(r.code, 130, show(r));
+  assert.match(r.stderr, /Both versions and the load were stopped/);
+  for (const p of during) assert.equal(isRunning(p.pid), false, `${p.pid} (${p.argv.join(' ')}) still runs`);
+  guard.assertClean();
+});
