@@ -114,7 +114,14 @@ export async function loadWindow(
 /** A whole Hotline run (the CLI's engine: capture, then analysis) of a bench app. */
 export async function hotlineRun(
   app: AppName,
-  o: WindowOptions & { samplingIntervalUs?: number; stackRateHz?: number; env?: Record<string, string> },
+  o: WindowOptions & {
+    samplingIntervalUs?: number;
+    stackRateHz?: number;
+    env?: Record<string, string>;
+    /** The profiled window's probes (default on, as a user's run). */
+    waits?: boolean;
+    stallThresholdMs?: number;
+  },
 ): Promise<RunReport> {
   const runsDir = tmpDir('hlbench-runs-');
   const { report } = await profileUnderLoad({
@@ -125,6 +132,8 @@ export async function hotlineRun(
     durationS: o.durationS,
     samplingIntervalUs: o.samplingIntervalUs,
     stackRateHz: o.stackRateHz,
+    waits: o.waits,
+    stallThresholdMs: o.stallThresholdMs,
     runsDir,
   });
   fs.rmSync(runsDir, { recursive: true, force: true });

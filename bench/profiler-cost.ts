@@ -6,6 +6,7 @@
 // profiled sub-window (which starts with the deoptimising flush, InspectorSession.startProfiler)
 // against the later ones, to show what the flush costs. At the finest interval (50 µs) new runs.
 import { RUN_DEFAULTS } from '../src/core/capture/settings.ts';
+import { DEFAULT_STACK_RATE_HZ } from '../src/core/capture/stack-sampler.ts';
 import type { SubWindowFigures } from '../src/core/report/schema.ts';
 import { hotlineRun, type AppName, type RunReport } from './apps.ts';
 import { PAIRS, median, progress, ratioFigure, round, type Figure } from './common.ts';
@@ -70,6 +71,7 @@ export async function benchProfilerCost(byApp: Map<AppName, RunReport[]>): Promi
       note: `median first/later excess: ${round(median(first.map((p) => p.a / p.b)) / median(later.map((p) => p.a / p.b)), 3)}`,
     }),
   );
+  figures.push(...(await costParts()));
   const finest: RunReport[] = [];
   for (let i = 0; i < PAIRS; i++) {
     progress(`profiler cost at ${FINEST_INTERVAL_US} µs: run ${i + 1}/${PAIRS}`);
@@ -86,4 +88,35 @@ export async function benchProfilerCost(byApp: Map<AppName, RunReport[]>): Promi
     }),
   );
   return figures;
+}
+
+/**
+ * Where the default cost goes, on the JSON API: runs of three settings in turn (A B C A B C …),
+ * each one ratio of profiled ÷ measured CPU per request. The CPU profiler alone (no stack
+ * captures, no probes); with the probes (threadpool and HTTP waits, stalls) but no captures; and
+ * the defaults (captures at DEFAULT_STACK_RATE_HZ too). The differences are each part's cost.
+ */
+async function costParts(): Promise<Figure[]> {
+  const settings = [
+    { id: 'sampling-only', name: 'the CPU profiler alone', o: { stackRateHz: 0, waits: false, stallThresholdMs: 0 } },
+    { id: 'with-probes', name: 'the profiler and the wait and stall probes', o: { stackRateHz: 0 } },
+    { id: 'defaults', name: `everything: stack captures at ${DEFAULT_STACK_RATE_HZ} Hz too`, o: {} },
+  ];
+  const runs = new Map<string, RunReport[]>(settings.map((s) => [s.id, []]));
+  for (let i = 0; i < PAIRS; i++) {
+    for (const s of settings) {
+      progress(`profiler cost parts: ${s.id} ${i + 1}/${PAIRS}`);
+      runs.get(s.id)!.push(await hotlineRun('json-api', { ...HONEST_LOAD, ...s.o }));
+    }
+  }
+  return settings.map((s) =>
+    ratioFigure({
+      id: `profiler-cost-part-${s.id}`,
+      name: `  … json-api, ${s.name}`,
+      unit: '×',
+      target: 'info',
+      pairs: runs.get(s.id)!.map((r) => cpuPerRequest(r)),
+      note: 'runs of the three settings in turn; a = profiled, b = measured app CPU ms per request, one run each',
+    }),
+  );
 }
