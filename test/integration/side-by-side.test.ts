@@ -6,7 +6,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
+  FIXED_PORT_APP,
   LeakGuard,
+  freePort,
   RUN_TEST_TIMEOUT,
   assertBuilt,
   descendantsOf,
@@ -100,6 +102,19 @@ test('bad usage: one folder missing, no --url, a full URL: exit 2 before anythin
   assert.match(full.stderr, /--url must be a path/);
   assert.doesNotMatch(full.stderr, /starting/);
 });
+
+test(
+  'two versions on one port fixed in the code: exit 1, what to do, nothing left running',
+  RUN_TEST_TIMEOUT,
+  async () => {
+    const guard = new LeakGuard(FIXED_PORT_APP);
+    const port = await freePort();
+    const r = await runCli(['gate', FIXED_PORT_APP, FIXED_PORT_APP, ...SHORT, '--env', `FIXED_PORT=${port}`]);
+    assert.equal(r.code, 1, show(r));
+    assert.match(r.stderr, new RegExp(`the baseline listens on port ${port} .*take its port from PORT`), show(r));
+    guard.assertClean();
+  },
+);
 
 test('SIGINT in the rounds: exit 130, both versions and the load stopped', RUN_TEST_TIMEOUT, async () => {
   const v = versions({ base: 200_000, other: 200_000 });

@@ -48,7 +48,17 @@ export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySid
   const sides = { base: new Side(o, s, o.base, 'baseline'), current: new Side(o, s, o.current, 'current') };
   const taken = { base: [] as SubWindowTaken[], current: [] as SubWindowTaken[] };
   try {
-    for (const side of [sides.base, sides.current]) await side.launch();
+    await sides.base.launch();
+    await sides.current.launch().catch((err: unknown) => {
+      const port = sides.base.port;
+      if (err instanceof RunError && err.kind === 'port-in-use' && port !== undefined)
+        throw new RunError(
+          'port-in-use',
+          `The two versions cannot run at once: the baseline listens on port ${port} and the current version could not open its port (EADDRINUSE). Make the app take its port from PORT (Hotline gives each version its own) or listen on port 0.`,
+          err.output,
+        );
+      throw err;
+    });
     for (const side of [sides.base, sides.current]) await side.warm(s.warmupS);
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 === 0 ? (['base', 'current'] as const) : (['current', 'base'] as const);
@@ -154,6 +164,11 @@ class Side extends RunStart {
     } catch (err) {
       throw this.named(err);
     }
+  }
+
+  /** The port the version listens on, once started. */
+  get port(): number | undefined {
+    return this.address?.port;
   }
 
   async stop(): Promise<void> {
