@@ -48,3 +48,51 @@ export function pairs(values: unknown, sep: string, flag: string): Record<string
   }
   return out;
 }
+
+/** The options of the app Hotline starts and of its own load: `profile` and `gate` take them alike. */
+export const APP_AND_LOAD_OPTIONS = {
+  entry: { type: 'string' },
+  script: { type: 'string' },
+  url: { type: 'string' },
+  method: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  body: { type: 'string' },
+  connections: { type: 'string' },
+  pipelining: { type: 'string' },
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  timeout: { type: 'string' },
+  env: { type: 'string', multiple: true },
+  node: { type: 'string' },
+  'listen-timeout': { type: 'string' },
+  'stop-grace': { type: 'string' },
+  json: { type: 'boolean' },
+  'fail-if-slower': { type: 'string' },
+} as const;
+
+/** Those options' values as the engine takes them (undefined: its default). */
+export function loadAndStartOf(values: ReturnType<typeof parseArgs>['values']): {
+  method?: string;
+  headers: Record<string, string>;
+  body?: string;
+  connections?: number;
+  pipelining?: number;
+  durationS?: number;
+  warmupS?: number;
+  timeoutS?: number;
+  listenTimeoutS?: number;
+  stopGraceS?: number;
+} {
+  return {
+    method: values.method as string | undefined,
+    headers: pairs(values.header, ':', 'header'),
+    body: values.body as string | undefined,
+    connections: num(values.connections, 'connections'),
+    pipelining: num(values.pipelining, 'pipelining'),
+    durationS: num(values.duration, 'duration'),
+    warmupS: num(values.warmup, 'warmup'),
+    timeoutS: num(values.timeout, 'timeout'),
+    listenTimeoutS: num(values['listen-timeout'], 'listen-timeout'),
+    stopGraceS: num(values['stop-grace'], 'stop-grace'),
+  };
+}

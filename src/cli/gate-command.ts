@@ -13,7 +13,7 @@ import {
   writeFileAtomic,
 } from '../core/index.ts';
 import { gateOutcome, threshold } from './baseline.ts';
-import { num, pairs, parse, UsageError } from './args.ts';
+import { APP_AND_LOAD_OPTIONS, loadAndStartOf, num, pairs, parse, UsageError } from './args.ts';
 import { cancelOnInterrupt, progressPrinter } from './progress.ts';
 
 /** The gate's threshold when none is given: the README's. */
@@ -23,24 +23,8 @@ export async function gateCommand(argv: string[]): Promise<number> {
   const dash = argv.indexOf('--');
   const appArgs = dash >= 0 ? argv.slice(dash + 1) : [];
   const { values, positionals } = parse(dash >= 0 ? argv.slice(0, dash) : argv, {
-    entry: { type: 'string' },
-    script: { type: 'string' },
-    url: { type: 'string' },
-    method: { type: 'string' },
-    header: { type: 'string', multiple: true },
-    body: { type: 'string' },
-    connections: { type: 'string' },
-    pipelining: { type: 'string' },
-    duration: { type: 'string' },
+    ...APP_AND_LOAD_OPTIONS,
     rounds: { type: 'string' },
-    warmup: { type: 'string' },
-    timeout: { type: 'string' },
-    env: { type: 'string', multiple: true },
-    node: { type: 'string' },
-    'listen-timeout': { type: 'string' },
-    'stop-grace': { type: 'string' },
-    'fail-if-slower': { type: 'string' },
-    json: { type: 'boolean' },
   });
   if (positionals.length < 1 || positionals.length > 2)
     throw new UsageError(
@@ -74,17 +58,8 @@ export async function gateCommand(argv: string[]): Promise<number> {
       base,
       current,
       url: values.url,
-      method: values.method as string | undefined,
-      headers: pairs(values.header, ':', 'header'),
-      body: values.body as string | undefined,
-      connections: num(values.connections, 'connections'),
-      pipelining: num(values.pipelining, 'pipelining'),
-      durationS: num(values.duration, 'duration'),
+      ...loadAndStartOf(values),
       rounds: num(values.rounds, 'rounds'),
-      warmupS: num(values.warmup, 'warmup'),
-      timeoutS: num(values.timeout, 'timeout'),
-      listenTimeoutS: num(values['listen-timeout'], 'listen-timeout'),
-      stopGraceS: num(values['stop-grace'], 'stop-grace'),
       signal: interrupts.signal,
       onProgress: progress,
     });

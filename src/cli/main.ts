@@ -35,7 +35,7 @@ import { renderAnalysis, renderHeapAnalysis, renderReport } from './render.ts';
 import { renderComparison } from './render-comparison.ts';
 import { formatOf, notAnalysable } from './other-profiles.ts';
 import { attachBaseline, BaselineError, gateOutcome, readBaseline, threshold } from './baseline.ts';
-import { num, pairs, parse, UsageError } from './args.ts';
+import { APP_AND_LOAD_OPTIONS, loadAndStartOf, num, pairs, parse, UsageError } from './args.ts';
 import { USAGE } from './usage.ts';
 import { cancelOnInterrupt, progressPrinter } from './progress.ts';
 import { gateCommand } from './gate-command.ts';
@@ -108,29 +108,13 @@ async function profile(argv: string[]): Promise<number> {
   const dash = argv.indexOf('--');
   const appArgs = dash >= 0 ? argv.slice(dash + 1) : [];
   const { values, positionals } = parse(dash >= 0 ? argv.slice(0, dash) : argv, {
-    entry: { type: 'string' },
-    script: { type: 'string' },
-    url: { type: 'string' },
-    method: { type: 'string' },
-    header: { type: 'string', multiple: true },
-    body: { type: 'string' },
-    connections: { type: 'string' },
-    pipelining: { type: 'string' },
-    duration: { type: 'string' },
-    warmup: { type: 'string' },
+    ...APP_AND_LOAD_OPTIONS,
     'sampling-interval': { type: 'string' },
     'stall-threshold': { type: 'string' },
     'no-waits': { type: 'boolean' },
-    timeout: { type: 'string' },
-    env: { type: 'string', multiple: true },
-    node: { type: 'string' },
-    'listen-timeout': { type: 'string' },
-    'stop-grace': { type: 'string' },
     'sub-windows': { type: 'string' },
     out: { type: 'string' },
-    json: { type: 'boolean' },
     baseline: { type: 'string' },
-    'fail-if-slower': { type: 'string' },
     heap: { type: 'boolean' },
     attach: { type: 'string' },
     'allow-remote-attach': { type: 'boolean' },
@@ -176,20 +160,11 @@ async function profile(argv: string[]): Promise<number> {
     const run = await profileUnderLoad({
       target,
       url: values.url,
-      method: values.method as string | undefined,
-      headers: pairs(values.header, ':', 'header'),
-      body: values.body as string | undefined,
-      connections: num(values.connections, 'connections'),
-      pipelining: num(values.pipelining, 'pipelining'),
-      durationS: num(values.duration, 'duration'),
-      warmupS: num(values.warmup, 'warmup'),
+      ...loadAndStartOf(values),
       samplingIntervalUs: num(values['sampling-interval'], 'sampling-interval'),
       stallThresholdMs: num(values['stall-threshold'], 'stall-threshold'),
       ...(values['no-waits'] === true ? { waits: false } : {}),
       ...(values.heap === true ? { heap: {} } : {}),
-      timeoutS: num(values.timeout, 'timeout'),
-      listenTimeoutS: num(values['listen-timeout'], 'listen-timeout'),
-      stopGraceS: num(values['stop-grace'], 'stop-grace'),
       subWindows: num(values['sub-windows'], 'sub-windows'),
       runsDir,
       attach,

@@ -23,6 +23,7 @@ import {
 import { loadFigures, loopOf, type Measured, recordedSettings } from './record.ts';
 import {
   DEFAULT_STALL_THRESHOLD_MS,
+  loadOptionsOf,
   subWindowPlan,
   validate,
   validateStallThreshold,
@@ -106,19 +107,7 @@ class Run extends RunStart {
           warmupS: s.warmupS,
           cwd: this.opts.target.cwd,
         })
-      : LoadRun.start(
-          {
-            url,
-            method: s.method,
-            headers: s.headers,
-            body: s.body,
-            connections: s.connections,
-            pipelining: s.pipelining,
-            timeoutS: s.timeoutS,
-            maxDurationS,
-          },
-          onTick,
-        );
+      : LoadRun.start(loadOptionsOf(s, url, maxDurationS), onTick);
     // Cancelled while it starts: it must still be stopped once it is up.
     this.disposers.push(
       () =>

@@ -46,6 +46,20 @@ export function withDefaults(o: LoadSettings): Settings {
   };
 }
 
+/** What the load generator takes for a window at `url`, stopping by itself after `maxDurationS`. */
+export function loadOptionsOf(s: Settings, url: string, maxDurationS: number): LoadOptions {
+  return {
+    url,
+    method: s.method,
+    headers: s.headers,
+    body: s.body,
+    connections: s.connections,
+    pipelining: s.pipelining,
+    timeoutS: s.timeoutS,
+    maxDurationS,
+  };
+}
+
 export function validate(s: Settings, stopGraceS?: number): void {
   if (stopGraceS !== undefined && (!Number.isFinite(stopGraceS) || stopGraceS < 0 || stopGraceS > 600)) {
     throw new RunError('bad-options', `the stop grace period must be 0–600 s (got ${stopGraceS}).`);

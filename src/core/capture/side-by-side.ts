@@ -14,7 +14,7 @@ import type { SideBySideFigures, SideFigures } from '../report/index.ts';
 import { subWindowFigures, type SubWindowTaken } from './record.ts';
 import { RunStart } from './run-start.ts';
 import { InspectorCycle } from './closed-inspector.ts';
-import { type Settings, subWindowPlan, validate, withDefaults, type LoadSettings } from './settings.ts';
+import { loadOptionsOf, type Settings, subWindowPlan, validate, withDefaults, type LoadSettings } from './settings.ts';
 import type { RunProgress } from './run-types.ts';
 
 export interface SideBySideOptions extends Omit<LoadSettings, 'samplingIntervalUs' | 'heap'> {
@@ -176,18 +176,8 @@ class Side extends RunStart {
   }
 
   private async startLoad(seconds: number): Promise<LoadRun> {
-    const s = this.s;
-    const starting = LoadRun.start({
-      url: joinUrl(s.url, this.address!),
-      method: s.method,
-      headers: s.headers,
-      body: s.body,
-      connections: s.connections,
-      pipelining: s.pipelining,
-      timeoutS: s.timeoutS,
-      // Bounded whatever happens here: it stops by itself a while after its window.
-      maxDurationS: seconds + 60,
-    });
+    // Bounded whatever happens here: it stops by itself a while after its window.
+    const starting = LoadRun.start(loadOptionsOf(this.s, joinUrl(this.s.url, this.address!), seconds + 60));
     try {
       this.load = await this.race(starting);
     } catch (err) {
