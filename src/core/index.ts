@@ -57,6 +57,7 @@ export {
 } from './app/index.ts';
 export {
   captureUnderLoad,
+  DEFAULT_STACK_RATE_HZ,
   measureSideBySide,
   type SideBySideOptions,
   type LoadSettings,

@@ -24,6 +24,7 @@ export async function pickLoad(settings: HotlineSettings, state: vscode.Memento)
     samplingIntervalUs: settings.samplingInterval,
     stallThresholdMs: settings.stallThresholdMs,
     waits: settings.threadpoolWaits,
+    stackRateHz: settings.stackCaptureRate,
     ...(settings.heapSampling ? { heap: {} } : {}),
     timeoutS: settings.timeout,
   };

@@ -1,6 +1,6 @@
 // The `hotline.*` settings, read in one place with their defaults (package.json declares them).
 import * as vscode from 'vscode';
-import { RUN_DEFAULTS } from '../core/index.ts';
+import { DEFAULT_STACK_RATE_HZ, RUN_DEFAULTS } from '../core/index.ts';
 
 export interface HotlineSettings {
   entry: string;
@@ -27,6 +27,8 @@ export interface HotlineSettings {
   heapSampling: boolean;
   /** Event-loop stalls of at least this many ms are listed; 0: none. */
   stallThresholdMs: number;
+  /** Stack captures a second in the profiled window (exact calling lines); 0: off. */
+  stackCaptureRate: number;
   /** Time the app's threadpool requests in the profiled window. */
   threadpoolWaits: boolean;
   /** Lenses with the bytes a function allocates (runs with heap sampling). */
@@ -64,6 +66,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): HotlineSettings
     heapSampling: c.get<boolean>('heapSampling', false),
     stallThresholdMs: c.get<number>('stallThresholdMs', 50),
     threadpoolWaits: c.get<boolean>('threadpoolWaits', true),
+    stackCaptureRate: c.get<number>('stackCaptureRate', DEFAULT_STACK_RATE_HZ),
     heapLens: c.get<boolean>('codeLens.allocations', true),
     allowRemoteAttach: c.get<boolean>('allowRemoteAttach', false),
     loadCommand: c.get<string>('loadCommand', ''),

@@ -30,6 +30,7 @@ for (const [args, message] of [
   [['--sampling-interval', '10'], /sampling interval must be 50–100000 µs/],
   [['--timeout', '0'], /timeout must be a number above 0/],
   [['--warmup', '-2'], /warm-up must be 0–600 s/],
+  [['--stack-rate', '-5'], /stack capture rate must be 0 \(off\) to 1000 a second/],
   [['--url', 'http://example.com/'], /not a loopback address/],
 ] as const) {
   test(

@@ -2,4 +2,5 @@
 export { type RunOptions, type RunProgress, type RunResult } from './run-types.ts';
 export { captureUnderLoad } from './run.ts';
 export { type LoadSettings, RUN_DEFAULTS } from './settings.ts';
+export { DEFAULT_STACK_RATE_HZ } from './stack-sampler.ts';
 export { measureSideBySide, type SideBySideOptions } from './side-by-side.ts';

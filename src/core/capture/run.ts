@@ -26,6 +26,7 @@ import {
   loadOptionsOf,
   subWindowPlan,
   validate,
+  validateStackRate,
   validateStallThreshold,
   withDefaults,
 } from './settings.ts';
@@ -51,6 +52,7 @@ export async function captureUnderLoad(opts: RunOptions): Promise<RunResult> {
   const settings = withDefaults(opts);
   validate(settings, opts.stopGraceS);
   validateStallThreshold(opts.stallThresholdMs);
+  validateStackRate(opts.stackRateHz);
   return new Run(opts, settings).execute();
 }
 
