@@ -25,7 +25,7 @@ import {
   QUOTE,
   ZERO,
 } from './json-bytes.ts';
-import { int32WithSpareSlot } from './spare-slot.ts';
+import { NumberList } from './number-list.ts';
 
 /** The window's size: big enough that refills are rare, small next to the files it is for. */
 const WINDOW_BYTES = 8 << 20;
@@ -82,51 +82,6 @@ class Window {
     }
     this.buf[this.end] = 0;
     return keep;
-  }
-}
-
-/** Numbers appended in chunks (no doubling copies of a huge array), Int32 while they fit. */
-class NumberList {
-  private chunks: Array<Int32Array | Float64Array> = [];
-  /** The chunk being filled and its fill: the scan writes int32 values straight into them. */
-  current: Int32Array | Float64Array = new Int32Array(1 << 20);
-  at = 0;
-  floats = false;
-  private filled = 0;
-
-  /** The slow path of a write: a full chunk, or the first value that is not an int32. */
-  push(v: number): void {
-    if (!this.floats && (v | 0) !== v) this.toFloats();
-    if (this.at === this.current.length) {
-      this.chunks.push(this.current);
-      this.filled += this.at;
-      this.current = this.floats ? new Float64Array(1 << 20) : new Int32Array(1 << 20);
-      this.at = 0;
-    }
-    this.current[this.at++] = v;
-  }
-
-  private toFloats(): void {
-    this.floats = true;
-    this.chunks = this.chunks.map((c) => Float64Array.from(c));
-    const f = new Float64Array(this.current.length);
-    f.set(this.current.subarray(0, this.at));
-    this.current = f;
-  }
-
-  /** One array of exactly the values; the chunks are let go. */
-  done(): Int32Array | Float64Array {
-    const length = this.filled + this.at;
-    // The spare slot lets the profile tree's durations be a view of the time deltas (spare-slot.ts).
-    const out = this.floats ? new Float64Array(length) : int32WithSpareSlot(length);
-    let k = 0;
-    for (const c of this.chunks) {
-      out.set(c, k);
-      k += c.length;
-    }
-    out.set(this.current.subarray(0, this.at), k);
-    this.chunks = [];
-    return out;
   }
 }
 
