@@ -50,8 +50,12 @@ export interface ProfileTree {
 const frameKey = (cf: CallFrame): string =>
   `${cf.url}\u0000${cf.lineNumber}\u0000${cf.columnNumber}\u0000${cf.functionName}`;
 
-/** Builds the tree of a profile that `readCpuProfile` accepted. */
-export function buildProfileTree(profile: CpuProfile): ProfileTree {
+/**
+ * Builds the tree of a profile that `readCpuProfile` accepted. With `reuseSamples` (the caller
+ * gives the profile up) an Int32Array `samples` becomes `sampleNode` in place: node ids turned
+ * into indices, one fewer array of millions; the profile's samples are not ids any more.
+ */
+export function buildProfileTree(profile: CpuProfile, opts: { reuseSamples?: boolean } = {}): ProfileTree {
   const n = profile.nodes.length;
   const indexById = new Map<number, number>();
   profile.nodes.forEach((node, i) => indexById.set(node.id, i));
@@ -91,7 +95,7 @@ export function buildProfileTree(profile: CpuProfile): ProfileTree {
     for (let c = ch.length - 1; c >= 0; c--) stack.push(ch[c]);
   }
 
-  const timeline = sampleTimeline(profile, indexOf);
+  const timeline = sampleTimeline(profile, indexOf, opts.reuseSamples === true);
   const selfUs = new Float64Array(n);
   // A sample counts for at most MAX_SAMPLE_WEIGHT intervals. A long gap before the next sample is
   // time the app's thread was not running (descheduled on a busy machine: V8's sampler signals
@@ -153,13 +157,13 @@ interface Timeline {
  * median interval so a long tail after the last sample is not given to one stack. Profiles
  * without a sample array (old formats) fall back to hit counts spread over the duration.
  */
-function sampleTimeline(profile: CpuProfile, indexOf: (id: number) => number): Timeline {
+function sampleTimeline(profile: CpuProfile, indexOf: (id: number) => number, reuseSamples: boolean): Timeline {
   const wall = Math.max(0, profile.endTime - profile.startTime);
   const samples = profile.samples;
   if (!samples || samples.length === 0) return hitCountTimeline(profile, wall);
 
   const count = samples.length;
-  const sampleNode = new Int32Array(count);
+  const sampleNode = reuseSamples && samples instanceof Int32Array ? samples : new Int32Array(count);
   for (let s = 0; s < count; s++) sampleNode[s] = indexOf(samples[s]);
   const deltas = profile.timeDeltas;
   const timed =

@@ -66,7 +66,8 @@ export interface NodeAttribution {
 /**
  * The timeline of a profile's samples. `sampleNode`/`sampleDurationUs`/`firstSampleUs` come from
  * the profile tree (profile.ts); `attribution(node)` from the analysis. Undefined for profiles
- * without a sample array (hit counts only): they have no order in time.
+ * without a sample array (hit counts only): they have no order in time. With `reuseSampleNode`
+ * (the tree is not used after) the kinds are written over `sampleNode`, not into a new array.
  */
 export function buildTimeline(
   tree: {
@@ -77,6 +78,7 @@ export function buildTimeline(
   },
   hasSamples: boolean,
   attribution: (node: number) => NodeAttribution,
+  opts: { reuseSampleNode?: boolean } = {},
 ): TimelineV1 | undefined {
   const count = tree.sampleNode.length;
   if (!hasSamples || count === 0) return undefined;
@@ -86,7 +88,7 @@ export function buildTimeline(
   const kindIndex = new Map<string, number>();
   // Per node index: its kind + 1, 0 until met (a typed array, not a Map: one look-up per sample).
   const kindOfNode = new Int32Array(maxOf(tree.sampleNode) + 1);
-  const sampleKind = new Int32Array(count);
+  const sampleKind = opts.reuseSampleNode === true ? tree.sampleNode : new Int32Array(count);
   for (let s = 0; s < count; s++) {
     const node = tree.sampleNode[s];
     let k = node >= 0 ? kindOfNode[node] - 1 : -1;

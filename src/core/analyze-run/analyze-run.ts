@@ -96,6 +96,8 @@ export function analyzeFile(
     sources: loaded.sources,
     sourceMaps: loaded.sourceMaps,
     stacks,
+    // The profile was read here for this analysis alone: its sample array may be used up.
+    consumeSamples: true,
   });
   // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
   analysis.notes = loaded.notes.concat(analysis.notes);
