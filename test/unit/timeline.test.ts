@@ -13,6 +13,8 @@ import {
   rankRange,
   sampleStarts,
   timelineJson,
+  timelineJsonLength,
+  timelineJsonParts,
   type TimelineV1,
 } from '../../src/core/analysis/timeline.ts';
 import { loadFixture } from '../helpers/fixtures.ts';
@@ -197,6 +199,35 @@ describe('timeline', () => {
     const read = JSON.parse(timelineJson(t)) as TimelineV1;
     assert.deepEqual(read, { ...t, sampleUs: Array.from(t.sampleUs), sampleKind: Array.from(t.sampleKind) });
     assert.equal(timelineJson(read), JSON.stringify(read), 'plain arrays are written as JSON writes them');
+  });
+
+  test('timeline.json in parts: a long timeline is the same text, never one string; its length is known without it', () => {
+    // 2.5 M samples: three parts a column, with a negative value and values of every width.
+    const count = 2_500_000;
+    const sampleUs = new Int32Array(count);
+    const sampleKind = new Int32Array(count);
+    for (let s = 0; s < count; s++) {
+      sampleUs[s] = (s * 7919) % 1_000_003;
+      sampleKind[s] = s % 3;
+    }
+    sampleUs[5] = -2147483648;
+    const t: TimelineV1 = {
+      version: 1,
+      firstUs: 3,
+      endUs: 9,
+      intervalUs: 1000,
+      lines: [{ file: '/ws/a.js', line: 1, function: 'f' }],
+      kinds: [{ category: 'user', owners: [[0, 1]] }, { category: 'idle', owners: [] }, { category: 'gc', owners: [] }],
+      sampleUs,
+      sampleKind,
+    };
+    const parts = Array.from(timelineJsonParts(t));
+    assert.ok(parts.length >= 8, `${parts.length} parts`);
+    const text = parts.join('');
+    assert.equal(text, JSON.stringify({ ...t, sampleUs: Array.from(sampleUs), sampleKind: Array.from(sampleKind) }));
+    assert.equal(timelineJsonLength(t), text.length);
+    const plain = JSON.parse(timelineJson(timelineOf(patterned(3, 200, 600)))) as TimelineV1;
+    assert.equal(timelineJsonLength(plain), JSON.stringify(plain).length, 'plain arrays too');
   });
 
   test('hit counts only: no timeline (nothing says when a sample was taken)', () => {

@@ -35,14 +35,71 @@ export type SampleColumn = number[] | Int32Array;
 
 /** timeline.json's text: the typed columns written as the JSON arrays readers expect. */
 export function timelineJson(t: TimelineV1): string {
-  if (!(t.sampleUs instanceof Int32Array) || !(t.sampleKind instanceof Int32Array)) return JSON.stringify(t);
-  // The columns joined straight from the typed arrays (integers: the same text JSON gives),
-  // not first copied into JS arrays of millions. They are the last keys, so they close the text.
+  return Array.from(timelineJsonParts(t)).join('');
+}
+
+/** Samples per part of the text: a few MB each. */
+const PART_SAMPLES = 1 << 20;
+
+/**
+ * timeline.json's text in parts, to write one after the other: a long profile's timeline is more
+ * text than one string holds (V8's limit is ~512 MiB; 127 M samples make ~900 MB). The typed
+ * columns are joined straight from their arrays (integers: the same text JSON gives), not first
+ * copied into JS arrays of millions. They are the last keys, so they close the text.
+ */
+export function* timelineJsonParts(t: TimelineV1): Generator<string> {
+  const head = typedHead(t);
+  if (head === undefined) {
+    yield JSON.stringify(t, (_key, value: unknown) => (value instanceof Int32Array ? Array.from(value) : value));
+    return;
+  }
+  yield `${head}"sampleUs":[`;
+  yield* columnParts(t.sampleUs as Int32Array);
+  yield '],"sampleKind":[';
+  yield* columnParts(t.sampleKind as Int32Array);
+  yield ']}';
+}
+
+/** The characters of timelineJson(t), without making it (a pass over the columns' digits). */
+export function timelineJsonLength(t: TimelineV1): number {
+  const head = typedHead(t);
+  if (head === undefined) return timelineJson(t).length;
+  const tail = '"sampleUs":[],"sampleKind":[]}'.length;
+  return head.length + tail + columnLength(t.sampleUs as Int32Array) + columnLength(t.sampleKind as Int32Array);
+}
+
+/** The text before the columns when both are typed, else undefined (then JSON.stringify writes it all). */
+function typedHead(t: TimelineV1): string | undefined {
+  if (!(t.sampleUs instanceof Int32Array) || !(t.sampleKind instanceof Int32Array)) return undefined;
   const rest = JSON.stringify({ ...t, sampleUs: [], sampleKind: [] });
   const tail = '"sampleUs":[],"sampleKind":[]}';
-  if (!rest.endsWith(tail))
-    return JSON.stringify(t, (_key, value: unknown) => (value instanceof Int32Array ? Array.from(value) : value));
-  return `${rest.slice(0, -tail.length)}"sampleUs":[${t.sampleUs.join(',')}],"sampleKind":[${t.sampleKind.join(',')}]}`;
+  return rest.endsWith(tail) ? rest.slice(0, -tail.length) : undefined;
+}
+
+function* columnParts(column: Int32Array): Generator<string> {
+  for (let from = 0; from < column.length; from += PART_SAMPLES) {
+    const part = column.subarray(from, from + PART_SAMPLES).join(',');
+    yield from === 0 ? part : `,${part}`;
+  }
+}
+
+/** Characters of the column joined by commas. */
+function columnLength(column: Int32Array): number {
+  let chars = Math.max(0, column.length - 1);
+  for (let s = 0; s < column.length; s++) {
+    let v = column[s];
+    if (v < 0) {
+      chars++;
+      v = -v;
+    }
+    let digits = 1;
+    while (v >= 10) {
+      v = Math.floor(v / 10);
+      digits++;
+    }
+    chars += digits;
+  }
+  return chars;
 }
 
 export interface TimelineLine {
