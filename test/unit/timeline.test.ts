@@ -13,7 +13,7 @@ import {
   rankRange,
   sampleStarts,
   timelineJson,
-  timelineJsonLength,
+  timelineJsonFits,
   timelineJsonParts,
   type TimelineV1,
 } from '../../src/core/analysis/timeline.ts';
@@ -201,7 +201,7 @@ describe('timeline', () => {
     assert.equal(timelineJson(read), JSON.stringify(read), 'plain arrays are written as JSON writes them');
   });
 
-  test('timeline.json in parts: a long timeline is the same text, never one string; its length is known without it', () => {
+  test('timeline.json in parts: a long timeline is the same text, never one string; whether it fits a string is known without it', () => {
     // 2.5 M samples: three parts a column, with a negative value and values of every width.
     const count = 2_500_000;
     const sampleUs = new Int32Array(count);
@@ -221,13 +221,17 @@ describe('timeline', () => {
       sampleUs,
       sampleKind,
     };
-    const parts = Array.from(timelineJsonParts(t));
+    const decoder = new TextDecoder();
+    const parts = Array.from(timelineJsonParts(t), (p) => (typeof p === 'string' ? p : decoder.decode(p)));
     assert.ok(parts.length >= 8, `${parts.length} parts`);
     const text = parts.join('');
     assert.equal(text, JSON.stringify({ ...t, sampleUs: Array.from(sampleUs), sampleKind: Array.from(sampleKind) }));
-    assert.equal(timelineJsonLength(t), text.length);
+    assert.equal(timelineJson(t), text);
+    // Its length, found without the text: at the bound, the digits counted.
+    assert.ok(timelineJsonFits(t, text.length) && !timelineJsonFits(t, text.length - 1));
     const plain = JSON.parse(timelineJson(timelineOf(patterned(3, 200, 600)))) as TimelineV1;
-    assert.equal(timelineJsonLength(plain), JSON.stringify(plain).length, 'plain arrays too');
+    const plainChars = JSON.stringify(plain).length;
+    assert.ok(timelineJsonFits(plain, plainChars) && !timelineJsonFits(plain, plainChars - 1), 'plain arrays too');
   });
 
   test('hit counts only: no timeline (nothing says when a sample was taken)', () => {

@@ -59,7 +59,7 @@ export {
   cutProfile,
   TIMELINE_FILE,
   timelineJson,
-  timelineJsonLength,
+  timelineJsonFits,
   timelineJsonParts,
   type TimelineV1,
 } from './timeline.ts';

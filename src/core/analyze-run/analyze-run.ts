@@ -20,7 +20,7 @@ import {
   type StackCapturesInput,
   MAX_STRING_BYTES,
   TIMELINE_FILE,
-  timelineJsonLength,
+  timelineJsonFits,
   timelineJsonParts,
   type TimelineV1,
   readPprof,
@@ -124,10 +124,9 @@ export function analyzeFile(
  */
 function readableTimeline(timeline: TimelineV1 | undefined, analysis: Analysis): TimelineV1 | undefined {
   if (!timeline) return undefined;
-  const chars = timelineJsonLength(timeline);
-  if (chars <= MAX_STRING_BYTES) return timeline;
+  if (timelineJsonFits(timeline, MAX_STRING_BYTES)) return timeline;
   analysis.notes.push(
-    `No heat map: the timeline of ${timeline.sampleKind.length} samples would be ${(chars / 2 ** 20).toFixed(0)} MiB of JSON, more than one JavaScript string holds.`,
+    `No heat map: the timeline of ${timeline.sampleKind.length} samples would be more JSON than one JavaScript string holds (~512 MiB).`,
   );
   return undefined;
 }

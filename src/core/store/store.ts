@@ -42,7 +42,7 @@ export function writeFileAtomic(file: string, data: string | Buffer): void {
 }
 
 /** writeFileAtomic of a text given in parts (one too long for a single string), each written as it comes. */
-export function writeFileAtomicParts(file: string, parts: Iterable<string>): void {
+export function writeFileAtomicParts(file: string, parts: Iterable<string | Uint8Array>): void {
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = fs.openSync(tmp, 'w');
   try {
