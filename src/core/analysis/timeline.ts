@@ -89,6 +89,10 @@ function typedHead(t: TimelineV1): string | undefined {
 const COMMA_BYTE = 0x2c;
 const MINUS_BYTE = 0x2d;
 const ZERO_BYTE = 0x30;
+/** "00" to "99" as ASCII bytes, two a number. */
+const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) =>
+  i % 2 === 0 ? ZERO_BYTE + Math.floor(i / 20) : ZERO_BYTE + ((i >> 1) % 10),
+);
 
 /** The column's numbers joined by commas, as ASCII, PART_SAMPLES numbers a part (views of `bytes`). */
 function* columnParts(column: Int32Array, bytes: Uint8Array): Generator<Uint8Array> {
@@ -100,12 +104,28 @@ function* columnParts(column: Int32Array, bytes: Uint8Array): Generator<Uint8Arr
       let v = column[s];
       if (v < 0) {
         bytes[p++] = MINUS_BYTE;
-        v = -v; // -2^31 too: a double here
+        if (v === -2147483648) {
+          // Its magnitude is no int32: the digits of 2^31, written out.
+          for (const c of '2147483648') bytes[p++] = c.charCodeAt(0);
+          continue;
+        }
+        v = -v;
       }
-      let digits = 1;
-      for (let x = v; x >= 10; x = Math.floor(x / 10)) digits++;
-      p += digits;
-      for (let q = p; q > p - digits; v = Math.floor(v / 10)) bytes[--q] = ZERO_BYTE + (v % 10);
+      // Two digits a step from a table, int32 arithmetic (V8 divides by a constant with a multiply).
+      const end = p + digitsOf(v);
+      let q = end;
+      while (v >= 100) {
+        const rest = (v / 100) | 0;
+        const pair = (v - rest * 100) << 1;
+        bytes[--q] = DIGIT_PAIRS[pair + 1];
+        bytes[--q] = DIGIT_PAIRS[pair];
+        v = rest;
+      }
+      if (v >= 10) {
+        bytes[--q] = DIGIT_PAIRS[(v << 1) + 1];
+        bytes[--q] = DIGIT_PAIRS[v << 1];
+      } else bytes[--q] = ZERO_BYTE + v;
+      p = end;
     }
     yield bytes.subarray(0, p);
   }
@@ -115,19 +135,17 @@ function* columnParts(column: Int32Array, bytes: Uint8Array): Generator<Uint8Arr
 function columnLength(column: Int32Array): number {
   let chars = Math.max(0, column.length - 1);
   for (let s = 0; s < column.length; s++) {
-    let v = column[s];
-    if (v < 0) {
-      chars++;
-      v = -v;
-    }
-    let digits = 1;
-    while (v >= 10) {
-      v = Math.floor(v / 10);
-      digits++;
-    }
-    chars += digits;
+    const v = column[s];
+    chars += v < 0 ? 1 + digitsOf(-v) : digitsOf(v);
   }
   return chars;
+}
+
+/** Decimal digits of a non-negative integer up to 2^31. */
+function digitsOf(v: number): number {
+  if (v < 10000) return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4;
+  if (v < 100000000) return v < 100000 ? 5 : v < 1000000 ? 6 : v < 10000000 ? 7 : 8;
+  return v < 1000000000 ? 9 : 10;
 }
 
 export interface TimelineLine {
