@@ -104,6 +104,7 @@ export function streamCpuProfileValue(
 class Scan {
   private i = 0;
   private readonly strings = new Map<string, string>();
+  private readonly frames = new Map<string, Record<string, unknown>>();
 
   constructor(private readonly w: Window) {}
 
@@ -232,10 +233,24 @@ class Scan {
     }
   }
 
-  /** The node with its call frame's strings shared with the nodes read before (one copy each). */
+  /**
+   * The node with its call frame shared with the nodes read before that have the same one (a
+   * function sits at many nodes: one object for all, far fewer objects for the garbage collector
+   * to move and mark), or else the frame's strings shared (one copy each).
+   */
   private share(node: unknown): unknown {
-    const cf = (node as { callFrame?: Record<string, unknown> } | null)?.callFrame;
+    const n = node as { callFrame?: Record<string, unknown> } | null;
+    const cf = n?.callFrame;
     if (typeof cf !== 'object' || cf === null) return node;
+    const key = plainFrameKey(cf);
+    if (key !== undefined) {
+      const known = this.frames.get(key);
+      if (known !== undefined) {
+        n!.callFrame = known;
+        return node;
+      }
+      this.frames.set(key, cf);
+    }
     for (const k of ['functionName', 'url', 'scriptId'] as const) {
       const v = cf[k];
       if (typeof v !== 'string') continue;
@@ -260,9 +275,29 @@ class Scan {
       const stop = this.w.eof ? this.w.end : this.w.end - TOKEN_MARGIN;
       const end = this.w.end;
       let j = this.i;
+      // The list's array and fill in locals (written back before anything else sees the list).
+      let cur = list.current;
+      let at = list.at;
+      let room = list.floats ? 0 : cur.length;
       while (j < stop) {
-        const tokenFrom = j;
         let c = b[j];
+        // Nearly every token V8 writes: 1–9 digits, no leading zero, right before a comma.
+        if (c > ZERO && c <= NINE && at < room) {
+          let v = c - ZERO;
+          let k = j + 1;
+          c = b[k];
+          while (c >= ZERO && c <= NINE && k - j < 9) {
+            v = v * 10 + (c - ZERO);
+            c = b[++k];
+          }
+          if (c === COMMA) {
+            cur[at++] = v;
+            j = k + 1;
+            continue;
+          }
+          c = b[j]; // anything else: the general path below, from the token's start
+        }
+        const tokenFrom = j;
         while (isSpace(c)) c = b[++j];
         const negative = c === MINUS;
         if (negative) c = b[++j];
@@ -299,22 +334,47 @@ class Scan {
           j = tokenFrom;
           break;
         }
-        if (list.at < list.current.length && !list.floats && (v | 0) === v) list.current[list.at++] = v;
-        else list.push(v);
+        if (at < room && (v | 0) === v) cur[at++] = v;
+        else {
+          list.at = at;
+          list.push(v);
+          cur = list.current;
+          at = list.at;
+          room = list.floats ? 0 : cur.length;
+        }
         j++;
         if (c === COMMA) continue;
         if (c === CLOSE_BRACKET) {
+          list.at = at;
           this.i = j;
           return list.done();
         }
         throw new Unexpected();
       }
+      list.at = at;
       this.i = j;
       const moved = this.w.refill(this.i);
       if (moved < 0) throw new Unexpected();
       this.i -= moved;
     }
   }
+}
+
+const FRAME_KEYS = ['functionName', 'scriptId', 'url', 'lineNumber', 'columnNumber'];
+
+/**
+ * A key of everything in a call frame of V8's exact shape (these five keys in this order, strings
+ * and numbers), or undefined for any other: such frames are left alone, for the checks to judge.
+ */
+function plainFrameKey(cf: Record<string, unknown>): string | undefined {
+  let k = 0;
+  for (const key in cf) if (key !== FRAME_KEYS[k++]) return undefined;
+  if (k !== FRAME_KEYS.length) return undefined;
+  const { functionName, scriptId, url, lineNumber, columnNumber } = cf;
+  if (typeof functionName !== 'string' || typeof scriptId !== 'string' || typeof url !== 'string') return undefined;
+  if (typeof lineNumber !== 'number' || typeof columnNumber !== 'number') return undefined;
+  // Lengths first: no two different frames can give the same key, whatever their strings hold.
+  return `${lineNumber} ${columnNumber} ${scriptId.length} ${url.length} ${scriptId}${url}${functionName}`;
 }
 
 /**

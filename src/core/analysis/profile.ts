@@ -63,19 +63,28 @@ export function buildProfileTree(profile: CpuProfile, opts: { reuseSamples?: boo
 
   const frames: Frame[] = [];
   const frameIndex = new Map<string, number>();
+  // By the call frame object too: the streaming reader gives nodes of one frame the same object,
+  // so most nodes skip making the key (cpuprofile-stream.ts). Not for a profile whose nodes each
+  // have their own (far more objects than frames): the map would only grow.
+  let frameOfObject: Map<CallFrame, number> | undefined = new Map<CallFrame, number>();
   const nodeFrame = new Int32Array(n);
   const parent = new Int32Array(n).fill(-1);
   const children: number[][] = new Array(n);
   const positionTicks: (PositionTick[] | undefined)[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const node = profile.nodes[i];
-    const key = frameKey(node.callFrame);
-    let f = frameIndex.get(key);
+    const cf = node.callFrame;
+    let f = frameOfObject?.get(cf);
     if (f === undefined) {
-      f = frames.length;
-      frameIndex.set(key, f);
-      const cf = node.callFrame;
-      frames.push({ functionName: cf.functionName, url: cf.url, line0: cf.lineNumber, col0: cf.columnNumber });
+      const key = frameKey(cf);
+      f = frameIndex.get(key);
+      if (f === undefined) {
+        f = frames.length;
+        frameIndex.set(key, f);
+        frames.push({ functionName: cf.functionName, url: cf.url, line0: cf.lineNumber, col0: cf.columnNumber });
+      }
+      frameOfObject?.set(cf, f);
+      if (frameOfObject && frameOfObject.size > 4 * frames.length + 1024) frameOfObject = undefined;
     }
     nodeFrame[i] = f;
     positionTicks[i] = node.positionTicks;
