@@ -147,7 +147,11 @@ class Scan {
       this.expect(COLON);
       const c = this.skipSpace();
       if (key === 'nodes' && c === OPEN_BRACKET) out.nodes = this.readNodes();
-      else if ((key === 'samples' || key === 'timeDeltas') && c === OPEN_BRACKET) out[key] = this.readNumbers();
+      else if ((key === 'samples' || key === 'timeDeltas') && c === OPEN_BRACKET) {
+        // The second of the two has as many numbers as the first, in a valid profile.
+        const other = out[key === 'samples' ? 'timeDeltas' : 'samples'] as Int32Array | Float64Array | undefined;
+        out[key] = this.readNumbers(other?.length);
+      }
       else out[key] = this.parseValue();
       const next = this.skipSpace();
       this.i++;
@@ -261,10 +265,10 @@ class Scan {
     return node;
   }
 
-  /** A JSON array of numbers into a typed array (as cpuprofile-reader.ts reads them). */
-  private readNumbers(): Int32Array | Float64Array {
+  /** A JSON array of numbers into a typed array (as cpuprofile-reader.ts reads them); `expected`: their count, when known. */
+  private readNumbers(expected?: number): Int32Array | Float64Array {
     this.i++; // [
-    const list = new NumberList();
+    const list = new NumberList(expected);
     if (this.skipSpace() === CLOSE_BRACKET) {
       this.i++;
       return list.done();

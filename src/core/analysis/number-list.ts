@@ -1,11 +1,14 @@
 // Numbers appended one by one into typed memory, for a profile's `samples` and `timeDeltas`
-// (tens of millions each in a 1–2 GB file). They go into one resizable ArrayBuffer that grows in
-// place: no chunks copied into a final array at the end, so the numbers are never in memory
-// twice, and far fewer bytes of ArrayBuffers are allocated. That matters beyond the copy: V8
-// answers every ~64 MB of new ArrayBuffer memory with a full garbage collection of the heap
-// ("external memory pressure"), which at 1 GB ran a dozen times over ~400 MB of live objects.
-// Past the largest resizable buffer (2 GiB), or where resizing is missing, the numbers go on in
-// fixed chunks joined at the end. Int32 while every value fits, doubles otherwise (exact either way).
+// (tens of millions each in a 1–2 GB file). With the count known (the time deltas, read after as
+// many samples) they go straight into an array of that size. Otherwise into one resizable
+// ArrayBuffer grown in place, copied once at the end into a plain array (a plain one: V8 reads
+// arrays over resizable buffers at half the speed, and every later pass reads these) and the
+// buffer shrunk to nothing. Either way far fewer bytes of ArrayBuffers are allocated than with
+// chunks joined at the end, which matters beyond the copy: V8 answers every ~64 MB of new
+// ArrayBuffer memory with a full garbage collection of the heap ("external memory pressure"),
+// which at 1 GB ran a dozen times over ~400 MB of live objects. Past the largest resizable
+// buffer (2 GiB), where resizing is missing, or past the count given, the numbers go on in fixed
+// chunks joined at the end. Int32 while every value fits, doubles otherwise (exact either way).
 import { int32ViewWithSpareSlot } from './spare-slot.ts';
 
 /** Elements of a fixed chunk (and the resizable buffer's first size). */
@@ -40,7 +43,12 @@ export class NumberList {
   at = 0;
   floats = false;
 
-  constructor() {
+  /** `expected`: how many numbers there should be, when known (a wrong count only costs speed). */
+  constructor(expected?: number) {
+    if (expected !== undefined) {
+      this.current = int32ViewWithSpareSlot(new ArrayBuffer((expected + 1) * 4), expected);
+      return;
+    }
     this.growing = resizableBuffer(CHUNK * 4);
     this.current = this.growing ? new Int32Array(this.growing) : new Int32Array(CHUNK);
   }
@@ -80,16 +88,9 @@ export class NumberList {
    * so the profile tree's durations can be a view of the time deltas (spare-slot.ts).
    */
   done(): Int32Array | Float64Array {
-    const g = this.growing;
-    if (g) {
-      // The buffer itself, cut to the values and the spare slot (a smaller size hands the rest back).
-      const bytes = (this.at + 1) * 4;
-      if (bytes <= g.maxByteLength) {
-        g.resize(bytes);
-        this.growing = undefined;
-        return int32ViewWithSpareSlot(g, this.at);
-      }
-    }
+    const c = this.current;
+    if (!this.floats && this.chunks.length === 0 && !this.growing && c.buffer.byteLength >= (this.at + 1) * 4)
+      return int32ViewWithSpareSlot(c.buffer as ArrayBuffer, this.at); // the array of the count given
     const length = this.filled + this.at;
     const out = this.floats ? new Float64Array(length) : int32ViewWithSpareSlot(new ArrayBuffer((length + 1) * 4), length);
     let k = 0;
@@ -99,6 +100,9 @@ export class NumberList {
     }
     out.set(this.current.subarray(0, this.at), k);
     this.chunks = [];
+    // The resizable buffer's memory handed back now, not whenever the garbage collector gets to it.
+    this.growing?.resize(0);
+    this.growing = undefined;
     return out;
   }
 }
