@@ -284,23 +284,11 @@ class Scan {
       let at = list.at;
       let room = list.floats ? 0 : cur.length;
       while (j < stop) {
+        j = plainTokens(b, j, stop, cur, at, room);
+        at = plainTokensAt;
+        if (j >= stop) break;
+        // Any other token, one: spaces, a minus, a zero, a fraction, the last one, a full array.
         let c = b[j];
-        // Nearly every token V8 writes: 1–9 digits, no leading zero, right before a comma.
-        if (c > ZERO && c <= NINE && at < room) {
-          let v = c - ZERO;
-          let k = j + 1;
-          c = b[k];
-          while (c >= ZERO && c <= NINE && k - j < 9) {
-            v = v * 10 + (c - ZERO);
-            c = b[++k];
-          }
-          if (c === COMMA) {
-            cur[at++] = v;
-            j = k + 1;
-            continue;
-          }
-          c = b[j]; // anything else: the general path below, from the token's start
-        }
         const tokenFrom = j;
         while (isSpace(c)) c = b[++j];
         const negative = c === MINUS;
@@ -362,6 +350,34 @@ class Scan {
       this.i -= moved;
     }
   }
+}
+
+/** Where plainTokens left the array's fill. */
+let plainTokensAt = 0;
+
+/**
+ * Nearly every token V8 writes, as many as follow each other from `j` (before `stop`): 1–9 digits,
+ * no leading zero, right before a comma, into out[at..room). Returns where the first other token
+ * starts (its fill in plainTokensAt). A small function of its own so that V8 compiles this loop
+ * once, apart from the slow paths around it (which deoptimised it when it sat among them).
+ */
+function plainTokens(b: Uint8Array, j: number, stop: number, out: Int32Array | Float64Array, at: number, room: number): number {
+  while (j < stop && at < room) {
+    let c = b[j];
+    if (c <= ZERO || c > NINE) break;
+    let v = c - ZERO;
+    let k = j + 1;
+    c = b[k];
+    while (c >= ZERO && c <= NINE && k - j < 9) {
+      v = v * 10 + (c - ZERO);
+      c = b[++k];
+    }
+    if (c !== COMMA) break;
+    out[at++] = v;
+    j = k + 1;
+  }
+  plainTokensAt = at;
+  return j;
 }
 
 const FRAME_KEYS = ['functionName', 'scriptId', 'url', 'lineNumber', 'columnNumber'];
