@@ -18,7 +18,9 @@ const sha = (text: string): string => createHash('sha256').update(text).digest('
 for (const file of args) {
   const dir = path.dirname(path.resolve(file));
   const meta = path.join(dir, 'meta.json');
-  const captured = fs.existsSync(meta) ? (JSON.parse(fs.readFileSync(meta, 'utf8')) as { root?: string }).root : undefined;
+  const captured = fs.existsSync(meta)
+    ? (JSON.parse(fs.readFileSync(meta, 'utf8')) as { root?: string }).root
+    : undefined;
   const pathMap = captured ? [parsePathMapping(`${captured}=${dir}`)] : [];
   const { analysis, timeline } = analyzeFile(path.resolve(file), root ?? dir, { pathMap });
   const tl = timeline ? sha(timelineJson(timeline)) : 'none';

@@ -217,7 +217,11 @@ describe('timeline', () => {
       endUs: 9,
       intervalUs: 1000,
       lines: [{ file: '/ws/a.js', line: 1, function: 'f' }],
-      kinds: [{ category: 'user', owners: [[0, 1]] }, { category: 'idle', owners: [] }, { category: 'gc', owners: [] }],
+      kinds: [
+        { category: 'user', owners: [[0, 1]] },
+        { category: 'idle', owners: [] },
+        { category: 'gc', owners: [] },
+      ],
       sampleUs,
       sampleKind,
     };

@@ -151,8 +151,7 @@ class Scan {
         // The second of the two has as many numbers as the first, in a valid profile.
         const other = out[key === 'samples' ? 'timeDeltas' : 'samples'] as Int32Array | Float64Array | undefined;
         out[key] = this.readNumbers(other?.length);
-      }
-      else out[key] = this.parseValue();
+      } else out[key] = this.parseValue();
       const next = this.skipSpace();
       this.i++;
       if (next === COMMA) continue;
@@ -361,7 +360,14 @@ let plainTokensAt = 0;
  * starts (its fill in plainTokensAt). A small function of its own so that V8 compiles this loop
  * once, apart from the slow paths around it (which deoptimised it when it sat among them).
  */
-function plainTokens(b: Uint8Array, j: number, stop: number, out: Int32Array | Float64Array, at: number, room: number): number {
+function plainTokens(
+  b: Uint8Array,
+  j: number,
+  stop: number,
+  out: Int32Array | Float64Array,
+  at: number,
+  room: number,
+): number {
   while (j < stop && at < room) {
     let c = b[j];
     if (c <= ZERO || c > NINE) break;

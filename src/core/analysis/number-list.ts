@@ -92,7 +92,9 @@ export class NumberList {
     if (!this.floats && this.chunks.length === 0 && !this.growing && c.buffer.byteLength >= (this.at + 1) * 4)
       return int32ViewWithSpareSlot(c.buffer as ArrayBuffer, this.at); // the array of the count given
     const length = this.filled + this.at;
-    const out = this.floats ? new Float64Array(length) : int32ViewWithSpareSlot(new ArrayBuffer((length + 1) * 4), length);
+    const out = this.floats
+      ? new Float64Array(length)
+      : int32ViewWithSpareSlot(new ArrayBuffer((length + 1) * 4), length);
     let k = 0;
     for (const c of this.chunks) {
       out.set(c, k);
