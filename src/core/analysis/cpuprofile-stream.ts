@@ -1,9 +1,10 @@
 // A .cpuprofile read in chunks, never as one string: V8 cannot make a string over ~512 MiB, so a
 // long run's profile (1–2 GB) cannot go through JSON.parse, and reading it whole also holds the
 // file's bytes next to what is built from them. Here a window of the file at a time is scanned:
-// each element of `nodes` is cut out and JSON.parsed on its own (a few hundred bytes), its strings
-// shared with the nodes before it (a profile repeats a few hundred URLs millions of times);
-// `samples` and `timeDeltas` go straight into typed arrays. What comes out is the value
+// the elements of `nodes` are cut out and JSON.parsed in batches, each node's call frame shared
+// with the nodes before it of the same frame, else its strings (a profile repeats a few thousand
+// frames and a few hundred URLs millions of times); `samples` and `timeDeltas` go straight into
+// typed arrays (number-list.ts). What comes out is the value
 // readOwnedCpuProfile checks, as for cpuprofile-reader.ts. A file the scan does not expect (a
 // wrapped profile, a duplicate key, broken JSON) gives undefined: the caller falls back to the
 // strict whole-file reader where a string can hold it, and that reader words the error.
