@@ -104,18 +104,8 @@ export function buildProfileTree(profile: CpuProfile, opts: { reuseSamples?: boo
     for (let c = ch.length - 1; c >= 0; c--) stack.push(ch[c]);
   }
 
-  const timeline = sampleTimeline(profile, indexOf, opts.reuseSamples === true);
   const selfUs = new Float64Array(n);
-  // A sample counts for at most MAX_SAMPLE_WEIGHT intervals. A long gap before the next sample is
-  // time the app's thread was not running (descheduled on a busy machine: V8's sampler signals
-  // the thread, which answers once it runs again), so it is no cost of the stack sampled before it.
-  const capUs = timeline.fromSamples && timeline.intervalUs > 0 ? MAX_SAMPLE_WEIGHT * timeline.intervalUs : Infinity;
-  let weightedUs = 0;
-  for (let s = 0; s < timeline.sampleNode.length; s++) {
-    const us = Math.min(timeline.sampleDurationUs[s], capUs);
-    selfUs[timeline.sampleNode[s]] += us;
-    weightedUs += us;
-  }
+  const { weightedUs, ...timeline } = sampleTimeline(profile, indexOf, opts.reuseSamples === true, selfUs);
   const subtreeUs = Float64Array.from(selfUs);
   for (let j = n - 1; j > 0; j--) {
     const i = preorder[j];
@@ -166,24 +156,61 @@ interface Timeline {
  * median interval so a long tail after the last sample is not given to one stack. Profiles
  * without a sample array (old formats) fall back to hit counts spread over the duration.
  */
-function sampleTimeline(profile: CpuProfile, indexOf: (id: number) => number, reuseSamples: boolean): Timeline {
+/**
+ * A sample counts for at most MAX_SAMPLE_WEIGHT intervals. A long gap before the next sample is
+ * time the app's thread was not running (descheduled on a busy machine: V8's sampler signals the
+ * thread, which answers once it runs again), so it is no cost of the stack sampled before it.
+ */
+const capOf = (fromSamples: boolean, intervalUs: number): number =>
+  fromSamples && intervalUs > 0 ? MAX_SAMPLE_WEIGHT * intervalUs : Infinity;
+
+/**
+ * The samples' timeline, and each sample's weighted time added to its node's `selfUs` (in the
+ * same pass that finds the nodes: millions of samples); returns the weighted total too.
+ */
+function sampleTimeline(
+  profile: CpuProfile,
+  indexOf: (id: number) => number,
+  reuseSamples: boolean,
+  selfUs: Float64Array,
+): Timeline & { weightedUs: number } {
   const wall = Math.max(0, profile.endTime - profile.startTime);
   const samples = profile.samples;
-  if (!samples || samples.length === 0) return hitCountTimeline(profile, wall);
+  if (!samples || samples.length === 0) {
+    const hits = hitCountTimeline(profile, wall);
+    const capUs = capOf(hits.fromSamples, hits.intervalUs);
+    let weightedUs = 0;
+    for (let s = 0; s < hits.sampleNode.length; s++) {
+      const us = Math.min(hits.sampleDurationUs[s], capUs);
+      selfUs[hits.sampleNode[s]] += us;
+      weightedUs += us;
+    }
+    return { ...hits, weightedUs };
+  }
 
   const count = samples.length;
-  const sampleNode = reuseSamples && samples instanceof Int32Array ? samples : new Int32Array(count);
-  for (let s = 0; s < count; s++) sampleNode[s] = indexOf(samples[s]);
   const deltas = profile.timeDeltas;
   const timed =
     deltas instanceof Int32Array
       ? durationsOfInt32Deltas(deltas, wall)
       : durationsOfDeltas(count, (s) => (deltas ? deltas[s] : wall / count), wall);
   const sampleDurationUs = timed.durations;
+  const capUs = capOf(true, timed.intervalUs);
+  const sampleNode = reuseSamples && samples instanceof Int32Array ? samples : new Int32Array(count);
   // The gap before the first sample belongs to no sample: the sampled time starts at it.
   let durationUs = 0;
-  for (let s = 0; s < count; s++) durationUs += sampleDurationUs[s];
+  let weightedUs = 0;
+  for (let s = 0; s < count; s++) {
+    const node = indexOf(samples[s]);
+    sampleNode[s] = node;
+    const d = sampleDurationUs[s];
+    durationUs += d;
+    const us = Math.min(d, capUs);
+    selfUs[node] += us;
+    weightedUs += us;
+  }
   return {
+    weightedUs,
     fromSamples: true,
     sampleNode,
     sampleDurationUs,

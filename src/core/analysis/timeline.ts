@@ -178,6 +178,8 @@ export function buildTimeline(
     sampleDurationUs: Int32Array | Float64Array;
     firstSampleUs: number;
     intervalUs: number;
+    /** Per node (the tree's): its length bounds the node indices, without a pass over the samples. */
+    parent?: Int32Array;
   },
   hasSamples: boolean,
   attribution: (node: number) => NodeAttribution,
@@ -190,7 +192,7 @@ export function buildTimeline(
   const kinds: TimelineKind[] = [];
   const kindIndex = new Map<string, number>();
   // Per node index: its kind + 1, 0 until met (a typed array, not a Map: one look-up per sample).
-  const kindOfNode = new Int32Array(maxOf(tree.sampleNode) + 1);
+  const kindOfNode = new Int32Array(tree.parent?.length ?? maxOf(tree.sampleNode) + 1);
   const sampleKind = opts.reuseSampleNode === true ? tree.sampleNode : new Int32Array(count);
   for (let s = 0; s < count; s++) {
     const node = tree.sampleNode[s];
