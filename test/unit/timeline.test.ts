@@ -238,6 +238,29 @@ describe('timeline', () => {
     assert.ok(timelineJsonFits(plain, plainChars) && !timelineJsonFits(plain, plainChars - 1), 'plain arrays too');
   });
 
+  test('an analysis that uses its samples up (consumeSamples, as analyzeFile does) gives the same analysis and timeline', () => {
+    for (const name of ['login-api', 'ts-app-work'] as const) {
+      const f = loadFixture(name);
+      const typed = (): CpuProfile => ({
+        ...f.profile,
+        samples: Int32Array.from(f.profile.samples ?? []),
+        timeDeltas: Int32Array.from(f.profile.timeDeltas ?? []),
+      });
+      const run = (profile: CpuProfile, consumeSamples: boolean): string => {
+        const input = { profile, root: f.root, sources: f.sources, sourceMaps: f.sourceMaps, consumeSamples };
+        const { analysis, timeline } = analyzeProfileWithTimeline(input);
+        return `${JSON.stringify(analysis)}\n${timeline ? timelineJson(timeline) : ''}`;
+      };
+      const used = typed();
+      assert.equal(run(used, true), run(typed(), false), name);
+      assert.notDeepEqual(
+        Array.from(used.samples!),
+        Array.from(f.profile.samples!),
+        'the samples were used up in place',
+      );
+    }
+  });
+
   test('hit counts only: no timeline (nothing says when a sample was taken)', () => {
     const raw = buildProfile([{ name: 'f', file: APP, line0: 0, self: 5 }], { hitCountsOnly: true });
     const { timeline } = analyzeProfileWithTimeline({ profile: readCpuProfile(raw), root: ROOT });
