@@ -29,7 +29,7 @@ import {
   runsDirOf,
   StoreError,
   TargetError,
-  timelineJson,
+  writeTimelineFile,
 } from '../core/index.ts';
 import { renderAnalysis, renderHeapAnalysis, renderReport } from './render.ts';
 import { renderComparison } from './render-comparison.ts';
@@ -307,7 +307,7 @@ function analyze(argv: string[]): number {
   // The samples in time, for the report's heat map (timeline.ts); written before anything is printed.
   if (timelineOut !== undefined) {
     if (!timeline) throw new Error(`${shown} has no sample order (hit counts or pprof only): no timeline to write`);
-    fs.writeFileSync(path.resolve(timelineOut), timelineJson(timeline));
+    writeTimelineFile(path.resolve(timelineOut), timeline);
   }
   if (values.json) process.stdout.write(`${JSON.stringify(analysis, null, 1)}\n`);
   else

@@ -41,6 +41,7 @@ export {
   readProfileFile,
   writeSourceSnapshot,
   writeTimeline,
+  writeTimelineFile,
 } from './analyze-run/index.ts';
 export {
   type AttachSpec,

@@ -133,7 +133,8 @@ export function analyzeProfile(
   try {
     fs.mkdirSync(dir, { recursive: true });
     const copy = path.join(dir, PROFILE_FILE);
-    if (path.resolve(copy) !== source) fs.copyFileSync(source, copy);
+    // A clone where the file system can make one (btrfs, XFS, APFS: no bytes copied), else a copy.
+    if (path.resolve(copy) !== source) fs.copyFileSync(source, copy, fs.constants.COPYFILE_FICLONE);
     const { analysis, sources, timeline } = analyzed;
     const settings: RunSettings = {
       url: '',

@@ -115,3 +115,34 @@ test('a file larger than a string gets the stream’s verdict, not a read it can
     (e: Error) => e instanceof ProfileFormatError && /more than one JavaScript string holds/.test(e.message),
   );
 });
+
+test('nodes of one call frame share one frame object; frames that differ in anything, however their strings run, do not', () => {
+  const frame = (fn: string, url: string, line = 3, scriptId = '7'): string =>
+    `{"functionName":${JSON.stringify(fn)},"scriptId":"${scriptId}","url":${JSON.stringify(url)},"lineNumber":${line},"columnNumber":4}`;
+  const frames = [
+    frame('(root)', ''),
+    frame('f', 'file:///a.js'),
+    frame('f', 'file:///a.js'), // the same as node 2's
+    frame('b f', 'file:///a.js '), // the same characters run together as node 5's
+    frame(' f', 'file:///a.js b'),
+    frame('f', 'file:///a.js', 30), // another line
+    frame('f', 'file:///a.js', 3, '77'), // another script id
+    `{"scriptId":"7","functionName":"f","url":"file:///a.js","lineNumber":3,"columnNumber":4}`, // keys in another order
+  ];
+  const ids = frames.map((_, i) => i + 1);
+  const nodes = frames.map(
+    (cf, i) => `{"id":${i + 1},"callFrame":${cf}${i === 0 ? `,"children":[${ids.slice(1).join(',')}]` : ''}}`,
+  );
+  const text = `{"nodes":[${nodes.join(',')}],"startTime":0,"endTime":9,"samples":[2,3,4],"timeDeltas":[1,1,1]}`;
+  const want = same(text);
+  const read = streamed(Buffer.from(text, 'utf8'), 4096, text.length, false);
+  assert.equal(
+    outcome(() => read),
+    want,
+  );
+  const cf = read.nodes.map((n) => n.callFrame);
+  assert.equal(cf[1], cf[2], 'one object for the same frame');
+  const distinct = new Set([cf[0], cf[1], cf[3], cf[4], cf[5], cf[6], cf[7]]);
+  assert.equal(distinct.size, 7, 'frames that differ are not merged');
+  assert.deepEqual(cf[7], { functionName: 'f', scriptId: '7', url: 'file:///a.js', lineNumber: 3, columnNumber: 4 });
+});

@@ -13,6 +13,8 @@ import {
   rankRange,
   sampleStarts,
   timelineJson,
+  timelineJsonFits,
+  timelineJsonParts,
   type TimelineV1,
 } from '../../src/core/analysis/timeline.ts';
 import { loadFixture } from '../helpers/fixtures.ts';
@@ -197,6 +199,66 @@ describe('timeline', () => {
     const read = JSON.parse(timelineJson(t)) as TimelineV1;
     assert.deepEqual(read, { ...t, sampleUs: Array.from(t.sampleUs), sampleKind: Array.from(t.sampleKind) });
     assert.equal(timelineJson(read), JSON.stringify(read), 'plain arrays are written as JSON writes them');
+  });
+
+  test('timeline.json in parts: a long timeline is the same text, never one string; whether it fits a string is known without it', () => {
+    // 2.5 M samples: three parts a column, with a negative value and values of every width.
+    const count = 2_500_000;
+    const sampleUs = new Int32Array(count);
+    const sampleKind = new Int32Array(count);
+    for (let s = 0; s < count; s++) {
+      sampleUs[s] = (s * 7919) % 1_000_003;
+      sampleKind[s] = s % 3;
+    }
+    sampleUs[5] = -2147483648;
+    const t: TimelineV1 = {
+      version: 1,
+      firstUs: 3,
+      endUs: 9,
+      intervalUs: 1000,
+      lines: [{ file: '/ws/a.js', line: 1, function: 'f' }],
+      kinds: [
+        { category: 'user', owners: [[0, 1]] },
+        { category: 'idle', owners: [] },
+        { category: 'gc', owners: [] },
+      ],
+      sampleUs,
+      sampleKind,
+    };
+    const decoder = new TextDecoder();
+    const parts = Array.from(timelineJsonParts(t), (p) => (typeof p === 'string' ? p : decoder.decode(p)));
+    assert.ok(parts.length >= 8, `${parts.length} parts`);
+    const text = parts.join('');
+    assert.equal(text, JSON.stringify({ ...t, sampleUs: Array.from(sampleUs), sampleKind: Array.from(sampleKind) }));
+    assert.equal(timelineJson(t), text);
+    // Its length, found without the text: at the bound, the digits counted.
+    assert.ok(timelineJsonFits(t, text.length) && !timelineJsonFits(t, text.length - 1));
+    const plain = JSON.parse(timelineJson(timelineOf(patterned(3, 200, 600)))) as TimelineV1;
+    const plainChars = JSON.stringify(plain).length;
+    assert.ok(timelineJsonFits(plain, plainChars) && !timelineJsonFits(plain, plainChars - 1), 'plain arrays too');
+  });
+
+  test('an analysis that uses its samples up (consumeSamples, as analyzeFile does) gives the same analysis and timeline', () => {
+    for (const name of ['login-api', 'ts-app-work'] as const) {
+      const f = loadFixture(name);
+      const typed = (): CpuProfile => ({
+        ...f.profile,
+        samples: Int32Array.from(f.profile.samples ?? []),
+        timeDeltas: Int32Array.from(f.profile.timeDeltas ?? []),
+      });
+      const run = (profile: CpuProfile, consumeSamples: boolean): string => {
+        const input = { profile, root: f.root, sources: f.sources, sourceMaps: f.sourceMaps, consumeSamples };
+        const { analysis, timeline } = analyzeProfileWithTimeline(input);
+        return `${JSON.stringify(analysis)}\n${timeline ? timelineJson(timeline) : ''}`;
+      };
+      const used = typed();
+      assert.equal(run(used, true), run(typed(), false), name);
+      assert.notDeepEqual(
+        Array.from(used.samples!),
+        Array.from(f.profile.samples!),
+        'the samples were used up in place',
+      );
+    }
   });
 
   test('hit counts only: no timeline (nothing says when a sample was taken)', () => {

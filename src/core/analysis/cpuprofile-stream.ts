@@ -1,9 +1,10 @@
 // A .cpuprofile read in chunks, never as one string: V8 cannot make a string over ~512 MiB, so a
 // long run's profile (1–2 GB) cannot go through JSON.parse, and reading it whole also holds the
 // file's bytes next to what is built from them. Here a window of the file at a time is scanned:
-// each element of `nodes` is cut out and JSON.parsed on its own (a few hundred bytes), its strings
-// shared with the nodes before it (a profile repeats a few hundred URLs millions of times);
-// `samples` and `timeDeltas` go straight into typed arrays. What comes out is the value
+// the elements of `nodes` are cut out and JSON.parsed in batches, each node's call frame shared
+// with the nodes before it of the same frame, else its strings (a profile repeats a few thousand
+// frames and a few hundred URLs millions of times); `samples` and `timeDeltas` go straight into
+// typed arrays (number-list.ts). What comes out is the value
 // readOwnedCpuProfile checks, as for cpuprofile-reader.ts. A file the scan does not expect (a
 // wrapped profile, a duplicate key, broken JSON) gives undefined: the caller falls back to the
 // strict whole-file reader where a string can hold it, and that reader words the error.
@@ -25,7 +26,7 @@ import {
   QUOTE,
   ZERO,
 } from './json-bytes.ts';
-import { int32WithSpareSlot } from './spare-slot.ts';
+import { NumberList } from './number-list.ts';
 
 /** The window's size: big enough that refills are rare, small next to the files it is for. */
 const WINDOW_BYTES = 8 << 20;
@@ -85,51 +86,6 @@ class Window {
   }
 }
 
-/** Numbers appended in chunks (no doubling copies of a huge array), Int32 while they fit. */
-class NumberList {
-  private chunks: Array<Int32Array | Float64Array> = [];
-  /** The chunk being filled and its fill: the scan writes int32 values straight into them. */
-  current: Int32Array | Float64Array = new Int32Array(1 << 20);
-  at = 0;
-  floats = false;
-  private filled = 0;
-
-  /** The slow path of a write: a full chunk, or the first value that is not an int32. */
-  push(v: number): void {
-    if (!this.floats && (v | 0) !== v) this.toFloats();
-    if (this.at === this.current.length) {
-      this.chunks.push(this.current);
-      this.filled += this.at;
-      this.current = this.floats ? new Float64Array(1 << 20) : new Int32Array(1 << 20);
-      this.at = 0;
-    }
-    this.current[this.at++] = v;
-  }
-
-  private toFloats(): void {
-    this.floats = true;
-    this.chunks = this.chunks.map((c) => Float64Array.from(c));
-    const f = new Float64Array(this.current.length);
-    f.set(this.current.subarray(0, this.at));
-    this.current = f;
-  }
-
-  /** One array of exactly the values; the chunks are let go. */
-  done(): Int32Array | Float64Array {
-    const length = this.filled + this.at;
-    // The spare slot lets the profile tree's durations be a view of the time deltas (spare-slot.ts).
-    const out = this.floats ? new Float64Array(length) : int32WithSpareSlot(length);
-    let k = 0;
-    for (const c of this.chunks) {
-      out.set(c, k);
-      k += c.length;
-    }
-    out.set(this.current.subarray(0, this.at), k);
-    this.chunks = [];
-    return out;
-  }
-}
-
 /**
  * The profile's JSON value with `samples`/`timeDeltas` as typed arrays, or undefined when the
  * file is not the plain V8 shape this reader knows (see the top of the file).
@@ -149,6 +105,7 @@ export function streamCpuProfileValue(
 class Scan {
   private i = 0;
   private readonly strings = new Map<string, string>();
+  private readonly frames = new Map<string, Record<string, unknown>>();
 
   constructor(private readonly w: Window) {}
 
@@ -191,8 +148,11 @@ class Scan {
       this.expect(COLON);
       const c = this.skipSpace();
       if (key === 'nodes' && c === OPEN_BRACKET) out.nodes = this.readNodes();
-      else if ((key === 'samples' || key === 'timeDeltas') && c === OPEN_BRACKET) out[key] = this.readNumbers();
-      else out[key] = this.parseValue();
+      else if ((key === 'samples' || key === 'timeDeltas') && c === OPEN_BRACKET) {
+        // The second of the two has as many numbers as the first, in a valid profile.
+        const other = out[key === 'samples' ? 'timeDeltas' : 'samples'] as Int32Array | Float64Array | undefined;
+        out[key] = this.readNumbers(other?.length);
+      } else out[key] = this.parseValue();
       const next = this.skipSpace();
       this.i++;
       if (next === COMMA) continue;
@@ -277,10 +237,24 @@ class Scan {
     }
   }
 
-  /** The node with its call frame's strings shared with the nodes read before (one copy each). */
+  /**
+   * The node with its call frame shared with the nodes read before that have the same one (a
+   * function sits at many nodes: one object for all, far fewer objects for the garbage collector
+   * to move and mark), or else the frame's strings shared (one copy each).
+   */
   private share(node: unknown): unknown {
-    const cf = (node as { callFrame?: Record<string, unknown> } | null)?.callFrame;
+    const n = node as { callFrame?: Record<string, unknown> } | null;
+    const cf = n?.callFrame;
     if (typeof cf !== 'object' || cf === null) return node;
+    const key = plainFrameKey(cf);
+    if (key !== undefined) {
+      const known = this.frames.get(key);
+      if (known !== undefined) {
+        n!.callFrame = known;
+        return node;
+      }
+      this.frames.set(key, cf);
+    }
     for (const k of ['functionName', 'url', 'scriptId'] as const) {
       const v = cf[k];
       if (typeof v !== 'string') continue;
@@ -291,10 +265,10 @@ class Scan {
     return node;
   }
 
-  /** A JSON array of numbers into a typed array (as cpuprofile-reader.ts reads them). */
-  private readNumbers(): Int32Array | Float64Array {
+  /** A JSON array of numbers into a typed array (as cpuprofile-reader.ts reads them); `expected`: their count, when known. */
+  private readNumbers(expected?: number): Int32Array | Float64Array {
     this.i++; // [
-    const list = new NumberList();
+    const list = new NumberList(expected);
     if (this.skipSpace() === CLOSE_BRACKET) {
       this.i++;
       return list.done();
@@ -305,9 +279,17 @@ class Scan {
       const stop = this.w.eof ? this.w.end : this.w.end - TOKEN_MARGIN;
       const end = this.w.end;
       let j = this.i;
+      // The list's array and fill in locals (written back before anything else sees the list).
+      let cur = list.current;
+      let at = list.at;
+      let room = list.floats ? 0 : cur.length;
       while (j < stop) {
-        const tokenFrom = j;
+        j = plainTokens(b, j, stop, cur, at, room);
+        at = plainTokensAt;
+        if (j >= stop) break;
+        // Any other token, one: spaces, a minus, a zero, a fraction, the last one, a full array.
         let c = b[j];
+        const tokenFrom = j;
         while (isSpace(c)) c = b[++j];
         const negative = c === MINUS;
         if (negative) c = b[++j];
@@ -344,22 +326,82 @@ class Scan {
           j = tokenFrom;
           break;
         }
-        if (list.at < list.current.length && !list.floats && (v | 0) === v) list.current[list.at++] = v;
-        else list.push(v);
+        if (at < room && (v | 0) === v) cur[at++] = v;
+        else {
+          list.at = at;
+          list.push(v);
+          cur = list.current;
+          at = list.at;
+          room = list.floats ? 0 : cur.length;
+        }
         j++;
         if (c === COMMA) continue;
         if (c === CLOSE_BRACKET) {
+          list.at = at;
           this.i = j;
           return list.done();
         }
         throw new Unexpected();
       }
+      list.at = at;
       this.i = j;
       const moved = this.w.refill(this.i);
       if (moved < 0) throw new Unexpected();
       this.i -= moved;
     }
   }
+}
+
+/** Where plainTokens left the array's fill. */
+let plainTokensAt = 0;
+
+/**
+ * Nearly every token V8 writes, as many as follow each other from `j` (before `stop`): 1–9 digits,
+ * no leading zero, right before a comma, into out[at..room). Returns where the first other token
+ * starts (its fill in plainTokensAt). A small function of its own so that V8 compiles this loop
+ * once, apart from the slow paths around it (which deoptimised it when it sat among them).
+ */
+function plainTokens(
+  b: Uint8Array,
+  j: number,
+  stop: number,
+  out: Int32Array | Float64Array,
+  at: number,
+  room: number,
+): number {
+  while (j < stop && at < room) {
+    let c = b[j];
+    if (c <= ZERO || c > NINE) break;
+    let v = c - ZERO;
+    let k = j + 1;
+    c = b[k];
+    while (c >= ZERO && c <= NINE && k - j < 9) {
+      v = v * 10 + (c - ZERO);
+      c = b[++k];
+    }
+    if (c !== COMMA) break;
+    out[at++] = v;
+    j = k + 1;
+  }
+  plainTokensAt = at;
+  return j;
+}
+
+const FRAME_KEYS = ['functionName', 'scriptId', 'url', 'lineNumber', 'columnNumber'];
+
+/**
+ * A key of everything in a call frame of V8's exact shape (these five keys in this order, strings
+ * and numbers), or undefined for any other: such frames are left alone, for the checks to judge.
+ */
+function plainFrameKey(cf: Record<string, unknown>): string | undefined {
+  let k = 0;
+  for (const key in cf) if (key !== FRAME_KEYS[k++]) return undefined;
+  if (k !== FRAME_KEYS.length) return undefined;
+  const { functionName, scriptId, url, lineNumber, columnNumber } = cf;
+  if (typeof functionName !== 'string' || typeof scriptId !== 'string' || typeof url !== 'string') return undefined;
+  if (typeof lineNumber !== 'number' || typeof columnNumber !== 'number') return undefined;
+  // Lengths first: no two different frames can give the same key, whatever their strings hold.
+  return `${lineNumber} ${columnNumber} ${scriptId.length} ${url.length} ${scriptId}${url}${functionName}`;
 }
 
 /**

@@ -142,21 +142,43 @@ function readProfileValue(input: unknown, owned: boolean): CpuProfile {
           '$.timeDeltas',
         );
       }
-      let negative = false;
-      let total = 0;
-      for (let i = 0; i < deltas.length; i++) {
-        const d: unknown = deltas[i];
-        if (!isFiniteNumber(d)) throw new ProfileFormatError('a time delta is not a number', `$.timeDeltas[${i}]`);
-        if (d < 0) negative = true;
-        else total += d;
-        if (total > MAX_SPAN_US)
-          throw new ProfileFormatError('the time deltas add up to an implausibly long profile', `$.timeDeltas[${i}]`);
-      }
+      const negative = deltas instanceof Int32Array ? checkInt32Deltas(deltas) : checkDeltas(deltas);
       // V8 occasionally reports a slightly negative delta; time never runs backwards.
       out.timeDeltas = negative ? withoutNegatives(deltas) : deltas;
     }
   }
   return out;
+}
+
+/** Throws the first delta that is no number or takes the total too far; whether one is negative. */
+function checkDeltas(deltas: SampleArray): boolean {
+  let negative = false;
+  let total = 0;
+  for (let i = 0; i < deltas.length; i++) {
+    const d: unknown = deltas[i];
+    if (!isFiniteNumber(d)) throw new ProfileFormatError('a time delta is not a number', `$.timeDeltas[${i}]`);
+    if (d < 0) negative = true;
+    else total += d;
+    if (total > MAX_SPAN_US)
+      throw new ProfileFormatError('the time deltas add up to an implausibly long profile', `$.timeDeltas[${i}]`);
+  }
+  return negative;
+}
+
+/**
+ * checkDeltas for an Int32Array (a file's deltas, tens of millions): every element is a finite
+ * number, and the total is checked at the end; only a total too large is walked again, for the
+ * same error at the same element.
+ */
+function checkInt32Deltas(deltas: Int32Array): boolean {
+  let negative = false;
+  let total = 0;
+  for (let i = 0; i < deltas.length; i++) {
+    const d = deltas[i];
+    if (d < 0) negative = true;
+    else total += d;
+  }
+  return total > MAX_SPAN_US ? checkDeltas(deltas) : negative;
 }
 
 /** A copy of the same kind with negative entries made 0. */
@@ -300,6 +322,12 @@ function checkTree(nodes: CpuProfileNode[], indexOf: (id: number) => number): vo
 /** The input's own array once every entry is checked (see readCpuProfile). */
 function readSamples(raw: unknown, indexOf: (id: number) => number): SampleArray {
   if (!isNumberList(raw)) throw new ProfileFormatError('"samples" must be an array', '$.samples');
+  if (raw instanceof Int32Array) {
+    // Integers all: only the look-up is left to check (tens of millions of them in a file's samples).
+    for (let i = 0; i < raw.length; i++)
+      if (indexOf(raw[i]) < 0) throw new ProfileFormatError(`sample ${i} names no node`, `$.samples[${i}]`);
+    return raw;
+  }
   for (let i = 0; i < raw.length; i++) {
     const id: unknown = raw[i];
     if (!isInt(id) || indexOf(id) < 0) throw new ProfileFormatError(`sample ${i} names no node`, `$.samples[${i}]`);

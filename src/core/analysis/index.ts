@@ -5,7 +5,12 @@ export { analyzeProfile, analyzeProfileWithTimeline } from './analyze.ts';
 export { fileOfUrl, Workspace } from './categories.ts';
 export { readStackCaptures } from './stacks-file.ts';
 export { buildStackEvidence, type StackCapturesInput, type StackFrameV1 } from './stacks.ts';
-export { parseCpuProfileBytes, readCpuProfileBytes, readCpuProfileStream } from './cpuprofile-reader.ts';
+export {
+  MAX_STRING_BYTES,
+  parseCpuProfileBytes,
+  readCpuProfileBytes,
+  readCpuProfileStream,
+} from './cpuprofile-reader.ts';
 export { type CallFrame, type CpuProfile, parseCpuProfileText, ProfileFormatError } from './cpuprofile.ts';
 export {
   analyzeHeapProfile,
@@ -50,4 +55,11 @@ export {
   type TimedStall,
 } from './stalls.ts';
 export { poolLimitHint, threadpoolWaits, type WaitTraceInput } from './waits.ts';
-export { cutProfile, TIMELINE_FILE, timelineJson, type TimelineV1 } from './timeline.ts';
+export {
+  cutProfile,
+  TIMELINE_FILE,
+  timelineJson,
+  timelineJsonFits,
+  timelineJsonParts,
+  type TimelineV1,
+} from './timeline.ts';

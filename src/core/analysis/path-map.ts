@@ -3,7 +3,7 @@
 // that matches a script's path rewrites it, before sources and source maps are looked up.
 import { pathToFileURL } from 'node:url';
 import { fileOfUrl } from './categories.ts';
-import type { CpuProfile } from './cpuprofile.ts';
+import type { CallFrame, CpuProfile } from './cpuprofile.ts';
 import type { SamplingHeapNode, SamplingHeapProfile } from './heap.ts';
 
 export interface PathMapping {
@@ -39,9 +39,17 @@ function mapUrl(url: string, maps: readonly PathMapping[]): string {
 /** The profile with its script URLs mapped (a new profile; the input is left as it is). */
 export function mapProfilePaths(profile: CpuProfile, maps: readonly PathMapping[]): CpuProfile {
   if (maps.length === 0) return profile;
+  // One mapped frame per frame object: nodes that share a frame (the streaming reader's) still do.
+  const mapped = new Map<CallFrame, CallFrame>();
   const nodes = profile.nodes.map((node) => {
-    const url = mapUrl(node.callFrame.url, maps);
-    return url === node.callFrame.url ? node : { ...node, callFrame: { ...node.callFrame, url } };
+    const cf = node.callFrame;
+    let to = mapped.get(cf);
+    if (to === undefined) {
+      const url = mapUrl(cf.url, maps);
+      to = url === cf.url ? cf : { ...cf, url };
+      mapped.set(cf, to);
+    }
+    return to === cf ? node : { ...node, callFrame: to };
   });
   return { ...profile, nodes };
 }

@@ -50,8 +50,12 @@ export interface ProfileTree {
 const frameKey = (cf: CallFrame): string =>
   `${cf.url}\u0000${cf.lineNumber}\u0000${cf.columnNumber}\u0000${cf.functionName}`;
 
-/** Builds the tree of a profile that `readCpuProfile` accepted. */
-export function buildProfileTree(profile: CpuProfile): ProfileTree {
+/**
+ * Builds the tree of a profile that `readCpuProfile` accepted. With `reuseSamples` (the caller
+ * gives the profile up) an Int32Array `samples` becomes `sampleNode` in place: node ids turned
+ * into indices, one fewer array of millions; the profile's samples are not ids any more.
+ */
+export function buildProfileTree(profile: CpuProfile, opts: { reuseSamples?: boolean } = {}): ProfileTree {
   const n = profile.nodes.length;
   const indexById = new Map<number, number>();
   profile.nodes.forEach((node, i) => indexById.set(node.id, i));
@@ -59,19 +63,28 @@ export function buildProfileTree(profile: CpuProfile): ProfileTree {
 
   const frames: Frame[] = [];
   const frameIndex = new Map<string, number>();
+  // By the call frame object too: the streaming reader gives nodes of one frame the same object,
+  // so most nodes skip making the key (cpuprofile-stream.ts). Not for a profile whose nodes each
+  // have their own (far more objects than frames): the map would only grow.
+  let frameOfObject: Map<CallFrame, number> | undefined = new Map<CallFrame, number>();
   const nodeFrame = new Int32Array(n);
   const parent = new Int32Array(n).fill(-1);
   const children: number[][] = new Array(n);
   const positionTicks: (PositionTick[] | undefined)[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const node = profile.nodes[i];
-    const key = frameKey(node.callFrame);
-    let f = frameIndex.get(key);
+    const cf = node.callFrame;
+    let f = frameOfObject?.get(cf);
     if (f === undefined) {
-      f = frames.length;
-      frameIndex.set(key, f);
-      const cf = node.callFrame;
-      frames.push({ functionName: cf.functionName, url: cf.url, line0: cf.lineNumber, col0: cf.columnNumber });
+      const key = frameKey(cf);
+      f = frameIndex.get(key);
+      if (f === undefined) {
+        f = frames.length;
+        frameIndex.set(key, f);
+        frames.push({ functionName: cf.functionName, url: cf.url, line0: cf.lineNumber, col0: cf.columnNumber });
+      }
+      frameOfObject?.set(cf, f);
+      if (frameOfObject && frameOfObject.size > 4 * frames.length + 1024) frameOfObject = undefined;
     }
     nodeFrame[i] = f;
     positionTicks[i] = node.positionTicks;
@@ -91,18 +104,8 @@ export function buildProfileTree(profile: CpuProfile): ProfileTree {
     for (let c = ch.length - 1; c >= 0; c--) stack.push(ch[c]);
   }
 
-  const timeline = sampleTimeline(profile, indexOf);
   const selfUs = new Float64Array(n);
-  // A sample counts for at most MAX_SAMPLE_WEIGHT intervals. A long gap before the next sample is
-  // time the app's thread was not running (descheduled on a busy machine: V8's sampler signals
-  // the thread, which answers once it runs again), so it is no cost of the stack sampled before it.
-  const capUs = timeline.fromSamples && timeline.intervalUs > 0 ? MAX_SAMPLE_WEIGHT * timeline.intervalUs : Infinity;
-  let weightedUs = 0;
-  for (let s = 0; s < timeline.sampleNode.length; s++) {
-    const us = Math.min(timeline.sampleDurationUs[s], capUs);
-    selfUs[timeline.sampleNode[s]] += us;
-    weightedUs += us;
-  }
+  const { weightedUs, ...timeline } = sampleTimeline(profile, indexOf, opts.reuseSamples === true, selfUs);
   const subtreeUs = Float64Array.from(selfUs);
   for (let j = n - 1; j > 0; j--) {
     const i = preorder[j];
@@ -153,24 +156,61 @@ interface Timeline {
  * median interval so a long tail after the last sample is not given to one stack. Profiles
  * without a sample array (old formats) fall back to hit counts spread over the duration.
  */
-function sampleTimeline(profile: CpuProfile, indexOf: (id: number) => number): Timeline {
+/**
+ * A sample counts for at most MAX_SAMPLE_WEIGHT intervals. A long gap before the next sample is
+ * time the app's thread was not running (descheduled on a busy machine: V8's sampler signals the
+ * thread, which answers once it runs again), so it is no cost of the stack sampled before it.
+ */
+const capOf = (fromSamples: boolean, intervalUs: number): number =>
+  fromSamples && intervalUs > 0 ? MAX_SAMPLE_WEIGHT * intervalUs : Infinity;
+
+/**
+ * The samples' timeline, and each sample's weighted time added to its node's `selfUs` (in the
+ * same pass that finds the nodes: millions of samples); returns the weighted total too.
+ */
+function sampleTimeline(
+  profile: CpuProfile,
+  indexOf: (id: number) => number,
+  reuseSamples: boolean,
+  selfUs: Float64Array,
+): Timeline & { weightedUs: number } {
   const wall = Math.max(0, profile.endTime - profile.startTime);
   const samples = profile.samples;
-  if (!samples || samples.length === 0) return hitCountTimeline(profile, wall);
+  if (!samples || samples.length === 0) {
+    const hits = hitCountTimeline(profile, wall);
+    const capUs = capOf(hits.fromSamples, hits.intervalUs);
+    let weightedUs = 0;
+    for (let s = 0; s < hits.sampleNode.length; s++) {
+      const us = Math.min(hits.sampleDurationUs[s], capUs);
+      selfUs[hits.sampleNode[s]] += us;
+      weightedUs += us;
+    }
+    return { ...hits, weightedUs };
+  }
 
   const count = samples.length;
-  const sampleNode = new Int32Array(count);
-  for (let s = 0; s < count; s++) sampleNode[s] = indexOf(samples[s]);
   const deltas = profile.timeDeltas;
   const timed =
     deltas instanceof Int32Array
       ? durationsOfInt32Deltas(deltas, wall)
       : durationsOfDeltas(count, (s) => (deltas ? deltas[s] : wall / count), wall);
   const sampleDurationUs = timed.durations;
+  const capUs = capOf(true, timed.intervalUs);
+  const sampleNode = reuseSamples && samples instanceof Int32Array ? samples : new Int32Array(count);
   // The gap before the first sample belongs to no sample: the sampled time starts at it.
   let durationUs = 0;
-  for (let s = 0; s < count; s++) durationUs += sampleDurationUs[s];
+  let weightedUs = 0;
+  for (let s = 0; s < count; s++) {
+    const node = indexOf(samples[s]);
+    sampleNode[s] = node;
+    const d = sampleDurationUs[s];
+    durationUs += d;
+    const us = Math.min(d, capUs);
+    selfUs[node] += us;
+    weightedUs += us;
+  }
   return {
+    weightedUs,
     fromSamples: true,
     sampleNode,
     sampleDurationUs,

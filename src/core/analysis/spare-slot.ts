@@ -6,9 +6,10 @@
 
 const withSpare = new WeakSet<Int32Array>();
 
-/** An Int32Array of `length` zeros, with a spare element after it. */
-export function int32WithSpareSlot(length: number): Int32Array {
-  const a = new Int32Array(length + 1).subarray(0, length);
+/** The first `length` Int32 elements of `buffer`, which holds at least one more (the spare). */
+export function int32ViewWithSpareSlot(buffer: ArrayBuffer, length: number): Int32Array {
+  if (buffer.byteLength < (length + 1) * 4) throw new RangeError('no room for the spare slot');
+  const a = new Int32Array(buffer, 0, length);
   withSpare.add(a);
   return a;
 }

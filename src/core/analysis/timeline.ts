@@ -35,14 +35,117 @@ export type SampleColumn = number[] | Int32Array;
 
 /** timeline.json's text: the typed columns written as the JSON arrays readers expect. */
 export function timelineJson(t: TimelineV1): string {
-  if (!(t.sampleUs instanceof Int32Array) || !(t.sampleKind instanceof Int32Array)) return JSON.stringify(t);
-  // The columns joined straight from the typed arrays (integers: the same text JSON gives),
-  // not first copied into JS arrays of millions. They are the last keys, so they close the text.
+  const decoder = new TextDecoder();
+  let text = '';
+  for (const part of timelineJsonParts(t)) text += typeof part === 'string' ? part : decoder.decode(part);
+  return text;
+}
+
+/** Samples per part of the text: a few MB each. */
+const PART_SAMPLES = 1 << 20;
+/** The most characters one int32 and its comma take. */
+const MAX_NUMBER_CHARS = 12;
+
+/**
+ * timeline.json's text in parts, to write one after the other: a long profile's timeline is more
+ * text than one string holds (V8's limit is ~512 MiB; 127 M samples make ~900 MB). The typed
+ * columns are written as ASCII bytes straight from their arrays (integers: the same text JSON
+ * gives), not first copied into JS arrays or joined into strings (join took 50 ns a number). They
+ * are the last keys, so they close the text. A byte part is only valid until the next is asked for.
+ */
+export function* timelineJsonParts(t: TimelineV1): Generator<string | Uint8Array> {
+  const head = typedHead(t);
+  if (head === undefined) {
+    yield JSON.stringify(t, (_key, value: unknown) => (value instanceof Int32Array ? Array.from(value) : value));
+    return;
+  }
+  const bytes = new Uint8Array(PART_SAMPLES * MAX_NUMBER_CHARS);
+  yield `${head}"sampleUs":[`;
+  yield* columnParts(t.sampleUs as Int32Array, bytes);
+  yield '],"sampleKind":[';
+  yield* columnParts(t.sampleKind as Int32Array, bytes);
+  yield ']}';
+}
+
+/** Whether timelineJson(t) has at most `maxChars` characters, found without making it. */
+export function timelineJsonFits(t: TimelineV1, maxChars: number): boolean {
+  const head = typedHead(t);
+  if (head === undefined) return timelineJson(t).length <= maxChars;
+  const fixed = head.length + '"sampleUs":[],"sampleKind":[]}'.length;
+  const count = t.sampleUs.length + t.sampleKind.length;
+  // Mostly a bound is enough; else the digits are counted.
+  if (fixed + count * MAX_NUMBER_CHARS <= maxChars) return true;
+  return fixed + columnLength(t.sampleUs as Int32Array) + columnLength(t.sampleKind as Int32Array) <= maxChars;
+}
+
+/** The text before the columns when both are typed, else undefined (then JSON.stringify writes it all). */
+function typedHead(t: TimelineV1): string | undefined {
+  if (!(t.sampleUs instanceof Int32Array) || !(t.sampleKind instanceof Int32Array)) return undefined;
   const rest = JSON.stringify({ ...t, sampleUs: [], sampleKind: [] });
   const tail = '"sampleUs":[],"sampleKind":[]}';
-  if (!rest.endsWith(tail))
-    return JSON.stringify(t, (_key, value: unknown) => (value instanceof Int32Array ? Array.from(value) : value));
-  return `${rest.slice(0, -tail.length)}"sampleUs":[${t.sampleUs.join(',')}],"sampleKind":[${t.sampleKind.join(',')}]}`;
+  return rest.endsWith(tail) ? rest.slice(0, -tail.length) : undefined;
+}
+
+const COMMA_BYTE = 0x2c;
+const MINUS_BYTE = 0x2d;
+const ZERO_BYTE = 0x30;
+/** "00" to "99" as ASCII bytes, two a number. */
+const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) =>
+  i % 2 === 0 ? ZERO_BYTE + Math.floor(i / 20) : ZERO_BYTE + ((i >> 1) % 10),
+);
+
+/** The column's numbers joined by commas, as ASCII, PART_SAMPLES numbers a part (views of `bytes`). */
+function* columnParts(column: Int32Array, bytes: Uint8Array): Generator<Uint8Array> {
+  for (let from = 0; from < column.length; from += PART_SAMPLES) {
+    const to = Math.min(column.length, from + PART_SAMPLES);
+    let p = 0;
+    for (let s = from; s < to; s++) {
+      if (s > 0) bytes[p++] = COMMA_BYTE;
+      let v = column[s];
+      if (v < 0) {
+        bytes[p++] = MINUS_BYTE;
+        if (v === -2147483648) {
+          // Its magnitude is no int32: the digits of 2^31, written out.
+          for (const c of '2147483648') bytes[p++] = c.charCodeAt(0);
+          continue;
+        }
+        v = -v;
+      }
+      // Two digits a step from a table, int32 arithmetic (V8 divides by a constant with a multiply).
+      const end = p + digitsOf(v);
+      let q = end;
+      while (v >= 100) {
+        const rest = (v / 100) | 0;
+        const pair = (v - rest * 100) << 1;
+        bytes[--q] = DIGIT_PAIRS[pair + 1];
+        bytes[--q] = DIGIT_PAIRS[pair];
+        v = rest;
+      }
+      if (v >= 10) {
+        bytes[--q] = DIGIT_PAIRS[(v << 1) + 1];
+        bytes[--q] = DIGIT_PAIRS[v << 1];
+      } else bytes[--q] = ZERO_BYTE + v;
+      p = end;
+    }
+    yield bytes.subarray(0, p);
+  }
+}
+
+/** Characters of the column joined by commas. */
+function columnLength(column: Int32Array): number {
+  let chars = Math.max(0, column.length - 1);
+  for (let s = 0; s < column.length; s++) {
+    const v = column[s];
+    chars += v < 0 ? 1 + digitsOf(-v) : digitsOf(v);
+  }
+  return chars;
+}
+
+/** Decimal digits of a non-negative integer up to 2^31. */
+function digitsOf(v: number): number {
+  if (v < 10000) return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4;
+  if (v < 100000000) return v < 100000 ? 5 : v < 1000000 ? 6 : v < 10000000 ? 7 : 8;
+  return v < 1000000000 ? 9 : 10;
 }
 
 export interface TimelineLine {
@@ -66,7 +169,8 @@ export interface NodeAttribution {
 /**
  * The timeline of a profile's samples. `sampleNode`/`sampleDurationUs`/`firstSampleUs` come from
  * the profile tree (profile.ts); `attribution(node)` from the analysis. Undefined for profiles
- * without a sample array (hit counts only): they have no order in time.
+ * without a sample array (hit counts only): they have no order in time. With `reuseSampleNode`
+ * (the tree is not used after) the kinds are written over `sampleNode`, not into a new array.
  */
 export function buildTimeline(
   tree: {
@@ -74,9 +178,12 @@ export function buildTimeline(
     sampleDurationUs: Int32Array | Float64Array;
     firstSampleUs: number;
     intervalUs: number;
+    /** Per node (the tree's): its length bounds the node indices, without a pass over the samples. */
+    parent?: Int32Array;
   },
   hasSamples: boolean,
   attribution: (node: number) => NodeAttribution,
+  opts: { reuseSampleNode?: boolean } = {},
 ): TimelineV1 | undefined {
   const count = tree.sampleNode.length;
   if (!hasSamples || count === 0) return undefined;
@@ -85,8 +192,8 @@ export function buildTimeline(
   const kinds: TimelineKind[] = [];
   const kindIndex = new Map<string, number>();
   // Per node index: its kind + 1, 0 until met (a typed array, not a Map: one look-up per sample).
-  const kindOfNode = new Int32Array(maxOf(tree.sampleNode) + 1);
-  const sampleKind = new Int32Array(count);
+  const kindOfNode = new Int32Array(tree.parent?.length ?? maxOf(tree.sampleNode) + 1);
+  const sampleKind = opts.reuseSampleNode === true ? tree.sampleNode : new Int32Array(count);
   for (let s = 0; s < count; s++) {
     const node = tree.sampleNode[s];
     let k = node >= 0 ? kindOfNode[node] - 1 : -1;

@@ -18,8 +18,10 @@ import {
   type PprofContent,
   readStackCaptures,
   type StackCapturesInput,
+  MAX_STRING_BYTES,
   TIMELINE_FILE,
-  timelineJson,
+  timelineJsonFits,
+  timelineJsonParts,
   type TimelineV1,
   readPprof,
 } from '../analysis/index.ts';
@@ -30,6 +32,7 @@ import {
   SOURCES_FILE,
   STACKS_FILE,
   writeFileAtomic,
+  writeFileAtomicParts,
   writeReport,
 } from '../store/index.ts';
 import { buildReport, type ReportV1, requestTimeOf } from '../report/index.ts';
@@ -66,8 +69,13 @@ export function analyzeRunDir(runDir: string, root: string): ReportV1 {
 /** Writes timeline.json (compact: one line of arrays), or removes a stale one when the profile has no sample order. */
 export function writeTimeline(dir: string, timeline: TimelineV1 | undefined): void {
   const file = path.join(dir, TIMELINE_FILE);
-  if (timeline) writeFileAtomic(file, timelineJson(timeline));
+  if (timeline) writeTimelineFile(file, timeline);
   else fs.rmSync(file, { force: true });
+}
+
+/** A timeline's JSON written in parts (timeline.ts): never one string, whatever the profile's length. */
+export function writeTimelineFile(file: string, timeline: TimelineV1): void {
+  writeFileAtomicParts(file, timelineJsonParts(timeline));
 }
 
 /**
@@ -96,6 +104,8 @@ export function analyzeFile(
     sources: loaded.sources,
     sourceMaps: loaded.sourceMaps,
     stacks,
+    // The profile was read here for this analysis alone: its sample array may be used up.
+    consumeSamples: true,
   });
   // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
   analysis.notes = loaded.notes.concat(analysis.notes);
@@ -104,7 +114,21 @@ export function analyzeFile(
       `Read from pprof (${pprof.valueType}): pprof keeps no order of samples in time, so there is no heat map.`,
     );
   // pprof samples are laid out by stack, not in time: a heat map of them would be made up.
-  return { analysis, sources: loaded.sources, timeline: pprof ? undefined : timeline };
+  return { analysis, sources: loaded.sources, timeline: pprof ? undefined : readableTimeline(timeline, analysis) };
+}
+
+/**
+ * The timeline, unless its JSON would be more text than one string holds: then the report page
+ * could not read timeline.json back, and writing it would cost seconds for nothing (~127 M
+ * samples, a 2 GB profile). The analysis says so.
+ */
+function readableTimeline(timeline: TimelineV1 | undefined, analysis: Analysis): TimelineV1 | undefined {
+  if (!timeline) return undefined;
+  if (timelineJsonFits(timeline, MAX_STRING_BYTES)) return timeline;
+  analysis.notes.push(
+    `No heat map: the timeline of ${timeline.sampleKind.length} samples would be more JSON than one JavaScript string holds (~512 MiB).`,
+  );
+  return undefined;
 }
 
 /**

@@ -10,5 +10,6 @@ export {
   readProfileFile,
   writeSourceSnapshot,
   writeTimeline,
+  writeTimelineFile,
 } from './analyze-run.ts';
 export { type ProfiledRun, profileUnderLoad } from './profile-under-load.ts';

@@ -25,5 +25,6 @@ export {
   StoreError,
   workerProfileFile,
   writeFileAtomic,
+  writeFileAtomicParts,
   writeReport,
 } from './store.ts';

@@ -41,6 +41,21 @@ export function writeFileAtomic(file: string, data: string | Buffer): void {
   fs.renameSync(tmp, file);
 }
 
+/** writeFileAtomic of a text given in parts (one too long for a single string), each written as it comes. */
+export function writeFileAtomicParts(file: string, parts: Iterable<string | Uint8Array>): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    for (const part of parts) fs.writeFileSync(fd, part); // all of it, at the file's current end
+  } catch (err) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(tmp, file);
+}
+
 /** Creates the run folder; a .gitignore keeps runs out of the user's commits. */
 export function createRunDir(runsDir: string, id: string): string {
   fs.mkdirSync(runsDir, { recursive: true });
