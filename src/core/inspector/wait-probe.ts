@@ -113,7 +113,7 @@ const HTTP_PROBE = `
 export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
   await evaluate(`(() => {
     const old = ${PROBE};
-    if (old) { old.hook.disable(); old.unhttp?.(); }
+    if (old) { old.hook.disable(); old.waiting?.disable(); old.unhttp?.(); }
     const ah = process.getBuiltinModule ? process.getBuiltinModule('async_hooks') : require('async_hooks');
     const os = process.getBuiltinModule ? process.getBuiltinModule('os') : require('os');
     const TYPES = new Set(${JSON.stringify(POOL_TYPES)});
@@ -122,7 +122,7 @@ export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
       poolSize: Math.max(1, Math.min(1024, Number(process.env.UV_THREADPOOL_SIZE) || 4)),
       cores: os.availableParallelism ? os.availableParallelism() : os.cpus().length,
       sites: [], siteIndex: new Map(), types: [], typeIndex: new Map(),
-      open: new Map(), requests: [], dropped: 0, hook: undefined, since: nowUs(),
+      open: new Map(), requests: [], dropped: 0, hook: undefined, waiting: undefined, since: nowUs(),
     };
     // The calling line: the first frame that is neither Node's nor a dependency's.
     const callSite = (CallSites) => {
@@ -159,21 +159,29 @@ export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
       if (p.requests.length >= ${MAX_REQUESTS * 4}) { p.dropped++; return; }
       p.requests.push(o[0], o[1], o[2], nowUs());
     };
+    // The before hook runs for every callback of the app (each socket read, each promise
+    // reaction): it is on only while a pool request waits for its callback (3 points of CPU per
+    // request on a JSON API that never uses the pool, bench/profiler-cost.ts).
+    const waiting = ah.createHook({
+      before(id) {
+        const o = p.open.get(id);
+        if (o === undefined) return;
+        p.open.delete(id);
+        note(o);
+        if (p.open.size === 0) waiting.disable();
+      },
+    });
     p.hook = ah.createHook({
       init(id, type) {
         if (!TYPES.has(type)) return;
         let t = p.typeIndex.get(type);
         if (t === undefined) { t = p.types.length; p.typeIndex.set(type, t); p.types.push(type); }
         p.open.set(id, [where(), t, nowUs()]);
-      },
-      before(id) {
-        const o = p.open.get(id);
-        if (o === undefined) return;
-        p.open.delete(id);
-        note(o);
+        if (p.open.size === 1) waiting.enable();
       },
       // No destroy hook: it would make V8 track every promise's death, a cost on all the app's code.
     });
+    p.waiting = waiting;
     p.hook.enable();
     ${PROBE} = p;
     ${HTTP_PROBE}
@@ -187,6 +195,7 @@ export async function takeWaitTrace(evaluate: Evaluate): Promise<WaitTrace | und
     const p = ${PROBE};
     if (!p) return '';
     p.hook.disable();
+    p.waiting?.disable();
     p.unhttp?.();
     delete ${PROBE};
     const taken = Number(process.hrtime.bigint() / 1000n);
