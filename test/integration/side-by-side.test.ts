@@ -100,6 +100,9 @@ test('bad usage: one folder missing, no --url, a full URL: exit 2 before anythin
   const full = await runCli(['gate', v.base, v.base, '--entry', 'server.js', '--url', 'http://127.0.0.1:3000/']);
   assert.equal(full.code, 2, show(full));
   assert.match(full.stderr, /--url must be a path/);
+  const rounds = await runCli(['gate', v.base, v.base, '--entry', 'server.js', '--url', '/', '--rounds', '1']);
+  assert.equal(rounds.code, 2, show(rounds));
+  assert.match(rounds.stderr, /--rounds must be a whole number from 2 to 100/);
   assert.doesNotMatch(full.stderr, /starting/);
 });
 

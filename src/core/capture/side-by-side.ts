@@ -33,6 +33,10 @@ export interface SideBySideOptions extends Omit<LoadSettings, 'samplingIntervalU
  * connections are new (the load runs in a fresh generator per window, so only one app is loaded).
  */
 const WARM_IN_S = 1;
+/** A paired interval needs 2 rounds; past this many a run takes long for little more precision. */
+const MAX_ROUNDS = 100;
+/** Shorter windows are mostly their edges. */
+const MIN_WINDOW_S = 0.5;
 
 export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySideFigures> {
   const s = withDefaults(o);
@@ -42,9 +46,15 @@ export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySid
       'bad-options',
       'Side by side, --url must be a path (/login): the two versions listen on ports of their own.',
     );
-  const rounds =
-    o.rounds !== undefined ? Math.max(2, Math.floor(o.rounds)) : Math.max(2, subWindowPlan(s.durationS, false).count);
+  if (o.rounds !== undefined && !(Number.isInteger(o.rounds) && o.rounds >= 2 && o.rounds <= MAX_ROUNDS))
+    throw new RunError('bad-options', `--rounds must be a whole number from 2 to ${MAX_ROUNDS} (got ${o.rounds}).`);
+  const rounds = o.rounds ?? Math.max(2, subWindowPlan(s.durationS, false).count);
   const windowS = s.durationS / rounds;
+  if (windowS < MIN_WINDOW_S)
+    throw new RunError(
+      'bad-options',
+      `${rounds} rounds of ${s.durationS} s make windows of ${windowS.toFixed(2)} s: each needs at least ${MIN_WINDOW_S} s (fewer rounds or a longer --duration).`,
+    );
   const sides = { base: new Side(o, s, o.base, 'baseline'), current: new Side(o, s, o.current, 'current') };
   const taken = { base: [] as SubWindowTaken[], current: [] as SubWindowTaken[] };
   try {
