@@ -153,21 +153,25 @@ class Side extends RunStart {
     }
   }
 
-  /** One window of this version alone, as a run's measured sub-window (run.ts). */
+  /** One window of this version alone, its inspector closed as in a run's measured sub-window (run.ts). */
   async window(seconds: number): Promise<SubWindowTaken> {
     try {
       const load = await this.startLoad(WARM_IN_S + seconds);
       try {
         await this.wait(WARM_IN_S);
+        // The app's CPU and the load's requests are counted over the same span: the inspector's
+        // close and reopen happen inside it (a reopen on a busy machine can take a second of
+        // SIGUSR1 retries, which counted as CPU without its requests made a round worthless).
+        await this.race(load.switchPhase('measured'));
         const m0 = await this.race(this.edge({ open: 'measured' }));
         if (this.cycle && !(await this.race(this.cycle.close(this.inspector!)))) this.cycle = undefined;
         await this.race(this.processes?.closeInspectors() ?? Promise.resolve());
-        await this.race(load.switchPhase('measured'));
         await this.wait(seconds);
-        const result: PhaseResult = await this.race(load.switchPhase('warmup'));
         if (this.cycle?.isClosed) this.inspector = await this.race(this.cycle.reopen());
         await this.race(this.processes?.reopenInspectors() ?? Promise.resolve());
-        return { result, app: between(m0, await this.race(this.edge({ close: 'measured' }))) };
+        const m1 = await this.race(this.edge({ close: 'measured' }));
+        const result: PhaseResult = await this.race(load.switchPhase('warmup'));
+        return { result, app: between(m0, m1) };
       } finally {
         await this.endLoad(load);
       }
