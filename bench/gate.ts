@@ -71,17 +71,14 @@ async function benchSideBySide(): Promise<Figure[]> {
     1 + (compareSideBySide(f).load?.cpuPerRequestMs?.noise?.changePct ?? NaN) / 100;
   const effect = slower.map(cpuChange);
   const noise = same.map(cpuChange);
-  figures.push({
-    id: 'gate-side-by-side-effect',
-    name: 'hotline gate runs: CPU/request B ÷ A (the regression as measured, paired rounds)',
-    median: round(median(effect)),
-    min: round(Math.min(...effect)),
-    max: round(Math.max(...effect)),
-    unit: '×',
-    target: 'info',
-    pass: null,
-    note: `identical code A ÷ A: median ${round(median(noise))}, ${round(Math.min(...noise))}–${round(Math.max(...noise))}`,
-  });
+  figures.push(
+    effectFigure(
+      'gate-side-by-side-effect',
+      'hotline gate runs: CPU/request B ÷ A (the regression as measured, paired rounds)',
+      effect,
+      noise,
+    ),
+  );
   return figures;
 }
 
@@ -116,17 +113,7 @@ async function benchRunAgainstRun(): Promise<Figure[]> {
   );
   const effect = b.map((r, i) => measuredCpuPerRequest(r) / measuredCpuPerRequest(a[i]));
   const noise = a.slice(0, COMPARISONS).map((r, i) => measuredCpuPerRequest(a[i + 1]) / measuredCpuPerRequest(r));
-  figures.push({
-    id: 'gate-effect',
-    name: 'Gate runs: CPU/request B ÷ A (the regression as measured)',
-    median: round(median(effect)),
-    min: round(Math.min(...effect)),
-    max: round(Math.max(...effect)),
-    unit: '×',
-    target: 'info',
-    pass: null,
-    note: `identical code A ÷ A: median ${round(median(noise))}, ${round(Math.min(...noise))}–${round(Math.max(...noise))}`,
-  });
+  figures.push(effectFigure('gate-effect', 'Gate runs: CPU/request B ÷ A (the regression as measured)', effect, noise));
   return figures;
 }
 
@@ -162,4 +149,19 @@ function rateFigures(o: {
       pass: main && o.detectionTarget ? o.caught >= (COMPARISONS * 19) / 20 : null,
     },
   ];
+}
+
+/** The regression as the gate's runs measured it (B ÷ A), beside identical code's spread (A ÷ A). */
+function effectFigure(id: string, name: string, effect: number[], noise: number[]): Figure {
+  return {
+    id,
+    name,
+    median: round(median(effect)),
+    min: round(Math.min(...effect)),
+    max: round(Math.max(...effect)),
+    unit: '×',
+    target: 'info',
+    pass: null,
+    note: `identical code A ÷ A: median ${round(median(noise))}, ${round(Math.min(...noise))}–${round(Math.max(...noise))}`,
+  };
 }
