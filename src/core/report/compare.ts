@@ -197,7 +197,7 @@ function lineEntries(lines: ReportV1['lines']): Entry[] {
 }
 
 /** A loop busy this share of the window is saturated: the app took all the CPU it was given. */
-const SATURATED = 0.9;
+export const SATURATED = 0.9;
 
 const values = (ws: SubWindowFigures[], pick: (w: SubWindowFigures) => number | undefined): number[] =>
   ws.map(pick).filter((x): x is number => x !== undefined && Number.isFinite(x));

@@ -3,7 +3,7 @@
 // (verdict.ts pairedChangeOf), so a drift of the machine between rounds cancels out. Pure and
 // browser-safe: figures in, the load part of a comparison out, which the gate reads as it reads
 // a comparison of two runs.
-import type { Comparison, Delta } from './compare.ts';
+import { type Comparison, type Delta, SATURATED } from './compare.ts';
 import type { SubWindowFigures } from './schema.ts';
 import { pairedChangeOf, type Direction } from './verdict.ts';
 
@@ -26,9 +26,6 @@ export interface SideBySideFigures {
   base: SideFigures;
   current: SideFigures;
 }
-
-/** A loop busy this share of its windows is saturated (as compare.ts says of a run). */
-const SATURATED = 0.9;
 
 export type LoadComparison = Pick<Comparison, 'baseId' | 'currentId' | 'load'>;
 
