@@ -153,16 +153,17 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
       await canvas.waitFor();
       assert.equal(await canvas.getAttribute('data-columns'), String(heatMap(timeline, 50).columns));
 
-      // The busiest cell (a stall's) is painted in the page's hot orange (opaque, per theme kind), a quiet one is not.
-      // (A colour's strength is the cell's non-idle samples: a stall cell the app was descheduled
-      // in is paler, so the busiest is the one to check.)
+      // The stall's busiest cell is painted in the page's hot orange, as strong as its share of the
+      // busiest cell's samples; a quiet one is not. (A cell's strength is its non-idle samples. V8's
+      // sampler bunches its ticks, so a 20 ms cell of a busy loop holds 17–23 of them: the stall's
+      // busiest cell is among the busiest, not always the one.)
       const map = heatMap(timeline, 50);
       const stallCellsAll = stalls.flatMap(([s, e]) =>
         Array.from({ length: Math.max(0, Math.floor(e / 20) - Math.ceil(s / 20)) }, (_, i) => Math.ceil(s / 20) + i),
       );
       const busiest = stallCellsAll.reduce((a, b) => (map.nonIdle[b] > map.nonIdle[a] ? b : a));
       assert.ok(
-        map.nonIdle[busiest] >= 0.9 * map.maxNonIdle,
+        map.nonIdle[busiest] >= 0.6 * map.maxNonIdle,
         `a stall holds (nearly) the busiest cell: ${map.nonIdle[busiest]} of ${map.maxNonIdle} samples`,
       );
       const quietCells = Array.from({ length: band.quiet.length }, (_, i) => band.quiet.first + i);
@@ -196,6 +197,11 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
       assert.ok(
         stall.off < 25 && stall.t > 0.3,
         `a stall cell is orange: ${inStall} (${JSON.stringify(stall)}, ${hot} over ${gridHex})`,
+      );
+      const strength = 0.12 + 0.88 * (map.nonIdle[busiest] / map.maxNonIdle);
+      assert.ok(
+        Math.abs(stall.t - strength) < 0.12,
+        `the stall cell's orange is as strong as its busyness: ${stall.t.toFixed(2)} for ${map.nonIdle[busiest]} of ${map.maxNonIdle} samples`,
       );
       assert.ok(along(quiet).t < stall.t - 0.2, `a quiet cell is not: ${quiet}`);
 
