@@ -189,6 +189,11 @@ class Run extends RunStart {
           of: s.durationS,
           requestsPerSecond: this.lastTickRps,
         });
+        // The app's CPU and the load's requests are counted over the same span: the phase opens
+        // before the first edge and closes after the last, so the inspector's close and reopen (a
+        // reopen on a busy machine can take a second of SIGUSR1 retries) fall inside the window,
+        // not as CPU without its requests.
+        await this.race(load.switchPhase('measured'));
         const m0 = await this.race(this.edge({ open: 'measured' }));
         // The app alone: its inspector closed (refused by an app that handles SIGUSR1: kept from then on).
         if (cycle) {
@@ -200,18 +205,14 @@ class Run extends RunStart {
           // The child processes' inspectors too (their console calls cost as the main one's).
           await this.race(this.processes?.closeInspectors() ?? Promise.resolve());
         }
-        await this.race(load.switchPhase('measured'));
         await this.windowClock(plan.seconds).next();
-        const measured = await this.race(load.switchPhase('warmup'));
-        if (cycle?.isClosed) {
-          this.inspector = await this.race(cycle.reopen());
-          await this.race(extras.useSession(inspector()));
-        }
+        const reopened = cycle?.isClosed === true;
+        if (cycle?.isClosed) this.inspector = await this.race(cycle.reopen());
         await this.race(this.processes?.reopenInspectors() ?? Promise.resolve());
-        taken.measured.push({
-          result: measured,
-          app: between(m0, await this.race(this.edge({ close: 'measured' }))),
-        });
+        const m1 = await this.race(this.edge({ close: 'measured' }));
+        taken.measured.push({ result: await this.race(load.switchPhase('warmup')), app: between(m0, m1) });
+        // The workers are watched again after the window: that attaches a session to each.
+        if (reopened) await this.race(extras.useSession(inspector()));
         // Profiled: the profiler and the extras on, then off again. The first start flushes
         // optimised code (InspectorSession.startProfiler), and the app runs slower until V8 has
         // optimised it again, with the profiler on so that the new code is known to it: that time
@@ -232,10 +233,10 @@ class Run extends RunStart {
           of: s.durationS,
           requestsPerSecond: this.lastTickRps,
         });
+        await this.race(load.switchPhase('profiled'));
         const p0 = await this.race(this.edge({ open: 'profiled' }));
         profiling = Date.now();
         sampler?.resume(inspector().channel());
-        await this.race(load.switchPhase('profiled'));
         const clock = this.windowClock(plan.seconds);
         while (!clock.over()) {
           await clock.next(segmentS);
@@ -245,11 +246,11 @@ class Run extends RunStart {
           await this.race(extras.nextSegment());
         }
         const last = i === plan.count - 1;
+        const p1 = await this.race(this.edge({ close: 'profiled' }));
         if (last) this.loadFinished = true;
-        const profiled = await this.race(last ? load.finish() : load.switchPhase('warmup'));
         taken.profiled.push({
-          result: profiled,
-          app: between(p0, await this.race(this.edge({ close: 'profiled' }))),
+          result: await this.race(last ? load.finish() : load.switchPhase('warmup')),
+          app: between(p0, p1),
         });
         profiledS += (Date.now() - profiling) / 1000;
         profiling = undefined;
