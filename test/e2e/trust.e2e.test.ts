@@ -5,7 +5,7 @@
 // the workspace: a hot line in a file outside it, or behind a symlink inside it that points
 // outside, is refused; one of the workspace opens.
 //
-//   node --import tsx --test --test-concurrency=1 --test-force-exit test/e2e/trust.e2e.test.ts
+//   node --import tsx --test --test-concurrency=1 test/e2e/trust.e2e.test.ts
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

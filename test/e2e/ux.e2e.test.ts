@@ -5,7 +5,7 @@
 // fix the costs say the app is cool; the report and the flame graph are readable in Light
 // Modern, Dark Modern and both High Contrast themes (screenshots in test/e2e/artifacts/ux-*).
 //
-//   node --import tsx --test --test-concurrency=1 --test-force-exit --test-reporter=spec test/e2e/ux.e2e.test.ts
+//   node --import tsx --test --test-concurrency=1 --test-reporter=spec test/e2e/ux.e2e.test.ts
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
