@@ -1,6 +1,6 @@
 // The measured sub-windows run the app with its inspector closed (capture/closed-inspector.ts):
 // a constructed app counts the requests it serves with its inspector open and closed. The
-// measured window's requests must have been served closed but for its edges, the profiled window's open (its
+// measured window's requests must all have been served closed, the profiled window's open (its
 // profile and stack captures come through the reopened sessions); an app that handles SIGUSR1
 // keeps it open, with a note; so does an explicit keepInspectorOpen.
 import assert from 'node:assert/strict';
@@ -51,9 +51,8 @@ test(
   async () => {
     const r = await run();
     assert.ok(r.measured > 50 && r.profiled > 50, `requests: measured ${r.measured}, profiled ${r.profiled}`);
-    // The inspector's close and reopen fall inside a measured sub-window (so that its CPU and its
-    // requests span the same time): its edges, a few ms each, are served open.
-    assert.ok(r.counts.closed >= 0.9 * r.measured, `served closed ${r.counts.closed}, measured ${r.measured}`);
+    // A response in flight at a sub-window's edge may be counted on the other side of it.
+    assert.ok(r.counts.closed >= r.measured - 8, `served closed ${r.counts.closed}, measured ${r.measured}`);
     assert.ok(r.counts.open >= r.profiled - 8, `served open ${r.counts.open}, profiled ${r.profiled}`);
     // Both profiled sub-windows were profiled through their own session, captures included.
     const handler = r.report.functions.find((f) => f.category === 'user' && f.file.endsWith('server.js'));
@@ -74,7 +73,7 @@ test(
   RUN_TEST_TIMEOUT,
   async () => {
     const r = await run({ env: { WORKER: '1' } });
-    assert.ok(r.counts.closed >= 0.9 * r.measured, `served closed ${r.counts.closed}, measured ${r.measured}`);
+    assert.ok(r.counts.closed >= r.measured - 8, `served closed ${r.counts.closed}, measured ${r.measured}`);
     const worker = r.report.threads?.find((t) => t.id !== 0);
     assert.ok(worker, `threads: ${JSON.stringify(r.report.threads)}`);
     // Its JavaScript is there (crunch, or the message handler V8 inlined it into), not "(program)" only.
@@ -92,8 +91,8 @@ test(
   async () => {
     const r = await run({ env: { CLUSTER: '1' } });
     assert.ok(r.measured > 50 && r.profiled > 50, `requests: measured ${r.measured}, profiled ${r.profiled}`);
-    // Its last counts were written up to 100 ms before it was stopped; the edges are served open.
-    assert.ok(r.counts.closed >= 0.9 * r.measured, `served closed ${r.counts.closed}, measured ${r.measured}`);
+    // Its last counts were written up to 100 ms before it was stopped.
+    assert.ok(r.counts.closed >= r.measured - 8, `served closed ${r.counts.closed}, measured ${r.measured}`);
     assert.ok(r.counts.open >= r.profiled * 0.8, `served open ${r.counts.open}, profiled ${r.profiled}`);
     // Its profile spans both profiled sub-windows, each through its own session.
     const child = r.report.processes?.find((p) => p.role === 'worker');

@@ -189,11 +189,8 @@ class Run extends RunStart {
           of: s.durationS,
           requestsPerSecond: this.lastTickRps,
         });
-        // The app's CPU and the load's requests are counted over the same span: the phase opens
-        // before the first edge and closes after the last, so the inspector's close and reopen (a
-        // reopen on a busy machine can take a second of SIGUSR1 retries) fall inside the window,
-        // not as CPU without its requests.
-        await this.race(load.switchPhase('measured'));
+        // The load counts only while the inspector is closed (the req/s of the app alone); the
+        // edges span its close and reopen too, so CPU per request is a ratio of rates (record.ts).
         const m0 = await this.race(this.edge({ open: 'measured' }));
         // The app alone: its inspector closed (refused by an app that handles SIGUSR1: kept from then on).
         if (cycle) {
@@ -205,14 +202,18 @@ class Run extends RunStart {
           // The child processes' inspectors too (their console calls cost as the main one's).
           await this.race(this.processes?.closeInspectors() ?? Promise.resolve());
         }
+        await this.race(load.switchPhase('measured'));
         await this.windowClock(plan.seconds).next();
-        const reopened = cycle?.isClosed === true;
-        if (cycle?.isClosed) this.inspector = await this.race(cycle.reopen());
+        const measured = await this.race(load.switchPhase('warmup'));
+        if (cycle?.isClosed) {
+          this.inspector = await this.race(cycle.reopen());
+          await this.race(extras.useSession(inspector()));
+        }
         await this.race(this.processes?.reopenInspectors() ?? Promise.resolve());
-        const m1 = await this.race(this.edge({ close: 'measured' }));
-        taken.measured.push({ result: await this.race(load.switchPhase('warmup')), app: between(m0, m1) });
-        // The workers are watched again after the window: that attaches a session to each.
-        if (reopened) await this.race(extras.useSession(inspector()));
+        taken.measured.push({
+          result: measured,
+          app: between(m0, await this.race(this.edge({ close: 'measured' }))),
+        });
         // Profiled: the profiler and the extras on, then off again. The first start flushes
         // optimised code (InspectorSession.startProfiler), and the app runs slower until V8 has
         // optimised it again, with the profiler on so that the new code is known to it: that time
