@@ -13,6 +13,15 @@ import { REPO_ROOT, RUN_TEST_TIMEOUT, leakCheckedRuns, tempDir } from '../helper
 const APP = path.join(REPO_ROOT, 'test', 'apps', 'inspector-state');
 const runs = leakCheckedRuns();
 
+/** What the app counted per request (test/apps/inspector-state/server.js). */
+interface Counts {
+  open: number;
+  closed: number;
+  swappedOpen: number;
+  swappedClosed: number;
+  ownWarnTaken: number;
+}
+
 async function run(o: { env?: Record<string, string>; keepInspectorOpen?: boolean } = {}) {
   const dir = tempDir('hotline-inspector-state-');
   const countsFile = path.join(dir, 'counts.json');
@@ -37,8 +46,12 @@ async function run(o: { env?: Record<string, string>; keepInspectorOpen?: boolea
         .map((f) => path.join(dir, f));
   assert.ok(files.length > 0, 'the app wrote its counts');
   const counts = files
-    .map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as { open: number; closed: number })
-    .reduce((a, b) => ({ open: a.open + b.open, closed: a.closed + b.closed }));
+    .map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as Counts)
+    .reduce((a, b) => {
+      const sum = { ...a };
+      for (const k of Object.keys(sum) as Array<keyof Counts>) sum[k] += b[k];
+      return sum;
+    });
   const load = result.report.load!;
   const measured = load.subWindows!.measured.reduce((t, w) => t + w.requests, 0);
   const profiled = load.subWindows!.profiled.reduce((t, w) => t + w.requests, 0);
@@ -59,8 +72,15 @@ test(
     assert.ok(handler && handler.totalPct > 50, JSON.stringify(r.report.functions.slice(0, 3)));
     const stacks = JSON.parse(fs.readFileSync(path.join(r.runDir, 'stacks.json'), 'utf8')) as { ticks: unknown[] };
     assert.ok(stacks.ticks.length > 100, `stack ticks: ${stacks.ticks.length}`);
+    // The console's methods are the inspector's blind copies in the profiled sub-windows only,
+    // never an app's own replacement, and the lines still reach the app's output.
+    assert.ok(r.counts.swappedOpen >= r.profiled - 8, `swapped ${r.counts.swappedOpen}, profiled ${r.profiled}`);
+    assert.equal(r.counts.swappedClosed, 0);
+    assert.equal(r.counts.ownWarnTaken, 0);
     // Node's notices of the reopened inspector stay out of the app's log.
     const log = fs.readFileSync(path.join(r.runDir, 'app.log'), 'utf8');
+    const logged = (log.match(/^GET \//gm) ?? []).length;
+    assert.ok(logged >= r.measured + r.profiled, `${logged} request lines logged, ${r.measured + r.profiled} measured`);
     assert.equal((log.match(/Debugger listening/g) ?? []).length, 1, 'one "Debugger listening" line: the first');
     // (Other notes may come on a busy machine, such as a limited load generator.)
     const notes = r.report.notes ?? [];
@@ -114,4 +134,9 @@ test('keepInspectorOpen keeps it open', RUN_TEST_TIMEOUT, async () => {
   const r = await run({ keepInspectorOpen: true });
   assert.equal(r.counts.closed, 0);
   assert.ok(r.counts.open > r.measured);
+  // The console is swapped in the profiled sub-windows only: the measured ones, open here, see Node's.
+  assert.ok(
+    r.counts.swappedOpen >= r.profiled - 8 && r.counts.swappedOpen <= r.counts.open - r.measured + 8,
+    JSON.stringify(r.counts),
+  );
 });

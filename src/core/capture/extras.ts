@@ -1,6 +1,6 @@
 // What the profiled window captures besides the main thread's CPU profile: the worker threads'
-// CPU profiles (always), the main thread's allocation sampling (with --heap), the stall probe and
-// the wait probe. The profiled window is taken as several sub-windows between the measured ones
+// CPU profiles (always), the main thread's allocation sampling (with --heap), the stall probe,
+// the wait probe and the console swap (console-swap.ts). The profiled window is taken as several sub-windows between the measured ones
 // (run.ts): everything here is switched on in `startSubWindow` and off in `endSubWindow`, so the
 // measured sub-windows run with none of it. Probes of the profiled window belong here.
 // `saveExtras` writes the files into the run folder and returns what run.json records about them.
@@ -68,6 +68,8 @@ export class ProfiledExtras {
   private stallsClipped = 0;
   private readonly waitTraces: WaitTrace[] = [];
   private waitProbeOn = false;
+  /** The console's printing methods are the open inspector's blind copies (console-swap.ts). */
+  private consoleSwapped = false;
 
   /** Earlier watches of the workers, through sessions since closed (closed-inspector.ts). */
   private readonly earlierWatches: WorkerProfilers[] = [];
@@ -130,6 +132,7 @@ export class ProfiledExtras {
 
   /** Right after the main thread's profiler started; `first`: the window's first sub-window. */
   async startSubWindow(first: boolean): Promise<void> {
+    this.consoleSwapped = (await this.inspector.swapConsole()) > 0;
     await this.workers?.startWindow(this.o.samplingIntervalUs, first);
     await this.o.processes?.startWindow(this.o.samplingIntervalUs, first);
     if (this.heapInterval !== undefined) {
@@ -153,6 +156,10 @@ export class ProfiledExtras {
   /** At a profiled sub-window's end: everything off, what it took is kept. */
   async endSubWindow(): Promise<void> {
     await Promise.all([this.workers?.pauseWindow(), this.o.processes?.pauseWindow()]);
+    if (this.consoleSwapped) {
+      this.consoleSwapped = false;
+      await this.inspector.restoreConsole();
+    }
     if (this.stallProbeOn) {
       this.stallProbeOn = false;
       const taken = await this.inspector.takeStallGaps();

@@ -15,6 +15,7 @@ import {
   type WindowKind,
 } from './loop-probe.ts';
 import { type StallGaps, startStallProbe, takeStallGaps } from './stall-probe.ts';
+import { recordConsole, restoreConsole, swapConsole } from './console-swap.ts';
 import { startWaitProbe, takeWaitTrace, type WaitTrace } from './wait-probe.ts';
 
 export interface StackFrame {
@@ -198,6 +199,7 @@ export class InspectorSession {
         return listen.apply(this, args);
       };
     })()`);
+    await recordConsole((e) => this.evaluate(e));
     try {
       this.workerProfilers = await WorkerProfilers.watch(this.channel());
     } catch {
@@ -290,6 +292,15 @@ export class InspectorSession {
 
   async stopLoopProbe(): Promise<void> {
     await stopLoopProbe((e) => this.evaluate(e));
+  }
+
+  /** The console's printing methods out of the open inspector's sight (console-swap.ts); how many. */
+  async swapConsole(): Promise<number> {
+    return swapConsole((e) => this.evaluate(e));
+  }
+
+  async restoreConsole(): Promise<void> {
+    await restoreConsole((e) => this.evaluate(e));
   }
 
   /** Starts noting event-loop stalls of at least `thresholdMs` (stall-probe.ts). */

@@ -4,6 +4,9 @@
 // request's work (`crunch`). With CLUSTER=1 one node:cluster worker serves the requests (and
 // writes its counts to $COUNTS_FILE.<pid> every 100 ms). With HANDLE_SIGUSR1=1 it handles
 // SIGUSR1. On SIGTERM it writes the counts to $COUNTS_FILE and exits.
+// It also counts the requests that found console.log swapped (Hotline's profiled sub-windows hand
+// the console's methods to a copy the open inspector does not see), with the inspector open and
+// closed, and those that found its own console.warn replaced (it must never be).
 const http = require('node:http');
 const inspector = require('node:inspector');
 const fs = require('node:fs');
@@ -21,7 +24,11 @@ if (process.env.CLUSTER === '1' && cluster.isPrimary) {
 } else if (!isMainThread) {
   parentPort.on('message', (id) => parentPort.postMessage({ id, value: crunch() }));
 } else {
-  const counts = { open: 0, closed: 0 };
+  const counts = { open: 0, closed: 0, swappedOpen: 0, swappedClosed: 0, ownWarnTaken: 0 };
+  const nodeLog = console.log;
+  // A logger of the app's own, installed over Node's.
+  const ownWarn = (...args) => process.stderr.write(`warning: ${args.join(' ')}\n`);
+  console.warn = ownWarn;
   const worker = process.env.WORKER === '1' ? new Worker(__filename) : undefined;
   const waiting = new Map();
   let next = 0;
@@ -40,6 +47,8 @@ if (process.env.CLUSTER === '1' && cluster.isPrimary) {
     .createServer((req, res) => {
       if (inspector.url()) counts.open++;
       else counts.closed++;
+      if (console.log !== nodeLog) counts[inspector.url() ? 'swappedOpen' : 'swappedClosed']++;
+      if (console.warn !== ownWarn) counts.ownWarnTaken++;
       console.log('GET', req.url);
       work((value) => res.end(String(value)));
     })
