@@ -114,6 +114,10 @@ test(
     // Its last counts were written up to 100 ms before it was stopped.
     assert.ok(r.counts.closed >= r.measured - 8, `served closed ${r.counts.closed}, measured ${r.measured}`);
     assert.ok(r.counts.open >= r.profiled * 0.8, `served open ${r.counts.open}, profiled ${r.profiled}`);
+    // Its console is swapped in the profiled sub-windows too (its originals noted by the preload).
+    assert.ok(r.counts.swappedOpen >= r.profiled * 0.8, JSON.stringify(r.counts));
+    assert.equal(r.counts.swappedClosed, 0);
+    assert.equal(r.counts.ownWarnTaken, 0);
     // Its profile spans both profiled sub-windows, each through its own session.
     const child = r.report.processes?.find((p) => p.role === 'worker');
     assert.ok(child && child.samples > 0, JSON.stringify(r.report.processes));

@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { descendantsOf } from './processes.ts';
+import { RECORD_CONSOLE } from '../inspector/index.ts';
 
 /** What a child process wrote about itself. */
 export interface ChildInspector {
@@ -51,6 +52,8 @@ const PRELOAD = `'use strict';
   }
   const url = inspector.url();
   if (!url) return;
+  // The console's own methods, before the app's code: its profiled windows swap only these.
+  ${RECORD_CONSOLE}
   const fs = require('node:fs');
   const path = require('node:path');
   const kind = typeof process.send !== 'function' ? 'spawn' : require('node:cluster').isWorker ? 'cluster' : 'fork';

@@ -22,13 +22,18 @@ const STATE = `globalThis[Symbol.for('hotline.console')]`;
 /** Methods that print and keep no state of their own (not count, time, group: the copy would not share it). */
 const PRINTING = ['log', 'info', 'debug', 'warn', 'error', 'dir', 'dirxml', 'trace', 'table'];
 
-/** Notes the global console's methods before the app's code runs (InspectorSession.release). */
+/**
+ * Notes the global console's methods; run before the app's code (InspectorSession.release; in a
+ * child process, its preload: app/child-processes.ts).
+ */
+export const RECORD_CONSOLE = `(() => {
+  const originals = {};
+  for (const k of ${JSON.stringify(PRINTING)}) if (typeof console[k] === 'function') originals[k] = console[k];
+  Object.defineProperty(globalThis, Symbol.for('hotline.console'), { value: { originals, swapped: undefined }, configurable: true, writable: true });
+})();`;
+
 export async function recordConsole(evaluate: Evaluate): Promise<void> {
-  await evaluate(`(() => {
-    const originals = {};
-    for (const k of ${JSON.stringify(PRINTING)}) if (typeof console[k] === 'function') originals[k] = console[k];
-    Object.defineProperty(globalThis, Symbol.for('hotline.console'), { value: { originals, swapped: undefined }, configurable: true, writable: true });
-  })()`);
+  await evaluate(RECORD_CONSOLE);
 }
 
 /**

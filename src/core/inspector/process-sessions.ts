@@ -35,6 +35,8 @@ class ProcessSession {
   profiling = false;
   /** Its inspector is closed for a measured sub-window (closeInspectors), to be reopened. */
   closedByUs = false;
+  /** Its console's printing methods are swapped for the profiled window (console-swap.ts). */
+  consoleSwapped = false;
   constructor(public capture: ProcessCapture) {}
 }
 
@@ -93,6 +95,9 @@ export class ProcessProfilers {
     if (!p.session || p.session.isClosed) return;
     await p.session.startProfiler(intervalUs, { flush });
     p.profiling = true;
+    // Its console out of the open inspector's sight for the window (console-swap.ts; a child's
+    // originals are noted by its preload). A failure costs only that.
+    if (!p.consoleSwapped) p.consoleSwapped = (await p.session.swapConsole().catch(() => 0)) > 0;
   }
 
   /** Stops its profiler, keeping the segment (or the one taken as it exited). */
@@ -182,7 +187,14 @@ export class ProcessProfilers {
   async pauseWindow(): Promise<void> {
     await Promise.all([...this.connecting]);
     this.intervalUs = undefined;
-    await Promise.all([...this.procs.values()].map((p) => this.stop(p)));
+    await Promise.all(
+      [...this.procs.values()].map(async (p) => {
+        await this.stop(p);
+        if (!p.consoleSwapped) return;
+        p.consoleSwapped = false;
+        if (p.session && !p.session.isClosed) await p.session.restoreConsole().catch(() => undefined);
+      }),
+    );
   }
 
   /** Stops every child's profiler; returns what each gave, in the order they joined. */
