@@ -2,10 +2,12 @@
 // saved their profiles): `processes` (the primary and each child), `childProcesses` (the children
 // together), and the children's lines and user functions merged into `lines`/`functions`, tagged
 // `thread: 'process'`, each line with its split by process. Each child's stack captures give its
-// calling lines, in its own analysis and in the children's together: the captures of all children
-// are merged as their profiles are (stacks-merge.ts: a tick keeps pointing at its own sample), so
-// the combined analysis weighs every child's evidence by its own time, and its functions, hints and
-// categories come from one analysis rather than from per-line results added up.
+// calling lines, in its own analysis and in the children's together. For the latter the captures
+// are merged as the profiles are (stacks-merge.ts: a tick keeps pointing at its own sample), not
+// analysed apart and added up: every child ticks at the same rate, so its ticks on a call are in
+// proportion to its time there and the pooled counts weigh each child by its time; a child whose
+// captures stopped early has its part of shared code split by the others' (the same code); and the
+// functions, hints and categories of the children come from one analysis, as for one process.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
