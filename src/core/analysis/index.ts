@@ -29,6 +29,7 @@ export {
   type HeapLine,
   type Hint,
   type LineCost,
+  MAX_SAMPLE_WEIGHT,
   type Stall,
   type StallLine,
   type StallSummary,
