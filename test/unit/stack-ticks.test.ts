@@ -37,28 +37,6 @@ test('the nearest sample, across two segments; ticks in the gap and after the en
   assert.equal(unmatched, 3);
 });
 
-test('of a gap the profile counts as two intervals (the thread did not run), only that much of the ticks is kept', () => {
-  // Samples every 1000 µs, but 10 000 µs between the 3rd and the 4th: the profile counts that
-  // gap as 2000 µs of the 3rd sample, so the ticks of 1000 µs at each end are kept, the rest not.
-  const segments = [segment(0, [1000, 1000, 1000, 10000, 1000, 1000])];
-  const raw = [
-    { atUs: 2900, capture: 0 }, // before the gap → sample 2
-    { atUs: 3800, capture: 1 }, // within 1000 of sample 2 → kept
-    { atUs: 4500, capture: 2 }, // deep in the gap → dropped
-    { atUs: 8000, capture: 3 }, // deep in the gap → dropped
-    { atUs: 12200, capture: 4 }, // within 1000 of sample 3 (13000) → kept
-    { atUs: 14100, capture: 5 }, // after the gap → sample 4
-  ];
-  const { ticks, unmatched } = matchTicks(raw, segments);
-  assert.deepEqual(ticks, [
-    [2, 0],
-    [2, 1],
-    [3, 4],
-    [4, 5],
-  ]);
-  assert.equal(unmatched, 2);
-});
-
 test('ticks out of order are matched all the same', () => {
   const { ticks } = matchTicks(
     [

@@ -29,7 +29,6 @@ export {
   type HeapLine,
   type Hint,
   type LineCost,
-  MAX_SAMPLE_WEIGHT,
   type Stall,
   type StallLine,
   type StallSummary,

@@ -14,7 +14,7 @@
 // calls came out 71/29 on a loaded machine). Sent at once, a tick lands after the message's
 // one-way transit, which shifts the ticks of every call alike.
 import type { CdpChannel } from '../inspector/index.ts';
-import { type CpuProfile, MAX_SAMPLE_WEIGHT } from '../analysis/index.ts';
+import type { CpuProfile } from '../analysis/index.ts';
 
 /**
  * Default rate. A line's share of an edge is a count of ticks, so its standard error is about
@@ -296,12 +296,6 @@ export class StackSampler {
 /**
  * Each tick → the index (in the concatenation of `segments`' samples) of the sample nearest in
  * time, if the tick fell inside a segment. A sample's timestamp is when V8 took it.
- * Ticks are counted as the profile counts time: a sample stands for at most MAX_SAMPLE_WEIGHT
- * intervals (profile.ts), so of a longer gap between two samples (the app's thread did not run:
- * a busy machine) only that much is kept, half at each end. Kept whole, such a gap's ticks (wall
- * time) would outweigh its time in the profile and all name the one call the app was stuck in:
- * a child process starved for 500 ms put 87 ticks on the second of two pbkdf2Sync calls, and a
- * 2:1 split came out 62/38.
  */
 export function matchTicks(
   raw: readonly RawTick[],
@@ -309,7 +303,6 @@ export function matchTicks(
 ): { ticks: Array<[number, number]>; unmatched: number } {
   const sorted = [...raw].sort((a, b) => a.atUs - b.atUs);
   const out: Array<[number, number]> = [];
-  const reach = (MAX_SAMPLE_WEIGHT * medianInterval(segments)) / 2;
   let offset = 0;
   let k = 0;
   for (const segment of segments) {
@@ -332,23 +325,10 @@ export function matchTicks(
       const at = sorted[k].atUs;
       while (s + 1 < count && times[s + 1] <= at) s++;
       const nearest = s + 1 < count && times[s + 1] - at < at - times[s] ? s + 1 : s;
-      if (Math.abs(times[nearest] - at) <= reach) out.push([offset + nearest, sorted[k].capture]);
+      out.push([offset + nearest, sorted[k].capture]);
       k++;
     }
     offset += count;
   }
   return { ticks: out, unmatched: raw.length - out.length };
-}
-
-/** The median time between two samples of the segments (the sampling interval V8 achieved); Infinity without any. */
-function medianInterval(segments: readonly CpuProfile[]): number {
-  const deltas: number[] = [];
-  for (const s of segments) {
-    const d = s.timeDeltas ?? [];
-    // The first delta is from the segment's start, not from a sample.
-    for (let i = 1; i < d.length; i++) deltas.push(d[i]);
-  }
-  if (deltas.length === 0) return Infinity;
-  deltas.sort((a, b) => a - b);
-  return deltas[deltas.length >> 1];
 }
