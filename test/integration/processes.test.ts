@@ -2,13 +2,15 @@
 // inspector. cluster-app forks 2 node:cluster workers that serve every request; fork-app hands each
 // request to one of 2 child_process.fork children. In both the work is two loops of 2:1 trips
 // (truth markers on the lines), so each child's lines have a known answer; the primary does none.
+// cluster-calls and fork-calls are the same shapes with one callee (crypto.pbkdf2Sync) called on
+// two lines with 2:1 work: only the children's own stack captures can tell those lines apart.
 // Needs `npm run build` (the load runner is forked from dist/).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import { profileUnderLoad, type ProfiledRun } from '../../src/core/index.ts';
+import { profileUnderLoad, type ProfiledRun, type RunOptions } from '../../src/core/index.ts';
 import { RunError } from '../../src/core/common/run-error.ts';
 import { parseCpuProfileText } from '../../src/core/analysis/cpuprofile.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
@@ -26,6 +28,8 @@ import { truthLines } from '../helpers/truth.ts';
 
 const CLUSTER_APP = path.join(REPO_ROOT, 'test', 'apps', 'cluster-app');
 const FORK_APP = path.join(REPO_ROOT, 'test', 'apps', 'fork-app');
+const CLUSTER_CALLS = path.join(REPO_ROOT, 'test', 'apps', 'cluster-calls');
+const FORK_CALLS = path.join(REPO_ROOT, 'test', 'apps', 'fork-calls');
 /** Points a share may be off its constructed value (the house tolerance). */
 const TOLERANCE = 3;
 const LOAD = { url: '/', warmupS: 1, durationS: 6, connections: 4 } as const;
@@ -50,12 +54,13 @@ function processDirOf(cwd: string): string | undefined {
   return undefined;
 }
 
-async function run(cwd: string): Promise<ProfiledRun> {
+async function run(cwd: string, opts: Partial<RunOptions> = {}): Promise<ProfiledRun> {
   runs.watch(cwd);
   let dir: string | undefined;
   const result = await profileUnderLoad({
     target: { cwd, entry: 'server.js' },
     ...LOAD,
+    ...opts,
     runsDir: tempDir(),
     onProgress: (p) => {
       if (p.phase === 'warmup') dir ??= processDirOf(cwd);
@@ -71,7 +76,10 @@ async function run(cwd: string): Promise<ProfiledRun> {
 function sharesOf(report: ReportV1, appDir: string): Array<{ line: number; expected: number; actual: number }> {
   const truth = truthLines(appDir).filter((t) => t.kind === 'own');
   const own = truth.map(
-    (t) => report.lines.find((l) => l.thread === 'process' && l.file === t.file && l.line === t.line)?.ownMs ?? 0,
+    (t) =>
+      report.lines.find(
+        (l) => l.thread === 'process' && l.file === t.file && l.line === t.line && l.oneOf === undefined,
+      )?.ownMs ?? 0,
   );
   const sum = own.reduce((a, b) => a + b, 0);
   const weights = truth.reduce((a, t) => a + t.weight, 0);
@@ -175,6 +183,116 @@ test(
     assertProcesses(runDir, report, FORK_APP, path.join(FORK_APP, 'work.js'), 'fork');
   },
 );
+
+/** Long enough for ~2000 stack captures per child at the default rate: a share's error is then about a point. */
+const CALLS_LOAD = { durationS: 10 } as const;
+/** Points a child's own split may be off: it rests on half the captures of the children's total. */
+const CHILD_TOLERANCE = 5;
+
+/** The children's records in run.json (what the capture saved for each). */
+function childRecords(runDir: string): Array<{ pid: number; file: string; stacks?: string }> {
+  const record = JSON.parse(fs.readFileSync(path.join(runDir, 'run.json'), 'utf8')) as {
+    extras?: { processes?: Array<{ pid: number; file: string; stacks?: string }> };
+  };
+  return record.extras?.processes ?? [];
+}
+
+for (const [shape, appDir] of [
+  ['node:cluster', CLUSTER_CALLS],
+  ['child_process.fork', FORK_CALLS],
+] as const) {
+  test(
+    `${shape} with 2 children: pbkdf2Sync called on two lines with 2:1 work is split 2:1 by each child's stack captures`,
+    { timeout: 150_000 },
+    async () => {
+      const { runDir, report } = await run(appDir, CALLS_LOAD);
+      const truth = truthLines(appDir).filter((t) => t.kind === 'own');
+      const context = `${JSON.stringify(report.processes, null, 1)}\n${report.notes.join('\n')}`;
+      const workers = (report.processes ?? []).filter((p) => p.role === 'worker');
+      assert.equal(workers.length, 2, `both children profiled: ${context}`);
+      // The lenses' figures: the children's lines (thread 'process'), each call line its own
+      // share, 2:1 within the house tolerance; no "one of" record left holding the time.
+      const shares = sharesOf(report, appDir);
+      const file = truth[0].file;
+      const undecidedMs = report.lines
+        .filter((l) => l.thread === 'process' && l.file === file && l.oneOf)
+        .reduce((t, l) => t + l.ownMs, 0);
+      const placedMs = truth.reduce(
+        (t, m) =>
+          t +
+          (report.lines.find(
+            (l) => l.thread === 'process' && l.file === m.file && l.line === m.line && l.oneOf === undefined,
+          )?.ownMs ?? 0),
+        0,
+      );
+      console.log(
+        `# ${path.basename(appDir)}: ${shares.map((s) => `line ${s.line} ${s.actual.toFixed(1)}% (constructed ${s.expected.toFixed(1)}%)`).join(', ')}; placed ${placedMs.toFixed(0)} ms, "one of" ${undecidedMs.toFixed(0)} ms`,
+      );
+      // Each child's captures are saved beside its profile and named in its record.
+      const records = childRecords(runDir);
+      assert.equal(records.length, 2, context);
+      for (const r of records) {
+        assert.equal(r.stacks, `process-${r.pid}.stacks.json`, JSON.stringify(r));
+        const stacks = JSON.parse(fs.readFileSync(path.join(runDir, r.stacks), 'utf8')) as {
+          ticks: unknown[];
+          sampleCount: number;
+        };
+        const profile = parseCpuProfileText(fs.readFileSync(path.join(runDir, r.file), 'utf8'));
+        assert.equal(stacks.sampleCount, profile.samples?.length, `${r.stacks} points into ${r.file}`);
+        assert.ok(stacks.ticks.length > 300, `${r.stacks}: ${stacks.ticks.length} ticks`);
+      }
+      for (const s of shares)
+        assert.ok(
+          Math.abs(s.actual - s.expected) <= TOLERANCE,
+          `line ${s.line}: ${s.actual.toFixed(1)}% of the marked lines, constructed ${s.expected.toFixed(1)}%\n${context}`,
+        );
+      assert.ok(undecidedMs < 0.05 * placedMs, `"one of" time ${undecidedMs} ms of ${placedMs} ms`);
+      // Each child on its own (its own captures over its own profile): the same 2:1, and its
+      // hottest line the heavier call.
+      const hot = truth.reduce((a, b) => (b.weight > a.weight ? b : a));
+      for (const w of workers) {
+        assert.equal(w.topLine?.line, hot.line, `process ${w.pid}'s top line: ${context}`);
+        const own = truth.map(
+          (t) =>
+            report.lines
+              .find((l) => l.thread === 'process' && l.file === t.file && l.line === t.line && !l.oneOf)
+              ?.processes?.find((p) => p.pid === w.pid)?.ownMs ?? 0,
+        );
+        const sum = own.reduce((a, b) => a + b, 0);
+        const weights = truth.reduce((a, t) => a + t.weight, 0);
+        truth.forEach((t, i) => {
+          const actual = sum > 0 ? (own[i] / sum) * 100 : 0;
+          const expected = (t.weight / weights) * 100;
+          assert.ok(
+            Math.abs(actual - expected) <= CHILD_TOLERANCE,
+            `process ${w.pid} line ${t.line}: ${actual.toFixed(1)}%, constructed ${expected.toFixed(1)}%`,
+          );
+        });
+      }
+    },
+  );
+}
+
+test('--stack-rate 0: no stack captures in the child processes either', { timeout: 120_000 }, async () => {
+  const { runDir, report } = await run(CLUSTER_CALLS, { durationS: 2, stackRateHz: 0 });
+  const files = fs.readdirSync(runDir);
+  assert.deepEqual(
+    files.filter((f) => f.endsWith('stacks.json')),
+    [],
+    `no stacks file: ${files.join(', ')}`,
+  );
+  const records = childRecords(runDir);
+  assert.equal(records.length, 2);
+  for (const r of records) assert.equal(r.stacks, undefined);
+  // Without captures the two calls of one callee cannot be told apart: "one of" the two lines.
+  const truth = truthLines(CLUSTER_CALLS).filter((t) => t.kind === 'own');
+  const undecided = report.lines.find((l) => l.thread === 'process' && l.oneOf);
+  assert.deepEqual(
+    undecided?.oneOf,
+    truth.map((t) => t.line),
+    JSON.stringify(report.lines.filter((l) => l.thread === 'process')),
+  );
+});
 
 test(
   'a cluster worker that exits in the profiled window keeps its profile up to its exit; the run goes on',

@@ -4,6 +4,7 @@
 export { analyzeProfile, analyzeProfileWithTimeline } from './analyze.ts';
 export { fileOfUrl, Workspace } from './categories.ts';
 export { readStackCaptures } from './stacks-file.ts';
+export { mergeStackCaptures, type StacksPart } from './stacks-merge.ts';
 export { buildStackEvidence, type StackCapturesInput, type StackFrameV1 } from './stacks.ts';
 export {
   MAX_STRING_BYTES,

@@ -13,6 +13,7 @@ import {
   mergeProfiles,
   parseCpuProfileBytes,
   parseHeapProfileText,
+  type StackCapturesInput,
 } from '../analysis/index.ts';
 import { type ExtrasRecord, loadSources, PROFILE_FILE } from '../store/index.ts';
 import type { HeapFigures, ReportV1, ThreadSummary } from '../report/index.ts';
@@ -84,12 +85,18 @@ export function analyzeExtras(
 
 /**
  * Analyzes a profile other than the main thread's (a worker thread's, a child process's) with the
- * sources it names; `sources` (the run's snapshot) gains their text.
+ * sources it names, and its stack captures when it has them; `sources` (the run's snapshot) gains
+ * their text.
  */
-export function analyzeBeside(profile: CpuProfile, root: string, sources: Map<string, string>): Analysis {
+export function analyzeBeside(
+  profile: CpuProfile,
+  root: string,
+  sources: Map<string, string>,
+  stacks?: StackCapturesInput,
+): Analysis {
   const loaded = loadSources(profile, root);
   for (const [file, text] of loaded.sources) if (!sources.has(file)) sources.set(file, text);
-  const a = analyzeProfile({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps });
+  const a = analyzeProfile({ profile, root, sources: loaded.sources, sourceMaps: loaded.sourceMaps, stacks });
   a.notes = loaded.notes.concat(a.notes);
   return a;
 }

@@ -1,12 +1,26 @@
 // The analysis of the app's child processes (cluster workers, forks; capture/child-profiles.ts
 // saved their profiles): `processes` (the primary and each child), `childProcesses` (the children
 // together), and the children's lines and user functions merged into `lines`/`functions`, tagged
-// `thread: 'process'`, each line with its split by process.
+// `thread: 'process'`, each line with its split by process. Each child's stack captures give its
+// calling lines, in its own analysis and in the children's together. For the latter the captures
+// are merged as the profiles are (stacks-merge.ts: a tick keeps pointing at its own sample), not
+// analysed apart and added up: every child ticks at the same rate, so its ticks on a call are in
+// proportion to its time there and the pooled counts weigh each child by its time; a child whose
+// captures stopped early has its part of shared code split by the others' (the same code); and the
+// functions, hints and categories of the children come from one analysis, as for one process.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Analysis, type CpuProfile, mergeProfiles, parseCpuProfileBytes } from '../analysis/index.ts';
+import {
+  type Analysis,
+  type CpuProfile,
+  mergeProfiles,
+  mergeStackCaptures,
+  parseCpuProfileBytes,
+  type StackCapturesInput,
+} from '../analysis/index.ts';
 import { type ChildProcessRecord, type ExtrasRecord, PROFILE_FILE } from '../store/index.ts';
 import { analyzeBeside } from './analyze-extras.ts';
+import { isUnusable, readStacksFile } from './stacks-files.ts';
 import type { ProcessSummary, ReportV1 } from '../report/index.ts';
 
 /** Children analyzed one by one for their summary and their split of each line. */
@@ -22,21 +36,31 @@ export function analyzeProcesses(
   const list = record.extras?.processes;
   if (!list || list.length === 0) return report;
   const notes: string[] = [];
-  const children: Array<{ entry: ChildProcessRecord; profile: CpuProfile }> = [];
+  const children: Array<{ entry: ChildProcessRecord; profile: CpuProfile; stacks?: StackCapturesInput }> = [];
   for (const entry of list) {
+    let profile: CpuProfile;
     try {
-      children.push({ entry, profile: parseCpuProfileBytes(fs.readFileSync(path.join(runDir, entry.file))) });
+      profile = parseCpuProfileBytes(fs.readFileSync(path.join(runDir, entry.file)));
     } catch (err) {
       notes.push(
         `The profile of child process ${entry.pid} (${entry.file}) could not be read: ${(err as Error).message}`,
       );
+      continue;
     }
+    children.push({ entry, profile, stacks: stacksOf(runDir, entry, profile, notes) });
   }
   if (children.length === 0) return { ...report, notes: [...report.notes, ...notes] };
-  const analyze = (profile: CpuProfile): Analysis => analyzeBeside(profile, root, sources);
-  const combined = analyze(children.length === 1 ? children[0].profile : mergeProfiles(children.map((c) => c.profile)));
+  const analyze = (profile: CpuProfile, stacks: StackCapturesInput | undefined): Analysis =>
+    analyzeBeside(profile, root, sources, stacks);
+  const combined =
+    children.length === 1
+      ? analyze(children[0].profile, children[0].stacks)
+      : analyze(
+          mergeProfiles(children.map((c) => c.profile)),
+          mergeStackCaptures(children.map((c) => ({ stacks: c.stacks, sampleCount: c.profile.samples?.length ?? 0 }))),
+        );
   const apart = children.map((c, i) =>
-    children.length === 1 ? combined : i < MAX_ANALYSED_APART ? analyze(c.profile) : undefined,
+    children.length === 1 ? combined : i < MAX_ANALYSED_APART ? analyze(c.profile, c.stacks) : undefined,
   );
   const allNonIdleMs = report.nonIdleMs + combined.nonIdleMs;
   const share = (ms: number): number => (allNonIdleMs > 0 ? Math.round((ms / allNonIdleMs) * 1000) / 10 : 0);
@@ -97,6 +121,22 @@ export function analyzeProcesses(
     ],
     notes: [...report.notes, ...notes],
   };
+}
+
+/** A child's stack captures (run.json names them beside its profile); one that does not fit only costs precision. */
+function stacksOf(
+  runDir: string,
+  entry: ChildProcessRecord,
+  profile: CpuProfile,
+  notes: string[],
+): StackCapturesInput | undefined {
+  if (!entry.stacks) return undefined;
+  const read = readStacksFile(path.join(runDir, entry.stacks), profile.samples?.length ?? 0);
+  if (!isUnusable(read)) return read;
+  notes.push(
+    `The stack captures of child process ${entry.pid} (${entry.stacks}) were not used (${read.unusable}): its calling lines are read from the source.`,
+  );
+  return undefined;
 }
 
 function topLineOf(l: ReportV1['lines'][number]): NonNullable<ProcessSummary['topLine']> {

@@ -16,7 +16,6 @@ import {
   type PathMapping,
   placeFunctionHeads,
   type PprofContent,
-  readStackCaptures,
   type StackCapturesInput,
   MAX_STRING_BYTES,
   TIMELINE_FILE,
@@ -40,6 +39,7 @@ import { analyzeExtras } from './analyze-extras.ts';
 import { analyzeProcesses } from './analyze-processes.ts';
 import { analyzeStalls } from './analyze-stalls.ts';
 import { analyzeWaits } from './analyze-waits.ts';
+import { isUnusable, readStacksFile } from './stacks-files.ts';
 
 export { TIMELINE_FILE };
 
@@ -220,14 +220,8 @@ function savedSourcesBeside(profileFile: string): Map<string, string> {
  */
 function readStacksBeside(profileFile: string, sampleCount: number): StackCapturesInput | undefined {
   if (path.basename(profileFile) !== PROFILE_FILE) return undefined;
-  const stacksFile = path.join(path.dirname(profileFile), STACKS_FILE);
-  let text: string;
-  try {
-    text = fs.readFileSync(stacksFile, 'utf8');
-  } catch {
-    return undefined;
-  }
-  return readStackCaptures(safeJson(text), sampleCount);
+  const read = readStacksFile(path.join(path.dirname(profileFile), STACKS_FILE), sampleCount);
+  return isUnusable(read) ? undefined : read;
 }
 
 /**
@@ -247,12 +241,4 @@ export function writeSourceSnapshot(runDir: string, report: ReportV1, sources: M
     if (text !== undefined) snapshot[file] = text;
   }
   writeFileAtomic(path.join(runDir, SOURCES_FILE), JSON.stringify(snapshot));
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined; // a damaged stacks file only costs precision
-  }
 }

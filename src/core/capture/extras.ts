@@ -32,6 +32,7 @@ import {
   writeFileAtomic,
 } from '../store/index.ts';
 import { saveProcesses } from './child-profiles.ts';
+import type { StackSampler } from './stack-sampler.ts';
 
 /** Worker profiles kept per run (an app may start a worker per job: thousands of them). */
 export const MAX_WORKER_PROFILES = 64;
@@ -43,8 +44,11 @@ export interface ExtrasOptions {
   samplingIntervalUs: number;
   /** Allocation sampling of the main thread, when set. */
   heap?: { samplingIntervalBytes?: number };
-  /** The app's child processes (a launched app's cluster workers and forks), profiled in the same sub-windows. */
-  processes?: ProcessProfilers;
+  /**
+   * The app's child processes (a launched app's cluster workers and forks), profiled in the same
+   * sub-windows, with their stack captures.
+   */
+  processes?: ProcessProfilers<StackSampler>;
   /** Event-loop stalls of at least this many ms are noted (stall-probe.ts); 0: none. */
   stallThresholdMs?: number;
   /** Note the app's threadpool requests (wait-probe.ts). */
@@ -54,7 +58,7 @@ export interface ExtrasOptions {
 export interface ExtrasCaptured {
   workers: WorkerCapture[];
   heap?: { profile: SamplingHeapProfile; samplingIntervalBytes: number };
-  processes?: ProcessCapture[];
+  processes?: ProcessCapture<StackSampler>[];
   stalls?: StallsRecord;
   waits?: WaitTrace;
   notes: string[];

@@ -16,13 +16,14 @@ import { type AppMark, InspectorSession, ProcessProfilers, type WindowKind } fro
 import { type ListenAddress, RunError } from '../common/index.ts';
 import { RUN_DEFAULTS } from './settings.ts';
 import { RunControl } from './run-control.ts';
+import { DEFAULT_STACK_RATE_HZ, StackSampler } from './stack-sampler.ts';
 
 export abstract class RunStart extends RunControl {
   /** Set when the run started the app itself (so it may close and reopen its inspector). */
   protected launched: AppProcess | undefined;
 
-  /** The launched app's child processes (cluster workers, forks), profiled with it. */
-  protected processes: ProcessProfilers | undefined;
+  /** The launched app's child processes (cluster workers, forks), profiled with it, each with its stack captures. */
+  protected processes: ProcessProfilers<StackSampler> | undefined;
   /** Said in the report when the app attached to has Node children the run cannot profile. */
   protected childrenNote: string | undefined;
 
@@ -101,7 +102,12 @@ export abstract class RunStart extends RunControl {
     );
     this.inspector = await this.race(connecting);
     if (children) {
-      const processes = (this.processes = new ProcessProfilers());
+      // Each child's calling lines are measured as the main process's are, at the same rate, in
+      // the same sub-windows (the captures tick only while its profiler runs).
+      const rateHz = this.opts.stackRateHz ?? DEFAULT_STACK_RATE_HZ;
+      const processes = (this.processes = new ProcessProfilers<StackSampler>(
+        rateHz > 0 ? (channel) => StackSampler.start(channel, rateHz, { paused: true }) : undefined,
+      ));
       this.disposers.push(() => void processes.dispose());
       // Only other processes: the app's own pid would be a thread of it (the preload skips those).
       children.watch((c) => {

@@ -5,6 +5,13 @@ export { type StallGap, type StallGaps, STALL_PROBE_PERIOD_MS } from './stall-pr
 export { type WaitTrace, WAIT_PROBE_URL } from './wait-probe.ts';
 export { InspectorSession, type StackFrame } from './session.ts';
 export { RECORD_CONSOLE } from './console-swap.ts';
-export { MAX_CHILD_PROCESSES, type ProcessCapture, type ProcessInfo, ProcessProfilers } from './process-sessions.ts';
+export {
+  type CompanionFactory,
+  MAX_CHILD_PROCESSES,
+  type ProcessCapture,
+  type ProcessInfo,
+  ProcessProfilers,
+  type ProfilerCompanion,
+} from './process-sessions.ts';
 export { type WorkerCapture } from './worker-session.ts';
 export { WorkerProfilers } from './workers.ts';

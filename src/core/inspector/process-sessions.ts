@@ -2,8 +2,11 @@
 // profiled in step with the main process: their profilers start, restart and stop with the main
 // thread's segments (run.ts via ProfiledExtras). A child that reports during the profiled window
 // joins at once; one that exits keeps the profile up to its exit (Node waits for us to let go).
-// Outside the profiled sub-windows a child runs with nothing of ours switched on.
+// Outside the profiled sub-windows a child runs with nothing of ours switched on, and so does its
+// companion (capture/'s stack captures, which this module runs without knowing them: inspector/
+// cannot import capture/): it ticks only while the child's profiler runs.
 import type { CpuProfile } from '../analysis/index.ts';
+import type { CdpChannel } from './cdp-channel.ts';
 import { InspectorSession } from './session.ts';
 
 export interface ProcessInfo {
@@ -14,7 +17,23 @@ export interface ProcessInfo {
   argv: string[];
 }
 
-export interface ProcessCapture {
+/**
+ * What runs in a child beside its profiler, only while the profiler runs (the stack captures).
+ * Made by the owner of the ProcessProfilers when the child is first profiled.
+ */
+export interface ProfilerCompanion {
+  /** The child's profiler has just started; `channel` is its session of the moment (a new one after a reopen). */
+  resume(channel: CdpChannel): void;
+  /** The child's profiler is about to stop; waits at most `waitMs` for what is under way. */
+  stop(waitMs?: number): Promise<void>;
+  /** After the last profiled sub-window: undoes what it installed in the child. */
+  dispose(): Promise<void>;
+}
+
+/** Makes a child's companion through its session (installed, not yet running). */
+export type CompanionFactory<C extends ProfilerCompanion> = (channel: CdpChannel) => Promise<C>;
+
+export interface ProcessCapture<C extends ProfilerCompanion = ProfilerCompanion> {
   info: ProcessInfo;
   /** Profiler segments, in order; merge them with mergeProfiles. */
   segments: CpuProfile[];
@@ -22,6 +41,10 @@ export interface ProcessCapture {
   exitedEarly: boolean;
   /** Why some or all of its time could not be kept. */
   lost?: string;
+  /** Its companion, once it was profiled (it ran in the same sub-windows as these segments). */
+  companion?: C;
+  /** Why its companion could not be made (the child is profiled without it). */
+  companionFailed?: string;
 }
 
 /** A child that does not tell its CPU time within this is left out of the sub-window's figure. */
@@ -30,28 +53,31 @@ const CPU_MARK_TIMEOUT_MS = 2000;
 /** Child processes kept per run (an app may start one per job). */
 export const MAX_CHILD_PROCESSES = 64;
 
-class ProcessSession {
+class ProcessSession<C extends ProfilerCompanion> {
   session: InspectorSession | undefined;
   profiling = false;
   /** Its inspector is closed for a measured sub-window (closeInspectors), to be reopened. */
   closedByUs = false;
   /** Its console's printing methods are swapped for the profiled window (console-swap.ts). */
   consoleSwapped = false;
-  constructor(public capture: ProcessCapture) {}
+  constructor(public capture: ProcessCapture<C>) {}
 }
 
 /** How long a child may take to reopen its inspector after SIGUSR1. */
 const REOPEN_TIMEOUT_MS = 5000;
 
-export class ProcessProfilers {
-  private readonly procs = new Map<number, ProcessSession>();
-  private captures: ProcessCapture[] = [];
+export class ProcessProfilers<C extends ProfilerCompanion = ProfilerCompanion> {
+  private readonly procs = new Map<number, ProcessSession<C>>();
+  private captures: ProcessCapture<C>[] = [];
   private readonly connecting = new Set<Promise<void>>();
   private intervalUs: number | undefined;
   private everOpened = false;
   private closed = false;
   /** Children that reported after the cap was reached. */
   skipped = 0;
+
+  /** `companionOf`: what runs in each child beside its profiler (none: the profiler alone). */
+  constructor(private readonly companionOf?: CompanionFactory<C>) {}
 
   /** A child reported its inspector: connect now (it runs meanwhile), profile it if a window is open. */
   add(info: ProcessInfo): void {
@@ -60,7 +86,7 @@ export class ProcessProfilers {
       this.skipped++;
       return;
     }
-    const p = new ProcessSession({ info, segments: [], joinedLate: false, exitedEarly: false });
+    const p = new ProcessSession<C>({ info, segments: [], joinedLate: false, exitedEarly: false });
     this.procs.set(info.pid, p);
     const work = this.connect(p);
     this.connecting.add(work);
@@ -71,7 +97,7 @@ export class ProcessProfilers {
     return this.procs.size;
   }
 
-  private async connect(p: ProcessSession): Promise<void> {
+  private async connect(p: ProcessSession<C>): Promise<void> {
     try {
       const session = await InspectorSession.connect(p.capture.info.url);
       if (this.closed) {
@@ -91,19 +117,40 @@ export class ProcessProfilers {
     }
   }
 
-  private async start(p: ProcessSession, intervalUs: number, flush: boolean): Promise<void> {
+  private async start(p: ProcessSession<C>, intervalUs: number, flush: boolean): Promise<void> {
     if (!p.session || p.session.isClosed) return;
     await p.session.startProfiler(intervalUs, { flush });
     p.profiling = true;
     // Its console out of the open inspector's sight for the window (console-swap.ts; a child's
     // originals are noted by its preload). A failure costs only that.
     if (!p.consoleSwapped) p.consoleSwapped = (await p.session.swapConsole().catch(() => 0)) > 0;
+    await this.startCompanion(p, p.session.channel());
+  }
+
+  /**
+   * Its companion runs from its profiler's start to its stop. One that cannot be made leaves the
+   * child profiled without it (capture/ says so in the report: a refinement lost, not the run).
+   */
+  private async startCompanion(p: ProcessSession<C>, channel: CdpChannel): Promise<void> {
+    if (!this.companionOf || p.capture.companionFailed !== undefined) return;
+    if (!p.capture.companion) {
+      try {
+        p.capture.companion = await this.companionOf(channel);
+      } catch (err) {
+        p.capture.companionFailed = (err as Error).message;
+        return;
+      }
+      // Stopped (or the run let go) while it was being made.
+      if (!p.profiling || this.closed) return;
+    }
+    p.capture.companion.resume(channel);
   }
 
   /** Stops its profiler, keeping the segment (or the one taken as it exited). */
-  private async stop(p: ProcessSession): Promise<void> {
+  private async stop(p: ProcessSession<C>): Promise<void> {
     if (!p.profiling || !p.session) return;
     p.profiling = false;
+    await p.capture.companion?.stop();
     try {
       p.capture.segments.push(await p.session.stopProfiler());
     } catch (err) {
@@ -113,7 +160,7 @@ export class ProcessProfilers {
     }
   }
 
-  private live(): ProcessSession[] {
+  private live(): ProcessSession<C>[] {
     return [...this.procs.values()].filter((p) => p.session && !p.session.isClosed);
   }
 
@@ -198,21 +245,23 @@ export class ProcessProfilers {
   }
 
   /** Stops every child's profiler; returns what each gave, in the order they joined. */
-  async finish(): Promise<ProcessCapture[]> {
+  async finish(): Promise<ProcessCapture<C>[]> {
     await this.pauseWindow();
     // Its connection is gone while the app still runs: it exited in the window.
     for (const p of this.procs.values())
       if (this.captures.includes(p.capture) && (!p.session || p.session.isClosed)) p.capture.exitedEarly = true;
+    await Promise.all(this.live().map((p) => p.capture.companion?.dispose()));
     return this.captures;
   }
 
   /** The main process died: whatever the children gave up to now (they die with it). */
-  async salvage(): Promise<ProcessCapture[]> {
+  async salvage(): Promise<ProcessCapture<C>[]> {
     this.intervalUs = undefined;
     await Promise.all(
       [...this.procs.values()].map(async (p) => {
         if (!p.profiling || !p.session) return;
         p.profiling = false;
+        await p.capture.companion?.stop(0);
         const salvaged = await p.session.salvagedProfile();
         if (salvaged) p.capture.segments.push(salvaged);
       }),
@@ -264,6 +313,7 @@ export class ProcessProfilers {
   /** Closes every connection; children that report later are ignored. */
   async dispose(): Promise<void> {
     this.closed = true;
+    await Promise.all([...this.procs.values()].map((p) => p.capture.companion?.stop(0)));
     await Promise.all([...this.procs.values()].map((p) => p.session?.close()));
   }
 }

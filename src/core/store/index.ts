@@ -16,6 +16,7 @@ export {
   LOG_FILE,
   newRunId,
   processProfileFile,
+  processStacksFile,
   PROFILE_FILE,
   readRun,
   REPORT_FILE,

@@ -32,6 +32,8 @@ export interface ChildProcessRecord {
   /** Its script and arguments. */
   argv: string[];
   file: string;
+  /** Its stack captures (in the run folder, beside `file`), when they ran. */
+  stacks?: string;
   joinedLate: boolean;
   exitedEarly: boolean;
 }

@@ -24,6 +24,8 @@ export const WAITS_FILE = 'waits.json';
 export const workerProfileFile = (threadId: number): string => `worker-${threadId}.cpuprofile`;
 /** A child process's profile (cluster worker, fork) in the run folder. */
 export const processProfileFile = (pid: number): string => `process-${pid}.cpuprofile`;
+/** A child process's stack captures, tied to its profile's samples as stacks.json is to the main one's. */
+export const processStacksFile = (pid: number): string => `process-${pid}.stacks.json`;
 
 export function runsDirOf(appDir: string): string {
   return path.join(appDir, '.hotline', 'runs');

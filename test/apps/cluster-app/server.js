@@ -7,8 +7,8 @@ const http = require('node:http');
 const WORKERS = Number(process.env.WORKERS || 2);
 
 // Both loops in the request handler itself: each line's time is its own samples (the profiler's
-// top frame), with no inlining of one function of ours into another to blur it (child processes
-// have no stack captures to tell a calling line from an inlined callee's).
+// top frame), the part of a child's attribution that needs no stack capture. cluster-calls has the
+// shape that does (one callee called on two lines).
 function work(req, res) {
   let a = 0;
   let b = 0;

@@ -1,7 +1,7 @@
 // The forked child: two pure-JS loops of the same body, the first with twice the trips (2:1).
 // Both loops in the listener itself: each line's time is its own samples (the profiler's top
-// frame). A listener of ours calling work() had work() inlined, and part of the loops' samples
-// landed on the calling line (child processes have no stack captures to tell them apart).
+// frame), the part of a child's attribution that needs no stack capture. fork-calls has the shape
+// that does (one callee called on two lines).
 function work(m) {
   let a = 0;
   let b = 0;
