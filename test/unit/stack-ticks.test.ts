@@ -37,6 +37,27 @@ test('the nearest sample, across two segments; ticks in the gap and after the en
   assert.equal(unmatched, 3);
 });
 
+test('ticks in a gap the thread did not run in (over 10 intervals from every sample) are dropped; near a sample they count', () => {
+  // Samples every 1000 µs, but 50 000 µs between the 3rd (at 3000) and the 4th (at 53 000).
+  const segments = [segment(0, [1000, 1000, 1000, 50000, 1000, 1000])];
+  const raw = [
+    { atUs: 2900, capture: 0 }, // before the gap → sample 2
+    { atUs: 12500, capture: 1 }, // 9500 µs after sample 2 → kept
+    { atUs: 20000, capture: 2 }, // deep in the gap → dropped
+    { atUs: 30000, capture: 3 }, // deep in the gap → dropped
+    { atUs: 43500, capture: 4 }, // 9500 µs before sample 3 → kept
+    { atUs: 54100, capture: 5 }, // after the gap → sample 4
+  ];
+  const { ticks, unmatched } = matchTicks(raw, segments);
+  assert.deepEqual(ticks, [
+    [2, 0],
+    [2, 1],
+    [3, 4],
+    [4, 5],
+  ]);
+  assert.equal(unmatched, 2);
+});
+
 test('ticks out of order are matched all the same', () => {
   const { ticks } = matchTicks(
     [

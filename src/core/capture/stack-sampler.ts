@@ -294,8 +294,21 @@ export class StackSampler {
 }
 
 /**
+ * How far (in sampling intervals) a tick may lie from the nearest sample. V8 bunches its samples
+ * (a 20 ms stretch of a busy loop holds 17–23 at 1 kHz), so gaps of a few intervals are ordinary
+ * and their ticks belong; a thread descheduled on a busy machine leaves gaps of 50 ms and more.
+ */
+const GAP_REACH_INTERVALS = 10;
+
+/**
  * Each tick → the index (in the concatenation of `segments`' samples) of the sample nearest in
  * time, if the tick fell inside a segment. A sample's timestamp is when V8 took it.
+ * A tick farther than GAP_REACH_INTERVALS sampling intervals from every sample fell in a gap the
+ * app's thread did not run in (a busy machine descheduled it): the profile counts next to nothing
+ * for that time (a sample weighs at most MAX_SAMPLE_WEIGHT intervals, profile.ts), and such a
+ * gap's captures all land at once, on the one call the app resumes in. Kept, they outweighed the
+ * rest: a child process starved for 500 ms put 87 ticks on the second of two pbkdf2Sync calls,
+ * and a 2:1 split came out 62/38. So they are dropped (counted as unmatched).
  */
 export function matchTicks(
   raw: readonly RawTick[],
@@ -303,6 +316,7 @@ export function matchTicks(
 ): { ticks: Array<[number, number]>; unmatched: number } {
   const sorted = [...raw].sort((a, b) => a.atUs - b.atUs);
   const out: Array<[number, number]> = [];
+  const reach = GAP_REACH_INTERVALS * medianInterval(segments);
   let offset = 0;
   let k = 0;
   for (const segment of segments) {
@@ -325,10 +339,23 @@ export function matchTicks(
       const at = sorted[k].atUs;
       while (s + 1 < count && times[s + 1] <= at) s++;
       const nearest = s + 1 < count && times[s + 1] - at < at - times[s] ? s + 1 : s;
-      out.push([offset + nearest, sorted[k].capture]);
+      if (Math.abs(times[nearest] - at) <= reach) out.push([offset + nearest, sorted[k].capture]);
       k++;
     }
     offset += count;
   }
   return { ticks: out, unmatched: raw.length - out.length };
+}
+
+/** The median time between two samples of the segments (the sampling interval V8 achieved); Infinity without any. */
+function medianInterval(segments: readonly CpuProfile[]): number {
+  const deltas: number[] = [];
+  for (const s of segments) {
+    const d = s.timeDeltas ?? [];
+    // The first delta is from the segment's start, not from a sample.
+    for (let i = 1; i < d.length; i++) deltas.push(d[i]);
+  }
+  if (deltas.length === 0) return Infinity;
+  deltas.sort((a, b) => a - b);
+  return deltas[deltas.length >> 1];
 }
