@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { parseCpuProfileText, ProfileFormatError, type CpuProfile } from '../../src/core/analysis/cpuprofile.ts';
 import { MAX_STRING_BYTES, readCpuProfileStream } from '../../src/core/analysis/cpuprofile-reader.ts';
+import { streamCpuProfileValue } from '../../src/core/analysis/cpuprofile-stream.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 import { outcome } from '../helpers/profiles.ts';
 
@@ -145,4 +146,54 @@ test('nodes of one call frame share one frame object; frames that differ in anyt
   const distinct = new Set([cf[0], cf[1], cf[3], cf[4], cf[5], cf[6], cf[7]]);
   assert.equal(distinct.size, 7, 'frames that differ are not merged');
   assert.deepEqual(cf[7], { functionName: 'f', scriptId: '7', url: 'file:///a.js', lineNumber: 3, columnNumber: 4 });
+});
+
+test('nodes read from their bytes are the values JSON.parse makes, key order and -0 too; any other node is JSON.parse’s', () => {
+  const cf = (fn: string, url = 'file:///a.js', line = '3', col = '4'): string =>
+    `{"functionName":${fn},"scriptId":"7","url":"${url}","lineNumber":${line},"columnNumber":${col}}`;
+  const nodes = [
+    `{"id":1,"callFrame":${cf('"(root)"', '', '-1', '-1')},"hitCount":0,"children":[2,3,4,5,6,7,8,9,10,11,12,13,14]}`,
+    `{"id":2,"callFrame":${cf('"f"')},"hitCount":5,"positionTicks":[{"line":4,"ticks":2},{"line":5,"ticks":3}]}`,
+    `{"id":3,"callFrame":${cf('"f"')}}`, // the frame of node 2, seen again
+    `{"id":4,"callFrame":${cf('"é ü € 😀"')},"children":[],"positionTicks":[]}`, // non-ASCII
+    `{"id":5,"callFrame":${cf('"a\\"b\\\\c\\u00e9"')}}`, // escapes: JSON.parse's
+    `{"id":6,"callFrame":${cf('"g"', 'file:///a.js', '-0', '0')},"hitCount":-0}`,
+    `{"id":7,"callFrame":${cf('"g"', 'file:///a.js', '123456789012345', '2147483648')}}`, // past int32
+    `{"id":8,"callFrame":${cf('"g"', 'file:///a.js', '1234567890123456')}}`, // 16 digits: JSON.parse's
+    `{"id":9,"callFrame":${cf('"g"', 'file:///a.js', '1.0')}}`,
+    `{"id":10,"callFrame":${cf('"g"')},"codeType":"JS"}`, // another key
+    `{"callFrame":${cf('"g"')},"id":11}`, // another order
+    `{"id":12, "callFrame":${cf('"g"')}}`, // a space
+    `{"id":13,"callFrame":${cf('"h"')},"children":[15,16]}`,
+    `{"id":14,"callFrame":${cf('"h"')},"hitCount":1,"children":[17],"positionTicks":[{"line":1,"ticks":0}]}`,
+    `{"id":15,"callFrame":${cf('"h"', 'file:///b.js')},"hitCount":-3}`, // refused later by the profile rules, as parsed
+    `{"id":16,"callFrame":${cf('"h"')},"positionTicks":[{"ticks":1,"line":2}]}`,
+    `{"id":17,"callFrame":${cf('"h"')},"hitCount":2}`,
+  ];
+  const text = `{"nodes":[${nodes.join(',')}],"startTime":0,"endTime":9,"samples":[2,3],"timeDeltas":[1,1]}`;
+  const want = (JSON.parse(text) as { nodes: unknown[] }).nodes;
+  for (const w of WINDOWS) {
+    const bytes = Buffer.from(text, 'utf8');
+    const got = streamCpuProfileValue(
+      (into, at) => {
+        const n = Math.max(0, Math.min(into.length, bytes.length - at));
+        bytes.copy(into, 0, at, at + n);
+        return n;
+      },
+      { windowBytes: w },
+    )?.nodes;
+    assert.deepStrictEqual(got, want, `window ${w}`);
+    assert.equal(JSON.stringify(got), JSON.stringify(want), `key order, window ${w}`);
+  }
+  // Broken UTF-8 in a name decodes as the whole file's text does; a control character is JSON.parse's to refuse.
+  const broken = Buffer.concat([
+    Buffer.from(`{"nodes":[{"id":1,"callFrame":{"functionName":"a`),
+    Buffer.from([0xe2, 0x82, 0xff]),
+    Buffer.from(`b","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}],"startTime":0,"endTime":1}`),
+  ]);
+  assert.equal(
+    outcome(() => streamed(broken, 64, broken.length, false)),
+    outcome(() => parseCpuProfileText(broken.toString('utf8'))),
+  );
+  same(`{"nodes":[{"id":1,"callFrame":${cf('"a\tb"')}}],"startTime":0,"endTime":1}`);
 });
