@@ -2,7 +2,7 @@
 // a pre-order, self and subtree time per node, and the sample timeline. Everything after this
 // works on indices, never on the V8 objects.
 import { MAX_SAMPLE_WEIGHT } from './model.ts';
-import { nodeIndexer, type CallFrame, type CpuProfile, type PositionTick } from './cpuprofile.ts';
+import { nodeIndexOf, type CallFrame, type CpuProfile, type PositionTick } from './cpuprofile.ts';
 import { shiftedWithLast } from './spare-slot.ts';
 
 export interface Frame {
@@ -57,9 +57,7 @@ const frameKey = (cf: CallFrame): string =>
  */
 export function buildProfileTree(profile: CpuProfile, opts: { reuseSamples?: boolean } = {}): ProfileTree {
   const n = profile.nodes.length;
-  const indexById = new Map<number, number>();
-  profile.nodes.forEach((node, i) => indexById.set(node.id, i));
-  const indexOf = nodeIndexer(indexById);
+  const indexOf = nodeIndexOf(profile.nodes);
 
   const frames: Frame[] = [];
   const frameIndex = new Map<string, number>();
