@@ -354,8 +354,8 @@ class Analyzer {
         }
       }
       stack.push({ node, exit: true, keys });
-      const kids = t.children[node];
-      for (let c = kids.length - 1; c >= 0; c--) stack.push({ node: kids[c], exit: false });
+      for (let c = t.childFrom[node + 1] - 1; c >= t.childFrom[node]; c--)
+        stack.push({ node: t.childList[c], exit: false });
     }
     return { fnTotal, edges };
   }
