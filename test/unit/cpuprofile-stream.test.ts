@@ -3,6 +3,7 @@
 // parseCpuProfileText on its text: every value, number and node split across windows somewhere.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { parseCpuProfileText, ProfileFormatError, type CpuProfile } from '../../src/core/analysis/cpuprofile.ts';
@@ -196,4 +197,54 @@ test('nodes read from their bytes are the values JSON.parse makes, key order and
     outcome(() => parseCpuProfileText(broken.toString('utf8'))),
   );
   same(`{"nodes":[{"id":1,"callFrame":${cf('"a\tb"')}}],"startTime":0,"endTime":1}`);
+});
+
+test('number arrays read ahead on a second thread: used where they start at the keys the scan finds, else the scan’s own', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-ahead-'));
+  try {
+    const many = (n: number, f: (i: number) => string): string => Array.from({ length: n }, (_, i) => f(i)).join(',');
+    const samples = `[${many(5000, (i) => String(2 + (i % 2)))}]`;
+    const deltas = `[${many(5000, (i) => String((i * 7919) % 100000))}]`;
+    const nodes =
+      '[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},' +
+      '{"id":2,"callFrame":{"functionName":"\\"samples\\":[9,9]","scriptId":"1","url":"file:///a.js","lineNumber":0,"columnNumber":9},"x":{"samples":[7,7]}},' +
+      '{"id":3,"callFrame":{"functionName":"g","scriptId":"1","url":"file:///a.js","lineNumber":4,"columnNumber":2}}]';
+    const plainNodes = nodes.replace(',"x":{"samples":[7,7]}', '');
+    const layouts = [
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas}}`,
+      `{"nodes":${nodes},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas}}`,
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"timeDeltas":${deltas},"samples":${samples}}`,
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas.replace(',7919,', ',7919.5,')}}`,
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"samples": ${samples},"timeDeltas":${deltas}}`,
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas.replace(',7919,', ',-3,').replace('[0,', '[-0,')}}`,
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas.replace(',7919,', ',1234567890,')}}`,
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas.slice(0, -1)}`,
+    ];
+    for (const [n, text] of layouts.entries()) {
+      const file = path.join(dir, `p${n}.cpuprofile`);
+      fs.writeFileSync(file, text);
+      const bytes = fs.readFileSync(file);
+      const samplesFrom = text.indexOf(samples.slice(0, 40));
+      let readInsideSamples = false;
+      const readAt = (into: Uint8Array, position: number): number => {
+        const n = Math.max(0, Math.min(into.length, bytes.length - position));
+        if (position < samplesFrom + 5000 && position + n > samplesFrom + 5000) readInsideSamples = true;
+        bytes.copy(into, 0, position, position + n);
+        return n;
+      };
+      for (const windowBytes of [64, 4096]) {
+        readInsideSamples = false;
+        const want = outcome(() => parseCpuProfileText(text));
+        const got = outcome(() =>
+          readCpuProfileStream(readAt, bytes.length, () => Buffer.from(bytes), { windowBytes, file, aheadFrom: 0 }),
+        );
+        assert.equal(got, want, `layout ${n}, window ${windowBytes}`);
+        // V8's layout: the samples are the worker's, the scan skips them (a decoy key in a node, next, makes it read them).
+        if (n === 0) assert.ok(!readInsideSamples, 'the plain layout’s samples were read by the worker, not the scan');
+        if (n === 1) assert.ok(readInsideSamples, 'after a wrong guess the scan reads the samples itself');
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

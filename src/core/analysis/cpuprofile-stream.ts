@@ -27,10 +27,13 @@ import {
   ZERO,
 } from './json-bytes.ts';
 import { NodeBytes } from './cpuprofile-node-bytes.ts';
+import { NumbersAhead } from './cpuprofile-numbers-ahead.ts';
 import { NumberList } from './number-list.ts';
 
 /** The window's size: big enough that refills are rare, small next to the files it is for. */
 const WINDOW_BYTES = 8 << 20;
+/** Files from this size on have their number arrays read on a second thread (cpuprofile-numbers-ahead.ts). */
+const AHEAD_FROM_BYTES = 32 << 20;
 /** A number token is never longer than this; the fast loop stops this far from the window's end. */
 const TOKEN_MARGIN = 64;
 /** Bytes of nodes parsed by one JSON.parse call. */
@@ -85,22 +88,42 @@ class Window {
     this.buf[this.end] = 0;
     return keep;
   }
+
+  /** The window from byte `position` of the file on (forward: what lies between is not read). */
+  seek(position: number): void {
+    this.fileAt = position;
+    this.end = 0;
+    this.eof = false;
+    this.refill(0);
+  }
 }
 
 /**
  * The profile's JSON value with `samples`/`timeDeltas` as typed arrays, or undefined when the
  * file is not the plain V8 shape this reader knows (see the top of the file).
  */
-export function streamCpuProfileValue(
-  readAt: ReadAt,
-  opts: { windowBytes?: number } = {},
-): Record<string, unknown> | undefined {
+export function streamCpuProfileValue(readAt: ReadAt, opts: StreamOptions = {}): Record<string, unknown> | undefined {
+  const windowBytes = opts.windowBytes ?? WINDOW_BYTES;
+  const ahead =
+    opts.file !== undefined && (opts.size ?? 0) >= (opts.aheadFrom ?? AHEAD_FROM_BYTES)
+      ? new NumbersAhead(opts.file, windowBytes)
+      : undefined;
   try {
-    return new Scan(new Window(readAt, opts.windowBytes ?? WINDOW_BYTES)).run();
+    return new Scan(new Window(readAt, windowBytes), ahead).run();
   } catch (err) {
     if (err instanceof Unexpected || err instanceof SyntaxError || err instanceof TypeError) return undefined;
     throw err;
+  } finally {
+    ahead?.close();
   }
+}
+
+export interface StreamOptions {
+  windowBytes?: number;
+  /** The file `readAt` reads, of `size` bytes: from `aheadFrom` bytes on its number arrays are read on a second thread. */
+  file?: string;
+  size?: number;
+  aheadFrom?: number;
 }
 
 class Scan {
@@ -109,7 +132,10 @@ class Scan {
   private readonly frames = new Map<string, Record<string, unknown>>();
   private readonly plain = new NodeBytes();
 
-  constructor(private readonly w: Window) {}
+  constructor(
+    private readonly w: Window,
+    private readonly ahead?: NumbersAhead,
+  ) {}
 
   /** The byte at `i`, reading more when the window ends there; -1 at the end of the file. */
   private byteAt(): number {
@@ -152,8 +178,15 @@ class Scan {
       if (key === 'nodes' && c === OPEN_BRACKET) out.nodes = this.readNodes();
       else if ((key === 'samples' || key === 'timeDeltas') && c === OPEN_BRACKET) {
         // The second of the two has as many numbers as the first, in a valid profile.
-        const other = out[key === 'samples' ? 'timeDeltas' : 'samples'] as Int32Array | Float64Array | undefined;
-        out[key] = this.readNumbers(other?.length);
+        const read = this.ahead?.take(key, this.w.fileAt + this.i);
+        if (read) {
+          out[key] = read.values;
+          this.w.seek(read.end);
+          this.i = 0;
+        } else {
+          const other = out[key === 'samples' ? 'timeDeltas' : 'samples'] as Int32Array | Float64Array | undefined;
+          out[key] = this.readNumbers(other?.length);
+        }
       } else out[key] = this.parseValue();
       const next = this.skipSpace();
       this.i++;
