@@ -26,6 +26,7 @@ import {
   QUOTE,
   ZERO,
 } from './json-bytes.ts';
+import { checkOwnedNodesAhead } from './cpuprofile.ts';
 import { NodeBytes } from './cpuprofile-node-bytes.ts';
 import { NumbersAhead } from './cpuprofile-numbers-ahead.ts';
 import { NumberList } from './number-list.ts';
@@ -178,6 +179,8 @@ class Scan {
       if (key === 'nodes' && c === OPEN_BRACKET) out.nodes = this.readNodes();
       else if ((key === 'samples' || key === 'timeDeltas') && c === OPEN_BRACKET) {
         // The second of the two has as many numbers as the first, in a valid profile.
+        // While the worker may still be reading, the nodes are checked (their work, done now, not later).
+        if (this.ahead && Array.isArray(out.nodes)) checkOwnedNodesAhead(out.nodes);
         const read = this.ahead?.take(key, this.w.fileAt + this.i);
         if (read) {
           out[key] = read.values;

@@ -118,18 +118,9 @@ function readProfileValue(input: unknown, owned: boolean): CpuProfile {
   if (value.endTime - value.startTime > MAX_SPAN_US)
     throw new ProfileFormatError('"endTime" is implausibly far after "startTime"', '$.endTime');
 
-  const nodes: CpuProfileNode[] = new Array(value.nodes.length);
-  for (let i = 0; i < value.nodes.length; i++) {
-    try {
-      nodes[i] = readNode(value.nodes[i], i, owned);
-    } catch (err) {
-      // A repeated id before this node is the first thing wrong, as the checks run in file order.
-      nodeIndexOf(nodes.slice(0, i), true);
-      throw err;
-    }
-  }
-  const indexOf = nodeIndexOf(nodes, true);
-  checkTree(nodes, indexOf);
+  const ahead = owned ? checkedAhead.get(value.nodes) : undefined;
+  if (ahead && 'error' in ahead) throw ahead.error;
+  const { nodes, indexOf } = ahead ?? readNodes(value.nodes, owned);
 
   const out: CpuProfile = { nodes, startTime: value.startTime, endTime: value.endTime };
   if (value.samples !== undefined) {
@@ -149,6 +140,45 @@ function readProfileValue(input: unknown, owned: boolean): CpuProfile {
     }
   }
   return out;
+}
+
+/** The nodes checked (see readCpuProfile), with their ids' look-up. */
+function readNodes(raw: unknown[], owned: boolean): CheckedNodes {
+  const nodes: CpuProfileNode[] = new Array(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    try {
+      nodes[i] = readNode(raw[i], i, owned);
+    } catch (err) {
+      // A repeated id before this node is the first thing wrong, as the checks run in file order.
+      nodeIndexOf(nodes.slice(0, i), true);
+      throw err;
+    }
+  }
+  const indexOf = nodeIndexOf(nodes, true);
+  checkTree(nodes, indexOf);
+  return { nodes, indexOf };
+}
+
+interface CheckedNodes {
+  nodes: CpuProfileNode[];
+  indexOf: (id: number) => number;
+}
+
+/** Node arrays checked ahead of their profile (checkOwnedNodesAhead): the result, or the error to throw in its turn. */
+const checkedAhead = new WeakMap<unknown[], CheckedNodes | { error: unknown }>();
+
+/**
+ * Checks the nodes of a value to be given to readOwnedCpuProfile before the rest of it exists
+ * (the streaming reader, while its number arrays are still read on another thread):
+ * readOwnedCpuProfile then takes this result, or throws this error where it would have found it.
+ */
+export function checkOwnedNodesAhead(raw: unknown[]): void {
+  if (raw.length === 0 || checkedAhead.has(raw)) return;
+  try {
+    checkedAhead.set(raw, readNodes(raw, true));
+  } catch (err) {
+    checkedAhead.set(raw, { error: err });
+  }
 }
 
 /** Throws the first delta that is no number or takes the total too far; whether one is negative. */
