@@ -6,20 +6,19 @@
 //   {"id":1,"callFrame":{"functionName":"f","scriptId":"0","url":"u","lineNumber":0,"columnNumber":0},
 //    "hitCount":0,"children":[2],"positionTicks":[{"line":1,"ticks":1}]}
 // (the last three optional, in this order, no spaces, strings without escapes) is read in one
-// pass, and its call frame is found by its bytes among those seen before: no object or string is
-// made for a frame already seen. Anything else is left to JSON.parse (the caller's slow path),
+// pass, and its call frame is found by its text among those seen before: no frame object or
+// string of it is made for a frame already seen. Anything else is left to JSON.parse (the caller's slow path),
 // so the values made are those JSON.parse makes.
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COMMA, MINUS, NINE, QUOTE, ZERO } from './json-bytes.ts';
 
 const bytesOf = (text: string): Uint8Array => Buffer.from(text, 'latin1');
 const NODE_ID = bytesOf('{"id":');
-const FUNCTION_NAME = bytesOf(',"callFrame":{"functionName":"');
+const CALL_FRAME = bytesOf(',"callFrame":');
+const FUNCTION_NAME = bytesOf('{"functionName":"');
 const SCRIPT_ID = bytesOf(',"scriptId":"');
 const URL = bytesOf(',"url":"');
 const LINE_NUMBER = bytesOf(',"lineNumber":');
 const COLUMN_NUMBER = bytesOf(',"columnNumber":');
-/** Where the call frame's own `{` sits in FUNCTION_NAME. */
-const FRAME_OPEN = FUNCTION_NAME.indexOf(0x7b /* { */);
 const HIT_COUNT = bytesOf('"hitCount":');
 const CHILDREN = bytesOf('"children":[');
 const POSITION_TICKS = bytesOf('"positionTicks":[');
@@ -29,75 +28,41 @@ const TICK_TICKS = bytesOf(',"ticks":');
 /** The most digits read as an integer here: any more and JSON.parse decides (a double may round). */
 const MAX_DIGITS = 15;
 
-interface KnownFrame {
-  /** The frame's bytes in the file, from its `{"functionName"` to its closing brace. */
-  readonly bytes: Buffer;
-  readonly frame: Record<string, unknown>;
-  readonly next: KnownFrame | undefined;
-}
-
 export class NodeBytes {
   /** Where the last node read ends (just past its closing brace). */
   end = 0;
-  /** Frames seen, by a hash of their bytes (a chain for hashes that collide). */
-  private readonly frames = new Map<number, KnownFrame>();
+  /** Frames seen, by their text (the bytes as latin1: one character each). */
+  private readonly frames = new Map<string, Record<string, unknown>>();
   /** One copy of each URL (many frames share one). */
   private readonly urls = new Map<string, string>();
   // A node's children and position ticks as read, copied out at their exact length (an array
   // grown by push keeps room for more: at 1 GB that was 0.25 GB more than JSON.parse's).
   private readonly childIds: number[] = [];
   private readonly ticks: Array<{ line: number; ticks: number }> = [];
-  // Scratch of the scans below (no object per call): a number's value, a string's hash.
+  /** The value of the last integer read (no object per number). */
   private value = 0;
-  private hash = 0;
 
   /**
    * The node whose `{` is at `i` in `b`, or undefined when it is not of the plain shape above
-   * or does not end before the window's end (a 0 byte follows the window: nothing matches it).
+   * or does not end before the window's `end` (a 0 byte follows the window: nothing matches it).
    */
-  read(b: Buffer, i: number): Record<string, unknown> | undefined {
+  read(b: Buffer, i: number, end: number): Record<string, unknown> | undefined {
     let j = literal(b, i, NODE_ID);
     if (j < 0 || (j = this.integer(b, j)) < 0) return undefined;
     const id = this.value;
-    const frameFrom = j + FRAME_OPEN;
-    if ((j = literal(b, j, FUNCTION_NAME)) < 0) return undefined;
-    this.hash = 0x811c9dc5;
-    const nameFrom = j;
-    if ((j = this.string(b, j)) < 0) return undefined;
-    const nameTo = j - 1;
-    if ((j = literal(b, j, SCRIPT_ID)) < 0) return undefined;
-    const scriptFrom = j;
-    if ((j = this.string(b, j)) < 0) return undefined;
-    const scriptTo = j - 1;
-    if ((j = literal(b, j, URL)) < 0) return undefined;
-    const urlFrom = j;
-    if ((j = this.string(b, j)) < 0) return undefined;
-    const urlTo = j - 1;
-    if ((j = literal(b, j, LINE_NUMBER)) < 0 || (j = this.integer(b, j)) < 0) return undefined;
-    const lineNumber = this.value;
-    if ((j = literal(b, j, COLUMN_NUMBER)) < 0 || (j = this.integer(b, j)) < 0) return undefined;
-    const columnNumber = this.value;
-    if (b[j] !== CLOSE_BRACE) return undefined;
-    j++;
-    const hash = (Math.imul(this.hash, 31) + Math.imul(lineNumber, 65599) + columnNumber) | 0;
-    let callFrame = this.knownFrame(b, frameFrom, j, hash);
-    if (callFrame === undefined) {
-      const url = b.toString('utf8', urlFrom, urlTo);
-      const sharedUrl = this.urls.get(url) ?? url;
-      if (sharedUrl === url) this.urls.set(url, url);
-      // Key order as in the file, so the object is the one JSON.parse would make.
-      callFrame = {
-        functionName: b.toString('utf8', nameFrom, nameTo),
-        scriptId: b.toString('utf8', scriptFrom, scriptTo),
-        url: sharedUrl,
-        lineNumber,
-        columnNumber,
-      };
-      this.frames.set(hash, {
-        bytes: Buffer.from(b.subarray(frameFrom, j)),
-        frame: callFrame,
-        next: this.frames.get(hash),
-      });
+    if ((j = literal(b, j, CALL_FRAME)) < 0) return undefined;
+    // A frame seen before is found by its text up to its first `}`: when that text is a whole
+    // frame read before, it is this one (the same bytes parse the same way), so it is not read
+    // again. A `}` inside one of its strings only makes a frame that is read every time.
+    const close = b.indexOf(CLOSE_BRACE, j);
+    const text = close >= 0 && close < end ? b.toString('latin1', j, close + 1) : undefined;
+    let callFrame = text === undefined ? undefined : this.frames.get(text);
+    if (callFrame !== undefined) j = close + 1;
+    else {
+      callFrame = this.frame(b, j);
+      if (callFrame === undefined) return undefined;
+      j = this.end;
+      if (text !== undefined && j === close + 1) this.frames.set(text, callFrame);
     }
     let hitCount: number | undefined;
     let children: number[] | undefined;
@@ -144,28 +109,37 @@ export class NodeBytes {
     return nodeObject(id, callFrame, hitCount, children, positionTicks);
   }
 
-  /** The frame seen before with exactly these bytes, if any. */
-  private knownFrame(b: Buffer, from: number, to: number, hash: number): Record<string, unknown> | undefined {
-    for (let k = this.frames.get(hash); k !== undefined; k = k.next)
-      if (k.bytes.length === to - from && b.compare(k.bytes, 0, k.bytes.length, from, to) === 0) return k.frame;
-    return undefined;
-  }
-
-  /**
-   * A string's bytes from `j` (just past its opening quote) to its closing quote, hashed into
-   * `hash`; just past the quote, or -1 for an escape or a control character (JSON.parse's to
-   * judge and decode).
-   */
-  private string(b: Buffer, j: number): number {
-    let h = this.hash;
-    for (;;) {
-      const c = b[j++];
-      if (c === QUOTE) break;
-      if (c < 0x20 || c === BACKSLASH) return -1;
-      h = Math.imul(h ^ c, 0x01000193);
-    }
-    this.hash = Math.imul(h ^ QUOTE, 0x01000193);
-    return j;
+  /** The call frame whose `{` is at `j`, made as JSON.parse makes it (its end in `end`), or undefined. */
+  private frame(b: Buffer, j: number): Record<string, unknown> | undefined {
+    if ((j = literal(b, j, FUNCTION_NAME)) < 0) return undefined;
+    const nameFrom = j;
+    if ((j = plainString(b, j)) < 0) return undefined;
+    const nameTo = j - 1;
+    if ((j = literal(b, j, SCRIPT_ID)) < 0) return undefined;
+    const scriptFrom = j;
+    if ((j = plainString(b, j)) < 0) return undefined;
+    const scriptTo = j - 1;
+    if ((j = literal(b, j, URL)) < 0) return undefined;
+    const urlFrom = j;
+    if ((j = plainString(b, j)) < 0) return undefined;
+    const urlTo = j - 1;
+    if ((j = literal(b, j, LINE_NUMBER)) < 0 || (j = this.integer(b, j)) < 0) return undefined;
+    const lineNumber = this.value;
+    if ((j = literal(b, j, COLUMN_NUMBER)) < 0 || (j = this.integer(b, j)) < 0) return undefined;
+    const columnNumber = this.value;
+    if (b[j] !== CLOSE_BRACE) return undefined;
+    this.end = j + 1;
+    const url = b.toString('utf8', urlFrom, urlTo);
+    const sharedUrl = this.urls.get(url) ?? url;
+    if (sharedUrl === url) this.urls.set(url, url);
+    // Key order as in the file, so the object is the one JSON.parse would make.
+    return {
+      functionName: b.toString('utf8', nameFrom, nameTo),
+      scriptId: b.toString('utf8', scriptFrom, scriptTo),
+      url: sharedUrl,
+      lineNumber,
+      columnNumber,
+    };
   }
 
   /** A JSON integer at `j` into `value` (as JSON.parse reads it); just past it, or -1. */
@@ -212,6 +186,18 @@ function nodeObject(
   if (children !== undefined)
     return positionTicks !== undefined ? { id, callFrame, children, positionTicks } : { id, callFrame, children };
   return positionTicks !== undefined ? { id, callFrame, positionTicks } : { id, callFrame };
+}
+
+/**
+ * Just past the closing quote of the string whose bytes start at `j` (just past its opening
+ * quote), or -1 for an escape or a control character (JSON.parse's to judge and decode).
+ */
+function plainString(b: Uint8Array, j: number): number {
+  for (;;) {
+    const c = b[j++];
+    if (c === QUOTE) return j;
+    if (c < 0x20 || c === BACKSLASH) return -1;
+  }
 }
 
 /** Just past `lit` when the bytes at `j` are it, else -1. */

@@ -240,7 +240,7 @@ class Scan {
       /** Where the run of nodes left to JSON.parse starts, -1 when there is none. */
       let slowFrom = -1;
       while (j - from < NODE_BATCH_BYTES) {
-        const node = this.plain.read(b, j);
+        const node = this.plain.read(b, j, end);
         let e: number;
         if (node !== undefined) {
           if (slowFrom >= 0) this.parseNodes(nodes, slowFrom, last);
