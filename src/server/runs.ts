@@ -121,7 +121,7 @@ export async function analyzeProfile(
   // The profile's copy is made by libuv's thread pool while this thread analyzes it (a big file:
   // seconds of the other core, not of this one), under a name of its own until the analysis is
   // done, so a failed one leaves an earlier run in the folder as it was.
-  const partial = `${copy}.partial-${process.pid}`;
+  const partial = `${copy}.partial-${process.pid}-${++copies}`;
   const copying = path.resolve(copy) === source ? Promise.resolve(undefined) : startCopy(source, dir, partial);
   let analyzed: ReturnType<typeof analyzeFile>;
   let startedAt: string;
@@ -172,6 +172,9 @@ export async function analyzeProfile(
   }
   return loadRun(path.join(dir, REPORT_FILE));
 }
+
+/** Copies begun: each its own partial file, so two analyses of one profile at once do not share one. */
+let copies = 0;
 
 /**
  * Starts copying `source` to `to` in `dir` (made first) and returns at once: the copy runs on
