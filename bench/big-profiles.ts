@@ -7,14 +7,16 @@
 //   - peak RSS ÷ file size;
 //   - time to the first lens: what the language server does before it publishes lenses for an
 //     opened .cpuprofile (analysis-child.ts `lens`: the analysis, report.json, timeline.json, the
-//     sources and the profile's copy written), once; an absolute time, as the issue's target is
-//     one: this machine, busy. Its peak RSS ÷ file too.
+//     sources and the profile's copy written; the copy is made on libuv's thread pool while the
+//     analysis runs, as in the server), once; an absolute time, as the issue's target is one:
+//     this machine, busy (each row gives the load average when it was done). Its peak RSS ÷ file too.
 //   - above 512 MiB, the flame graph's merged copy (its view of a file that size): time, peak RSS ÷ file.
 // 1 GB and 2 GB run once each (a shared machine).
 //
 //   node --import tsx bench/big-profiles.ts [MB ...]     (default: 100 1000 2000)
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildAnalysisChild } from './analysis-speed.ts';
 import { PAIRS, alternate, median, progress, round, tmpDir } from './common.ts';
@@ -121,6 +123,8 @@ async function main(): Promise<void> {
       } finally {
         fs.rmSync(file, { force: true });
       }
+      // How busy the shared machine was: the figures move with it.
+      rows[rows.length - 1].loadAverage = os.loadavg().map((l) => round(l, 2));
       process.stdout.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
     }
   } finally {

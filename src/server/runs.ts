@@ -107,14 +107,22 @@ export function removeTempDirs(): void {
  * without load figures, the source snapshot and a copy of the profile into `outDir` (or a
  * temporary folder), so the report and flame graph webviews can open it like a run.
  */
-export function analyzeProfile(
+export async function analyzeProfile(
   profileFile: string,
   root: string,
   outDir?: string,
   pathMap: Record<string, string> = {},
-): LoadedRun {
+): Promise<LoadedRun> {
   const source = path.resolve(profileFile);
   const appRoot = path.resolve(root);
+  const dir = outDir ? path.resolve(outDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-profile-'));
+  if (!outDir) tempDirs.push(dir);
+  const copy = path.join(dir, PROFILE_FILE);
+  // The profile's copy is made by libuv's thread pool while this thread analyzes it (a big file:
+  // seconds of the other core, not of this one), under a name of its own until the analysis is
+  // done, so a failed one leaves an earlier run in the folder as it was.
+  const partial = `${copy}.partial-${process.pid}-${++copies}`;
+  const copying = path.resolve(copy) === source ? Promise.resolve(undefined) : startCopy(source, dir, partial);
   let analyzed: ReturnType<typeof analyzeFile>;
   let startedAt: string;
   try {
@@ -126,15 +134,14 @@ export function analyzeProfile(
     });
     analyzed = analyzeFile(source, appRoot, { pathMap: maps });
   } catch (err) {
+    await copying;
+    fs.rmSync(outDir ? partial : dir, { recursive: true, force: true });
     throw new RunLoadError(`Could not analyze ${source}: ${message(err)}`, source);
   }
-  const dir = outDir ? path.resolve(outDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-profile-'));
-  if (!outDir) tempDirs.push(dir);
   try {
-    fs.mkdirSync(dir, { recursive: true });
-    const copy = path.join(dir, PROFILE_FILE);
-    // A clone where the file system can make one (btrfs, XFS, APFS: no bytes copied), else a copy.
-    if (path.resolve(copy) !== source) fs.copyFileSync(source, copy, fs.constants.COPYFILE_FICLONE);
+    const copyFailed = await copying;
+    if (copyFailed) throw copyFailed;
+    if (path.resolve(copy) !== source) fs.renameSync(partial, copy);
     const { analysis, sources, timeline } = analyzed;
     const settings: RunSettings = {
       url: '',
@@ -160,7 +167,28 @@ export function analyzeProfile(
     writeTimeline(dir, timeline);
     writeReport(dir, report);
   } catch (err) {
+    fs.rmSync(partial, { force: true });
     throw new RunLoadError(`Could not write the analysis of ${source} into ${dir}: ${message(err)}`, dir);
   }
   return loadRun(path.join(dir, REPORT_FILE));
+}
+
+/** Copies begun: each its own partial file, so two analyses of one profile at once do not share one. */
+let copies = 0;
+
+/**
+ * Starts copying `source` to `to` in `dir` (made first) and returns at once: the copy runs on
+ * libuv's thread pool. Its failure, if any, is the promise's value, never a rejection.
+ */
+function startCopy(source: string, dir: string, to: string): Promise<Error | undefined> {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    return Promise.resolve(err as Error);
+  }
+  // A clone where the file system can make one (btrfs, XFS, APFS: no bytes copied), else a copy.
+  return fs.promises.copyFile(source, to, fs.constants.COPYFILE_FICLONE).then(
+    () => undefined,
+    (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+  );
 }

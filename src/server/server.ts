@@ -242,10 +242,10 @@ connection.onRequest(AnalyzeRunRequest, (params) => {
   return { reportFile: run.reportFile, runId: run.report.id };
 });
 
-connection.onRequest(AnalyzeProfileRequest, (params) => {
+connection.onRequest(AnalyzeProfileRequest, async (params) => {
   let run: LoadedRun;
   try {
-    run = analyzeProfile(params.profileFile, params.root, params.outDir, params.pathMap);
+    run = await analyzeProfile(params.profileFile, params.root, params.outDir, params.pathMap);
   } catch (err) {
     return failed(err);
   }

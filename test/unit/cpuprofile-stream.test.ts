@@ -3,10 +3,12 @@
 // parseCpuProfileText on its text: every value, number and node split across windows somewhere.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { parseCpuProfileText, ProfileFormatError, type CpuProfile } from '../../src/core/analysis/cpuprofile.ts';
 import { MAX_STRING_BYTES, readCpuProfileStream } from '../../src/core/analysis/cpuprofile-reader.ts';
+import { streamCpuProfileValue } from '../../src/core/analysis/cpuprofile-stream.ts';
 import { FIXTURES_DIR } from '../helpers/fixtures.ts';
 import { outcome } from '../helpers/profiles.ts';
 
@@ -145,4 +147,110 @@ test('nodes of one call frame share one frame object; frames that differ in anyt
   const distinct = new Set([cf[0], cf[1], cf[3], cf[4], cf[5], cf[6], cf[7]]);
   assert.equal(distinct.size, 7, 'frames that differ are not merged');
   assert.deepEqual(cf[7], { functionName: 'f', scriptId: '7', url: 'file:///a.js', lineNumber: 3, columnNumber: 4 });
+});
+
+test('nodes read from their bytes are the values JSON.parse makes, key order and -0 too; any other node is JSON.parse’s', () => {
+  const cf = (fn: string, url = 'file:///a.js', line = '3', col = '4'): string =>
+    `{"functionName":${fn},"scriptId":"7","url":"${url}","lineNumber":${line},"columnNumber":${col}}`;
+  const nodes = [
+    `{"id":1,"callFrame":${cf('"(root)"', '', '-1', '-1')},"hitCount":0,"children":[2,3,4,5,6,7,8,9,10,11,12,13,14]}`,
+    `{"id":2,"callFrame":${cf('"f"')},"hitCount":5,"positionTicks":[{"line":4,"ticks":2},{"line":5,"ticks":3}]}`,
+    `{"id":3,"callFrame":${cf('"f"')}}`, // the frame of node 2, seen again
+    `{"id":4,"callFrame":${cf('"é ü € 😀"')},"children":[],"positionTicks":[]}`, // non-ASCII
+    `{"id":5,"callFrame":${cf('"a\\"b\\\\c\\u00e9"')}}`, // escapes: JSON.parse's
+    `{"id":6,"callFrame":${cf('"g"', 'file:///a.js', '-0', '0')},"hitCount":-0}`,
+    `{"id":7,"callFrame":${cf('"g"', 'file:///a.js', '123456789012345', '2147483648')}}`, // past int32
+    `{"id":8,"callFrame":${cf('"g"', 'file:///a.js', '1234567890123456')}}`, // 16 digits: JSON.parse's
+    `{"id":9,"callFrame":${cf('"g"', 'file:///a.js', '1.0')}}`,
+    `{"id":10,"callFrame":${cf('"g"')},"codeType":"JS"}`, // another key
+    `{"callFrame":${cf('"g"')},"id":11}`, // another order
+    `{"id":12, "callFrame":${cf('"g"')}}`, // a space
+    `{"id":13,"callFrame":${cf('"h"')},"children":[15,16]}`,
+    `{"id":14,"callFrame":${cf('"h"')},"hitCount":1,"children":[17],"positionTicks":[{"line":1,"ticks":0}]}`,
+    `{"id":15,"callFrame":${cf('"h"', 'file:///b.js')},"hitCount":-3}`, // refused later by the profile rules, as parsed
+    `{"id":16,"callFrame":${cf('"h"')},"positionTicks":[{"ticks":1,"line":2}]}`,
+    `{"id":17,"callFrame":${cf('"h"')},"hitCount":2}`,
+  ];
+  const text = `{"nodes":[${nodes.join(',')}],"startTime":0,"endTime":9,"samples":[2,3],"timeDeltas":[1,1]}`;
+  const want = (JSON.parse(text) as { nodes: unknown[] }).nodes;
+  for (const w of WINDOWS) {
+    const bytes = Buffer.from(text, 'utf8');
+    const got = streamCpuProfileValue(
+      (into, at) => {
+        const n = Math.max(0, Math.min(into.length, bytes.length - at));
+        bytes.copy(into, 0, at, at + n);
+        return n;
+      },
+      { windowBytes: w },
+    )?.nodes;
+    assert.deepStrictEqual(got, want, `window ${w}`);
+    assert.equal(JSON.stringify(got), JSON.stringify(want), `key order, window ${w}`);
+  }
+  // Broken UTF-8 in a name decodes as the whole file's text does; a control character is JSON.parse's to refuse.
+  const broken = Buffer.concat([
+    Buffer.from(`{"nodes":[{"id":1,"callFrame":{"functionName":"a`),
+    Buffer.from([0xe2, 0x82, 0xff]),
+    Buffer.from(`b","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}}],"startTime":0,"endTime":1}`),
+  ]);
+  assert.equal(
+    outcome(() => streamed(broken, 64, broken.length, false)),
+    outcome(() => parseCpuProfileText(broken.toString('utf8'))),
+  );
+  same(`{"nodes":[{"id":1,"callFrame":${cf('"a\tb"')}}],"startTime":0,"endTime":1}`);
+});
+
+test('number arrays read ahead on a second thread: used where they start at the keys the scan finds, else the scan’s own', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-ahead-'));
+  try {
+    const many = (n: number, f: (i: number) => string): string => Array.from({ length: n }, (_, i) => f(i)).join(',');
+    const samples = `[${many(5000, (i) => String(2 + (i % 2)))}]`;
+    const deltas = `[${many(5000, (i) => String((i * 7919) % 100000))}]`;
+    const nodes =
+      '[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},' +
+      '{"id":2,"callFrame":{"functionName":"\\"samples\\":[9,9]","scriptId":"1","url":"file:///a.js","lineNumber":0,"columnNumber":9},"x":{"samples":[7,7]}},' +
+      '{"id":3,"callFrame":{"functionName":"g","scriptId":"1","url":"file:///a.js","lineNumber":4,"columnNumber":2}}]';
+    const plainNodes = nodes.replace(',"x":{"samples":[7,7]}', '');
+    const layouts = [
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas}}`,
+      `{"nodes":${nodes},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas}}`,
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"timeDeltas":${deltas},"samples":${samples}}`,
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas.replace(',7919,', ',7919.5,')}}`,
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"samples": ${samples},"timeDeltas":${deltas}}`,
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas.replace(',7919,', ',-3,').replace('[0,', '[-0,')}}`,
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas.replace(',7919,', ',1234567890,')}}`,
+      `{"nodes":${plainNodes},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas.slice(0, -1)}`,
+      // Nodes checked while the worker reads: their error, in its turn (after startTime's).
+      `{"nodes":${plainNodes.replace('"lineNumber":4', '"lineNumber":4.5')},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas}}`,
+      `{"nodes":${plainNodes.replace('"lineNumber":4', '"lineNumber":4.5')},"endTime":99999999,"samples":${samples},"timeDeltas":${deltas}}`,
+      `{"nodes":${plainNodes.replace('"id":3', '"id":2')},"startTime":0,"endTime":99999999,"samples":${samples},"timeDeltas":${deltas}}`,
+    ];
+    for (const [n, text] of layouts.entries()) {
+      const file = path.join(dir, `p${n}.cpuprofile`);
+      fs.writeFileSync(file, text);
+      const bytes = fs.readFileSync(file);
+      const samplesFrom = text.indexOf(samples.slice(0, 40));
+      let readInsideSamples = false;
+      const readAt = (into: Uint8Array, position: number): number => {
+        const n = Math.max(0, Math.min(into.length, bytes.length - position));
+        if (position < samplesFrom + 5000 && position + n > samplesFrom + 5000) readInsideSamples = true;
+        bytes.copy(into, 0, position, position + n);
+        return n;
+      };
+      // The broken ones as if over 512 MiB: the stream's own verdict, no whole-file read to word it.
+      const size = n >= 8 ? MAX_STRING_BYTES + 1 : bytes.length;
+      for (const windowBytes of [64, 4096]) {
+        readInsideSamples = false;
+        const want = outcome(() => parseCpuProfileText(text));
+        const got = outcome(() =>
+          readCpuProfileStream(readAt, size, () => Buffer.from(bytes), { windowBytes, file, aheadFrom: 0 }),
+        );
+        assert.equal(got, want, `layout ${n}, window ${windowBytes}`);
+        // V8's layout: the samples are the worker's, the scan skips them (a decoy key in a node, next, makes it read them).
+        if (n === 0) assert.ok(!readInsideSamples, 'the plain layout’s samples were read by the worker, not the scan');
+        if (n === 1) assert.ok(readInsideSamples, 'after a wrong guess the scan reads the samples itself');
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -297,34 +297,39 @@ class Analyzer {
     const t = this.tree;
     const fnTotal = new Float64Array(this.fns.length);
     const fnOnPath = new Int32Array(this.fns.length);
-    /** How often a line, a call edge or a line→callee link is on the current path. */
+    /** How often a line or a line→callee link is on the current path. */
     const onPath = new Map<string, number>();
+    /** How often a call edge is on the current path, by caller × functions + callee (no string per node). */
+    const edgeOnPath = new Map<number, number>();
     const edges = new Map<number, Map<number, number>>();
-    const stack: Array<{ node: number; exit: boolean; keys?: string[] }> = [{ node: t.root, exit: false }];
+    const stack: Array<{ node: number; exit: boolean; edge?: number; keys?: string[] }> = [
+      { node: t.root, exit: false },
+    ];
     while (stack.length > 0) {
       const item = stack.pop()!;
       const node = item.node;
       const fi = this.frameFn[t.nodeFrame[node]];
       if (item.exit) {
         fnOnPath[fi]--;
+        if (item.edge !== undefined) edgeOnPath.set(item.edge, edgeOnPath.get(item.edge)! - 1);
         for (const key of item.keys ?? []) onPath.set(key, onPath.get(key)! - 1);
         continue;
       }
       // Recursion: a function already on the stack neither adds to its total nor to its callers'.
       if (fnOnPath[fi]++ === 0) fnTotal[fi] += t.subtreeUs[node];
       const parent = t.parent[node];
-      const keys: string[] = [];
+      let keys: string[] | undefined;
+      let edgeKey: number | undefined;
       if (parent >= 0) {
         const pfi = this.frameFn[t.nodeFrame[parent]];
-        const edgeKey = `${pfi}>${fi}`;
-        const edgeSeen = onPath.get(edgeKey) ?? 0;
+        edgeKey = pfi * this.fns.length + fi;
+        const edgeSeen = edgeOnPath.get(edgeKey) ?? 0;
         if (edgeSeen === 0) {
           const out = edges.get(pfi) ?? new Map<number, number>();
           out.set(fi, (out.get(fi) ?? 0) + t.subtreeUs[node]);
           edges.set(pfi, out);
         }
-        onPath.set(edgeKey, edgeSeen + 1);
-        keys.push(edgeKey);
+        edgeOnPath.set(edgeKey, edgeSeen + 1);
         if (this.isWorkspaceNode(parent) && t.subtreeUs[node] > 0) {
           const site = this.calls.callSite(node);
           for (const share of site.shares) {
@@ -333,6 +338,7 @@ class Analyzer {
             const lineSeen = onPath.get(share.key) ?? 0;
             if (lineSeen === 0) acc.totalUs += us;
             onPath.set(share.key, lineSeen + 1);
+            keys ??= [];
             keys.push(share.key);
             const calleeKey = `${share.key}>${fi}`;
             const calleeSeen = onPath.get(calleeKey) ?? 0;
@@ -353,9 +359,9 @@ class Analyzer {
           if (!onPath.get(share.key)) acc.totalUs += t.selfUs[node] * share.frac;
         }
       }
-      stack.push({ node, exit: true, keys });
-      const kids = t.children[node];
-      for (let c = kids.length - 1; c >= 0; c--) stack.push({ node: kids[c], exit: false });
+      stack.push({ node, exit: true, edge: edgeKey, keys });
+      for (let c = t.childFrom[node + 1] - 1; c >= t.childFrom[node]; c--)
+        stack.push({ node: t.childList[c], exit: false });
     }
     return { fnTotal, edges };
   }

@@ -227,9 +227,13 @@ export class CallLines {
     const chain = [child];
     let node = child;
     for (let depth = 0; depth < 6; depth++) {
-      const kids = this.ctx.tree.children[node];
-      if (kids.length === 0) break;
-      node = kids.reduce((a, b) => (this.ctx.tree.subtreeUs[b] > this.ctx.tree.subtreeUs[a] ? b : a));
+      const { childFrom, childList, subtreeUs } = this.ctx.tree;
+      const from = childFrom[node];
+      const to = childFrom[node + 1];
+      if (from === to) break;
+      // The first of the heaviest children.
+      node = childList[from];
+      for (let c = from + 1; c < to; c++) if (subtreeUs[childList[c]] > subtreeUs[node]) node = childList[c];
       if (this.ctx.isWorkspaceNode(node)) break;
       chain.push(node);
     }

@@ -48,9 +48,9 @@ export function readCpuProfileStream(
   readAt: ReadAt,
   size: number,
   load: () => Uint8Array,
-  opts: { windowBytes?: number } = {},
+  opts: { windowBytes?: number; file?: string; aheadFrom?: number } = {},
 ): CpuProfile {
-  const value = streamCpuProfileValue(readAt, opts);
+  const value = streamCpuProfileValue(readAt, { ...opts, size });
   const fits = size <= MAX_STRING_BYTES;
   if (value !== undefined) {
     try {

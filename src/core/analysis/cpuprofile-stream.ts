@@ -26,10 +26,15 @@ import {
   QUOTE,
   ZERO,
 } from './json-bytes.ts';
+import { checkOwnedNodesAhead } from './cpuprofile.ts';
+import { NodeBytes } from './cpuprofile-node-bytes.ts';
+import { NumbersAhead } from './cpuprofile-numbers-ahead.ts';
 import { NumberList } from './number-list.ts';
 
 /** The window's size: big enough that refills are rare, small next to the files it is for. */
 const WINDOW_BYTES = 8 << 20;
+/** Files from this size on have their number arrays read on a second thread (cpuprofile-numbers-ahead.ts). */
+const AHEAD_FROM_BYTES = 32 << 20;
 /** A number token is never longer than this; the fast loop stops this far from the window's end. */
 const TOKEN_MARGIN = 64;
 /** Bytes of nodes parsed by one JSON.parse call. */
@@ -84,30 +89,54 @@ class Window {
     this.buf[this.end] = 0;
     return keep;
   }
+
+  /** The window from byte `position` of the file on (forward: what lies between is not read). */
+  seek(position: number): void {
+    this.fileAt = position;
+    this.end = 0;
+    this.eof = false;
+    this.refill(0);
+  }
 }
 
 /**
  * The profile's JSON value with `samples`/`timeDeltas` as typed arrays, or undefined when the
  * file is not the plain V8 shape this reader knows (see the top of the file).
  */
-export function streamCpuProfileValue(
-  readAt: ReadAt,
-  opts: { windowBytes?: number } = {},
-): Record<string, unknown> | undefined {
+export function streamCpuProfileValue(readAt: ReadAt, opts: StreamOptions = {}): Record<string, unknown> | undefined {
+  const windowBytes = opts.windowBytes ?? WINDOW_BYTES;
+  const ahead =
+    opts.file !== undefined && (opts.size ?? 0) >= (opts.aheadFrom ?? AHEAD_FROM_BYTES)
+      ? new NumbersAhead(opts.file, windowBytes)
+      : undefined;
   try {
-    return new Scan(new Window(readAt, opts.windowBytes ?? WINDOW_BYTES)).run();
+    return new Scan(new Window(readAt, windowBytes), ahead).run();
   } catch (err) {
     if (err instanceof Unexpected || err instanceof SyntaxError || err instanceof TypeError) return undefined;
     throw err;
+  } finally {
+    ahead?.close();
   }
+}
+
+export interface StreamOptions {
+  windowBytes?: number;
+  /** The file `readAt` reads, of `size` bytes: from `aheadFrom` bytes on its number arrays are read on a second thread. */
+  file?: string;
+  size?: number;
+  aheadFrom?: number;
 }
 
 class Scan {
   private i = 0;
   private readonly strings = new Map<string, string>();
   private readonly frames = new Map<string, Record<string, unknown>>();
+  private readonly plain = new NodeBytes();
 
-  constructor(private readonly w: Window) {}
+  constructor(
+    private readonly w: Window,
+    private readonly ahead?: NumbersAhead,
+  ) {}
 
   /** The byte at `i`, reading more when the window ends there; -1 at the end of the file. */
   private byteAt(): number {
@@ -150,8 +179,17 @@ class Scan {
       if (key === 'nodes' && c === OPEN_BRACKET) out.nodes = this.readNodes();
       else if ((key === 'samples' || key === 'timeDeltas') && c === OPEN_BRACKET) {
         // The second of the two has as many numbers as the first, in a valid profile.
-        const other = out[key === 'samples' ? 'timeDeltas' : 'samples'] as Int32Array | Float64Array | undefined;
-        out[key] = this.readNumbers(other?.length);
+        // While the worker may still be reading, the nodes are checked (their work, done now, not later).
+        if (this.ahead && Array.isArray(out.nodes)) checkOwnedNodesAhead(out.nodes);
+        const read = this.ahead?.take(key, this.w.fileAt + this.i);
+        if (read) {
+          out[key] = read.values;
+          this.w.seek(read.end);
+          this.i = 0;
+        } else {
+          const other = out[key === 'samples' ? 'timeDeltas' : 'samples'] as Int32Array | Float64Array | undefined;
+          out[key] = this.readNumbers(other?.length);
+        }
       } else out[key] = this.parseValue();
       const next = this.skipSpace();
       this.i++;
@@ -189,8 +227,9 @@ class Scan {
       return nodes;
     }
     for (;;) {
-      // As many whole nodes as the window holds (up to a batch), parsed by one JSON.parse: a
-      // call per node cost twice the time of the same bytes in one call.
+      // As many whole nodes as the window holds (up to a batch): those of V8's plain shape read
+      // from their bytes (cpuprofile-node-bytes.ts), each run of others by one JSON.parse (a
+      // call per node cost twice the time of the same bytes in one call).
       this.skipSpace();
       const b = this.w.buf;
       const end = this.w.end;
@@ -198,9 +237,21 @@ class Scan {
       let j = from;
       let last = -1;
       let closed = false;
+      /** Where the run of nodes left to JSON.parse starts, -1 when there is none. */
+      let slowFrom = -1;
       while (j - from < NODE_BATCH_BYTES) {
-        const e = endOfValue(b, j, end);
-        if (e < 0) break;
+        const node = this.plain.read(b, j, end);
+        let e: number;
+        if (node !== undefined) {
+          if (slowFrom >= 0) this.parseNodes(nodes, slowFrom, last);
+          slowFrom = -1;
+          nodes.push(node);
+          e = this.plain.end;
+        } else {
+          e = endOfValue(b, j, end);
+          if (e < 0) break;
+          if (slowFrom < 0) slowFrom = j;
+        }
         last = e;
         let k = e;
         while (k < end && isSpace(b[k])) k++;
@@ -223,9 +274,7 @@ class Scan {
         this.i = from - moved;
         continue;
       }
-      // Decoded as readFileSync(file, 'utf8') decodes the whole file, for the same strings.
-      const batch = JSON.parse(`[${b.toString('utf8', from, last)}]`) as unknown[];
-      for (let n = 0; n < batch.length; n++) nodes.push(this.share(batch[n]));
+      if (slowFrom >= 0) this.parseNodes(nodes, slowFrom, last);
       if (closed) {
         this.i = j;
         return nodes;
@@ -235,6 +284,13 @@ class Scan {
       this.i++;
       if (c !== COMMA) throw new Unexpected();
     }
+  }
+
+  /** The nodes in the window's bytes [from, to) (whole ones, with commas between), by one JSON.parse. */
+  private parseNodes(nodes: unknown[], from: number, to: number): void {
+    // Decoded as readFileSync(file, 'utf8') decodes the whole file, for the same strings.
+    const batch = JSON.parse(`[${this.w.buf.toString('utf8', from, to)}]`) as unknown[];
+    for (let n = 0; n < batch.length; n++) nodes.push(this.share(batch[n]));
   }
 
   /**

@@ -2,7 +2,7 @@
 // a pre-order, self and subtree time per node, and the sample timeline. Everything after this
 // works on indices, never on the V8 objects.
 import { MAX_SAMPLE_WEIGHT } from './model.ts';
-import { nodeIndexer, type CallFrame, type CpuProfile, type PositionTick } from './cpuprofile.ts';
+import { nodeIndexOf, type CallFrame, type CpuProfile, type PositionTick } from './cpuprofile.ts';
 import { shiftedWithLast } from './spare-slot.ts';
 
 export interface Frame {
@@ -20,7 +20,12 @@ export interface ProfileTree {
   readonly nodeFrame: Int32Array;
   /** Per node: parent node index, -1 for the root. */
   readonly parent: Int32Array;
-  readonly children: readonly (readonly number[])[];
+  /**
+   * Per node: its children, in the profile's order, at childList[childFrom[i] .. childFrom[i + 1]):
+   * two arrays for all nodes, not one array per node (millions of objects in a big profile).
+   */
+  readonly childFrom: Int32Array;
+  readonly childList: Int32Array;
   /** Node indices, every parent before its children. */
   readonly preorder: Int32Array;
   readonly positionTicks: readonly (readonly PositionTick[] | undefined)[];
@@ -57,9 +62,7 @@ const frameKey = (cf: CallFrame): string =>
  */
 export function buildProfileTree(profile: CpuProfile, opts: { reuseSamples?: boolean } = {}): ProfileTree {
   const n = profile.nodes.length;
-  const indexById = new Map<number, number>();
-  profile.nodes.forEach((node, i) => indexById.set(node.id, i));
-  const indexOf = nodeIndexer(indexById);
+  const indexOf = nodeIndexOf(profile.nodes);
 
   const frames: Frame[] = [];
   const frameIndex = new Map<string, number>();
@@ -69,7 +72,9 @@ export function buildProfileTree(profile: CpuProfile, opts: { reuseSamples?: boo
   let frameOfObject: Map<CallFrame, number> | undefined = new Map<CallFrame, number>();
   const nodeFrame = new Int32Array(n);
   const parent = new Int32Array(n).fill(-1);
-  const children: number[][] = new Array(n);
+  const childFrom = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) childFrom[i + 1] = childFrom[i] + (profile.nodes[i].children?.length ?? 0);
+  const childList = new Int32Array(childFrom[n]);
   const positionTicks: (PositionTick[] | undefined)[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const node = profile.nodes[i];
@@ -88,8 +93,13 @@ export function buildProfileTree(profile: CpuProfile, opts: { reuseSamples?: boo
     }
     nodeFrame[i] = f;
     positionTicks[i] = node.positionTicks;
-    children[i] = (node.children ?? []).map(indexOf);
-    for (const c of children[i]) parent[c] = i;
+    const ids = node.children;
+    if (ids)
+      for (let c = 0, at = childFrom[i]; c < ids.length; c++, at++) {
+        const child = indexOf(ids[c]);
+        childList[at] = child;
+        parent[child] = i;
+      }
   }
   let root = 0;
   while (parent[root] !== -1) root = parent[root];
@@ -100,8 +110,7 @@ export function buildProfileTree(profile: CpuProfile, opts: { reuseSamples?: boo
   while (stack.length > 0) {
     const i = stack.pop()!;
     preorder[k++] = i;
-    const ch = children[i];
-    for (let c = ch.length - 1; c >= 0; c--) stack.push(ch[c]);
+    for (let c = childFrom[i + 1] - 1; c >= childFrom[i]; c--) stack.push(childList[c]);
   }
 
   const selfUs = new Float64Array(n);
@@ -115,7 +124,8 @@ export function buildProfileTree(profile: CpuProfile, opts: { reuseSamples?: boo
     frames,
     nodeFrame,
     parent,
-    children,
+    childFrom,
+    childList,
     preorder,
     positionTicks,
     selfUs,

@@ -75,7 +75,8 @@ export function timelineJsonFits(t: TimelineV1, maxChars: number): boolean {
   const count = t.sampleUs.length + t.sampleKind.length;
   // Mostly a bound is enough; else the digits are counted.
   if (fixed + count * MAX_NUMBER_CHARS <= maxChars) return true;
-  return fixed + columnLength(t.sampleUs as Int32Array) + columnLength(t.sampleKind as Int32Array) <= maxChars;
+  const us = columnLength(t.sampleUs as Int32Array, maxChars - fixed);
+  return us >= 0 && columnLength(t.sampleKind as Int32Array, maxChars - fixed - us) >= 0;
 }
 
 /** The text before the columns when both are typed, else undefined (then JSON.stringify writes it all). */
@@ -131,14 +132,16 @@ function* columnParts(column: Int32Array, bytes: Uint8Array): Generator<Uint8Arr
   }
 }
 
-/** Characters of the column joined by commas. */
-function columnLength(column: Int32Array): number {
+/** Characters of the column joined by commas, or -1 once they are more than `budget`. */
+function columnLength(column: Int32Array, budget = Infinity): number {
   let chars = Math.max(0, column.length - 1);
   for (let s = 0; s < column.length; s++) {
     const v = column[s];
     chars += v < 0 ? 1 + digitsOf(-v) : digitsOf(v);
+    // Past the budget the rest need not be counted (a 2 GB profile's columns: a second saved).
+    if ((s & 0xffff) === 0 && chars > budget) return -1;
   }
-  return chars;
+  return chars > budget ? -1 : chars;
 }
 
 /** Decimal digits of a non-negative integer up to 2^31. */

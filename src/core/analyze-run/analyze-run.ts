@@ -192,6 +192,7 @@ function readStreamed(profileFile: string): CpuProfile {
       (into, position) => fs.readSync(fd, into, 0, into.length, position),
       fs.fstatSync(fd).size,
       () => fs.readFileSync(profileFile),
+      { file: profileFile },
     );
   } finally {
     fs.closeSync(fd);
