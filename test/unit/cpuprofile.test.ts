@@ -337,6 +337,27 @@ describe('buildProfileTree', () => {
     for (const v of t.selfUs) assert.ok(v >= 0);
   });
 
+  test("a file's Int32Array deltas give the durations and interval of the same deltas as a plain array", () => {
+    // The typed path sums and finds the median interval in one pass (profile.ts); the plain one
+    // is the reference. Negative deltas, a median past the histogram and a single sample included.
+    const cases: Array<{ samples: number[]; deltas: number[]; endTime?: number }> = [
+      { samples: [3, 2, 3, 3], deltas: [1000, 1200, 900, 1100] },
+      { samples: [3, 2, 3, 2], deltas: [1000, -500, 1000, 800] },
+      { samples: [3, 2, 3], deltas: [5, 70000, 90000], endTime: 1_000_000 },
+      { samples: [2], deltas: [700] },
+    ];
+    for (const c of cases) {
+      const base = { ...good(), samples: c.samples, timeDeltas: c.deltas, endTime: c.endTime ?? 4100 };
+      const plain = buildProfileTree(readCpuProfile(base));
+      const typed = buildProfileTree(
+        readCpuProfile({ ...base, samples: Int32Array.from(c.samples), timeDeltas: Int32Array.from(c.deltas) }),
+      );
+      assert.equal(typed.intervalUs, plain.intervalUs, `interval of ${c.deltas.join(',')}`);
+      assert.deepEqual(Array.from(typed.sampleDurationUs), Array.from(plain.sampleDurationUs));
+      assert.deepEqual(Array.from(typed.selfUs), Array.from(plain.selfUs));
+    }
+  });
+
   test('frames shared by nodes (same function at two stack positions) are one frame', () => {
     const raw = buildProfile([
       {

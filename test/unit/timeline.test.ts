@@ -14,6 +14,7 @@ import {
   sampleStarts,
   timelineJson,
   timelineJsonFits,
+  timelineSurelyTooLong,
   timelineJsonParts,
   type TimelineV1,
 } from '../../src/core/analysis/timeline.ts';
@@ -259,6 +260,45 @@ describe('timeline', () => {
         'the samples were used up in place',
       );
     }
+  });
+
+  test('a timeline longer than the limit is left out with a note; one that fits is kept whole', () => {
+    const f = loadFixture('login-api');
+    const analyze = (maxChars: number): ReturnType<typeof analyzeProfileWithTimeline> =>
+      analyzeProfileWithTimeline(
+        {
+          profile: {
+            ...f.profile,
+            samples: Int32Array.from(f.profile.samples ?? []),
+            timeDeltas: Int32Array.from(f.profile.timeDeltas ?? []),
+          },
+          root: f.root,
+          sources: f.sources,
+          sourceMaps: f.sourceMaps,
+          consumeSamples: true,
+        },
+        maxChars,
+      );
+    const whole = analyze(Infinity);
+    const text = timelineJson(whole.timeline!);
+    const noted = (a: ReturnType<typeof analyze>): boolean => a.analysis.notes.some((n) => n.startsWith('No heat map'));
+    const fits = analyze(text.length);
+    assert.equal(timelineJson(fits.timeline!), text);
+    assert.ok(!noted(fits));
+    // One character over: built, measured, left out. Far over: known from the durations alone.
+    for (const max of [text.length - 1, 20]) {
+      const over = analyze(max);
+      assert.equal(over.timeline, undefined, `limit ${max}`);
+      assert.ok(noted(over), `limit ${max}`);
+      assert.deepEqual(over.analysis.lines, whole.analysis.lines);
+    }
+    // The early answer is a bound: never "too long" for a timeline that fits.
+    const t = whole.timeline!;
+    const durations = Int32Array.from(t.sampleUs);
+    for (let max = text.length; max > 0; max -= 97)
+      if (timelineSurelyTooLong(durations, max)) assert.ok(!timelineJsonFits(t, max), `limit ${max}`);
+    assert.ok(!timelineSurelyTooLong(durations, text.length));
+    assert.ok(timelineSurelyTooLong(durations, 20), 'it answers early for a limit far under');
   });
 
   test('hit counts only: no timeline (nothing says when a sample was taken)', () => {

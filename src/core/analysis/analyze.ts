@@ -10,7 +10,7 @@ import { CallLines, identityOf, type LineShare } from './call-lines.ts';
 import { findHints } from './find-hints.ts';
 import { buildStackEvidence, type StackCapturesInput, type StackEvidence } from './stacks.ts';
 import type { Analysis, CategoryTimes, LineCost } from './model.ts';
-import { buildTimeline, type TimelineV1 } from './timeline.ts';
+import { buildTimeline, timelineJsonFits, timelineSurelyTooLong, type TimelineV1 } from './timeline.ts';
 import { functionCosts, lineCosts, ms, type FunctionInfo, type LineAcc } from './costs.ts';
 
 export interface AnalyzeInput {
@@ -39,12 +39,28 @@ export function analyzeProfile(input: AnalyzeInput): Analysis {
   return new Analyzer(input).run();
 }
 
-/** The analysis and its samples in time, attributed the same way (for the heat map; see timeline.ts). */
-export function analyzeProfileWithTimeline(input: AnalyzeInput): { analysis: Analysis; timeline?: TimelineV1 } {
+/**
+ * The analysis and its samples in time, attributed the same way (for the heat map; see
+ * timeline.ts). A timeline whose JSON would be more than `maxTimelineChars` (more than one string
+ * holds: the report page could not read it back) is left out, with a note, and is not built when
+ * its durations alone say so (~127 M samples, a 2 GB profile: a second or more saved).
+ */
+export function analyzeProfileWithTimeline(
+  input: AnalyzeInput,
+  maxTimelineChars = Infinity,
+): { analysis: Analysis; timeline?: TimelineV1 } {
   const analyzer = new Analyzer(input);
   const analysis = analyzer.run();
-  return { analysis, timeline: analyzer.timeline() };
+  const timeline = analyzer.timeline(maxTimelineChars);
+  if (timeline === 'too long')
+    analysis.notes.push(
+      `No heat map: the timeline of ${analyzer.sampleCount()} samples would be more JSON than one JavaScript string holds (~512 MiB).`,
+    );
+  return { analysis, timeline: timeline === 'too long' ? undefined : timeline };
 }
+
+/** The owners of a node with none: one shared list, not an empty array per node (millions in a big profile). */
+const NO_SHARES: ReadonlyArray<LineShare> = Object.freeze([]);
 
 class Analyzer {
   private readonly tree: ProfileTree;
@@ -58,7 +74,7 @@ class Analyzer {
   private readonly fns: FunctionInfo[] = [];
   private readonly lines = new Map<string, LineAcc>();
   /** Per node: the lines its self time is own time of (see ownTime). */
-  private owners: LineShare[][] = [];
+  private owners: ReadonlyArray<LineShare>[] = [];
   /** The stack captures laid over the tree, when the run has them (see stacks.ts). */
   private readonly evidence: StackEvidence | undefined;
   private readonly capturedFn: FunctionInfo[] = [];
@@ -67,6 +83,9 @@ class Analyzer {
 
   constructor(private readonly input: AnalyzeInput) {
     this.tree = buildProfileTree(input.profile, { reuseSamples: input.consumeSamples });
+    // The tree holds all the analysis needs of the nodes: millions of objects that every later
+    // full collection would mark again go now.
+    if (input.consumeSamples === true) input.profile.nodes = [];
     this.workspace = new Workspace(input.root);
     this.sources = input.sources ?? new Map();
     this.mapper = new SourceMapper(input.sourceMaps ?? [], this.workspace, this.notes);
@@ -295,34 +314,38 @@ class Analyzer {
    */
   private functionTotalsAndLineTotals(): { fnTotal: Float64Array; edges: Map<number, Map<number, number>> } {
     const t = this.tree;
-    const fnTotal = new Float64Array(this.fns.length);
-    const fnOnPath = new Int32Array(this.fns.length);
+    const fnCount = this.fns.length;
+    const fnTotal = new Float64Array(fnCount);
+    const fnOnPath = new Int32Array(fnCount);
     /** How often a line or a line→callee link is on the current path. */
     const onPath = new Map<string, number>();
     /** How often a call edge is on the current path, by caller × functions + callee (no string per node). */
     const edgeOnPath = new Map<number, number>();
     const edges = new Map<number, Map<number, number>>();
-    const stack: Array<{ node: number; exit: boolean; edge?: number; keys?: string[] }> = [
-      { node: t.root, exit: false },
-    ];
+    /** The line keys a node put on the path, for its exit (only nodes called from workspace code have any). */
+    const keysOf = new Map<number, string[]>();
+    // The walk's stack holds numbers only (a node, or ~node for its exit): millions of nodes, no object each.
+    const stack: number[] = [t.root];
     while (stack.length > 0) {
-      const item = stack.pop()!;
-      const node = item.node;
+      const entry = stack.pop()!;
+      const node = entry < 0 ? ~entry : entry;
       const fi = this.frameFn[t.nodeFrame[node]];
-      if (item.exit) {
+      const parent = t.parent[node];
+      const edgeKey = parent >= 0 ? this.frameFn[t.nodeFrame[parent]] * fnCount + fi : -1;
+      if (entry < 0) {
         fnOnPath[fi]--;
-        if (item.edge !== undefined) edgeOnPath.set(item.edge, edgeOnPath.get(item.edge)! - 1);
-        for (const key of item.keys ?? []) onPath.set(key, onPath.get(key)! - 1);
+        if (edgeKey >= 0) edgeOnPath.set(edgeKey, edgeOnPath.get(edgeKey)! - 1);
+        const keys = keysOf.get(node);
+        if (keys) {
+          for (const key of keys) onPath.set(key, onPath.get(key)! - 1);
+          keysOf.delete(node);
+        }
         continue;
       }
       // Recursion: a function already on the stack neither adds to its total nor to its callers'.
       if (fnOnPath[fi]++ === 0) fnTotal[fi] += t.subtreeUs[node];
-      const parent = t.parent[node];
-      let keys: string[] | undefined;
-      let edgeKey: number | undefined;
       if (parent >= 0) {
         const pfi = this.frameFn[t.nodeFrame[parent]];
-        edgeKey = pfi * this.fns.length + fi;
         const edgeSeen = edgeOnPath.get(edgeKey) ?? 0;
         if (edgeSeen === 0) {
           const out = edges.get(pfi) ?? new Map<number, number>();
@@ -332,13 +355,13 @@ class Analyzer {
         edgeOnPath.set(edgeKey, edgeSeen + 1);
         if (this.isWorkspaceNode(parent) && t.subtreeUs[node] > 0) {
           const site = this.calls.callSite(node);
+          const keys: string[] = [];
           for (const share of site.shares) {
             const acc = this.lines.get(share.key)!;
             const us = t.subtreeUs[node] * share.frac;
             const lineSeen = onPath.get(share.key) ?? 0;
             if (lineSeen === 0) acc.totalUs += us;
             onPath.set(share.key, lineSeen + 1);
-            keys ??= [];
             keys.push(share.key);
             const calleeKey = `${share.key}>${fi}`;
             const calleeSeen = onPath.get(calleeKey) ?? 0;
@@ -350,6 +373,7 @@ class Analyzer {
             onPath.set(calleeKey, calleeSeen + 1);
             keys.push(calleeKey);
           }
+          if (keys.length > 0) keysOf.set(node, keys);
         }
       }
       if (this.isWorkspaceNode(node) && t.selfUs[node] > 0) {
@@ -359,9 +383,8 @@ class Analyzer {
           if (!onPath.get(share.key)) acc.totalUs += t.selfUs[node] * share.frac;
         }
       }
-      stack.push({ node, exit: true, edge: edgeKey, keys });
-      for (let c = t.childFrom[node + 1] - 1; c >= t.childFrom[node]; c--)
-        stack.push({ node: t.childList[c], exit: false });
+      stack.push(~node);
+      for (let c = t.childFrom[node + 1] - 1; c >= t.childFrom[node]; c--) stack.push(t.childList[c]);
     }
     return { fnTotal, edges };
   }
@@ -376,7 +399,7 @@ class Analyzer {
     // edge[i]: for a node below workspace code, the child of its nearest workspace ancestor on
     // the path to it (the call that ancestor made); -1 for workspace nodes and unowned nodes.
     const edge = new Int32Array(n).fill(-1);
-    this.owners = new Array<LineShare[]>(n);
+    this.owners = new Array<ReadonlyArray<LineShare>>(n);
     for (let k = 0; k < n; k++) {
       const i = t.preorder[k];
       const p = t.parent[i];
@@ -385,30 +408,39 @@ class Analyzer {
       // Only nodes with samples need their lines resolved (and resolving costs source look-ups).
       this.owners[i] =
         t.selfUs[i] <= 0
-          ? []
+          ? NO_SHARES
           : workspace
             ? this.calls.execLines(i)
             : edge[i] >= 0
               ? this.calls.ownerShares(edge[i])
-              : [];
+              : NO_SHARES;
       for (const s of this.owners[i]) this.lines.get(s.key)!.ownUs += t.selfUs[i] * s.frac;
     }
   }
 
-  /** The samples in time with the categories and own lines used above; call after run(), once. */
-  timeline(): TimelineV1 | undefined {
+  sampleCount(): number {
+    return this.tree.sampleNode.length;
+  }
+
+  /**
+   * The samples in time with the categories and own lines used above, or 'too long' when its
+   * JSON would be more than `maxChars`; call after run(), once.
+   */
+  timeline(maxChars: number): TimelineV1 | 'too long' | undefined {
+    if (timelineSurelyTooLong(this.tree.sampleDurationUs, maxChars)) return 'too long';
     const hasSamples = (this.input.profile.samples?.length ?? 0) > 0;
-    return buildTimeline(
+    const timeline = buildTimeline(
       this.tree,
       hasSamples,
       (node) => ({
         category: this.fnOfNode(node).category,
-        owners: (this.owners[node] ?? []).map((s) => {
+        owners: (this.owners[node] ?? NO_SHARES).map((s) => {
           const l = this.lines.get(s.key)!;
           return { line: { file: l.file, line: l.line, function: l.fn }, frac: s.frac };
         }),
       }),
       { reuseSampleNode: this.input.consumeSamples === true },
     );
+    return timeline && maxChars !== Infinity && !timelineJsonFits(timeline, maxChars) ? 'too long' : timeline;
   }
 }

@@ -79,6 +79,19 @@ export function timelineJsonFits(t: TimelineV1, maxChars: number): boolean {
   return us >= 0 && columnLength(t.sampleKind as Int32Array, maxChars - fixed - us) >= 0;
 }
 
+/**
+ * Whether a timeline with these sample durations is surely more JSON than `maxChars`, known
+ * before it is built: each sample's kind is one digit at least. Counts the durations' digits only
+ * where the plain bound cannot tell (tens of millions of samples), and stops once over.
+ */
+export function timelineSurelyTooLong(sampleDurationUs: Int32Array | Float64Array, maxChars: number): boolean {
+  const count = sampleDurationUs.length;
+  if (!(sampleDurationUs instanceof Int32Array) || count === 0) return false;
+  const fixed = '{"sampleUs":[],"sampleKind":[]}'.length + count + Math.max(0, count - 1);
+  if (fixed + count * MAX_NUMBER_CHARS <= maxChars) return false;
+  return columnLength(sampleDurationUs, maxChars - fixed) < 0;
+}
+
 /** The text before the columns when both are typed, else undefined (then JSON.stringify writes it all). */
 function typedHead(t: TimelineV1): string | undefined {
   if (!(t.sampleUs instanceof Int32Array) || !(t.sampleKind instanceof Int32Array)) return undefined;

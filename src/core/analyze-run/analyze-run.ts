@@ -19,7 +19,6 @@ import {
   type StackCapturesInput,
   MAX_STRING_BYTES,
   TIMELINE_FILE,
-  timelineJsonFits,
   timelineJsonParts,
   type TimelineV1,
   readPprof,
@@ -98,15 +97,19 @@ export function analyzeFile(
   for (const [file, text] of savedSourcesBeside(profileFile)) loaded.sources.set(file, text);
   if (pprof) profile = placeFunctionHeads(profile, pprof.frameLines, loaded.sources);
   const stacks = readStacksBeside(profileFile, profile.samples?.length ?? 0);
-  const { analysis, timeline } = analyzeProfileWithTimeline({
-    profile,
-    root,
-    sources: loaded.sources,
-    sourceMaps: loaded.sourceMaps,
-    stacks,
-    // The profile was read here for this analysis alone: its sample array may be used up.
-    consumeSamples: true,
-  });
+  const { analysis, timeline } = analyzeProfileWithTimeline(
+    {
+      profile,
+      root,
+      sources: loaded.sources,
+      sourceMaps: loaded.sourceMaps,
+      stacks,
+      // The profile was read here for this analysis alone: its sample array may be used up.
+      consumeSamples: true,
+    },
+    // The report page reads timeline.json back as one string (pprof's is not kept: see below).
+    pprof ? Infinity : MAX_STRING_BYTES,
+  );
   // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
   analysis.notes = loaded.notes.concat(analysis.notes);
   if (pprof)
@@ -114,21 +117,7 @@ export function analyzeFile(
       `Read from pprof (${pprof.valueType}): pprof keeps no order of samples in time, so there is no heat map.`,
     );
   // pprof samples are laid out by stack, not in time: a heat map of them would be made up.
-  return { analysis, sources: loaded.sources, timeline: pprof ? undefined : readableTimeline(timeline, analysis) };
-}
-
-/**
- * The timeline, unless its JSON would be more text than one string holds: then the report page
- * could not read timeline.json back, and writing it would cost seconds for nothing (~127 M
- * samples, a 2 GB profile). The analysis says so.
- */
-function readableTimeline(timeline: TimelineV1 | undefined, analysis: Analysis): TimelineV1 | undefined {
-  if (!timeline) return undefined;
-  if (timelineJsonFits(timeline, MAX_STRING_BYTES)) return timeline;
-  analysis.notes.push(
-    `No heat map: the timeline of ${timeline.sampleKind.length} samples would be more JSON than one JavaScript string holds (~512 MiB).`,
-  );
-  return undefined;
+  return { analysis, sources: loaded.sources, timeline: pprof ? undefined : timeline };
 }
 
 /**
