@@ -30,7 +30,8 @@ export interface AnalyzeInput {
   /**
    * The profile is the analysis's to use up (analyzeFile read it for this): its Int32Array of
    * samples becomes the node of each sample and then the timeline's kind of each, in place —
-   * two fewer arrays of millions. The profile's `samples` are not ids after the analysis.
+   * two fewer arrays of millions. The profile's `samples` are not ids after the analysis, and its
+   * `nodes` are emptied once the tree holds what the analysis needs of them.
    */
   consumeSamples?: boolean;
 }
