@@ -55,7 +55,7 @@ export function analyzeProfileWithTimeline(
   const timeline = analyzer.timeline(maxTimelineChars);
   if (timeline === 'too long')
     analysis.notes.push(
-      `No heat map: the timeline of ${analyzer.sampleCount()} samples would be more JSON than one JavaScript string holds (~512 MiB).`,
+      `No heat map: the timeline of ${input.profile.samples?.length ?? 0} samples would be more JSON than one JavaScript string holds (~512 MiB).`,
     );
   return { analysis, timeline: timeline === 'too long' ? undefined : timeline };
 }
@@ -417,10 +417,6 @@ class Analyzer {
               : NO_SHARES;
       for (const s of this.owners[i]) this.lines.get(s.key)!.ownUs += t.selfUs[i] * s.frac;
     }
-  }
-
-  sampleCount(): number {
-    return this.tree.sampleNode.length;
   }
 
   /**

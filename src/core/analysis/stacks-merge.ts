@@ -3,6 +3,7 @@
 // of the profiles before its own, and its capture and frames are renumbered into the joint lists.
 // The merged tree differs from each profile's, but a tick names a sample, not a node, so the
 // evidence is laid over the merged tree exactly as over each profile's own. Pure.
+import { indexer } from '../common/index.ts';
 import type { StackCapturesInput, StackFrameV1 } from './stacks.ts';
 
 export interface StacksPart {
@@ -17,23 +18,14 @@ export function mergeStackCaptures(parts: readonly StacksPart[]): StackCapturesI
   if (!parts.some((p) => p.stacks)) return undefined;
   if (parts.length === 1) return parts[0].stacks;
   const frames: StackFrameV1[] = [];
-  const frameIndex = new Map<string, number>();
+  // The same frame in two processes is one frame of the merge (same file, line, column, function).
+  const frameIndexOf = indexer(frames, (f) => `${f.url}\u0001${f.line}\u0001${f.column}\u0001${f.functionName}`);
   const captures: number[][] = [];
   const ticks: Array<[number, number]> = [];
   let sampleOffset = 0;
   for (const { stacks, sampleCount } of parts) {
     if (stacks) {
-      // The same frame in two processes is one frame of the merge (same file, line, column, function).
-      const frameOf = stacks.frames.map((f) => {
-        const key = `${f.url}\u0001${f.line}\u0001${f.column}\u0001${f.functionName}`;
-        let index = frameIndex.get(key);
-        if (index === undefined) {
-          index = frames.length;
-          frameIndex.set(key, index);
-          frames.push(f);
-        }
-        return index;
-      });
+      const frameOf = stacks.frames.map(frameIndexOf);
       const captureOffset = captures.length;
       for (const c of stacks.captures) captures.push(c.map((f) => frameOf[f]));
       for (const [sample, capture] of stacks.ticks) ticks.push([sample + sampleOffset, capture + captureOffset]);

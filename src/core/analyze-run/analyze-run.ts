@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   type Analysis,
+  analyzeProfile,
   analyzeProfileWithTimeline,
   type CpuProfile,
   cpuProfileToPprof,
@@ -97,27 +98,27 @@ export function analyzeFile(
   for (const [file, text] of savedSourcesBeside(profileFile)) loaded.sources.set(file, text);
   if (pprof) profile = placeFunctionHeads(profile, pprof.frameLines, loaded.sources);
   const stacks = readStacksBeside(profileFile, profile.samples?.length ?? 0);
-  const { analysis, timeline } = analyzeProfileWithTimeline(
-    {
-      profile,
-      root,
-      sources: loaded.sources,
-      sourceMaps: loaded.sourceMaps,
-      stacks,
-      // The profile was read here for this analysis alone: its sample array may be used up.
-      consumeSamples: true,
-    },
-    // The report page reads timeline.json back as one string (pprof's is not kept: see below).
-    pprof ? Infinity : MAX_STRING_BYTES,
-  );
+  const input = {
+    profile,
+    root,
+    sources: loaded.sources,
+    sourceMaps: loaded.sourceMaps,
+    stacks,
+    // The profile was read here for this analysis alone: its sample array may be used up.
+    consumeSamples: true,
+  };
+  // pprof samples are laid out by stack, not in time: a heat map of them would be made up, so no
+  // timeline is built. The report page reads timeline.json back as one string.
+  const { analysis, timeline } = pprof
+    ? { analysis: analyzeProfile(input), timeline: undefined }
+    : analyzeProfileWithTimeline(input, MAX_STRING_BYTES);
   // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
   analysis.notes = loaded.notes.concat(analysis.notes);
   if (pprof)
     analysis.notes.push(
       `Read from pprof (${pprof.valueType}): pprof keeps no order of samples in time, so there is no heat map.`,
     );
-  // pprof samples are laid out by stack, not in time: a heat map of them would be made up.
-  return { analysis, sources: loaded.sources, timeline: pprof ? undefined : timeline };
+  return { analysis, sources: loaded.sources, timeline };
 }
 
 /**

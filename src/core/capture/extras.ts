@@ -1,8 +1,8 @@
 // What the profiled window captures besides the main thread's CPU profile: the worker threads'
 // CPU profiles (always), the main thread's allocation sampling (with --heap), the stall probe,
-// the wait probe and the console swap (console-swap.ts). The profiled window is taken as several sub-windows between the measured ones
-// (run.ts): everything here is switched on in `startSubWindow` and off in `endSubWindow`, so the
-// measured sub-windows run with none of it. Probes of the profiled window belong here.
+// the wait probe and the console swap (console-swap.ts). The profiled window is taken as several
+// sub-windows between the measured ones (run.ts): everything here is switched on in
+// `startSubWindow` and off in `endSubWindow`, so the measured sub-windows run with none of it. Probes of the profiled window belong here.
 // `saveExtras` writes the files into the run folder and returns what run.json records about them.
 import * as path from 'node:path';
 import {

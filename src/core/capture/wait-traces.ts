@@ -1,5 +1,6 @@
 // The wait probe's records of several profiled sub-windows as one: each sub-window's probe
 // numbered its calling lines and request types itself, so they are renumbered into one list.
+import { indexer } from '../common/index.ts';
 import type { WaitTrace } from '../inspector/index.ts';
 
 export function mergeWaitTraces(traces: readonly WaitTrace[]): WaitTrace | undefined {
@@ -31,19 +32,4 @@ export function mergeWaitTraces(traces: readonly WaitTrace[]): WaitTrace | undef
     merged.activeUs += t.activeUs;
   }
   return merged;
-}
-
-/** A function giving each distinct item (by `key`) its index in `list`, appending the new ones. */
-function indexer<T>(list: T[], key: (item: T) => string): (item: T) => number {
-  const index = new Map<string, number>();
-  return (item) => {
-    const k = key(item);
-    let i = index.get(k);
-    if (i === undefined) {
-      i = list.length;
-      index.set(k, i);
-      list.push(item);
-    }
-    return i;
-  };
 }
