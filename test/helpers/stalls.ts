@@ -9,8 +9,11 @@ import { LOG_FILE, PROFILE_FILE } from '../../src/core/store/store.ts';
 /** A stall as [start, end], ms from the profile's start. */
 export type Stall = [number, number];
 
-/** The stalls of the run in `runDir` that lie wholly inside its profile, in order. */
-export function stallsOfRun(runDir: string): Stall[] {
+/**
+ * The stalls of the run in `runDir` that lie wholly inside its profile, in order; with `overlapping`,
+ * also those cut by its start or end (a quiet stretch must keep away from them too).
+ */
+export function stallsOfRun(runDir: string, opts: { overlapping?: boolean } = {}): Stall[] {
   const { startTime, endTime } = JSON.parse(fs.readFileSync(path.join(runDir, PROFILE_FILE), 'utf8')) as {
     startTime: number;
     endTime: number;
@@ -18,7 +21,11 @@ export function stallsOfRun(runDir: string): Stall[] {
   const log = fs.readFileSync(path.join(runDir, LOG_FILE), 'utf8');
   return [...log.matchAll(/^stall (\d+) (\d+)$/gm)]
     .map((m): Stall => [(Number(m[1]) - startTime) / 1000, (Number(m[2]) - startTime) / 1000])
-    .filter(([start, end]) => start >= 0 && end <= (endTime - startTime) / 1000);
+    .filter(([start, end]) =>
+      opts.overlapping
+        ? end > 0 && start < (endTime - startTime) / 1000
+        : start >= 0 && end <= (endTime - startTime) / 1000,
+    );
 }
 
 /** Whether [startMs, endMs) is at least `marginMs` away from every stall. */
