@@ -104,8 +104,14 @@ step_node() {
 
 # Runs npm with Node 24 first on PATH and node-gyp pointed at Node 24's headers
 # (~/.npmrc may name other headers, e.g. nodedir=/usr for the system Node 20).
+# Under `npm test` this script inherits the outer npm's environment (Node 20): every npm_* variable
+# (npm_config_user_agent names node/v20, and code-server's postinstall reads the Node version from
+# it), npm_node_execpath and NODE. The inner npm gets none of them, only its own settings.
 npm24() {
-  PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" npm "$@"
+  local unset=() name
+  while IFS= read -r name; do unset+=(-u "$name"); done < <(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\|NODE\)=.*/\1/p')
+  env "${unset[@]}" PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" npm_config_yes=true \
+    npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false npm "$@"
 }
 
 # Installs one npm package into its own folder; $3 is the file that proves it is installed.
