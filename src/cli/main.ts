@@ -39,6 +39,7 @@ import { APP_AND_LOAD_OPTIONS, loadAndStartOf, num, pairs, parse, UsageError } f
 import { USAGE } from './usage.ts';
 import { cancelOnInterrupt, progressPrinter } from './progress.ts';
 import { gateCommand } from './gate-command.ts';
+import { lspCommand } from './lsp-command.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -55,6 +56,8 @@ export async function main(argv: string[]): Promise<number> {
         return exportRun(rest);
       case 'gate':
         return await gateCommand(rest);
+      case 'lsp':
+        return await lspCommand(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -62,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${USAGE}\n`);
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${command}" (profile, gate, analyze, compare or export)`);
+        throw new UsageError(`unknown command "${command}" (profile, gate, analyze, compare, export or lsp)`);
     }
   } catch (err) {
     return fail(err);

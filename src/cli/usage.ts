@@ -73,6 +73,10 @@ export const USAGE = `Usage:
       continuous profiler; --map-path FROM=TO writes paths under the folder FROM here as under TO.
   hotline compare RUN_A RUN_B [--json] [--fail-if-slower N%]
       Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline.
+  hotline lsp [--stdio]
+      The language server, on stdin/stdout, for any LSP editor (Neovim, Helix, Emacs, Zed: see
+      docs/editors.md): lenses, hovers and hint diagnostics from the newest run under each
+      workspace folder's .hotline/runs, following new runs as they land.
 
 Exit codes: 0 done, 1 the run or the comparison failed (or a partial run), 2 bad usage,
 3 slower than --fail-if-slower allows, 130 cancelled.`;
