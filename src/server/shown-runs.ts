@@ -109,6 +109,7 @@ export class ShownRuns {
       const owner = this.ownerOf(file);
       if (owner) this.refreshFile(owner.s, owner.fc);
     }
+    this.nudge([...files.values()]);
     if (now) {
       for (const warning of now.run.warnings) this.warn(warning);
       const missing = filesWithoutSnapshot(now);
@@ -230,6 +231,21 @@ export class ShownRuns {
       if (!diagnosed.has(uri)) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
     for (const uri of previous.decorated)
       if (!decorated.has(uri)) void this.connection.sendNotification(DecorationsNotification, { uri, lines: [] });
+  }
+
+  /**
+   * A client that cannot be told to refresh its lenses (no workspace/codeLens/refresh, e.g.
+   * Neovim 0.7) hears of a new run through the diagnostics of its open files: each costly one
+   * gets them again, empty or not, and the client refreshes its lenses on that
+   * (docs/editors.md: Neovim's DiagnosticChanged). The VS Code client needs no such message.
+   */
+  private nudge(files: string[]): void {
+    if (this.options.vscode || this.options.codeLensRefresh) return;
+    const diagnosed = new Set([...this.slots.values()].flatMap((s) => [...s.diagnosed.values()]));
+    for (const file of files) {
+      const doc = this.openDocumentOf(file);
+      if (doc && !diagnosed.has(doc.uri)) void this.connection.sendDiagnostics({ uri: doc.uri, diagnostics: [] });
+    }
   }
 
   private sendShownRun(): void {
