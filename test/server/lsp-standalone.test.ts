@@ -1,0 +1,156 @@
+// `hotline lsp` as any editor but VS Code starts it (workspace folders, no initializationOptions),
+// over a real LSP connection: it shows each folder's newest run by itself, follows the runs that
+// land (also where there was no .hotline folder yet), lets the client pick or clear a run with
+// workspace/executeCommand, and keeps VS Code's own messages and commands out of its answers.
+// Runs are the captured login fixtures analyzed as a finished run is (test/helpers/fixture-runs.ts).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { CodeLens, PublishDiagnosticsParams } from 'vscode-languageserver/node';
+import { landRun, stageLoginApp } from '../helpers/fixture-runs.ts';
+import { makeTempDir, removeTempDirs } from '../helpers/tempdir.ts';
+import { HOTLINE_JS, LspClient, assertServerBuilt } from './lsp-client.ts';
+
+const TIMEOUT = { timeout: 60_000 };
+/** The sync login run's hot line (test/fixtures/README.md). */
+const HOT_LINE0 = 34;
+const clients: LspClient[] = [];
+
+before(() => assertServerBuilt());
+after(async () => {
+  for (const c of clients) await c.stop();
+  removeTempDirs();
+});
+
+async function start(roots: string[], refresh = true): Promise<LspClient> {
+  const caps = refresh ? { workspace: { codeLens: { refreshSupport: true } } } : {};
+  const client = await LspClient.start(caps, { standalone: { roots } });
+  clients.push(client);
+  return client;
+}
+
+const lenses = (client: LspClient, uri: string): Promise<CodeLens[]> =>
+  client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+const titles = (ls: CodeLens[]): string => ls.map((l) => `${l.range.start.line}: ${l.command?.title}`).join('\n');
+const hotLens = (ls: CodeLens[]): CodeLens | undefined =>
+  ls.find((l) => l.range.start.line === HOT_LINE0 && /blocks the event loop$/.test(l.command?.title ?? ''));
+
+test('two workspace folders: each shows its newest run, with lenses the server runs itself', TIMEOUT, async () => {
+  const a = stageLoginApp(makeTempDir('hotline-ws-a-'));
+  const b = stageLoginApp(makeTempDir('hotline-ws-b-'));
+  landRun(a, 'login-api-async', '20261126-100000-0001');
+  const reportA = landRun(a, 'login-api', '20261126-110000-0002');
+  landRun(b, 'login-api', '20261126-100000-0003');
+  landRun(b, 'login-api-async', '20261126-110000-0004');
+  const client = await start([a, b]);
+  const uriA = await client.open(path.join(a, 'server.js'));
+  const uriB = await client.open(path.join(b, 'server.js'));
+
+  const inA = await lenses(client, uriA);
+  const hot = hotLens(inA);
+  assert.ok(hot, `the newest run of a (sync) has the hot line:\n${titles(inA)}`);
+  assert.equal(hot.command?.command, 'hotline.lineDetails');
+  assert.deepEqual(hot.command?.arguments, [
+    {
+      reportFile: reportA,
+      file: path.join(a, 'server.js'),
+      line: 35,
+      functionName: 'checkPassword',
+      title: hot.command?.title,
+    },
+  ]);
+  const inB = await lenses(client, uriB);
+  assert.ok(inB.length > 0 && !hotLens(inB), `the newest run of b (async) has no hot line 35:\n${titles(inB)}`);
+  assert.ok(
+    inA.concat(inB).every((l) => l.command?.command === 'hotline.lineDetails'),
+    'no lens names a command only VS Code has',
+  );
+
+  // The lens's command: the server answers with a message.
+  const from = client.mark();
+  await client.request('workspace/executeCommand', hot.command);
+  const shown = await client.waitFor<{ message: string }>('window/showMessage', () => true, from);
+  assert.match(
+    shown.message,
+    /^Hotline: server\.js:35 in checkPassword: .* blocks the event loop\. Fix: use crypto\.pbkdf2/,
+  );
+  // VS Code's own messages are for VS Code only.
+  assert.ok(!client.received.some((m) => m.method === 'hotline/decorations' || m.method === 'hotline/shownRun'));
+});
+
+test(
+  'a run lands in a folder without .hotline: it is shown, and the client told to refresh its lenses',
+  TIMEOUT,
+  async () => {
+    const app = stageLoginApp(makeTempDir('hotline-ws-new-'));
+    const client = await start([app]);
+    const uri = await client.open(path.join(app, 'server.js'));
+    assert.deepEqual(await lenses(client, uri), []);
+    const from = client.mark();
+    landRun(app, 'login-api', '20261126-120000-0005');
+    await client.waitFor('workspace/codeLens/refresh', () => true, from);
+    const diagnostics = await client.waitFor<PublishDiagnosticsParams>(
+      'textDocument/publishDiagnostics',
+      (p) => p.uri === uri && p.diagnostics.length > 0,
+      from,
+    );
+    assert.equal(diagnostics.diagnostics[0].range.start.line, HOT_LINE0);
+    assert.ok(hotLens(await lenses(client, uri)));
+  },
+);
+
+test('hotline.showRun picks an older run, hotline.clearRun hides all, the next run is shown', TIMEOUT, async () => {
+  const app = stageLoginApp(makeTempDir('hotline-ws-pick-'));
+  const older = landRun(app, 'login-api-async', '20261126-100000-0006');
+  landRun(app, 'login-api', '20261126-110000-0007');
+  const client = await start([app]);
+  const uri = await client.open(path.join(app, 'server.js'));
+  assert.ok(hotLens(await lenses(client, uri)), 'the newest run first');
+
+  const picked = await client.request<{ runId: string }>('workspace/executeCommand', {
+    command: 'hotline.showRun',
+    arguments: [path.dirname(older)],
+  });
+  assert.equal(picked.runId, '20261126-100000-0006');
+  const olderLenses = await lenses(client, uri);
+  assert.ok(olderLenses.length > 0 && !hotLens(olderLenses), titles(olderLenses));
+
+  await client.request('workspace/executeCommand', { command: 'hotline.clearRun' });
+  assert.deepEqual(await lenses(client, uri), []);
+
+  const from = client.mark();
+  landRun(app, 'login-api', '20261126-120000-0008');
+  await client.waitFor('workspace/codeLens/refresh', () => true, from);
+  assert.ok(hotLens(await lenses(client, uri)), 'the run that landed is shown');
+
+  await assert.rejects(
+    client.request('workspace/executeCommand', { command: 'hotline.showRun', arguments: [path.join(app, 'nothing')] }),
+    /No run at/,
+  );
+});
+
+test('a client without lens refresh hears of a new run through the open file diagnostics', TIMEOUT, async () => {
+  const app = stageLoginApp(makeTempDir('hotline-ws-nudge-'));
+  landRun(app, 'login-api-async', '20261126-100000-0009');
+  const client = await start([app], false);
+  const uri = await client.open(path.join(app, 'server.js'));
+  const before = await lenses(client, uri);
+  assert.ok(before.length > 0);
+  // Neither run has a hint: only the re-sent (empty) diagnostics say that one landed.
+  const from = client.mark();
+  landRun(app, 'login-api-async', '20261126-110000-0010');
+  const nudge = await client.waitFor<PublishDiagnosticsParams>(
+    'textDocument/publishDiagnostics',
+    (p) => p.uri === uri,
+    from,
+  );
+  assert.deepEqual(nudge.diagnostics, []);
+  assert.ok(!client.received.slice(from).some((m) => m.method === 'workspace/codeLens/refresh'));
+});
+
+test('hotline lsp takes no arguments but --stdio', () => {
+  const r = spawnSync(process.execPath, [HOTLINE_JS, 'lsp', '--port', '3000'], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /lsp takes no arguments but --stdio \(got --port 3000\)/);
+});
