@@ -18,6 +18,7 @@ import {
   type CodeLens,
   type Connection,
   type Hover,
+  type InlayHint,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
@@ -38,7 +39,7 @@ import { asyncFixOf } from './async-fix.ts';
 import { RunLoadError, analyzeProfile, analyzeRun, loadRun, removeTempDirs, type LoadedRun } from './runs.ts';
 import { ShownRuns } from './shown-runs.ts';
 import { WorkspaceRuns, rootsOf } from './workspace-runs.ts';
-import { STANDALONE_COMMANDS, executeStandalone } from './standalone-commands.ts';
+import { STANDALONE_COMMANDS, executeStandalone, inlayHintsOf } from './standalone-commands.ts';
 
 /** The VS Code client's one slot: the run it picked. */
 const CLIENT_SLOT = '';
@@ -67,6 +68,7 @@ export function startServer(connection: Connection): void {
     shown = new ShownRuns(connection, documents, {
       vscode,
       codeLensRefresh: params.capabilities.workspace?.codeLens?.refreshSupport === true,
+      inlayHintRefresh: params.capabilities.workspace?.inlayHint?.refreshSupport === true,
     });
     if (!vscode) {
       workspace = new WorkspaceRuns(shown, log);
@@ -79,7 +81,8 @@ export function startServer(connection: Connection): void {
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         // The VS Code client registers these names as its own commands: only other clients get them.
-        ...(vscode ? {} : { executeCommandProvider: { commands: [...STANDALONE_COMMANDS] } }),
+        // VS Code draws its own after-text (decorations); editors without lenses (Helix, Zed, Emacs) show these hints.
+        ...(vscode ? {} : { executeCommandProvider: { commands: [...STANDALONE_COMMANDS] }, inlayHintProvider: true }),
       },
       serverInfo: { name: 'hotline' },
     };
@@ -149,6 +152,10 @@ export function startServer(connection: Connection): void {
 
   // ---- documents ---------------------------------------------------------------------------------
 
+  documents.onDidOpen((e) => {
+    const file = shown?.fileOfUri(e.document.uri);
+    if (file !== undefined) workspace?.followAppOf(file);
+  });
   documents.onDidChangeContent((e) => shown?.onDocument(e.document));
   documents.onDidClose((e) => shown?.onClosed(e.document));
 
@@ -175,6 +182,18 @@ export function startServer(connection: Connection): void {
         ? { title: item.title, command: LineDetailsCommand, arguments: [{ ...item.args, title: item.title }] }
         : { title: item.title, command: OpenReportAtCommand, arguments: [item.args] },
     }));
+  });
+
+  connection.languages.inlayHint.on((params): InlayHint[] => {
+    const doc = documents.get(params.textDocument.uri);
+    const view = workspace && doc && shown?.viewOf(doc);
+    if (!view) return [];
+    return inlayHintsOf(
+      lensesOf(view.s.index, view.fc, view.mapping),
+      view.lines,
+      params.range.start.line,
+      params.range.end.line,
+    );
   });
 
   connection.onHover((params): Hover | null => {

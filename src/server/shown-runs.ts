@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   CodeLensRefreshRequest,
+  InlayHintRefreshRequest,
   MessageType,
   ShowMessageNotification,
   type Connection,
@@ -35,6 +36,8 @@ export interface ShownRunsOptions {
   vscode: boolean;
   /** The client re-asks for lenses on workspace/codeLens/refresh. */
   codeLensRefresh: boolean;
+  /** The client re-asks for inlay hints on workspace/inlayHint/refresh (they are served to clients other than VS Code). */
+  inlayHintRefresh: boolean;
 }
 
 export class ShownRuns {
@@ -263,12 +266,14 @@ export class ShownRuns {
   }
 
   private refreshLenses(): void {
-    if (!this.options.codeLensRefresh) return;
-    this.connection
-      .sendRequest(CodeLensRefreshRequest.type)
-      .catch((err: unknown) =>
-        this.connection.console.warn(`Hotline: codeLens refresh failed: ${(err as Error).message}`),
+    const ask = (what: string, send: () => Promise<void>): void => {
+      send().catch((err: unknown) =>
+        this.connection.console.warn(`Hotline: ${what} refresh failed: ${(err as Error).message}`),
       );
+    };
+    if (this.options.codeLensRefresh) ask('codeLens', () => this.connection.sendRequest(CodeLensRefreshRequest.type));
+    if (this.options.inlayHintRefresh && !this.options.vscode)
+      ask('inlayHint', () => this.connection.sendRequest(InlayHintRefreshRequest.type));
   }
 }
 

@@ -1,6 +1,7 @@
 // For clients without Hotline's UI (`hotline lsp` in Neovim, Helix, Emacs, Zed): the server
 // shows the newest run of each workspace folder by itself and follows the runs that land there
-// (run-watch.ts); `hotline.showRun` picks another run until the next one lands.
+// (run-watch.ts), and the app folders of the files opened below them; `hotline.showRun` picks
+// another run until the next one lands.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,22 @@ export class WorkspaceRuns {
       const newest = watch.start();
       if (newest) this.showNewest(root, newest);
       else this.log(`no run under ${root} yet: lenses appear when \`hotline profile\` saves one there.`);
+    }
+  }
+
+  /**
+   * An opened file's app may keep its runs below the workspace folder (a monorepo opened at its
+   * root, `hotline profile packages/api`): the nearest folder above the file with a .hotline
+   * folder is followed too, from the first file opened in it.
+   */
+  followAppOf(file: string): void {
+    for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+      if (this.watches.some((w) => w.folder === dir)) return;
+      if (isDirectory(path.join(dir, '.hotline'))) {
+        this.start([dir]);
+        return;
+      }
+      if (path.dirname(dir) === dir) return;
     }
   }
 

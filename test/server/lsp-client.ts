@@ -49,6 +49,8 @@ export interface Message {
 export class LspClient {
   /** Every notification and request the server sent, in order. */
   readonly received: Message[] = [];
+  /** The server's capabilities, from its answer to `initialize`. */
+  initializeResult: { capabilities: Record<string, unknown> } | undefined;
   private readonly waiters: Array<{
     from: number;
     test(m: Message): boolean;
@@ -96,8 +98,8 @@ export class LspClient {
     // A server that dies at start must fail the start, not leave `initialize` waiting forever.
     const died = new Promise<never>((_, reject) => child.once('exit', () => reject(client.exited)));
     try {
-      await Promise.race([
-        conn.sendRequest('initialize', {
+      client.initializeResult = await Promise.race([
+        conn.sendRequest<{ capabilities: Record<string, unknown> }>('initialize', {
           processId: process.pid,
           capabilities,
           ...(init.standalone

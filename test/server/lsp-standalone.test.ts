@@ -5,9 +5,10 @@
 // Runs are the captured login fixtures analyzed as a finished run is (test/helpers/fixture-runs.ts).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { CodeLens, PublishDiagnosticsParams } from 'vscode-languageserver/node';
+import type { CodeLens, InlayHint, PublishDiagnosticsParams } from 'vscode-languageserver/node';
 import { landRun, stageLoginApp } from '../helpers/fixture-runs.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/tempdir.ts';
 import { HOTLINE_JS, LspClient, assertServerBuilt } from './lsp-client.ts';
@@ -147,6 +148,49 @@ test('a client without lens refresh hears of a new run through the open file dia
   );
   assert.deepEqual(nudge.diagnostics, []);
   assert.ok(!client.received.slice(from).some((m) => m.method === 'workspace/codeLens/refresh'));
+});
+
+test('inlay hints carry the lens texts at the end of their lines; the VS Code client gets none', TIMEOUT, async () => {
+  const app = stageLoginApp(makeTempDir('hotline-ws-hints-'));
+  landRun(app, 'login-api', '20261126-110000-0011');
+  const client = await start([app]);
+  assert.equal(client.initializeResult?.capabilities.inlayHintProvider, true);
+  const file = path.join(app, 'server.js');
+  const uri = await client.open(file);
+  const text = fs.readFileSync(file, 'utf8').split('\n');
+  const hints = await client.request<InlayHint[]>('textDocument/inlayHint', {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: text.length, character: 0 } },
+  });
+  const hot = hints.find((h) => h.position.line === HOT_LINE0);
+  assert.ok(hot, JSON.stringify(hints));
+  assert.equal(hot.position.character, text[HOT_LINE0].length);
+  assert.equal(hot.label, `■ ${hotLens(await lenses(client, uri))?.command?.title}`);
+  // Only the lines asked for.
+  const some = await client.request<InlayHint[]>('textDocument/inlayHint', {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: HOT_LINE0 - 1, character: 0 } },
+  });
+  assert.ok(!some.some((h) => h.position.line >= HOT_LINE0));
+
+  const vscode = await LspClient.start();
+  clients.push(vscode);
+  assert.equal(vscode.initializeResult?.capabilities.inlayHintProvider, undefined);
+  assert.equal(vscode.initializeResult?.capabilities.executeCommandProvider, undefined);
+});
+
+test("a workspace opened above the app: the runs of an opened file's app folder are followed", TIMEOUT, async () => {
+  const repo = makeTempDir('hotline-ws-repo-');
+  const app = stageLoginApp(path.join(repo, 'packages'));
+  landRun(app, 'login-api', '20261126-110000-0012');
+  const client = await start([repo]);
+  const uri = await client.open(path.join(app, 'server.js'));
+  assert.ok(hotLens(await lenses(client, uri)), "the app folder's newest run");
+  const from = client.mark();
+  landRun(app, 'login-api-async', '20261126-120000-0013');
+  await client.waitFor('workspace/codeLens/refresh', () => true, from);
+  const now = await lenses(client, uri);
+  assert.ok(now.length > 0 && !hotLens(now), titles(now));
 });
 
 test('hotline lsp takes no arguments but --stdio', () => {
