@@ -59,9 +59,12 @@ export class WorkspaceRuns {
     for (const w of this.watches) w.check();
   }
 
-  /** `hotline.showRun`: a run folder or its report.json, shown in the slot of the folder it is under. */
+  /**
+   * `hotline.showRun`: a run folder or its report.json (relative: to the first workspace folder,
+   * not to wherever the editor started the server), shown in the slot of the folder it is under.
+   */
   pick(ref: string): LoadedRun {
-    const resolved = path.resolve(ref);
+    const resolved = path.resolve(this.watches[0]?.folder ?? '.', ref);
     const reportFile = isDirectory(resolved) ? path.join(resolved, REPORT_FILE) : resolved;
     const run = loadRun(reportFile);
     this.shown.show(this.slotOf(run.reportFile), run);

@@ -111,7 +111,7 @@ test('hotline.showRun picks an older run, hotline.clearRun hides all, the next r
 
   const picked = await client.request<{ runId: string }>('workspace/executeCommand', {
     command: 'hotline.showRun',
-    arguments: [path.dirname(older)],
+    arguments: [path.relative(app, path.dirname(older))],
   });
   assert.equal(picked.runId, '20261126-100000-0006');
   const olderLenses = await lenses(client, uri);
