@@ -38,7 +38,7 @@ import { isExplainArgs } from './hint-diagnostics.ts';
 import { asyncFixOf } from './async-fix.ts';
 import { RunLoadError, analyzeProfile, analyzeRun, loadRun, removeTempDirs, type LoadedRun } from './runs.ts';
 import { ShownRuns } from './shown-runs.ts';
-import { WorkspaceRuns, rootsOf } from './workspace-runs.ts';
+import { WorkspaceRuns, foldersOf, rootsOf } from './workspace-runs.ts';
 import { STANDALONE_COMMANDS, executeStandalone, inlayHintsOf } from './standalone-commands.ts';
 
 /** The VS Code client's one slot: the run it picked. */
@@ -49,6 +49,8 @@ export function startServer(connection: Connection): void {
   let shown: ShownRuns | undefined;
   let workspace: WorkspaceRuns | undefined;
   let roots: string[] = [];
+  /** The client tells of workspace folders added and removed (workspace/didChangeWorkspaceFolders). */
+  let folderEvents = false;
   const log = (message: string): void => connection.console.info(`Hotline: ${message}`);
   const runs = (): ShownRuns => {
     if (!shown) throw new ResponseError(ErrorCodes.ServerNotInitialized, 'Hotline: not initialized');
@@ -73,6 +75,7 @@ export function startServer(connection: Connection): void {
     if (!vscode) {
       workspace = new WorkspaceRuns(shown, log);
       roots = rootsOf(params);
+      folderEvents = params.capabilities.workspace?.workspaceFolders === true;
     }
     return {
       capabilities: {
@@ -82,14 +85,28 @@ export function startServer(connection: Connection): void {
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         // The VS Code client registers these names as its own commands: only other clients get them.
         // VS Code draws its own after-text (decorations); editors without lenses (Helix, Zed, Emacs) show these hints.
-        ...(vscode ? {} : { executeCommandProvider: { commands: [...STANDALONE_COMMANDS] }, inlayHintProvider: true }),
+        ...(vscode
+          ? {}
+          : {
+              executeCommandProvider: { commands: [...STANDALONE_COMMANDS] },
+              inlayHintProvider: true,
+              workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+            }),
       },
       serverInfo: { name: 'hotline' },
     };
   });
 
   // Notifications may flow from here on: the runs found now are shown.
-  connection.onInitialized(() => workspace?.start(roots));
+  connection.onInitialized(() => {
+    if (!workspace) return;
+    workspace.start(roots);
+    const runs = workspace;
+    if (folderEvents)
+      connection.workspace.onDidChangeWorkspaceFolders((e) =>
+        runs.changeFolders(foldersOf(e.added.map((f) => f.uri)), foldersOf(e.removed.map((f) => f.uri))),
+      );
+  });
 
   connection.onShutdown(() => {
     workspace?.dispose();

@@ -13,10 +13,14 @@ import type { ShownRuns } from './shown-runs.ts';
 
 /** The workspace folders of `initialize`: workspaceFolders, else rootUri, else rootPath. */
 export function rootsOf(params: InitializeParams): string[] {
-  const uris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
-  const roots = uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
-  if (roots.length === 0 && params.rootPath) roots.push(params.rootPath);
-  return [...new Set(roots.map((r) => path.resolve(r)))];
+  const roots = foldersOf(params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []));
+  if (roots.length === 0 && params.rootPath) roots.push(path.resolve(params.rootPath));
+  return roots;
+}
+
+/** The folders of file: URIs (other schemes have no runs on this disk). */
+export function foldersOf(uris: string[]): string[] {
+  return [...new Set(uris.filter((u) => u.startsWith('file:')).map((u) => path.resolve(fileURLToPath(u))))];
 }
 
 export class WorkspaceRuns {
@@ -52,6 +56,17 @@ export class WorkspaceRuns {
       }
       if (path.dirname(dir) === dir) return;
     }
+  }
+
+  /** workspace/didChangeWorkspaceFolders: follow the added folders, and stop showing the removed ones' runs. */
+  changeFolders(added: string[], removed: string[]): void {
+    for (const folder of removed) {
+      const i = this.watches.findIndex((w) => w.folder === folder);
+      if (i < 0) continue;
+      this.watches.splice(i, 1)[0].dispose();
+      this.shown.show(folder, undefined);
+    }
+    this.start(added.filter((f) => !this.watches.some((w) => w.folder === f)));
   }
 
   /** Something under a watched folder changed (the client's didChangeWatchedFiles): look again. */

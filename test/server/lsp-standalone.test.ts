@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import type { CodeLens, InlayHint, PublishDiagnosticsParams } from 'vscode-languageserver/node';
 import { landRun, stageLoginApp } from '../helpers/fixture-runs.ts';
@@ -191,6 +192,31 @@ test("a workspace opened above the app: the runs of an opened file's app folder 
   await client.waitFor('workspace/codeLens/refresh', () => true, from);
   const now = await lenses(client, uri);
   assert.ok(now.length > 0 && !hotLens(now), titles(now));
+});
+
+test('workspace folders added and removed: their runs are shown and hidden', TIMEOUT, async () => {
+  const app = stageLoginApp(makeTempDir('hotline-ws-folders-'));
+  landRun(app, 'login-api', '20261126-110000-0014');
+  const client = await LspClient.start(
+    { workspace: { workspaceFolders: true, codeLens: { refreshSupport: true } } },
+    { standalone: { roots: [] } },
+  );
+  clients.push(client);
+  const uri = await client.open(path.join(app, 'server.js'));
+  const folder = { uri: pathToFileURL(app).href, name: 'login-api' };
+  // Opened with no workspace folder, the file's app folder is followed already; adding it as a
+  // folder keeps its run, removing it hides it, adding it again shows it.
+  assert.ok(hotLens(await lenses(client, uri)));
+  await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [folder], removed: [] } });
+  assert.ok(hotLens(await lenses(client, uri)));
+  let from = client.mark();
+  await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [], removed: [folder] } });
+  await client.waitFor('workspace/codeLens/refresh', () => true, from);
+  assert.deepEqual(await lenses(client, uri), []);
+  from = client.mark();
+  await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [folder], removed: [] } });
+  await client.waitFor('workspace/codeLens/refresh', () => true, from);
+  assert.ok(hotLens(await lenses(client, uri)));
 });
 
 test('hotline lsp takes no arguments but --stdio', () => {
