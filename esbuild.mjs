@@ -74,8 +74,10 @@ async function build(watch) {
   const speedscope = 'node_modules/speedscope/dist/release';
   if (existsSync(speedscope)) {
     mkdirSync('dist/speedscope', { recursive: true });
-    // Not its sample profile or favicons: only what the page loads (and index.html, which names them).
-    cpSync(speedscope, 'dist/speedscope', { recursive: true, filter: (f) => !/(perf-vertx|favicon)/.test(f) });
+    // Only what the page loads (and index.html, which names them, and the font's licence): not its
+    // sample profile, favicons, file-format schema or release note.
+    const unused = /(perf-vertx|favicon|file-format-schema|release\.txt)/;
+    cpSync(speedscope, 'dist/speedscope', { recursive: true, filter: (f) => !unused.test(f) });
   }
 
   const contexts = await Promise.all(entries.map((e) => esbuild.context(e)));
