@@ -1,6 +1,6 @@
--- Run by test/server/neovim.test.ts in a headless Neovim (Debian's, 0.7) with the app's file open:
--- Neovim's own LSP client attached to `hotline lsp` the way docs/editors.md sets it up for
--- Neovim 0.7 (start_client, lenses refreshed on attach and on DiagnosticChanged). It records
+-- Run by test/server/neovim.test.ts in a headless Neovim (Debian's, 0.7) with the app's file open,
+-- whose init.lua is docs/editors.md's Neovim 0.7 set-up as printed there: Neovim's own LSP client
+-- on `hotline lsp`, lenses refreshed on attach and on DiagnosticChanged. It records
 -- what Neovim holds and shows (lenses and their virtual text, the hover window, diagnostics, code
 -- actions, the message of a lens run by the server), in two phases:
 --   phase1.json  the run shown at start;
@@ -12,7 +12,7 @@ local function env(name)
   assert(v and v ~= '', name .. ' is not set')
   return v
 end
-local node, hotline, root, out = env('HOTLINE_NODE'), env('HOTLINE_JS'), env('HOTLINE_ROOT'), env('HOTLINE_OUT')
+local out = env('HOTLINE_OUT')
 local wait_ms = tonumber(env('HOTLINE_WAIT_MS'))
 local hover_line = tonumber(env('HOTLINE_HOVER_LINE'))
 local bufnr = vim.api.nvim_get_current_buf()
@@ -74,29 +74,23 @@ local function wait(what, client_id, condition)
   return true
 end
 
--- The set-up of docs/editors.md (Neovim 0.7).
-local function on_message(_, result)
+-- The client is the one docs/editors.md's Neovim 0.7 set-up (this Neovim's init.lua) started when
+-- the file's FileType was set; its messages are recorded through the default handler.
+vim.lsp.handlers['window/showMessage'] = function(_, result)
   table.insert(messages, result.message)
 end
-local client_id = vim.lsp.start_client({
-  name = 'hotline',
-  cmd = { node, hotline, 'lsp' },
-  root_dir = root,
-  handlers = { ['window/showMessage'] = on_message },
-  on_attach = function(_, b)
-    vim.api.nvim_create_autocmd({ 'BufEnter', 'CursorHold', 'InsertLeave', 'DiagnosticChanged' }, {
-      buffer = b,
-      callback = function()
-        vim.lsp.codelens.refresh()
-      end,
-    })
-    vim.lsp.codelens.refresh()
-  end,
-})
-if not client_id then
-  return fail('vim.lsp.start_client did not start ' .. hotline)
+local client_id
+if not wait('the hotline client of the set-up in docs/editors.md to attach', nil, function()
+  for id, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if c.name == 'hotline' then
+      client_id = id
+      return c.initialized == true
+    end
+  end
+  return false
+end) then
+  return
 end
-vim.lsp.buf_attach_client(bufnr, client_id)
 
 -- ---- phase 1: the newest run at start ----------------------------------------------------------
 if not wait('the lenses and the diagnostics of the run shown at start', client_id, function()

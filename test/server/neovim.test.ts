@@ -1,6 +1,6 @@
 // Hot lines in another editor: a real Neovim (Debian's, headless, its own LSP client; no VS Code)
-// opened on the login app's server.js, attached to `hotline lsp` over stdio as docs/editors.md
-// sets it up. The server finds the run under the workspace folder by itself: the hot line's lens
+// opened on the login app's server.js, attached to `hotline lsp` over stdio by the set-up printed
+// in docs/editors.md (its init.lua is that Lua, as a user copies it). The server finds the run under the workspace folder by itself: the hot line's lens
 // (ms/request and share of a core, checked against the report), the hover window, the diagnostic
 // and its code actions, the lens's command run by the server. Then a second run lands in
 // .hotline/runs and the lenses follow it without a restart.
@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { landRun, stageLoginApp } from '../helpers/fixture-runs.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/tempdir.ts';
-import { HOTLINE_JS, assertServerBuilt } from './lsp-client.ts';
+import { HOTLINE_JS, REPO_ROOT, assertServerBuilt } from './lsp-client.ts';
 
 const LUA = path.join(__dirname, 'neovim-client.lua');
 /** Each wait inside Neovim; the test's own waits are bounded a little above. */
@@ -85,6 +85,15 @@ function seen(out: string, name: string, exited: Promise<string>, ms: number): P
   });
 }
 
+/** The Lua of docs/editors.md's "Neovim 0.7" section, as a user copies it. */
+function documentedSetup(): string {
+  const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'editors.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('### Neovim 0.7'));
+  const m = /```lua\n([\s\S]*?)```/.exec(section);
+  assert.ok(m && doc.includes('### Neovim 0.7'), 'docs/editors.md has a Lua set-up under "### Neovim 0.7"');
+  return m[1];
+}
+
 const readReport = (file: string): ReportV1 => JSON.parse(fs.readFileSync(file, 'utf8')) as ReportV1;
 
 /** The lens figures a report gives a line: ms per request of the profiled window, and % of one core. */
@@ -125,15 +134,28 @@ test('Neovim on `hotline lsp`: the newest run at start, then the run that lands'
   const hot = firstReport.hints.find((h) => h.rule === 'crypto-sync');
   assert.ok(hot, 'the sync login run has its crypto-sync hint');
 
-  nvim = spawn('nvim', ['--headless', '--clean', '-n', path.join(appDir, 'server.js'), '-c', `luafile ${LUA}`], {
-    cwd: appDir,
+  // Neovim as a user has it: the set-up printed in docs/editors.md as its init.lua, `hotline` on
+  // PATH, its own folders for config, data, state and cache.
+  const home = path.join(tmp, 'nvim-home');
+  const init = path.join(home, 'init.lua');
+  fs.mkdirSync(path.join(home, 'bin'), { recursive: true });
+  fs.writeFileSync(init, documentedSetup());
+  const shim = path.join(home, 'bin', 'hotline');
+  fs.writeFileSync(shim, `#!/bin/sh\nexec '${process.execPath}' '${HOTLINE_JS}' "$@"\n`);
+  fs.chmodSync(shim, 0o755);
+  fs.writeFileSync(path.join(appDir, 'package.json'), '{ "name": "login-api", "main": "server.js" }\n');
+  const xdg = Object.fromEntries(
+    ['CONFIG', 'DATA', 'STATE', 'CACHE'].map((k) => [`XDG_${k}_HOME`, path.join(home, k.toLowerCase())]),
+  );
+  const args = ['--headless', '-u', init, '-i', 'NONE', '-n', path.join(appDir, 'server.js'), '-c', `luafile ${LUA}`];
+  nvim = spawn('nvim', args, {
+    cwd: tmp,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      HOTLINE_NODE: process.execPath,
-      HOTLINE_JS,
-      HOTLINE_ROOT: appDir,
+      ...xdg,
+      PATH: `${path.dirname(shim)}${path.delimiter}${process.env.PATH ?? ''}`,
       HOTLINE_OUT: out,
       HOTLINE_WAIT_MS: String(WAIT_MS),
       HOTLINE_HOVER_LINE: String(hot.line),
