@@ -94,7 +94,12 @@ export class RunWatch {
         w.close();
         this.watchers.delete(dir);
       }
-    for (const dir of wanted) if (!this.watchers.has(dir)) this.watch(dir);
+    for (const dir of wanted) {
+      if (this.watchers.has(dir)) continue;
+      if (path.dirname(dir) === this.runsDir)
+        this.log(`run ${path.basename(dir)} has no ${REPORT_FILE} yet (in progress, or it failed): watching for it.`);
+      this.watch(dir);
+    }
   }
 
   private watch(dir: string): void {

@@ -19,8 +19,24 @@ export function stageLoginApp(dir: string): string {
   return appDir;
 }
 
-/** Builds the fixture's run of the app in `appDir` and lands it in its runs folder; returns its report.json. */
-export function landRun(appDir: string, fixture: LoginFixture, id: string): string {
+/**
+ * Builds the fixture's run of the app in `appDir` and lands it in its runs folder; returns its
+ * report.json. `reportLater`: the folder lands without report.json (a run in progress), which is
+ * kept beside it until `finish()` renames it in.
+ */
+export function landRun(appDir: string, fixture: LoginFixture, id: string): string;
+export function landRun(
+  appDir: string,
+  fixture: LoginFixture,
+  id: string,
+  reportLater: true,
+): { reportFile: string; finish(): void };
+export function landRun(
+  appDir: string,
+  fixture: LoginFixture,
+  id: string,
+  reportLater = false,
+): string | { reportFile: string; finish(): void } {
   const staging = path.join(path.dirname(appDir), `.staging-${id}`);
   fs.mkdirSync(staging, { recursive: true });
   const own = path.join(FIXTURES_DIR, fixture);
@@ -48,6 +64,13 @@ export function landRun(appDir: string, fixture: LoginFixture, id: string): stri
   const runsDir = runsDirOf(appDir);
   fs.mkdirSync(runsDir, { recursive: true });
   const runDir = path.join(runsDir, id);
+  const reportFile = path.join(runDir, REPORT_FILE);
+  if (!reportLater) {
+    fs.renameSync(staging, runDir);
+    return reportFile;
+  }
+  const held = `${staging}-${REPORT_FILE}`;
+  fs.renameSync(path.join(staging, REPORT_FILE), held);
   fs.renameSync(staging, runDir);
-  return path.join(runDir, REPORT_FILE);
+  return { reportFile, finish: () => fs.renameSync(held, reportFile) };
 }

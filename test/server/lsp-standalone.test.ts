@@ -102,6 +102,26 @@ test(
   },
 );
 
+test('a run in progress: shown when its report.json lands', TIMEOUT, async () => {
+  const app = stageLoginApp(makeTempDir('hotline-ws-progress-'));
+  landRun(app, 'login-api-async', '20261126-100000-0015');
+  const client = await start([app]);
+  const uri = await client.open(path.join(app, 'server.js'));
+  assert.ok(!hotLens(await lenses(client, uri)));
+  let from = client.mark();
+  const run = landRun(app, 'login-api', '20261126-110000-0016', true);
+  await client.waitFor<{ message: string }>(
+    'window/logMessage',
+    (p) => p.message.includes('run 20261126-110000-0016 has no report.json yet'),
+    from,
+  );
+  assert.ok(!hotLens(await lenses(client, uri)), 'a run without its report is not shown');
+  from = client.mark();
+  run.finish();
+  await client.waitFor('workspace/codeLens/refresh', () => true, from);
+  assert.ok(hotLens(await lenses(client, uri)));
+});
+
 test('hotline.showRun picks an older run, hotline.clearRun hides all, the next run is shown', TIMEOUT, async () => {
   const app = stageLoginApp(makeTempDir('hotline-ws-pick-'));
   const older = landRun(app, 'login-api-async', '20261126-100000-0006');
