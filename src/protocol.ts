@@ -92,7 +92,7 @@ export interface ShownRunParams {
  * `{ client: 'vscode' }`: it picks the shown run (ShowRun, AnalyzeRun), runs the lens and hint
  * commands and draws the decorations. Any other client (Neovim, Helix, Emacs, Zed: `hotline lsp`)
  * sends nothing: the server then finds the runs under each workspace folder itself and executes
- * its lenses' and code actions' commands (the Standalone* commands below).
+ * its lenses' and code actions' commands (the commands below).
  */
 export interface InitializationOptions {
   client?: 'vscode';
@@ -104,7 +104,7 @@ export interface InitializationOptions {
 export const ShowRunCommand = 'hotline.showRun';
 /** Hide all costs until the next run lands. No arguments. */
 export const ClearRunCommand = 'hotline.clearRun';
-/** A lens's details as a message (window/showMessage): arguments [OpenReportAtArgs]. */
+/** A lens's details as a message (window/showMessage): arguments [OpenReportAtArgs and the lens's `title`]. */
 export const LineDetailsCommand = 'hotline.lineDetails';
 
 /** The client command every lens runs (arguments: [OpenReportAtArgs]). */
