@@ -200,6 +200,34 @@ test('inlay hints carry the lens texts at the end of their lines; the VS Code cl
   assert.equal(vscode.initializeResult?.capabilities.executeCommandProvider, undefined);
 });
 
+test('stale-file rules as in VS Code: a rewritten hot line loses its lens, hint and diagnostic', TIMEOUT, async () => {
+  const app = stageLoginApp(makeTempDir('hotline-ws-stale-'));
+  landRun(app, 'login-api', '20261126-110000-0017');
+  const client = await start([app]);
+  const file = path.join(app, 'server.js');
+  const uri = await client.open(file);
+  assert.ok(hotLens(await lenses(client, uri)));
+  const line = fs.readFileSync(file, 'utf8').split('\n')[HOT_LINE0];
+  const from = client.mark();
+  await client.edit(
+    uri,
+    { start: { line: HOT_LINE0, character: 0 }, end: { line: HOT_LINE0, character: line.length } },
+    '  return "rewritten";',
+  );
+  await client.waitFor<PublishDiagnosticsParams>(
+    'textDocument/publishDiagnostics',
+    (p) => p.uri === uri && p.diagnostics.length === 0,
+    from,
+  );
+  const now = await lenses(client, uri);
+  assert.ok(!now.some((l) => l.range.start.line === HOT_LINE0), titles(now));
+  const hints = await client.request<InlayHint[]>('textDocument/inlayHint', {
+    textDocument: { uri },
+    range: { start: { line: 0, character: 0 }, end: { line: HOT_LINE0 + 1, character: 0 } },
+  });
+  assert.ok(!hints.some((h) => h.position.line === HOT_LINE0), JSON.stringify(hints));
+});
+
 test("a workspace opened above the app: the runs of an opened file's app folder are followed", TIMEOUT, async () => {
   const repo = makeTempDir('hotline-ws-repo-');
   const app = stageLoginApp(path.join(repo, 'packages'));
