@@ -52,11 +52,21 @@ function shared<T>(make: () => Promise<T>): () => Promise<T> {
   return () => (made ??= make());
 }
 
+/**
+ * What the app printed in the run kept in `out`, for a failure message: a run that fails or ends
+ * partial (an app that died: "exit code 7" once in CI) then says what the app said.
+ */
+function appLogOf(out: string): string {
+  const runs = fs.existsSync(out) ? fs.readdirSync(out) : [];
+  const log = runs.map((id) => path.join(out, id, 'app.log')).find((f) => fs.existsSync(f));
+  return log ? `\n--- app.log ---\n${fs.readFileSync(log, 'utf8').slice(-3000)}` : '\n(no app.log)';
+}
+
 /** `hotline profile --json` of the login API's sync hash: its output and its run folder. */
 const syncRun = shared(async () => {
   const out = tempDir();
   const r = await runCli([...LOGIN_ARGS, '--out', out, '--json']);
-  assert.equal(r.code, 0, `the shared sync run failed:\n${show(r)}`);
+  assert.equal(r.code, 0, `the shared sync run failed:\n${show(r)}${appLogOf(out)}`);
   const report = JSON.parse(r.stdout) as ReportV1;
   return { r, report, runDir: path.join(out, report.id) };
 });
@@ -65,7 +75,7 @@ const syncRun = shared(async () => {
 const textRun = shared(async () => {
   const out = tempDir();
   const r = await runCli([...LOGIN_ARGS, '--out', out]);
-  assert.equal(r.code, 0, `the shared text-mode run failed:\n${show(r)}`);
+  assert.equal(r.code, 0, `the shared text-mode run failed:\n${show(r)}${appLogOf(out)}`);
   const ids = fs.readdirSync(out);
   assert.equal(ids.length, 1, `one run saved in ${out}`);
   return { r, runDir: path.join(out, ids[0]) };
@@ -76,7 +86,7 @@ const asyncRun = shared(async () => {
   const { runDir: base } = await syncRun();
   const out = tempDir();
   const r = await runCli([...LOGIN_ARGS, '--env', 'HASH_MODE=async', '--out', out, '--baseline', base]);
-  assert.equal(r.code, 0, `the shared async run failed:\n${show(r)}`);
+  assert.equal(r.code, 0, `the shared async run failed:\n${show(r)}${appLogOf(out)}`);
   const [id] = fs.readdirSync(out);
   return { r, base, runDir: path.join(out, id) };
 });
