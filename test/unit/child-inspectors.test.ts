@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { type ChildInspector, ChildInspectors, parseReport } from '../../src/core/app/child-processes.ts';
 import { type AppMark, between } from '../../src/core/inspector/loop-probe.ts';
+import { waitFor } from '../helpers/waits.ts';
 
 test('parseReport keeps only what the preload writes, with a loopback address', () => {
   const good = { pid: 12, ppid: 11, kind: 'cluster', url: 'ws://127.0.0.1:4567/abc', argv: ['/app/server.js'] };
@@ -46,7 +47,11 @@ test(
       const { fork, spawn } = require('node:child_process');
       fork(${JSON.stringify(child)});
       spawn(process.execPath, [${JSON.stringify(child)}], { stdio: 'inherit' });
-      new (require('node:worker_threads').Worker)('setTimeout(() => {}, 20000)', { eval: true });
+      const worker = new (require('node:worker_threads').Worker)(
+        "require('node:worker_threads').parentPort.postMessage('up'); setTimeout(() => {}, 20000)",
+        { eval: true },
+      );
+      worker.once('message', () => console.log('worker up'));
       setTimeout(() => {}, 20000);`;
     const app = spawn(process.execPath, ['--inspect=127.0.0.1:0', '-e', parent], {
       env: { ...process.env, ...children.env(undefined) },
@@ -57,12 +62,12 @@ test(
     app.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     const reports: ChildInspector[] = [];
     try {
-      const deadline = Date.now() + 20_000;
-      while (reports.length < 2 && Date.now() < deadline) {
+      // The worker thread's preload ran before its script said 'up': a report of its would be
+      // on disk by then (written synchronously), so its absence is decided, not waited out.
+      await waitFor('both children reported and the worker thread is up', () => {
         reports.push(...children.newReports());
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      await new Promise((r) => setTimeout(r, 300)); // a worker thread's report would come about now
+        return reports.length >= 2 && out.includes('worker up');
+      });
       reports.push(...children.newReports());
       assert.equal(reports.length, 2, `two children reported, the worker thread did not: ${JSON.stringify(reports)}`);
       assert.deepEqual(reports.map((r) => r.kind).sort(), ['fork', 'spawn']);
@@ -71,8 +76,10 @@ test(
         assert.notEqual(r.pid, app.pid, 'the parent (whose inspector is open) does not report');
       }
       assert.equal(new Set(reports.map((r) => new URL(r.url).port)).size, 2, 'each child has a port of its own');
-      while (out.split('\n').filter((l) => l.startsWith('[')).length < 2 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 50));
+      await waitFor(
+        'both children printed their execArgv',
+        () => out.split('\n').filter((l) => l.startsWith('[')).length >= 2,
+      );
       for (const line of out.split('\n').filter((l) => l.startsWith('[')))
         assert.ok(!/--inspect/.test(line), `a child's execArgv: ${line}`);
     } finally {
