@@ -128,6 +128,7 @@ class Analyzer {
       fnOfNode: (node) => this.fnOfNode(node),
       isWorkspaceNode: (node) => this.isWorkspaceNode(node),
       lineKey: (fn, rawLine, column, fnName) => this.lineKey(fn, rawLine, column, fnName),
+      mapOriginals: (file, line, from, to) => this.mapper.linesIn(file, line, from, to),
     });
   }
 
