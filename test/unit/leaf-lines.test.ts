@@ -240,3 +240,24 @@ describe("Hotline's own capture script", () => {
     assert.equal(withoutOwnFrames(clean), clean, 'a clean profile is returned as is');
   });
 });
+
+describe("V8's synthetic frames", () => {
+  test('(idle), (program) and (garbage collector) are in the categories, not among the functions', () => {
+    const RUN = ['function run() {', '  return 1;', '}', ''].join('\n');
+    const a = analyze(
+      [
+        { name: '(idle)', file: '', line0: -1, col0: -1, self: 90 },
+        { name: '(program)', file: '', line0: -1, col0: -1, self: 4 },
+        { name: '(garbage collector)', file: '', line0: -1, col0: -1, self: 2 },
+        { name: 'run', file: APP, line0: 0, col0: RUN.indexOf('('), self: 4, ticks: [[2, 4]] },
+      ],
+      [[APP, RUN]],
+    );
+    assert.deepEqual(
+      a.functions.map((f) => f.name),
+      ['run'],
+    );
+    assert.equal(a.functions[0].selfPct, 40);
+    assert.deepEqual([a.categories.idle, a.categories.program, a.categories.gc], [90, 4, 2]);
+  });
+});
