@@ -58,38 +58,23 @@ test('ticks in a gap the thread did not run in (over 10 intervals from every sam
   assert.equal(unmatched, 2);
 });
 
-test("a capture that landed after the app ran another call of its code than its tick's is dropped as moved", () => {
-  const frame = (functionName: string, url: string) => ({
-    functionName,
-    scriptId: '1',
-    url,
-    lineNumber: 0,
-    columnNumber: 0,
-  });
-  // (root) → a (app code) → pbkdf2Sync (Node's) ; (root) → b (app code) ; (root) → (garbage collector).
-  const nodes = [
-    { id: 1, callFrame: frame('(root)', ''), children: [2, 3, 5] },
-    { id: 2, callFrame: frame('a', 'file:///app/a.js'), children: [4] },
-    { id: 3, callFrame: frame('b', 'file:///app/b.js') },
-    { id: 4, callFrame: frame('pbkdf2Sync', 'node:internal/crypto/pbkdf2') },
-    { id: 5, callFrame: frame('(garbage collector)', '') },
-  ];
-  // Samples at 1000 (a), 2000 (pbkdf2Sync under a), 3000 (GC), 4000 (b), 5000 (a).
-  const seg: CpuProfile = { ...segment(0, [1000, 1000, 1000, 1000, 1000]), nodes, samples: [2, 4, 5, 3, 2] };
+test("a capture that landed after the app ran another node than its tick's sample is dropped as moved", () => {
+  // Samples at 1000 (node 1), 2000 (node 1), 3000 (node 2), 4000 (node 1).
+  const seg: CpuProfile = { ...segment(0, [1000, 1000, 1000, 1000]), samples: [1, 1, 2, 1] };
   const { ticks, unmatched, moved } = matchTicks(
     [
       { atUs: 1200, capture: 0, landUs: 1500 }, // landed before the next sample: kept
-      { atUs: 1200, capture: 1, landUs: 3500 }, // Node's code under a, then GC: the same call, kept
-      { atUs: 1200, capture: 2, landUs: 4500 }, // b ran meanwhile: moved
-      { atUs: 3600, capture: 3, landUs: 5200 }, // b ran meanwhile, back in a when it landed: moved
-      { atUs: 3600, capture: 4 }, // landing unknown: kept
+      { atUs: 1200, capture: 1, landUs: 2500 }, // node 1 all along (a long native call): kept
+      { atUs: 1200, capture: 2, landUs: 3500 }, // node 2 ran meanwhile: moved
+      { atUs: 2100, capture: 3, landUs: 4200 }, // node 2 ran meanwhile, back in node 1 when it landed: moved
+      { atUs: 2100, capture: 4 }, // landing unknown: kept
     ],
     [seg],
   );
   assert.deepEqual(ticks, [
     [0, 0],
     [0, 1],
-    [3, 4],
+    [1, 4],
   ]);
   assert.equal(moved, 2);
   assert.equal(unmatched, 0);

@@ -315,14 +315,14 @@ const GAP_REACH_INTERVALS = 10;
  * rest: a child process starved for 500 ms put 87 ticks on the second of two pbkdf2Sync calls,
  * and a 2:1 split came out 62/38. So they are dropped (counted as unmatched).
  *
- * A tick whose capture landed only after the app had run other code (a sample of another call
- * of the app's code, see callKeys, between the send and the landing) is dropped too (`moved`, counted apart from `unmatched`). On a
+ * A tick whose capture landed only after the app had run other code (a sample of another node
+ * between the send and the landing) is dropped too (`moved`, counted apart from `unmatched`). On a
  * loaded 2-core machine the app's inspector thread waits for a core before it posts the interrupt:
  * a tenth of the captures landed 12–16 ms after their tick (the 99th percentile 0.1–0.4 s), in a
  * later request, at a moment set by when that thread got the CPU (when the app's thread blocked
  * between requests, or a time slice ended), not by the tick. Such a capture names the calling
  * line of that later moment, and those moments follow the app's phases: kept, they bias a split
- * of one callee's time between lines. A capture that waits in one long native call (the same call
+ * of one callee's time between lines. A capture that waits in one long native call (the same node
  * all along) keeps its tick: it lands at that call's return, on the line that made it.
  */
 export function matchTicks(
@@ -341,7 +341,6 @@ export function matchTicks(
     const count = samples.length;
     if (count === 0) continue;
     const times = new Float64Array(count);
-    const keys = callKeys(segment);
     let t = segment.startTime;
     for (let i = 0; i < count; i++) {
       t += deltas[i] ?? 0;
@@ -360,7 +359,7 @@ export function matchTicks(
         k++;
         continue;
       }
-      if (ranElsewhere(samples, times, keys, nearest, at, sorted[k].landUs)) moved++;
+      if (ranElsewhere(samples, times, nearest, at, sorted[k].landUs)) moved++;
       else out.push([offset + nearest, sorted[k].capture]);
       k++;
     }
@@ -369,49 +368,21 @@ export function matchTicks(
   return { ticks: out, unmatched: raw.length - out.length - moved, moved };
 }
 
-/**
- * Per node id of a segment: the call of the app's code it is in, the nearest node on its path
- * (itself or an ancestor) of a script other than Node's own or native code, so that Node's
- * wrapper code around a native call (pbkdf2Sync's JavaScript before and after its C++) is the same
- * call; -1 for (program) and (garbage collector), which come between any two samples.
- */
-function callKeys(segment: CpuProfile): Map<number, number> {
-  const parent = new Map<number, number>();
-  for (const n of segment.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const byId = new Map(segment.nodes.map((n) => [n.id, n]));
-  const keys = new Map<number, number>();
-  const isApp = (url: string): boolean => url !== '' && !url.startsWith('node:') && !url.startsWith('hotline:');
-  for (const n of segment.nodes) {
-    const { url, functionName } = n.callFrame;
-    if (url === '' && (functionName === '(program)' || functionName === '(garbage collector)')) {
-      keys.set(n.id, -1);
-      continue;
-    }
-    let at: number | undefined = n.id;
-    while (at !== undefined && !isApp(byId.get(at)?.callFrame.url ?? '')) at = parent.get(at);
-    keys.set(n.id, at ?? n.id);
-  }
-  return keys;
-}
-
-/** The app was sampled in another call than the tick's own after the tick was sent and before its capture landed. */
+/** A sample of another node than the tick's own was taken after the tick was sent and before its capture landed. */
 function ranElsewhere(
   samples: readonly number[] | Int32Array | Float64Array,
   times: Float64Array,
-  keys: ReadonlyMap<number, number>,
   nearest: number,
   sentUs: number,
   landUs: number | undefined,
 ): boolean {
   if (landUs === undefined) return false;
-  const own = keys.get(samples[nearest]);
-  for (let i = nearest; i < times.length && times[i] < landUs; i++) {
-    if (times[i] <= sentUs) continue;
-    const key = keys.get(samples[i]);
-    if (key !== -1 && key !== own) return true;
-  }
+  const node = samples[nearest];
+  for (let i = nearest; i < times.length && times[i] < landUs; i++)
+    if (times[i] > sentUs && samples[i] !== node) return true;
   return false;
 }
+
 /** The median time between two samples of the segments (the sampling interval V8 achieved); Infinity without any. */
 function medianInterval(segments: readonly CpuProfile[]): number {
   const deltas: number[] = [];
