@@ -58,28 +58,6 @@ test('ticks in a gap the thread did not run in (over 10 intervals from every sam
   assert.equal(unmatched, 2);
 });
 
-test("a capture that landed after the app ran another node than its tick's sample is dropped as moved", () => {
-  // Samples at 1000 (node 1), 2000 (node 1), 3000 (node 2), 4000 (node 1).
-  const seg: CpuProfile = { ...segment(0, [1000, 1000, 1000, 1000]), samples: [1, 1, 2, 1] };
-  const { ticks, unmatched, moved } = matchTicks(
-    [
-      { atUs: 1200, capture: 0, landUs: 1500 }, // landed before the next sample: kept
-      { atUs: 1200, capture: 1, landUs: 2500 }, // node 1 all along (a long native call): kept
-      { atUs: 1200, capture: 2, landUs: 3500 }, // node 2 ran meanwhile: moved
-      { atUs: 2100, capture: 3, landUs: 4200 }, // node 2 ran meanwhile, back in node 1 when it landed: moved
-      { atUs: 2100, capture: 4 }, // landing unknown: kept
-    ],
-    [seg],
-  );
-  assert.deepEqual(ticks, [
-    [0, 0],
-    [0, 1],
-    [1, 4],
-  ]);
-  assert.equal(moved, 2);
-  assert.equal(unmatched, 0);
-});
-
 test('ticks out of order are matched all the same', () => {
   const { ticks } = matchTicks(
     [

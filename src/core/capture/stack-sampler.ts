@@ -50,8 +50,6 @@ export interface StackCapturesV1 {
   unmatchedTicks: number;
   /** Ticks whose capture came while V8 was formatting another stack trace (nothing to read). */
   unusableTicks?: number;
-  /** Ticks whose capture landed after the app had run other code than the tick's sample (dropped; see matchTicks). */
-  movedTicks?: number;
 }
 
 /**
@@ -110,8 +108,6 @@ interface RawTick {
   /** µs on the monotonic clock (process.hrtime), the clock of the profile's timestamps. */
   atUs: number;
   capture: number;
-  /** When the capture ran in the app (same clock), if known. */
-  landUs?: number;
 }
 
 export class StackSampler {
@@ -204,7 +200,7 @@ export class StackSampler {
     const capture = this.captures.length;
     this.captures.push(frames);
     this.timing.push([atUs, landUs]);
-    this.ticks.push({ atUs, capture, landUs: landUs > 0 ? landUs : undefined });
+    this.ticks.push({ atUs, capture });
   }
 
   private intern(parts: string[]): number {
@@ -257,7 +253,7 @@ export class StackSampler {
    * window, in order, as mergeProfiles concatenates them) taken nearest to it.
    */
   result(segments: readonly CpuProfile[]): StackCapturesV1 {
-    const { ticks, unmatched, moved } = matchTicks(this.ticks, segments);
+    const { ticks, unmatched } = matchTicks(this.ticks, segments);
     const sampleCount = segments.reduce((n, s) => n + (s.samples?.length ?? 0), 0);
     return {
       version: 1,
@@ -271,7 +267,6 @@ export class StackSampler {
       tickCount: this.ticks.length + this.unusable,
       unmatchedTicks: unmatched,
       unusableTicks: this.unusable,
-      movedTicks: moved,
     };
   }
 
@@ -314,27 +309,16 @@ const GAP_REACH_INTERVALS = 10;
  * gap's captures all land at once, on the one call the app resumes in. Kept, they outweighed the
  * rest: a child process starved for 500 ms put 87 ticks on the second of two pbkdf2Sync calls,
  * and a 2:1 split came out 62/38. So they are dropped (counted as unmatched).
- *
- * A tick whose capture landed only after the app had run other code (a sample of another node
- * between the send and the landing) is dropped too (`moved`, counted apart from `unmatched`). On a
- * loaded 2-core machine the app's inspector thread waits for a core before it posts the interrupt:
- * a tenth of the captures landed 12–16 ms after their tick (the 99th percentile 0.1–0.4 s), in a
- * later request, at a moment set by when that thread got the CPU (when the app's thread blocked
- * between requests, or a time slice ended), not by the tick. Such a capture names the calling
- * line of that later moment, and those moments follow the app's phases: kept, they bias a split
- * of one callee's time between lines. A capture that waits in one long native call (the same node
- * all along) keeps its tick: it lands at that call's return, on the line that made it.
  */
 export function matchTicks(
   raw: readonly RawTick[],
   segments: readonly CpuProfile[],
-): { ticks: Array<[number, number]>; unmatched: number; moved: number } {
+): { ticks: Array<[number, number]>; unmatched: number } {
   const sorted = [...raw].sort((a, b) => a.atUs - b.atUs);
   const out: Array<[number, number]> = [];
   const reach = GAP_REACH_INTERVALS * medianInterval(segments);
   let offset = 0;
   let k = 0;
-  let moved = 0;
   for (const segment of segments) {
     const samples = segment.samples ?? [];
     const deltas = segment.timeDeltas ?? [];
@@ -355,32 +339,12 @@ export function matchTicks(
       const at = sorted[k].atUs;
       while (s + 1 < count && times[s + 1] <= at) s++;
       const nearest = s + 1 < count && times[s + 1] - at < at - times[s] ? s + 1 : s;
-      if (Math.abs(times[nearest] - at) > reach) {
-        k++;
-        continue;
-      }
-      if (ranElsewhere(samples, times, nearest, at, sorted[k].landUs)) moved++;
-      else out.push([offset + nearest, sorted[k].capture]);
+      if (Math.abs(times[nearest] - at) <= reach) out.push([offset + nearest, sorted[k].capture]);
       k++;
     }
     offset += count;
   }
-  return { ticks: out, unmatched: raw.length - out.length - moved, moved };
-}
-
-/** A sample of another node than the tick's own was taken after the tick was sent and before its capture landed. */
-function ranElsewhere(
-  samples: readonly number[] | Int32Array | Float64Array,
-  times: Float64Array,
-  nearest: number,
-  sentUs: number,
-  landUs: number | undefined,
-): boolean {
-  if (landUs === undefined) return false;
-  const node = samples[nearest];
-  for (let i = nearest; i < times.length && times[i] < landUs; i++)
-    if (times[i] > sentUs && samples[i] !== node) return true;
-  return false;
+  return { ticks: out, unmatched: raw.length - out.length };
 }
 
 /** The median time between two samples of the segments (the sampling interval V8 achieved); Infinity without any. */
