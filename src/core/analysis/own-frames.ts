@@ -7,7 +7,7 @@ import { HOTLINE_SCRIPT_PREFIX } from './categories.ts';
 import type { CpuProfile, CpuProfileNode } from './cpuprofile.ts';
 
 /** The node that holds the samples of Hotline's own scripts. */
-export const OWN_FRAMES_NAME = '(hotline stack captures)';
+export const OWN_FRAMES_NAME = '(hotline: stack captures and probes)';
 
 const OWN_FRAMES_URL = `${HOTLINE_SCRIPT_PREFIX}overhead`;
 
