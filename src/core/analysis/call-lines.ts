@@ -132,7 +132,7 @@ export class CallLines {
       return inlined ? [{ fn, name: inlined.name ?? '(inlined)', frac: 1, frames: new Map() }] : [];
     }
     if (candidates.length === 1) return [{ ...candidates[0], name: candidates[0].fn.name, frac: 1 }];
-    const onLine = candidates.map((c) => this.capturesOnLine(c, line, false));
+    const onLine = candidates.map((c) => this.capturesInBodyOnLine(c, line));
     const anyOnLine = onLine.some((w) => w > 0);
     const weights = anyOnLine ? onLine : candidates.map((c) => sum(c.frames));
     const total = weights.reduce((a, b) => a + b, 0);
@@ -143,13 +143,12 @@ export class CallLines {
     }));
   }
 
-  /** Captures of function `s` on a generated line, those at its entry (its head) left out unless `withHead`. */
-  private capturesOnLine(s: SeenFunction, line: number, withHead: boolean): number {
+  /** Captures of function `s` on a generated line, those at its entry (its head, where every call lands) left out. */
+  private capturesInBodyOnLine(s: SeenFunction, line: number): number {
     let n = 0;
     for (const [frame, w] of s.frames) {
       const f = this.ctx.stackFrames[frame];
-      if (f.line !== line) continue;
-      if (!withHead && s.fn.scope && s.fn.index?.inHead(s.fn.scope, f.line, f.column - 1)) continue;
+      if (f.line !== line || (s.fn.scope && s.fn.index?.inHead(s.fn.scope, f.line, f.column - 1))) continue;
       n += w;
     }
     return n;
