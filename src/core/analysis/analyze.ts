@@ -8,6 +8,7 @@ import { SourceMapper, type SourceMapInput } from './sourcemaps.ts';
 import { ScriptIndex } from './callsites.ts';
 import { CallLines, identityOf, type LineShare } from './call-lines.ts';
 import { findHints } from './find-hints.ts';
+import { withoutOwnFrames } from './own-frames.ts';
 import { buildStackEvidence, type StackCapturesInput, type StackEvidence } from './stacks.ts';
 import type { Analysis, CategoryTimes, LineCost } from './model.ts';
 import { buildTimeline, timelineJsonFits, timelineSurelyTooLong, type TimelineV1 } from './timeline.ts';
@@ -83,7 +84,8 @@ class Analyzer {
   private readonly calls: CallLines;
 
   constructor(private readonly input: AnalyzeInput) {
-    this.tree = buildProfileTree(input.profile, { reuseSamples: input.consumeSamples });
+    // Hotline's own stack captures out of the user's code (a run saved before they were cut out).
+    this.tree = buildProfileTree(withoutOwnFrames(input.profile), { reuseSamples: input.consumeSamples });
     // The tree holds all the analysis needs of the nodes: millions of objects that every later
     // full collection would mark again go now.
     if (input.consumeSamples === true) input.profile.nodes = [];
@@ -128,6 +130,7 @@ class Analyzer {
       fnOfNode: (node) => this.fnOfNode(node),
       isWorkspaceNode: (node) => this.isWorkspaceNode(node),
       lineKey: (fn, rawLine, column, fnName) => this.lineKey(fn, rawLine, column, fnName),
+      mapOriginals: (file, line, from, to) => this.mapper.linesIn(file, line, from, to),
     });
   }
 

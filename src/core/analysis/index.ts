@@ -22,6 +22,7 @@ export {
 } from './heap.ts';
 export { mergeHeapProfiles } from './heap-merge.ts';
 export { mergedClock, mergeProfiles } from './merge.ts';
+export { OWN_FRAMES_NAME, withoutOwnFrames } from './own-frames.ts';
 export {
   type Analysis,
   type CallLink,

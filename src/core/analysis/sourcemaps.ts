@@ -91,6 +91,29 @@ export class SourceMapper {
     if (!best) return undefined;
     return toOriginal({ source: map.resolvedSources[best.source], line: best.line + 1, column: best.column });
   }
+  /**
+   * The original lines that the segments of generated columns [from, to) of one generated line map
+   * to, each with the first generated column mapping to it: what a minified line of one function
+   * holds (call-lines.ts).
+   */
+  linesIn(
+    generatedFile: string,
+    line: number,
+    from: number,
+    to: number,
+  ): Array<OriginalPosition & { generatedColumn: number }> {
+    const map = this.maps.get(generatedFile);
+    if (!map || !validPosition(line, 0)) return [];
+    const out = new Map<string, OriginalPosition & { generatedColumn: number }>();
+    for (const seg of decodedMappings(map)[line - 1] ?? []) {
+      if (seg.length < 4 || seg[0] < from || seg[0] >= to) continue;
+      const [column, source, origLine, origColumn] = seg as [number, number, number, number];
+      const original = toOriginal({ source: map.resolvedSources[source], line: origLine + 1, column: origColumn });
+      const key = `${source}:${origLine}`;
+      if (original && !out.has(key)) out.set(key, { ...original, generatedColumn: column });
+    }
+    return [...out.values()];
+  }
 }
 
 function validPosition(line: number, column: number): boolean {

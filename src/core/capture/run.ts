@@ -8,7 +8,7 @@ import { joinUrl } from '../app/index.ts';
 import { between, type InspectorSession } from '../inspector/index.ts';
 import { redactUrl, RunError } from '../common/index.ts';
 import { checkLoadCommand, ExternalLoad, LOAD_LOG_FILE, LoadRun, type LoadTick } from '../load/index.ts';
-import { type CpuProfile, fileOfUrl, mergeProfiles } from '../analysis/index.ts';
+import { type CpuProfile, fileOfUrl, mergeProfiles, withoutOwnFrames } from '../analysis/index.ts';
 import {
   acquireRunLock,
   createRunDir,
@@ -287,7 +287,7 @@ class Run extends RunStart {
         loop,
         profiledLoop,
         blockedAt,
-        profile: mergeProfiles(segments),
+        profile: withoutOwnFrames(mergeProfiles(segments)),
         extras: captured,
         stacks: sampler?.result(segments),
       };
@@ -309,7 +309,7 @@ class Run extends RunStart {
         profiled,
         subWindows: taken,
         loop: loopOf(noDelay, taken.measured.length > 0 ? taken.measured : [{ result: measured, app }]),
-        profile: mergeProfiles(segments),
+        profile: withoutOwnFrames(mergeProfiles(segments)),
         extras: await extras.salvage(segments),
         stacks: sampler?.result(segments),
         partial: {
