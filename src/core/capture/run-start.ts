@@ -19,6 +19,8 @@ import { type ListenAddress, RunError } from '../common/index.ts';
 import { RUN_DEFAULTS } from './settings.ts';
 import { RunControl } from './run-control.ts';
 import { DEFAULT_STACK_RATE_HZ, StackSampler } from './stack-sampler.ts';
+import { captureRuntimeScripts } from './runtime-scripts.ts';
+import type { RuntimeScript } from '../store/index.ts';
 
 export abstract class RunStart extends RunControl {
   /** Set when the run started the app itself (so it may close and reopen its inspector). */
@@ -28,6 +30,21 @@ export abstract class RunStart extends RunControl {
   protected processes: ProcessProfilers<StackSampler> | undefined;
   /** Said in the report when the app attached to has Node children the run cannot profile. */
   protected childrenNote: string | undefined;
+
+  /** The app's scripts compiled in memory, with their maps (runtime-scripts.ts): saved with the run. */
+  protected runtimeScripts: RuntimeScript[] = [];
+  /** Said in the report when they could not be read. */
+  protected runtimeScriptsNote: string | undefined;
+
+  /** Reads them once the app listens (its modules are loaded), before the warm-up. */
+  protected async readRuntimeScripts(): Promise<void> {
+    try {
+      this.runtimeScripts = await this.race(captureRuntimeScripts(this.inspector!.channel(), this.opts.target.cwd));
+    } catch (err) {
+      if (err instanceof RunError) throw err; // the run must stop (the app exited, a cancel)
+      this.runtimeScriptsNote = `The code of scripts compiled in memory could not be read (${(err as Error).message}): a loader's (tsx, ts-node) positions are not mapped.`;
+    }
+  }
 
   /** A sub-window's edge in the app: its main process's mark with its children's CPU time. */
   protected async edge(o: { open?: WindowKind; close?: WindowKind }): Promise<AppMark> {

@@ -1,6 +1,6 @@
 // A server in TypeScript: its time must land on src/check.ts's lines, never on line 1.
 import * as http from 'node:http';
-import { check } from './check';
+import { check } from './check.ts';
 
 interface Reply {
   value: number;
