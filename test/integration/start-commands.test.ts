@@ -150,7 +150,7 @@ test(
 test('a watcher restart mid-run is reported, not waited for', TIMEOUT, async () => {
   runs.watch(APP);
   // A copy of the app's TypeScript in the app folder: touching it restarts tsx watch.
-  const dir = fs.mkdtempSync(path.join(APP, '.restart-'));
+  const dir = fs.mkdtempSync(path.join(APP, 'restart-'));
   try {
     fs.cpSync(TS_DIR, dir, { recursive: true });
     const server = path.join(dir, 'server.ts');

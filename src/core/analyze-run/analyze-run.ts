@@ -125,7 +125,7 @@ export function analyzeFile(
   // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
   analysis.notes = loaded.notes.concat(analysis.notes);
   withoutUnmappedLines(analysis, runtime.unmapped);
-  withoutMappedNonCode(analysis, loaded.sources);
+  withoutMappedNonCode(analysis, loaded.sources, runtime.sourceMaps);
   if (pprof)
     analysis.notes.push(
       `Read from pprof (${pprof.valueType}): pprof keeps no order of samples in time, so there is no heat map.`,

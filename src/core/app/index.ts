@@ -7,4 +7,4 @@ export { AppProcess, describeExit, LaunchError, type LaunchSpec, type RunApp } f
 export { accepts, explicitPort, freePort, joinUrl, loopbackHostOf } from './ports.ts';
 export { type NodeProcess, nodeProcessesIn } from './proc-net.ts';
 export { descendantsOf, isAlive } from './processes.ts';
-export { fromNodeCommand, resolveTarget, TargetError } from './target.ts';
+export { commandLineOf, fromNodeCommand, resolveTarget, TargetError } from './target.ts';

@@ -74,8 +74,13 @@ function fromScript(command: string, script: string, base: Omit<LaunchSpec, 'ent
  * shell; runtime flags go to every Node process it starts, through NODE_OPTIONS.
  */
 function fromCommandLine(command: string, base: Omit<LaunchSpec, 'entry'>): LaunchSpec {
-  const args = (base.args ?? []).map(shellQuote).join(' ');
+  const args = commandLineOf(base.args ?? []);
   return { ...base, entry: '', args: [], command: args ? `${command} ${args}` : command };
+}
+
+/** Words as one shell command line, each quoted where the shell would split or expand it. */
+export function commandLineOf(words: readonly string[]): string {
+  return words.map(shellQuote).join(' ');
 }
 
 function shellQuote(arg: string): string {
