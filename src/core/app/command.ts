@@ -97,22 +97,27 @@ export class CommandApp implements RunApp {
     return new CommandApp(shell, opts.command, opts.onOutput);
   }
 
-  /** The process that serves the loaded port; its end (`closed`: its inspector session ended) ends the run's app. */
-  serving(pid: number, closed: Promise<unknown>, port: number): void {
+  /**
+   * The process that serves the loaded port; its end ends the run's app. It is not our child (no
+   * exit event), and its inspector session, closed by the session itself when Node says the app
+   * is exiting, tells nothing either: its pid is looked at every `pollMs`.
+   */
+  serving(pid: number, port: number, pollMs = 100): void {
     this.serverPid = pid;
-    void closed.then(async () => {
-      // Node keeps a dying app alive until the session lets go: give it a moment to be gone.
-      const until = Date.now() + 2000;
-      while (isAlive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-      const restarted = this.shellExit === undefined;
+    const timer = setInterval(() => {
+      if (isAlive(pid)) return;
+      clearInterval(timer);
       this.endServer?.({
         code: null,
         signal: null,
-        reason: restarted
-          ? `process ${pid}, which served port ${port}, ended while \`${this.line}\` still runs: a watcher (tsx watch, nodemon, node --watch) restarts the app when a file it watches changes`
-          : 'it ended',
+        reason:
+          this.shellExit === undefined
+            ? `process ${pid}, which served port ${port}, ended while \`${this.line}\` still runs: a watcher (tsx watch, nodemon, node --watch) restarts the app when a file it watches changes`
+            : 'it ended',
       });
-    });
+    }, pollMs);
+    timer.unref();
+    void this.exited.then(() => clearInterval(timer));
   }
 
   get pid(): number {
