@@ -7,6 +7,8 @@ import { applyRuntimeScripts, asRunPath, unmappedNote } from '../../src/core/ana
 import { samePositions } from '../../src/core/capture/runtime-scripts.ts';
 import type { CpuProfile } from '../../src/core/analysis/cpuprofile.ts';
 import { commandPath } from '../../src/core/app/command.ts';
+import { packedLine, SourceMapper, type SourceMapInput } from '../../src/core/analysis/sourcemaps.ts';
+import { Workspace } from '../../src/core/analysis/categories.ts';
 
 test('samePositions: type stripping and a blanked #! keep them, a loader’s output does not', () => {
   const ts = 'const a: number = 1;\nexport function f(x: string): void {}\n';
@@ -113,4 +115,18 @@ test('commandPath: the chosen node first, then every node_modules/.bin up from t
     '/usr/bin',
   ]);
   assert.equal(commandPath('/a', '', 'node'), '/a/node_modules/.bin:/node_modules/.bin', 'a bare name is left to PATH');
+});
+
+test('packedLine: a generated line holding three original lines is packed, one per line is not', () => {
+  const workspace = new Workspace('/app');
+  const map = (mappings: string): SourceMapInput => ({
+    generatedFile: '/app/out.js',
+    map: { version: 3, sources: ['src/a.ts'], names: [], mappings },
+    mapFile: '/app/out.js',
+  });
+  const packed = new SourceMapper([map('AAAA,IACA,IACA')], workspace, []);
+  assert.equal(packedLine(packed, '/app/out.js', 1), true);
+  const plain = new SourceMapper([map('AAAA;AACA;AACA')], workspace, []);
+  assert.equal(packedLine(plain, '/app/out.js', 1), false);
+  assert.equal(packedLine(plain, '/app/other.js', 1), false, 'a script without a map');
 });

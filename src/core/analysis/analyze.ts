@@ -310,15 +310,18 @@ class Analyzer {
     return key;
   }
 
-  private readonly packedNoted = new Set<string>();
+  private readonly packedFiles = new Set<string>();
 
-  /** Once per file whose code as run is packed on few lines (a loader's output: tsx's). */
+  /** One note for the files whose code as run is packed on few lines (a loader's output: tsx's). */
   private notePacked(fn: FunctionInfo): void {
-    if (this.packedNoted.has(fn.file)) return;
-    this.packedNoted.add(fn.file);
-    this.notes.push(
-      `${fn.file} ran as code packed on few lines (a loader's or a minifier's output): V8 gives the line a function was on when sampled, not the column, so time spent in its own code is shown on the function's first line; the lines it calls from are exact.`,
-    );
+    if (this.packedFiles.has(fn.file)) return;
+    this.packedFiles.add(fn.file);
+    const [first] = this.packedFiles;
+    const others = this.packedFiles.size > 1 ? ` (and ${this.packedFiles.size - 1} more)` : '';
+    const note = `${first}${others} ran as code packed on few lines (a loader's or a minifier's output): V8 gives the line a function was on when sampled, not the column, so time spent in its own code is shown on the function's first line; the lines it calls from are exact.`;
+    const at = this.notes.findIndex((n) => n.startsWith(`${first}`) && n.includes('ran as code packed'));
+    if (at >= 0) this.notes[at] = note;
+    else this.notes.push(note);
   }
 
   // ---- the passes -----------------------------------------------------------------------
