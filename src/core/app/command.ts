@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ExitInfo, RunApp } from './launch.ts';
 import { isAlive, killTree } from './processes.ts';
+import { redactCommand } from '../common/index.ts';
 
 export interface CommandOptions {
   cwd: string;
@@ -39,10 +40,11 @@ export class CommandApp implements RunApp {
 
   private constructor(
     private readonly shell: ChildProcess,
-    private readonly line: string,
+    line: string,
     onOutput: CommandOptions['onOutput'],
   ) {
-    this.command = [line];
+    // What run.json and the report keep: no secret a script passes inline (`API_KEY=… node …`).
+    this.command = [redactCommand(line)];
     this.shellExited = new Promise((resolve) => {
       shell.once('exit', (code, signal) => resolve((this.shellExit = { code, signal })));
       shell.once('error', (err) => {
@@ -62,7 +64,7 @@ export class CommandApp implements RunApp {
             ? exit
             : {
                 ...exit,
-                reason: `\`${line}\` ended (${exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`})`,
+                reason: `\`${this.command[0]}\` ended (${exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`})`,
               },
         ),
       );
@@ -112,7 +114,7 @@ export class CommandApp implements RunApp {
         signal: null,
         reason:
           this.shellExit === undefined
-            ? `process ${pid}, which served port ${port}, ended while \`${this.line}\` still runs: a watcher (tsx watch, nodemon, node --watch) restarts the app when a file it watches changes`
+            ? `process ${pid}, which served port ${port}, ended while \`${this.command[0]}\` still runs: a watcher (tsx watch, nodemon, node --watch) restarts the app when a file it watches changes`
             : 'it ended',
       });
     }, pollMs);
