@@ -195,3 +195,32 @@ test('SIGINT of the CLI while profiling a tsx watch app: exit 130, the whole tre
   for (const p of during) assert.equal(isRunning(p.pid), false, `${p.pid} (${p.argv.join(' ')}) still runs`);
   guard.assertClean();
 });
+
+test(
+  'the CLI killed hard (SIGKILL) while measuring a tsx watch app: the app ends its whole tree',
+  TIMEOUT,
+  async () => {
+    const guard = new LeakGuard(APP);
+    const cli = startCli([
+      'profile',
+      APP,
+      '--script',
+      'tsx-watch',
+      '--url',
+      '/',
+      '--out',
+      tempDir(),
+      '--duration',
+      '30',
+    ]);
+    await cli.waitForStderr('measuring');
+    const during = descendantsOf(cli.child.pid!);
+    cli.child.kill('SIGKILL');
+    await cli.done;
+    // Nothing can clean up after SIGKILL: the app sees Hotline gone and ends its process group.
+    const deadline = Date.now() + 15_000;
+    while (during.some((p) => isRunning(p.pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    for (const p of during) assert.equal(isRunning(p.pid), false, `${p.pid} (${p.argv.join(' ')}) still runs`);
+    guard.assertClean();
+  },
+);

@@ -162,6 +162,7 @@ export abstract class RunStart extends RunControl {
     this.inspector = await this.race(connecting);
     const address = c.listening!.find((l) => l.port === port) ?? c.listening![0];
     app.serving(c.pid, address.port);
+    await this.race(this.inspector.endGroupWithOwner(process.pid));
     this.progress('starting', `the app is process ${c.pid} (${c.argv.join(' ')}), listening on port ${address.port}`);
     await this.race(this.inspector.quiet());
     return this.checkReachable(address, app.output());
