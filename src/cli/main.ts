@@ -147,6 +147,7 @@ async function profile(argv: string[]): Promise<number> {
     : resolveTarget(dir, {
         entry: values.entry as string | undefined,
         script: values.script as string | undefined,
+        command: values.command as string | undefined,
         args: appArgs,
         env: pairs(values.env, '=', 'env'),
         nodePath: values.node as string | undefined,
@@ -250,7 +251,7 @@ function attachOptions(values: ReturnType<typeof parseArgs>['values'], appArgs: 
     if (allowRemote) throw new UsageError('--allow-remote-attach goes with --attach');
     return undefined;
   }
-  const startOnly = ['entry', 'script', 'env', 'node', 'listen-timeout', 'stop-grace'].filter(
+  const startOnly = ['entry', 'script', 'command', 'env', 'node', 'listen-timeout', 'stop-grace'].filter(
     (k) => values[k] !== undefined,
   );
   if (startOnly.length > 0 || appArgs.length > 0) {

@@ -2,10 +2,12 @@
 import { DEFAULT_STACK_RATE_HZ, RUN_DEFAULTS } from '../core/index.ts';
 
 export const USAGE = `Usage:
-  hotline profile [DIR] --url PATH|URL [--entry FILE | --script NAME | --attach TARGET] [options] [-- APP ARGS]
+  hotline profile [DIR] --url PATH|URL [--entry FILE | --script NAME | --command "…" | --attach TARGET] [options] [-- APP ARGS]
       Start the app in DIR under the inspector, load it over HTTP, profile it, print the report.
       --entry FILE            script node runs (default: package.json main, else its start script)
-      --script NAME           an npm script of the form \`node [flags] FILE [args]\`
+      --script NAME           an npm script, run as it stands (tsx, nodemon, a package bin, a framework CLI)
+      --command "LINE"        any command line that starts the app (run by the shell, package bins on PATH);
+                              the Node process that serves a port is the app (docs/start-command.md)
       --url PATH|URL          path joined to the port the app opens, or a full http://127.0.0.1:PORT/… URL
       --method M              HTTP method (default GET)
       --header K:V            request header, repeatable
@@ -47,7 +49,7 @@ export const USAGE = `Usage:
                               comparison is printed and kept in report.json
       --fail-if-slower N%     with --baseline: exit 3 when req/s fell or p99 latency rose by more
                               than N% (both from the window without the profiler)
-  hotline gate BASE [DIR] --url PATH [--entry FILE | --script NAME] [--fail-if-slower N%] [options] [-- APP ARGS]
+  hotline gate BASE [DIR] --url PATH [--entry FILE | --script NAME | --command "…"] [--fail-if-slower N%] [options] [-- APP ARGS]
       The CI gate for a shared machine: start the baseline's code (BASE, e.g. a \`git worktree add
       ../base main\`) and this code (DIR, default .) side by side, load each in turn, round after
       round (the profiler off), and exit 3 when this code is slower than the baseline by more than

@@ -109,3 +109,64 @@ test("between: a sub-window's CPU adds each child's, counting only children mark
   assert.equal(between(a, b).cpu, 1.6 / 2);
   assert.equal(between(mark(0, 0), mark(200_000, 1_000_000)).cpuS, 0.2, 'a single process as before');
 });
+
+test(
+  'under a start command, only a process that listens opens an inspector; what it starts after that reports at once',
+  { timeout: 30_000 },
+  async () => {
+    const children = ChildInspectors.create();
+    const scripts = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-command-test-'));
+    const grandchild = path.join(scripts, 'grandchild.js');
+    fs.writeFileSync(grandchild, 'setTimeout(() => {}, 20000);\n');
+    // The server: listens, then forks a worker process (its child, started after it listened).
+    const server = path.join(scripts, 'server.js');
+    fs.writeFileSync(
+      server,
+      `require('node:http').createServer().listen(0, '127.0.0.1', () => {
+        require('node:child_process').fork(${JSON.stringify(grandchild)});
+        console.log('listening');
+      });
+      setTimeout(() => {}, 20000);\n`,
+    );
+    // The tool (a watcher, npm): starts the server, never listens; once the server listens it
+    // prints whether it has an inspector open itself.
+    const tool = `
+      const child = require('node:child_process').spawn(process.execPath, [${JSON.stringify(server)}], { stdio: ['ignore', 'pipe', 'inherit'] });
+      child.stdout.on('data', (d) => { if (String(d).includes('listening')) console.log('tool inspector: ' + JSON.stringify(require('node:inspector').url() ?? null)); });
+      setTimeout(() => {}, 20000);`;
+    const app = spawn(process.execPath, ['-e', tool], {
+      env: { ...process.env, ...children.env(undefined, { command: true }) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    app.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const reports: ChildInspector[] = [];
+    try {
+      const deadline = Date.now() + 20_000;
+      while ((reports.length < 2 || !out.includes('tool inspector:')) && Date.now() < deadline) {
+        reports.push(...children.newReports());
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.match(out, /tool inspector: null/, 'the tool that never listened has no inspector');
+      assert.equal(reports.length, 2, JSON.stringify(reports));
+      const listener = reports.find((r) => r.listening);
+      assert.ok(listener, 'the server reported its port');
+      assert.equal(listener.listening?.[0].address, '127.0.0.1');
+      assert.equal(listener.ppid, app.pid);
+      const later = reports.find((r) => r !== listener);
+      assert.equal(later?.kind, 'fork');
+      assert.equal(later?.ppid, listener.pid, 'the server’s child reports without listening');
+      assert.equal(later?.listening, undefined);
+      assert.ok(!reports.some((r) => r.pid === app.pid), 'the tool does not report');
+    } finally {
+      try {
+        process.kill(-app.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      children.dispose();
+      fs.rmSync(scripts, { recursive: true, force: true });
+    }
+  },
+);

@@ -48,6 +48,13 @@ export { looksLikePprof, type PprofContent, readPprof } from './pprof.ts';
 export { cpuProfileToPprof } from './pprof-out.ts';
 export { type SourceMapInput } from './sourcemaps.ts';
 export {
+  applyRuntimeScripts,
+  asRunPath,
+  type RuntimeScriptInput,
+  type RuntimeScriptsApplied,
+  unmappedNote,
+} from './runtime-scripts.ts';
+export {
   findStalls,
   type LineStalls,
   periodicStall,
