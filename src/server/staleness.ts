@@ -2,7 +2,7 @@
 // lands on. Identical text maps each line to itself; otherwise a line diff of the snapshot
 // (sources.json) against the current text: lines in unchanged regions follow their new numbers,
 // lines inside a changed hunk are dropped. A cost on the wrong line is worse than none
-// (design.md), so nothing is guessed. A file the run has no snapshot of is not mapped at all:
+// (docs/architecture.md, "How time is counted"), so nothing is guessed. A file the run has no snapshot of is not mapped at all:
 // its costs are not shown (see mapLines' caller).
 import { diffArrays } from 'diff';
 

@@ -1,6 +1,6 @@
 // The analysis: a CPU profile + the workspace's sources → who spent the time, per function
 // and per line of the user's code, and which hints apply. Pure: sources and maps come in as data.
-// How time is counted is in design.md ("How time is counted"); the comments below say where.
+// How time is counted is in docs/architecture.md ("How time is counted"); the comments below say where.
 import type { CpuProfile } from './cpuprofile.ts';
 import { buildProfileTree, type ProfileTree } from './profile.ts';
 import { CATEGORIES, HOTLINE_SCRIPT_PREFIX, Workspace, categoryOf, fileOfUrl } from './categories.ts';

@@ -1,4 +1,4 @@
-// The analysis result: plain data, the same shapes report.json carries (see report.ts).
+// The analysis result: plain data, the same shapes report.json carries (src/core/report/schema.ts).
 /** Where a sample's top frame lives: the buckets of "where the CPU went". */
 export type Category = 'user' | 'dependencies' | 'nodeInternals' | 'native' | 'gc' | 'idle' | 'program';
 export const CATEGORIES: readonly Category[] = [

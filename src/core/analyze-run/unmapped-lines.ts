@@ -1,4 +1,4 @@
-// Lines a source map cannot honestly give (design.md: a cost on the wrong line is worse than none).
+// Lines a source map cannot honestly give (docs/architecture.md: a cost on the wrong line is worse than none).
 // Files compiled in memory whose positions could not be mapped (analysis/runtime-scripts.ts) keep
 // their costs at function level: no line of theirs is reported, no hint points into them (a hint
 // is a line), and one note says why and what to do. And code a compiler adds (esbuild's module
