@@ -3,6 +3,7 @@
 import {
   compareReports,
   type Comparison,
+  IncomparableError,
   type GateVerdict,
   intervalPct,
   MINUS,
@@ -42,13 +43,24 @@ export function threshold(value: unknown): number | undefined {
   }
 }
 
+/**
+ * The comparison, or IncomparableError when the runs loaded something different
+ * (report/comparable.ts) and `force` is not set: a verdict on two different requests is no verdict.
+ */
+export function checkedComparison(base: ReportV1, current: ReportV1, force: boolean): Comparison {
+  const comparison = compareReports(base, current);
+  if (comparison.refused && !force) throw new IncomparableError(comparison.refused);
+  return comparison;
+}
+
 /** Compares, and keeps the comparison in the run's report.json (written before it is shown). */
 export function attachBaseline(
   runDir: string,
   report: ReportV1,
   base: ReportV1,
+  force = false,
 ): { report: ReportV1; comparison: Comparison } {
-  const comparison = compareReports(base, report);
+  const comparison = checkedComparison(base, report, force);
   const withBaseline: ReportV1 = { ...report, baseline: { runId: base.id, deltas: { ...comparison } } };
   writeReport(runDir, withBaseline);
   return { report: withBaseline, comparison };

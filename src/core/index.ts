@@ -71,7 +71,10 @@ export { isBelow, isWithin, redactUrl, RunError } from './common/index.ts';
 export {
   buildReport,
   type Change,
+  comparabilityOf,
   compareReports,
+  IncomparableError,
+  refusalLine,
   compareSideBySide,
   type LoadComparison,
   type SideBySideFigures,
@@ -92,6 +95,8 @@ export {
   signedPct,
   ThresholdError,
   timeoutHint,
+  tooShortText,
+  isChange,
   withSign,
 } from './report/index.ts';
 export {

@@ -350,7 +350,13 @@ class Run extends RunStart {
       version: 1,
       id,
       startedAt: startedAt.toISOString(),
-      app: { command: this.app?.command ?? [], cwd: target.cwd, pid: this.app?.pid ?? -1, url: redactUrl(url) },
+      app: {
+        command: this.app?.command ?? [],
+        cwd: target.cwd,
+        pid: this.app?.pid ?? -1,
+        url: redactUrl(url),
+        ...(this.nodeVersion ? { node: this.nodeVersion } : {}),
+      },
       settings: recordedSettings(this.s, this.opts.target, this.opts.attach),
       load: loadFigures(this.s, m),
       eventLoop: {

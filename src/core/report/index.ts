@@ -1,6 +1,7 @@
 // report.json: its shape, and how two reports compare and gate. Pure and browser-safe: the
 // webviews import it.
 export { compareReports, type Comparison, type CostChange, type Delta } from './compare.ts';
+export { comparabilityOf, type Comparability, IncomparableError, pathAndQuery, refusalLine } from './comparable.ts';
 export { type GateVerdict, parseThreshold, regressionGate, ThresholdError } from './gate.ts';
 export {
   buildReport,
@@ -24,7 +25,11 @@ export { compareSideBySide, type LoadComparison, type SideBySideFigures, type Si
 export {
   changeOf,
   costChangeOf,
+  isChange,
+  MIN_VERDICT_DURATION_S,
   pairedChangeOf,
+  rateChangeOf,
+  tooShortText,
   profilerCostOf,
   type Change,
   type Direction,

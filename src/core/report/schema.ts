@@ -127,7 +127,8 @@ export interface ReportV1 {
   /** Run id: the folder name under .hotline/runs. */
   id: string;
   startedAt: string;
-  app: { command: string[]; cwd: string; pid: number; url: string };
+  /** `node`: the app's Node version ("v20.20.0") as its inspector reported it; absent in older runs. */
+  app: { command: string[]; cwd: string; pid: number; url: string; node?: string };
   settings: RunSettings;
   load?: LoadFigures;
   eventLoop?: EventLoopFigures;

@@ -7,7 +7,24 @@
 // share). Pure: numbers in, a verdict out. docs/verdicts.md explains the choice.
 
 export type Direction = 'higher-is-better' | 'lower-is-better';
-export type VerdictWord = 'better' | 'worse' | 'within noise';
+/**
+ * `too short`: a side has fewer than MIN_SUB_WINDOWS values, whose interval says nothing either
+ * way (2 a side: a 10× change "within noise", identical code "+41% better").
+ */
+export type VerdictWord = 'better' | 'worse' | 'within noise' | 'too short';
+
+/** Better or worse: a change the verdict stands behind (not noise, not a run too short to tell). */
+export const isChange = (w: VerdictWord | undefined): w is 'better' | 'worse' => w === 'better' || w === 'worse';
+
+/**
+ * Sub-windows a side a verdict needs: with 4 a side Welch's degrees of freedom stay ≥ 3 (t ≤ 3.2);
+ * with 2 they fall to ~1, where t is 12.7 and one odd sub-window decides.
+ */
+export const MIN_SUB_WINDOWS = 4;
+/** A run's sub-windows of each kind are 2 s at least (capture/settings.ts subWindowPlan). */
+const SUB_WINDOW_S = 2;
+/** The --duration that gives a run MIN_SUB_WINDOWS sub-windows of each kind. */
+export const MIN_VERDICT_DURATION_S = MIN_SUB_WINDOWS * SUB_WINDOW_S;
 
 export interface Change {
   /** Change of the current run against the base, % (ratio of geometric means − 1). */
@@ -19,6 +36,12 @@ export interface Change {
   verdict: VerdictWord;
   /** Sub-windows behind each side. */
   samples: { base: number; current: number };
+}
+
+/** "too short to tell (2 sub-windows a side; use --duration ≥ 8)". */
+export function tooShortText(c: Pick<Change, 'samples'>): string {
+  const n = Math.min(c.samples.base, c.samples.current);
+  return `too short to tell (${n} sub-window${n === 1 ? '' : 's'} a side; use --duration ≥ ${MIN_VERDICT_DURATION_S})`;
 }
 
 /** Two-sided 95% quantiles of Student's t by degrees of freedom (1–30); 1.96 beyond. */
@@ -65,6 +88,7 @@ export function changeOf(base: number[], current: number[], direction: Direction
   const interval = logRatioInterval(b, c);
   const d = Math.log(geo(c) / geo(b));
   const samples = { base: b.length, current: c.length };
+  if (Math.min(b.length, c.length) < MIN_SUB_WINDOWS) return { changePct: pct(d), verdict: 'too short', samples };
   if (!interval) return { changePct: pct(d), verdict: wordOf(d, d, d, direction), samples };
   const low = interval.d - interval.half;
   const high = interval.d + interval.half;
@@ -131,6 +155,35 @@ export function costChangeOf(
     lowPct: round((Math.exp(low) - 1) * 100, 1),
     highPct: round((Math.exp(high) - 1) * 100, 1),
     verdict: wordOf(d, low, high, 'lower-is-better'),
+  };
+}
+
+/**
+ * A count per request served (errors, timeouts, non-2xx) in two runs: the ratio of the rates, its
+ * 95% interval from the counts' Poisson error (√n each, a log-rate interval). A count that
+ * appears or vanishes is real only above 3 (a 95% upper bound of a Poisson count of 0), scaled
+ * to the other run's requests.
+ */
+export function rateChangeOf(
+  base: { count: number; requests: number },
+  current: { count: number; requests: number },
+): Pick<Change, 'verdict' | 'lowPct' | 'highPct'> & { changePct?: number } {
+  if (base.requests <= 0 || current.requests <= 0) return { verdict: 'within noise' };
+  if (base.count === 0 && current.count === 0) return { verdict: 'within noise', changePct: 0 };
+  if (base.count === 0 || current.count === 0) {
+    const seen = base.count === 0 ? current.count : base.count;
+    // The zero side's requests, at the seen side's rate, would have shown this many.
+    const expected =
+      base.count === 0 ? (seen * base.requests) / current.requests : (seen * current.requests) / base.requests;
+    return { verdict: expected > 3 && seen > 3 ? (current.count > 0 ? 'worse' : 'better') : 'within noise' };
+  }
+  const d = Math.log(current.count / current.requests / (base.count / base.requests));
+  const half = 1.96 * Math.sqrt(1 / base.count + 1 / current.count);
+  return {
+    changePct: round((Math.exp(d) - 1) * 100, 1),
+    lowPct: round((Math.exp(d - half) - 1) * 100, 1),
+    highPct: round((Math.exp(d + half) - 1) * 100, 1),
+    verdict: wordOf(d, d - half, d + half, 'lower-is-better'),
   };
 }
 
