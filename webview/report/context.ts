@@ -1,6 +1,6 @@
 // What every view of the page gets: the report, the comparison with the baseline when there is
 // one, and the one way out of the page (a validated FromReportView message to the extension).
-import { intervalPct, type ReportV1, signedPct } from '../../src/core/report/index.ts';
+import { intervalPct, type ReportV1, signedPct, tooShortText } from '../../src/core/report/index.ts';
 import type { Category } from '../../src/core/analysis/model.ts';
 import type { FromReportView } from '../../src/protocol.ts';
 import type { Comparison, Delta } from './compare.ts';
@@ -11,6 +11,8 @@ export interface ViewContext {
   report: ReportV1;
   baseline?: ReportV1;
   cmp?: Comparison;
+  /** A baseline that loaded something different: no deltas, and the differences named. */
+  notCompared?: { baseId: string; differences: string[] };
   post(msg: FromReportView): void;
   openSource(file: string, line: number): void;
 }
@@ -51,6 +53,18 @@ export function deltaView(
   const n = d.noise;
   const interval =
     n?.lowPct !== undefined && n.highPct !== undefined ? ` 95% interval ${intervalPct(n.lowPct, n.highPct)}` : '';
+  if (n?.verdict === 'too short') {
+    return h(
+      'span',
+      {
+        class: 'delta same',
+        title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit}: ${tooShortText(n)}`,
+        data: { delta: 'too short' },
+      },
+      'too short to tell',
+      h('span', { class: 'was' }, `was ${show(d.base)}${unit}`),
+    );
+  }
   if (n?.verdict === 'within noise') {
     return h(
       'span',

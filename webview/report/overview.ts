@@ -8,6 +8,7 @@ import {
   type ReportV1,
   signedPct,
   timeoutHint,
+  tooShortText,
 } from '../../src/core/report/index.ts';
 import { CATEGORY_LABELS, CPU_CATEGORIES, deltaView, type ViewContext } from './context.ts';
 import { h, type Child } from './dom.ts';
@@ -29,6 +30,15 @@ export function header(ctx: ViewContext): HTMLElement {
     h('h1', null, 'Hotline run ', h('span', { class: 'mono', data: { field: 'run-id' } }, r.id)),
     r.partial ? badge('PARTIAL', { class: 'partial-badge' }) : null,
     ctx.cmp ? h('span', { class: 'muted vs' }, 'compared with ', h('span', { class: 'mono' }, ctx.cmp.baseId)) : null,
+    ctx.notCompared
+      ? h(
+          'span',
+          { class: 'muted vs', data: { field: 'not-compared' } },
+          'not compared with ',
+          h('span', { class: 'mono' }, ctx.notCompared.baseId),
+          `: the runs loaded something different (${ctx.notCompared.differences.join('; ')})`,
+        )
+      : null,
     h('span', { class: 'spacer' }),
     button('Open flame graph', () => ctx.post({ type: 'openFlameGraph' }), { attrs: { id: 'open-flame' } }),
   );
@@ -367,6 +377,7 @@ function profilerCostWords(l: NonNullable<ReportV1['load']>): string {
   const cost = profilerCostOf(l.subWindows);
   const text = (c: Change): string => {
     const interval = c.lowPct !== undefined && c.highPct !== undefined ? ` ${intervalPct(c.lowPct, c.highPct)}` : '';
+    if (c.verdict === 'too short') return tooShortText(c);
     return c.verdict === 'within noise'
       ? `${signedPct(c.changePct)} within noise${interval}`
       : `${signedPct(c.changePct)}${interval}`;
