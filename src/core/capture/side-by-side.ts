@@ -8,7 +8,7 @@
 // rounds' ratios carry only the noise that is left (report/side-by-side.ts).
 import { between } from '../inspector/index.ts';
 import { type ListenAddress, RunError } from '../common/index.ts';
-import { LoadRun, type PhaseResult } from '../load/index.ts';
+import { LoadRun, type PhaseResult, probe, probeFailureLine } from '../load/index.ts';
 import { joinUrl, type LaunchSpec } from '../app/index.ts';
 import type { SideBySideFigures, SideFigures } from '../report/index.ts';
 import { subWindowFigures, type SubWindowTaken } from './record.ts';
@@ -69,6 +69,7 @@ export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySid
         );
       throw err;
     });
+    for (const side of [sides.base, sides.current]) await side.probe();
     for (const side of [sides.base, sides.current]) await side.warm(s.warmupS);
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 === 0 ? (['base', 'current'] as const) : (['current', 'base'] as const);
@@ -137,6 +138,13 @@ class Side extends RunStart {
     } catch (err) {
       throw this.named(err);
     }
+  }
+
+  /** A URL that answers only failures stops the gate before the warm-up (load/probe.ts). */
+  async probe(): Promise<void> {
+    const o = loadOptionsOf(this.s, joinUrl(this.s.url, this.address!), 0);
+    const outcome = await this.race(probe(o));
+    if (!outcome.ok) throw this.named(new RunError('load-failed', probeFailureLine(o, outcome)));
   }
 
   /** Load that is not counted, so both versions start their windows optimised. */
