@@ -15,11 +15,14 @@ import {
   signedPct,
   StoreError,
   ThresholdError,
+  MIN_VERDICT_DURATION_S,
   writeReport,
 } from '../core/index.ts';
 
 /** Exit code of a run or comparison that regressed past --fail-if-slower. */
 export const EXIT_REGRESSED = 3;
+/** Exit code of a gate that could neither rule out a regression past the threshold nor find one. */
+export const EXIT_INCONCLUSIVE = 4;
 
 export class BaselineError extends Error {}
 
@@ -83,13 +86,16 @@ export function gateOutcome(
     const limit = `limit ${x.figure === 'req/s' ? MINUS : '+'}${thresholdPct}%`;
     const interval =
       x.lowPct !== undefined && x.highPct !== undefined ? ` 95% ${intervalPct(x.lowPct, x.highPct)}` : '';
-    const outcome = x.notGated
-      ? 'not gated'
-      : x.failed
-        ? 'REGRESSED'
-        : x.verdict === 'within noise'
-          ? 'ok (within noise)'
-          : 'ok';
+    const outcome =
+      x.outcome === 'not gated'
+        ? 'not gated'
+        : x.outcome === 'regressed'
+          ? 'REGRESSED'
+          : x.outcome === 'undecided'
+            ? x.verdict === 'too short'
+              ? `cannot tell: too short to tell (too few sub-windows a side; use --duration ≥ ${MIN_VERDICT_DURATION_S})`
+              : `cannot tell: could be up to ${signedPct(x.upToPct ?? 0)} slower`
+            : 'ok';
     return `gate: ${x.figure.padEnd(11)} ${num(x.base)} → ${num(x.current)} (${signedPct(x.changePct)}${interval}, ${limit})  ${outcome}`;
   });
   for (const why of new Set(verdict.checks.map((x) => x.notGated).filter((x): x is string => x !== undefined))) {
@@ -101,12 +107,19 @@ export function gateOutcome(
     );
   }
   if (verdict.note) lines.push(`gate: note: ${verdict.note}.`);
+  const worst = Math.max(...verdict.checks.map((x) => x.upToPct ?? -Infinity));
   lines.push(
     verdict.failed
       ? `gate: FAIL — slower than the baseline ${c.baseId} by more than ${thresholdPct}%, beyond the runs' noise`
-      : `gate: pass — not slower than the baseline ${c.baseId} by more than ${thresholdPct}% beyond the runs' noise`,
+      : verdict.inconclusive
+        ? `gate: INCONCLUSIVE — not shown slower than the baseline ${c.baseId}, but not within ${thresholdPct}% either: could be up to ${Number.isFinite(worst) ? signedPct(worst) : 'any amount'} slower (more rounds or a longer --duration would decide; exit ${EXIT_INCONCLUSIVE})`
+        : `gate: pass — the interval rules out a slowdown past ${thresholdPct}% against the baseline ${c.baseId}`,
   );
-  return { verdict, exitCode: verdict.failed ? EXIT_REGRESSED : 0, lines };
+  return {
+    verdict,
+    exitCode: verdict.failed ? EXIT_REGRESSED : verdict.inconclusive ? EXIT_INCONCLUSIVE : 0,
+    lines,
+  };
 }
 
 const num = (v: number): string =>

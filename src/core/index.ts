@@ -97,6 +97,7 @@ export {
   timeoutHint,
   tooShortText,
   isChange,
+  MIN_VERDICT_DURATION_S,
   withSign,
 } from './report/index.ts';
 export {

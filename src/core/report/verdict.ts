@@ -58,6 +58,69 @@ export function tQuantile975(df: number): number {
   return frac === 0 ? T975[lo - 1] : T975[lo - 1] + (T975[lo] - T975[lo - 1]) * frac;
 }
 
+/**
+ * Student's t quantile for any two-sided confidence (the sequential gate's looks need 98.3%, …):
+ * the CDF through the regularized incomplete beta function, inverted by bisection.
+ */
+export function tQuantile(confidence: number, df: number): number {
+  const p = 1 - (1 - confidence) / 2;
+  let lo = 0;
+  let hi = 1000;
+  for (let i = 0; i < 100; i++) {
+    const mid = (lo + hi) / 2;
+    if (tCdf(mid, df) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+function tCdf(t: number, df: number): number {
+  const x = df / (df + t * t);
+  const tail = 0.5 * incompleteBeta(x, df / 2, 0.5);
+  return t >= 0 ? 1 - tail : tail;
+}
+
+/** I_x(a, b) by its continued fraction (Lentz), on the side where it converges fast. */
+function incompleteBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(lnGamma(a + b) - lnGamma(a) - lnGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  if (x > (a + 1) / (a + b + 2)) return 1 - incompleteBeta(1 - x, b, a);
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  d = 1 / (Math.abs(d) < tiny ? tiny : d);
+  let f = d;
+  for (let m = 1; m <= 300; m++) {
+    for (const num of [
+      (m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m)),
+      -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1)),
+    ]) {
+      d = 1 + num * d;
+      d = 1 / (Math.abs(d) < tiny ? tiny : d);
+      c = 1 + num / c;
+      c = Math.abs(c) < tiny ? tiny : c;
+      f *= c * d;
+    }
+    if (Math.abs(c * d - 1) < 1e-12) break;
+  }
+  return (front * f) / a;
+}
+
+/** ln Γ(z), Lanczos (g = 7, 9 terms). */
+function lnGamma(z: number): number {
+  const g = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
+  if (z < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * z)) - lnGamma(1 - z);
+  const x = z - 1;
+  let a = g[0];
+  const t = x + 7.5;
+  for (let i = 1; i < 9; i++) a += g[i] / (x + i);
+  return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 const variance = (xs: number[]): number => {
   const m = mean(xs);
@@ -101,7 +164,12 @@ export function changeOf(base: number[], current: number[], direction: Direction
  * (another job starting, a CPU's clock) is in both. The interval is then Student's t on the
  * rounds' own log ratios, which that drift does not widen; two separate runs cannot remove it.
  */
-export function pairedChangeOf(base: number[], current: number[], direction: Direction): Change | undefined {
+export function pairedChangeOf(
+  base: number[],
+  current: number[],
+  direction: Direction,
+  confidence = 0.95,
+): Change | undefined {
   const logRatios: number[] = [];
   for (let i = 0; i < Math.min(base.length, current.length); i++) {
     const b = base[i];
@@ -113,7 +181,8 @@ export function pairedChangeOf(base: number[], current: number[], direction: Dir
   const pct = (logRatio: number): number => round((Math.exp(logRatio) - 1) * 100, 1);
   const samples = { base: logRatios.length, current: logRatios.length };
   if (logRatios.length < 2) return { changePct: pct(d), verdict: wordOf(d, d, d, direction), samples };
-  const half = tQuantile975(logRatios.length - 1) * Math.sqrt(variance(logRatios) / logRatios.length);
+  const t = confidence === 0.95 ? tQuantile975(logRatios.length - 1) : tQuantile(confidence, logRatios.length - 1);
+  const half = t * Math.sqrt(variance(logRatios) / logRatios.length);
   return {
     changePct: pct(d),
     lowPct: pct(d - half),
