@@ -21,7 +21,13 @@ export {
 export { arr, bool, type Check, count, isObject, num, oneOf, record, shape, str } from './checks.ts';
 export { isCategory, isReportV1 } from './report-check.ts';
 export { intervalPct, MINUS, minus, signedPct, withSign } from './signs.ts';
-export { compareSideBySide, type LoadComparison, type SideBySideFigures, type SideFigures } from './side-by-side.ts';
+export {
+  compareSideBySide,
+  sequentialConfidence,
+  type LoadComparison,
+  type SideBySideFigures,
+  type SideFigures,
+} from './side-by-side.ts';
 export {
   changeOf,
   costChangeOf,
