@@ -78,3 +78,9 @@ test('t quantiles beyond the table: the sequential looks’ levels', () => {
   assert.ok(Math.abs(tQuantile(0.95, 4) - 2.776) < 1e-3);
   assert.ok(Math.abs(tQuantile(0.99, 10) - 3.169) < 1e-3);
 });
+
+test('a sequential gate’s looks: 3 looks at 98.3% each, one look at 95%', async () => {
+  const { sequentialConfidence } = await import('../../src/core/report/side-by-side.ts');
+  assert.ok(Math.abs(sequentialConfidence(5, 15) - (1 - 0.05 / 3)) < 1e-12);
+  assert.equal(sequentialConfidence(5, 5), 0.95);
+});
