@@ -64,7 +64,13 @@ export function attachBaseline(
   force = false,
 ): { report: ReportV1; comparison: Comparison } {
   const comparison = checkedComparison(base, report, force);
-  const withBaseline: ReportV1 = { ...report, baseline: { runId: base.id, deltas: { ...comparison } } };
+  // A hint whose fix did not move the cost stays on its line (report/kept-hints.ts): the
+  // editor's lenses and Problems read report.hints.
+  const withBaseline: ReportV1 = {
+    ...report,
+    hints: [...report.hints, ...(comparison.keptHints ?? [])],
+    baseline: { runId: base.id, deltas: { ...comparison } },
+  };
   writeReport(runDir, withBaseline);
   return { report: withBaseline, comparison };
 }

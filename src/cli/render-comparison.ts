@@ -30,8 +30,8 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
   if (c.refused)
     out.push(`  FORCED: the runs are not comparable (${c.refused.join('; ')}); every verdict is marked (forced)`);
   if (c.differences) out.push(`  the runs differ in: ${c.differences.join('; ')}`);
-  const row = (label: string, x: Delta, unit = ''): void => {
-    out.push(`  ${label.padEnd(16)} ${figure(x, unit)}${verdictText(x)}${x.noise ? mark : ''}`);
+  const row = (label: string, x: Delta, unit = '', count = false): void => {
+    out.push(`  ${label.padEnd(16)} ${figure(x, unit, count)}${verdictText(x)}${x.noise ? mark : ''}`);
   };
   if (c.load) {
     out.push('');
@@ -39,9 +39,9 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
     row('latency p50', c.load.latencyMs.p50, ' ms');
     row('latency p99', c.load.latencyMs.p99, ' ms');
     if (c.load.cpuPerRequestMs) row('CPU/request', c.load.cpuPerRequestMs, ' ms');
-    row('errors', c.load.errors);
-    row('timeouts', c.load.timeouts);
-    if (c.load.non2xx.base > 0 || c.load.non2xx.current > 0) row('non-2xx', c.load.non2xx);
+    row('errors', c.load.errors, '', true);
+    row('timeouts', c.load.timeouts, '', true);
+    if (c.load.non2xx.base > 0 || c.load.non2xx.current > 0) row('non-2xx', c.load.non2xx, '', true);
     if (c.load.saturated)
       out.push(
         `  (the app's event loop was saturated in both runs: req/s and latency follow the CPU the machine gave it${c.load.appCpu ? `, ${c.load.appCpu.base.toFixed(2)} → ${c.load.appCpu.current.toFixed(2)} cores` : ''}; CPU/request is the code's cost)`,
@@ -97,13 +97,18 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
   }
   section('Functions of your code (total time)', c.functions);
   section('Lines of your code (own time)', c.lines);
+  if (c.keptHints) {
+    out.push('');
+    out.push('Hints kept: the line changed, its cost did not');
+    for (const h of c.keptHints) out.push(`  ${rel(h.file, o.cwd)}:${h.line}  ${h.function}: ${h.message}; ${h.fix}`);
+  }
   return out.join('\n');
 }
 
 /** "822 ms → 619 ms (−24.7%)": the percentage from the two values printed, nothing else. */
-function figure(x: Delta, unit: string): string {
-  const b = num(x.base);
-  const c = num(x.current);
+function figure(x: Delta, unit: string, count = false): string {
+  const b = count ? String(x.base) : num(x.base);
+  const c = count ? String(x.current) : num(x.current);
   const shown = printedChangePct(Number(b.replace('\u2212', '-')), Number(c.replace('\u2212', '-')));
   return `${b}${unit} → ${c}${unit}${shown !== undefined ? ` (${signedPct(shown)})` : ''}`;
 }

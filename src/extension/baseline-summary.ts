@@ -43,6 +43,8 @@ export function summarise(c: Comparison): string {
   const line = c.lines.find((l) => l.change < 0 && isChange(l.verdict));
   const saving = line ?? c.functions.find((f) => f.change < 0 && isChange(f.verdict));
   if (saving) parts.push(`${saving.name} ${signed(saving.change)} ${c.unit}`);
+  // A fix applied whose cost did not move: said, not dropped.
+  for (const h of c.keptHints ?? []) parts.push(`${path.basename(h.file)}:${h.line} ${h.message.split(':')[0]}`);
   return `against the baseline ${c.baseId}: ${parts.length > 0 ? parts.join(', ') : 'no change in your code'}.`;
 }
 

@@ -211,3 +211,42 @@ describe('errors have a noise test', () => {
     assert.equal(many.load!.errors.noise?.verdict, 'worse');
   });
 });
+
+describe('a fix that did not move the cost keeps its hint', () => {
+  const base = run('a');
+  const changed = run('b', [...measured].reverse(), (r) => {
+    const hot = r.lines.find((x) => x.line === 35)!;
+    hot.code = 'const hash = await pbkdf2Async(password, user.salt, 10000, 512);';
+    r.hints = []; // the analysis no longer recognises the call
+  });
+
+  test('the base run’s hint, reworded, on the changed line', () => {
+    assert.equal(base.hints.length, 1);
+    const c = compareReports(base, changed);
+    assert.equal(c.keptHints?.length, 1, JSON.stringify(c.keptHints));
+    const [h] = c.keptHints!;
+    assert.equal(h.line, 35);
+    assert.equal(h.rule, 'fix-did-not-help');
+    assert.match(
+      h.message,
+      /^still blocks the event loop: the change to this line \(was .*pbkdf2Sync.*\) did not move its cost/,
+    );
+    assert.match(
+      renderComparison(c, o),
+      /Hints kept: the line changed, its cost did not\n {2}login-api\/server\.js:35 {2}checkPassword: still blocks/,
+    );
+    assert.match(summarise(c), /server\.js:35 still blocks the event loop/);
+  });
+
+  test('a fix that took the cost away drops it', () => {
+    const cheaper = measured.map((w) => ({ ...w, cpuMsPerRequest: w.cpuMsPerRequest! * 0.3 }));
+    const fixed = run('b', cheaper, (r) => {
+      const hot = r.lines.find((x) => x.line === 35)!;
+      hot.code = 'const hash = await pbkdf2Async(password, user.salt, 10000, 512);';
+      hot.ownMs *= 0.05;
+      r.hints = [];
+      r.eventLoop!.utilization = 0.3;
+    });
+    assert.equal(compareReports(base, fixed).keptHints, undefined);
+  });
+});

@@ -6,6 +6,8 @@
 import type { ReportV1, SubWindowFigures } from './schema.ts';
 import { CATEGORIES, type Category } from '../analysis/model.ts';
 import { comparabilityOf } from './comparable.ts';
+import { keptHints } from './kept-hints.ts';
+import type { Hint } from '../analysis/model.ts';
 import {
   changeOf,
   costChangeOf,
@@ -88,6 +90,11 @@ export interface Comparison {
   refused?: string[];
   /** Smaller differences (duration, sampling interval) the verdicts are shown with. */
   differences?: string[];
+  /**
+   * The base run's hints whose line was changed but whose cost did not move (kept-hints.ts),
+   * reworded and placed where the line is now.
+   */
+  keptHints?: Hint[];
 }
 
 export function delta(base: number, current: number): Delta {
@@ -194,6 +201,8 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
     addCostNoise(out, base, current);
     holdBackUncarried(out);
   }
+  const kept = keptHints(base, current, out.lines, out.unit, (current.eventLoop?.utilization ?? 0) >= SATURATED);
+  if (kept.length > 0) out.keptHints = kept;
   if (base.eventLoop && current.eventLoop) {
     const b = base.eventLoop;
     const c = current.eventLoop;
@@ -359,13 +368,14 @@ function changes(base: Entry[], current: Entry[], limit: number): CostChange[] {
       change: round(c - b, 3),
       ...(changed ? { codeChanged: changed } : {}),
     }))
-    .filter((x) => x.change !== 0);
+    // A changed line stays even at the same cost: that its cost did not move is the news.
+    .filter((x) => x.change !== 0 || x.codeChanged !== undefined);
   const cheaper = all
     .filter((x) => x.change < 0)
     .sort((a, b) => a.change - b.change)
     .slice(0, limit);
   const costlier = all
-    .filter((x) => x.change > 0)
+    .filter((x) => x.change >= 0)
     .sort((a, b) => b.change - a.change)
     .slice(0, limit);
   return [...cheaper, ...costlier];
