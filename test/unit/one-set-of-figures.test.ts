@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { compareReports } from '../../src/core/report/compare.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { renderComparison } from '../../src/cli/render-comparison.ts';
 import { summarise } from '../../src/extension/baseline-summary.ts';
 import { analyzeFixture, FIXTURE_NAMES, FIXTURES_DIR, fixtureReport, type FixtureName } from '../helpers/fixtures.ts';
@@ -22,6 +23,28 @@ describe('own ≤ total on every recorded run', () => {
       }
       for (const f of a.functions)
         assert.ok(f.selfMs <= f.totalMs + 1e-9, `${name} ${f.name}: self ${f.selfMs} > total ${f.totalMs}`);
+    });
+  }
+});
+
+// The report.json files recorded from real runs for the page's tests (test/webview/fixtures).
+const RECORDED = path.join(FIXTURES_DIR, '..', 'webview', 'fixtures');
+const recordedReports = fs
+  .readdirSync(RECORDED)
+  .filter((f) => f.endsWith('.json') && !f.endsWith('.timeline.json'))
+  .map((f) => ({ name: f, report: JSON.parse(fs.readFileSync(path.join(RECORDED, f), 'utf8')) as ReportV1 }));
+
+describe('recorded report.json files: own ≤ total, and a run against itself claims nothing', () => {
+  for (const { name, report } of recordedReports) {
+    test(name, () => {
+      for (const l of report.lines) assert.ok(l.ownMs <= l.totalMs + 1e-9, `${name} ${l.file}:${l.line}`);
+      for (const f of report.functions) assert.ok(f.selfMs <= f.totalMs + 1e-9, `${name} ${f.name}`);
+      const c = compareReports(report, { ...report, id: 'again' });
+      assert.deepEqual([c.lines.length, c.functions.length, c.refused], [0, 0, undefined]);
+      const text = renderComparison(c, { cwd: FIXTURES_DIR, color: false });
+      assert.doesNotMatch(text, /\b(better|worse|cheaper|costlier)\b/, text);
+      assertPercentagesFromPrinted(text);
+      assert.doesNotMatch(summarise(c), /better|worse/);
     });
   }
 });
