@@ -24,6 +24,13 @@ declare const document: any;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const window: any;
 
+/** What the page reads of an element's box. */
+interface Rect {
+  left: number;
+  right: number;
+  width: number;
+}
+
 const WIDTH = 520;
 const report = loadReportFixture('stall-app');
 
@@ -51,12 +58,10 @@ describe('report webview at 520 px', { timeout: 120_000 }, () => {
       });
       await waitForReport(page, report.id);
       const tabs = await page.evaluate(() =>
-        [...document.querySelectorAll('vscode-panel-tab')].map(
-          (t: { id: string; getBoundingClientRect(): DOMRect }) => {
-            const r = t.getBoundingClientRect();
-            return { id: t.id, left: r.left, right: r.right };
-          },
-        ),
+        [...document.querySelectorAll('vscode-panel-tab')].map((t: { id: string; getBoundingClientRect(): Rect }) => {
+          const r = t.getBoundingClientRect();
+          return { id: t.id, left: r.left, right: r.right };
+        }),
       );
       assert.ok(tabs.length >= 5, JSON.stringify(tabs));
       assert.ok(
@@ -66,9 +71,9 @@ describe('report webview at 520 px', { timeout: 120_000 }, () => {
       for (const t of tabs) assert.ok(t.left >= 0 && t.right <= WIDTH, `${t.id} at ${t.left}–${t.right}`);
       const cards = await page.evaluate(() =>
         [...document.querySelectorAll('.first-look > div, .stat')]
-          .map((c: { getBoundingClientRect(): DOMRect }) => c.getBoundingClientRect())
-          .filter((r: DOMRect) => r.width > 0)
-          .map((r: DOMRect) => r.right),
+          .map((c: { getBoundingClientRect(): Rect }) => c.getBoundingClientRect())
+          .filter((r: Rect) => r.width > 0)
+          .map((r: Rect) => r.right),
       );
       assert.ok(cards.length > 4);
       for (const right of cards) assert.ok(right <= WIDTH, `a card ends at ${right} px`);
@@ -82,7 +87,7 @@ describe('report webview at 520 px', { timeout: 120_000 }, () => {
             pageScroll: document.documentElement.scrollWidth,
             cut: grids
               .filter((g: { scrollWidth: number; clientWidth: number }) => g.scrollWidth > g.clientWidth + 1)
-              .filter((g: Element) => window.getComputedStyle(g).overflowX !== 'auto').length,
+              .filter((g: unknown) => window.getComputedStyle(g).overflowX !== 'auto').length,
           };
         }, t.id);
         assert.equal(state.selected, 'true', t.id);
