@@ -250,3 +250,29 @@ describe('a fix that did not move the cost keeps its hint', () => {
     assert.equal(compareReports(base, fixed).keptHints, undefined);
   });
 });
+
+describe('loop delay has a noise test', () => {
+  // The timer's interval p99 per sub-window (delay + its 10 ms): the recorded windows' utilisation
+  // stands in for a spread of a few %, the same values reordered for identical code.
+  const withLate = (k: number): SubWindowFigures[] =>
+    measured.map((w, i) => ({ ...w, loopIntervalP99Ms: (60 + 4 * ((i * 3) % 5)) * k }));
+
+  test('the same delays in another order: within noise; 3× later: worse', () => {
+    const same = compareReports(run('a', withLate(1)), run('b', [...withLate(1)].reverse()));
+    assert.equal(same.eventLoop!.p99.noise?.verdict, 'within noise');
+    const later = compareReports(run('a', withLate(1)), run('b', withLate(3)));
+    assert.equal(later.eventLoop!.p99.noise?.verdict, 'worse');
+    assert.match(renderComparison(later, o), /loop delay p99 .* worse \[/);
+  });
+
+  test('two sub-windows a side: too short to tell; runs without the figure: no spread, no word', () => {
+    const short = compareReports(run('a', withLate(1).slice(0, 2)), run('b', withLate(3).slice(0, 2)));
+    assert.equal(short.eventLoop!.p99.noise?.verdict, 'too short');
+    const old = compareReports(
+      run('a'),
+      run('b', measured, (r) => (r.eventLoop!.delayMs.p99 *= 2)),
+    );
+    assert.equal(old.eventLoop!.p99.noise, undefined);
+    assert.match(renderComparison(old, o), /loop delay p99 .*\(no spread: not judged\)/);
+  });
+});

@@ -216,11 +216,20 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
             'lower-is-better',
           )
         : undefined;
-    // Loop delays have no value per sub-window (one histogram per kind of window): no spread, so
-    // they are shown without a verdict; the loop's busy share per sub-window carries one.
+    // Loop delay p99 is tested on each sub-window's timer interval p99 (the delay + the timer's
+    // 10 ms: never 0); runs from before it have none, and p50 and max have no value per
+    // sub-window: no spread, shown without a verdict. The loop's busy share carries one.
+    const late =
+      bw.length > 0 && cw.length > 0
+        ? changeOf(
+            values(bw, (w) => w.loopIntervalP99Ms),
+            values(cw, (w) => w.loopIntervalP99Ms),
+            'lower-is-better',
+          )
+        : undefined;
     out.eventLoop = {
       p50: delta(b.delayMs.p50, c.delayMs.p50),
-      p99: delta(b.delayMs.p99, c.delayMs.p99),
+      p99: { ...delta(b.delayMs.p99, c.delayMs.p99), ...(late ? { noise: late } : {}) },
       max: delta(b.delayMs.max, c.delayMs.max),
       utilization: { ...delta(b.utilization, c.utilization), ...(busy ? { noise: busy } : {}) },
     };

@@ -72,6 +72,11 @@ export interface SubWindowFigures {
   cpuMsPerRequest?: number;
   /** Share of the sub-window the app's event loop was busy (0–1). */
   utilization?: number;
+  /**
+   * p99 of the event-loop timer's interval in the sub-window, ms: the loop delay's p99 plus the
+   * timer's 10 ms period (never 0, so two runs' ratio exists). The loop delay's noise test.
+   */
+  loopIntervalP99Ms?: number;
 }
 
 export interface ExternalLoadFigures {
