@@ -102,7 +102,14 @@ export function gateOutcome(
               ? `cannot tell: too short to tell (too few sub-windows a side; use --duration ≥ ${MIN_VERDICT_DURATION_S})`
               : `cannot tell: could be up to ${signedPct(x.upToPct ?? 0)} slower`
             : 'ok';
-    return `gate: ${x.figure.padEnd(11)} ${num(x.base)} → ${num(x.current)} (${signedPct(x.changePct)}${interval}, ${limit})  ${outcome}`;
+    // The percentage beside the two values is theirs; the test's estimate (of the sub-windows'
+    // or rounds' ratios) is named as such when it differs.
+    const b = Number(minus(num(x.base)).replace(MINUS, '-'));
+    const c = Number(minus(num(x.current)).replace(MINUS, '-'));
+    const shown = b !== 0 ? Math.round(((c - b) / Math.abs(b)) * 1000) / 10 : x.changePct;
+    const estimate =
+      interval && Math.abs(shown - x.changePct) >= 0.1 ? `; estimate ${signedPct(x.changePct)}${interval}` : interval;
+    return `gate: ${x.figure.padEnd(11)} ${num(x.base)} → ${num(x.current)} (${signedPct(shown)}${estimate}, ${limit})  ${outcome}`;
   });
   for (const why of new Set(verdict.checks.map((x) => x.notGated).filter((x): x is string => x !== undefined))) {
     lines.push(

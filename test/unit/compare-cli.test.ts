@@ -68,4 +68,9 @@ test('--fail-if-slower the runs cannot decide: inconclusive, exit 4', async () =
   const r = await cli(['compare', a, b, '--fail-if-slower', '5%']);
   assert.equal(r.code, 4, r.stderr);
   assert.match(r.stderr, /gate: INCONCLUSIVE — .*could be up to \+[\d.]+% slower/);
+  // The percentage beside the two values printed is theirs; the test's estimate is named apart.
+  const m = /gate: cpu\/request +([\d.]+) → ([\d.]+) \(([+−]?[\d.]+)%/.exec(r.stderr);
+  assert.ok(m, r.stderr);
+  const [was, now, pct] = [m[1], m[2], m[3].replace('−', '-')].map(Number);
+  assert.equal(pct, Math.round(((now - was) / was) * 1000) / 10);
 });
