@@ -97,6 +97,8 @@ export {
   timeoutHint,
   tooShortText,
   isChange,
+  windowsCpuApart,
+  windowsCpuApartText,
   MIN_VERDICT_DURATION_S,
   withSign,
 } from './report/index.ts';

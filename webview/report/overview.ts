@@ -9,6 +9,8 @@ import {
   signedPct,
   timeoutHint,
   tooShortText,
+  windowsCpuApart,
+  windowsCpuApartText,
 } from '../../src/core/report/index.ts';
 import { CATEGORY_LABELS, CPU_CATEGORIES, deltaView, type ViewContext } from './context.ts';
 import { h, type Child } from './dom.ts';
@@ -217,7 +219,7 @@ function loadSection(ctx: ViewContext): HTMLElement {
     h(
       'span',
       { data: { field: 'profiled' } },
-      `profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${profiledP99} (against profiler off: ${profilerCostWords(l)})`,
+      `profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${profiledP99} (against profiler off: ${profilerCostWords(l, ctx.report.eventLoop)})`,
     ),
   );
   out.appendChild(facts);
@@ -373,7 +375,7 @@ function cpuSection(ctx: ViewContext): HTMLElement {
 }
 
 /** The profiled sub-windows against the measured ones of the same run (render.ts profilerCostText). */
-function profilerCostWords(l: NonNullable<ReportV1['load']>): string {
+function profilerCostWords(l: NonNullable<ReportV1['load']>, ctxLoop: ReportV1['eventLoop']): string {
   const cost = profilerCostOf(l.subWindows);
   const text = (c: Change): string => {
     const interval = c.lowPct !== undefined && c.highPct !== undefined ? ` ${intervalPct(c.lowPct, c.highPct)}` : '';
@@ -382,10 +384,11 @@ function profilerCostWords(l: NonNullable<ReportV1['load']>): string {
       ? `${signedPct(c.changePct)} within noise${interval}`
       : `${signedPct(c.changePct)}${interval}`;
   };
+  const apart = windowsCpuApart({ eventLoop: ctxLoop });
   if (cost?.cpuPerRequest || cost?.requestsPerSecond) {
     return [
       cost.cpuPerRequest ? `CPU/request ${text(cost.cpuPerRequest)}` : '',
-      cost.requestsPerSecond ? `req/s ${text(cost.requestsPerSecond)}` : '',
+      apart ? windowsCpuApartText(apart) : cost.requestsPerSecond ? `req/s ${text(cost.requestsPerSecond)}` : '',
     ]
       .filter(Boolean)
       .join(', ');

@@ -43,3 +43,4 @@ export {
 } from './verdict.ts';
 export { timeoutHint } from './load-hints.ts';
 export { requestTimeOf } from './request-time.ts';
+export { WINDOW_CPU_APART, windowsCpuApart, windowsCpuApartText } from './window-cpu.ts';
