@@ -276,3 +276,21 @@ describe('loop delay has a noise test', () => {
     assert.match(renderComparison(old, o), /loop delay p99 .*\(no spread: not judged\)/);
   });
 });
+
+describe('the loop freed carries a line’s saving', () => {
+  test('CPU per request the same, the loop’s busy share down beyond its noise: the saving stands', () => {
+    // pbkdf2Sync → pbkdf2 on the threadpool: the same CPU, the main thread freed.
+    const freed = measured.map((w, i) => ({ ...w, utilization: 0.2 + 0.01 * i }));
+    const c = compareReports(
+      run(
+        'a',
+        measured.map((w) => ({ ...w, utilization: 1 })),
+      ),
+      run('b', freed, (r) => (r.lines[0].ownMs *= 0.1)),
+    );
+    assert.equal(c.eventLoop!.utilization.noise?.verdict, 'better');
+    const row = c.lines.find((x) => x.line === 35)!;
+    assert.equal(row.verdict, 'better');
+    assert.equal(row.heldBack, undefined);
+  });
+});

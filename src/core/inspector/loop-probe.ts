@@ -38,6 +38,8 @@ export interface AppMark {
    * ms (its delay plus the 10 ms); absent when the timer never fired or nothing was closed.
    */
   closedLoopIntervalP99Ms?: number;
+  /** At a closing edge: the loop timer never fired in the sub-window it closed. */
+  closedLoopBlocked?: true;
 }
 
 /** CPU per wall second and loop utilisation between two marks. */
@@ -60,7 +62,11 @@ export function between(
     cpuS,
     cpu: wallS > 0 ? cpuS / wallS : 0,
     utilization: total > 0 ? active / total : 0,
-    ...(b.closedLoopIntervalP99Ms !== undefined ? { loopIntervalP99Ms: b.closedLoopIntervalP99Ms } : {}),
+    ...(b.closedLoopIntervalP99Ms !== undefined
+      ? { loopIntervalP99Ms: b.closedLoopIntervalP99Ms }
+      : b.closedLoopBlocked
+        ? { loopIntervalP99Ms: round(wallS * 1000) }
+        : {}),
   };
 }
 
@@ -101,7 +107,7 @@ export async function edge(evaluate: Evaluate, o: { open?: WindowKind; close?: W
       }
     };
     let closedP99Ns;
-    ${o.close ? `if (p && p.current) { p.current.disable(); if (p.current.count > 0) closedP99Ns = p.current.percentile(99); addTo(p.${o.close}, p.current); p.current = undefined; }` : ''}
+    ${o.close ? `if (p && p.current) { p.current.disable(); closedP99Ns = p.current.count > 0 ? p.current.percentile(99) : -1; addTo(p.${o.close}, p.current); p.current = undefined; }` : ''}
     ${o.open ? `if (p) { p.current = monitorEventLoopDelay({ resolution: ${LOOP_RESOLUTION_MS} }); p.current.enable(); }` : ''}
     const c = process.cpuUsage();
     const e = performance.eventLoopUtilization();
@@ -109,9 +115,12 @@ export async function edge(evaluate: Evaluate, o: { open?: WindowKind; close?: W
   })()`);
   const { closedP99Ns, ...mark } = JSON.parse(String(json)) as AppMark & { closedP99Ns?: number };
   // The timer's own period stays in: a figure that is never 0 has a ratio (report/verdict.ts).
-  return typeof closedP99Ns === 'number' && Number.isFinite(closedP99Ns)
-    ? { ...mark, closedLoopIntervalP99Ms: round(closedP99Ns / 1e6) }
-    : mark;
+  if (typeof closedP99Ns !== 'number' || !Number.isFinite(closedP99Ns)) return mark;
+  // -1: the timer never fired in the closed sub-window, blocked throughout (between() then
+  // takes the sub-window's length, a lower bound, as readLoopDelay does for a window).
+  return closedP99Ns < 0
+    ? { ...mark, closedLoopBlocked: true }
+    : { ...mark, closedLoopIntervalP99Ms: round(closedP99Ns / 1e6) };
 }
 
 /**

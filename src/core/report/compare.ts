@@ -162,8 +162,11 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
   if (base.load && current.load) {
     const b = base.load;
     const c = current.load;
-    const bw = b.subWindows?.measured ?? [];
-    const cw = c.subWindows?.measured ?? [];
+    // An external load runs once per window: one sub-window of each kind, never more, so no
+    // interval — its figures have no spread and the threshold alone gates them (gate.ts).
+    const external = b.external !== undefined || c.external !== undefined;
+    const bw = external ? [] : (b.subWindows?.measured ?? []);
+    const cw = external ? [] : (c.subWindows?.measured ?? []);
     const noisy = (d: Delta, pick: (w: SubWindowFigures) => number | undefined, direction: Direction): Delta => {
       const change =
         bw.length > 0 && cw.length > 0 ? changeOf(values(bw, pick), values(cw, pick), direction) : undefined;
@@ -199,15 +202,13 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
         out.load.appCpu = { base: base.eventLoop.cpu, current: current.eventLoop.cpu };
     }
     addCostNoise(out, base, current);
-    holdBackUncarried(out);
   }
-  const kept = keptHints(base, current, out.lines, out.unit, (current.eventLoop?.utilization ?? 0) >= SATURATED);
-  if (kept.length > 0) out.keptHints = kept;
   if (base.eventLoop && current.eventLoop) {
     const b = base.eventLoop;
     const c = current.eventLoop;
-    const bw = base.load?.subWindows?.measured ?? [];
-    const cw = current.load?.subWindows?.measured ?? [];
+    const external = base.load?.external !== undefined || current.load?.external !== undefined;
+    const bw = external ? [] : (base.load?.subWindows?.measured ?? []);
+    const cw = external ? [] : (current.load?.subWindows?.measured ?? []);
     const busy =
       bw.length > 0 && cw.length > 0
         ? changeOf(
@@ -234,6 +235,10 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
       utilization: { ...delta(b.utilization, c.utilization), ...(busy ? { noise: busy } : {}) },
     };
   }
+  // Last: both read the request's figures, the loop's included.
+  holdBackUncarried(out);
+  const kept = keptHints(base, current, out.lines, out.unit, (current.eventLoop?.utilization ?? 0) >= SATURATED);
+  if (kept.length > 0) out.keptHints = kept;
   return out;
 }
 
@@ -252,17 +257,28 @@ function counted(b: number, bReq: number, c: number, cReq: number, bWindows: num
 }
 
 /**
- * A line's or function's saving is claimed only when the request's CPU per request carries it:
- * the profile's sampling error says nothing of the run-to-run spread of the whole, and a cost
- * moved from one line to another is no saving. A run too short to tell makes every row so.
+ * A line's or function's change is claimed only when the request carries it: the profile's
+ * sampling error says nothing of the run-to-run spread of the whole, and a cost moved from one
+ * line to another is no saving. The request's figures: CPU per request, req/s, latency p50 and
+ * p99, the loop's busy share (a hash moved to the threadpool frees the loop, not the CPU). A
+ * cheaper row stands when one of them is better, a costlier one when one is worse; when every
+ * one is too short to tell, so is the row.
  */
 function holdBackUncarried(out: Comparison): void {
-  const cpu = out.load?.cpuPerRequestMs?.noise;
-  if (!cpu) return;
+  const l = out.load;
+  const request = [
+    l?.cpuPerRequestMs?.noise,
+    l?.requestsPerSecond.noise,
+    l?.latencyMs.p50.noise,
+    l?.latencyMs.p99.noise,
+    out.eventLoop?.utilization.noise,
+  ].filter((n): n is Change => n !== undefined);
+  if (request.length === 0) return; // runs without sub-windows: the rows' own test stands
+  const allTooShort = request.every((n) => n.verdict === 'too short');
   for (const row of [...out.functions, ...out.lines]) {
     if (!isChange(row.verdict)) continue;
-    if (cpu.verdict === 'too short') row.verdict = 'too short';
-    else if (row.verdict !== cpu.verdict) {
+    if (allTooShort) row.verdict = 'too short';
+    else if (!request.some((n) => n.verdict === row.verdict)) {
       row.verdict = 'within noise';
       row.heldBack = true;
     }
