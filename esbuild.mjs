@@ -8,6 +8,24 @@ import { pathToFileURL } from 'node:url';
 const production = process.argv.includes('--production');
 const minify = production ? { minify: true, keepNames: true } : {};
 
+// chrome-remote-interface requires its own copy of the protocol (lib/protocol.json, ~0.5 MB) only
+// when asked for `local: true`; Hotline never is (src/core/inspector/session.ts reads the app's own
+// protocol from its inspector), so the bundles carry a stub that says so instead of the file.
+const noLocalProtocol = {
+  name: 'no-local-protocol',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/protocol\.json$/ }, (args) =>
+      /chrome-remote-interface[\\/]lib$/.test(args.resolveDir)
+        ? { path: 'chrome-remote-interface-local-protocol', namespace: 'omitted' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'omitted' }, () => ({
+      contents: "throw new Error('Hotline does not bundle chrome-remote-interface\\'s local protocol (local: true)');",
+      loader: 'js',
+    }));
+  },
+};
+
 export const nodeBundle = {
   bundle: true,
   platform: 'node',
@@ -19,6 +37,7 @@ export const nodeBundle = {
   external: ['bufferutil', 'utf-8-validate', 'vscode'],
   // Prefer ES module builds: jsonc-parser's UMD "main" hides its requires from the bundler.
   mainFields: ['module', 'main'],
+  plugins: [noLocalProtocol],
   ...minify,
 };
 
@@ -55,8 +74,10 @@ async function build(watch) {
   const speedscope = 'node_modules/speedscope/dist/release';
   if (existsSync(speedscope)) {
     mkdirSync('dist/speedscope', { recursive: true });
-    // Not its sample profile or favicons: only what the page loads (and index.html, which names them).
-    cpSync(speedscope, 'dist/speedscope', { recursive: true, filter: (f) => !/(perf-vertx|favicon)/.test(f) });
+    // Only what the page loads (and index.html, which names them, and the font's licence): not its
+    // sample profile, favicons, file-format schema or release note.
+    const unused = /(perf-vertx|favicon|file-format-schema|release\.txt)/;
+    cpSync(speedscope, 'dist/speedscope', { recursive: true, filter: (f) => !unused.test(f) });
   }
 
   const contexts = await Promise.all(entries.map((e) => esbuild.context(e)));

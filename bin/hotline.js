@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 'use strict';
-// Thin launcher so `npx hotline` works in a checkout: the CLI itself is bundled by esbuild.mjs.
+// The `hotline` command, in a checkout and in the installed package: the CLI itself is bundled into
+// dist/cli.js by esbuild.mjs (the package ships it built; a checkout builds it on `npm install`).
 const path = require('node:path');
 const fs = require('node:fs');
 const bundle = path.join(__dirname, '..', 'dist', 'cli.js');

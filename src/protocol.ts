@@ -87,9 +87,32 @@ export interface ShownRunParams {
   filesWithoutSnapshot?: string[];
 }
 
+/**
+ * `initializationOptions` of the `initialize` request. The Hotline VS Code extension sends
+ * `{ client: 'vscode' }`: it picks the shown run (ShowRun, AnalyzeRun), runs the lens and hint
+ * commands and draws the decorations. Any other client (Neovim, Helix, Emacs, Zed: `hotline lsp`)
+ * sends nothing: the server then finds the runs under each workspace folder itself and executes
+ * its lenses' and code actions' commands (the commands below).
+ */
+export interface InitializationOptions {
+  client?: 'vscode';
+}
+
+// ---- commands the server executes itself for clients without Hotline's UI (workspace/executeCommand)
+
+/** Show this run: arguments [a run folder or its report.json]. Result: { runId, reportFile }. */
+export const ShowRunCommand = 'hotline.showRun';
+/** Hide all costs until the next run lands. No arguments. */
+export const ClearRunCommand = 'hotline.clearRun';
+/** A lens's details as a message (window/showMessage): arguments [OpenReportAtArgs and the lens's `title`]. */
+export const LineDetailsCommand = 'hotline.lineDetails';
+
 /** The client command every lens runs (arguments: [OpenReportAtArgs]). */
 export const OpenReportAtCommand = 'hotline.openReportAt';
-/** The client command of the hint diagnostics' code action (arguments: [ExplainHintArgs]). */
+/**
+ * The command of the hint diagnostics' code action (arguments: [ExplainHintArgs]): run by the
+ * VS Code client, by the server itself (a message) for any other client.
+ */
 export const ExplainHintCommand = 'hotline.explainHint';
 /** `source` of the server's diagnostics; their `code` is the hint's rule and `data` an ExplainHintArgs. */
 export const DiagnosticSource = 'hotline';

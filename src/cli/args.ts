@@ -53,6 +53,7 @@ export function pairs(values: unknown, sep: string, flag: string): Record<string
 export const APP_AND_LOAD_OPTIONS = {
   entry: { type: 'string' },
   script: { type: 'string' },
+  command: { type: 'string' },
   url: { type: 'string' },
   method: { type: 'string' },
   header: { type: 'string', multiple: true },

@@ -41,6 +41,7 @@ export async function gateCommand(argv: string[]): Promise<number> {
       return resolveTarget(dir, {
         entry: values.entry as string | undefined,
         script: values.script as string | undefined,
+        command: values.command as string | undefined,
         args: appArgs,
         env: pairs(values.env, '=', 'env'),
         nodePath: values.node as string | undefined,

@@ -39,6 +39,7 @@ import { APP_AND_LOAD_OPTIONS, loadAndStartOf, num, pairs, parse, UsageError } f
 import { USAGE } from './usage.ts';
 import { cancelOnInterrupt, progressPrinter } from './progress.ts';
 import { gateCommand } from './gate-command.ts';
+import { lspCommand } from './lsp-command.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -55,6 +56,8 @@ export async function main(argv: string[]): Promise<number> {
         return exportRun(rest);
       case 'gate':
         return await gateCommand(rest);
+      case 'lsp':
+        return await lspCommand(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -62,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${USAGE}\n`);
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${command}" (profile, gate, analyze, compare or export)`);
+        throw new UsageError(`unknown command "${command}" (profile, gate, analyze, compare, export or lsp)`);
     }
   } catch (err) {
     return fail(err);
@@ -145,6 +148,7 @@ async function profile(argv: string[]): Promise<number> {
     : resolveTarget(dir, {
         entry: values.entry as string | undefined,
         script: values.script as string | undefined,
+        command: values.command as string | undefined,
         args: appArgs,
         env: pairs(values.env, '=', 'env'),
         nodePath: values.node as string | undefined,
@@ -248,7 +252,7 @@ function attachOptions(values: ReturnType<typeof parseArgs>['values'], appArgs: 
     if (allowRemote) throw new UsageError('--allow-remote-attach goes with --attach');
     return undefined;
   }
-  const startOnly = ['entry', 'script', 'env', 'node', 'listen-timeout', 'stop-grace'].filter(
+  const startOnly = ['entry', 'script', 'command', 'env', 'node', 'listen-timeout', 'stop-grace'].filter(
     (k) => values[k] !== undefined,
   );
   if (startOnly.length > 0 || appArgs.length > 0) {

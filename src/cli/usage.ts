@@ -2,10 +2,12 @@
 import { DEFAULT_STACK_RATE_HZ, RUN_DEFAULTS } from '../core/index.ts';
 
 export const USAGE = `Usage:
-  hotline profile [DIR] --url PATH|URL [--entry FILE | --script NAME | --attach TARGET] [options] [-- APP ARGS]
+  hotline profile [DIR] --url PATH|URL [--entry FILE | --script NAME | --command "…" | --attach TARGET] [options] [-- APP ARGS]
       Start the app in DIR under the inspector, load it over HTTP, profile it, print the report.
       --entry FILE            script node runs (default: package.json main, else its start script)
-      --script NAME           an npm script of the form \`node [flags] FILE [args]\`
+      --script NAME           an npm script, run as it stands (tsx, nodemon, a package bin, a framework CLI)
+      --command "LINE"        any command line that starts the app (run by the shell, package bins on PATH);
+                              the Node process that serves a port is the app (docs/start-command.md)
       --url PATH|URL          path joined to the port the app opens, or a full http://127.0.0.1:PORT/… URL
       --method M              HTTP method (default GET)
       --header K:V            request header, repeatable
@@ -50,7 +52,7 @@ export const USAGE = `Usage:
       --force                 with --baseline: compare such runs anyway, every verdict marked
       --fail-if-slower N%     with --baseline: exit 3 when slower than N% beyond the noise, exit 4
                               when the runs cannot tell (the interval holds both ok and slower)
-  hotline gate BASE [DIR] --url PATH [--entry FILE | --script NAME] [--fail-if-slower N%] [options] [-- APP ARGS]
+  hotline gate BASE [DIR] --url PATH [--entry FILE | --script NAME | --command "…"] [--fail-if-slower N%] [options] [-- APP ARGS]
       The CI gate for a shared machine: start the baseline's code (BASE, e.g. a \`git worktree add
       ../base main\`) and this code (DIR, default .) side by side, load each in turn, round after
       round (the profiler off), and exit 3 when this code is slower than the baseline by more than
@@ -79,6 +81,10 @@ export const USAGE = `Usage:
   hotline compare RUN_A RUN_B [--json] [--fail-if-slower N%] [--force]
       Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline. Runs that
       loaded something different are refused (exit 2) unless --force.
+  hotline lsp [--stdio]
+      The language server, on stdin/stdout, for any LSP editor (Neovim, Helix, Emacs, Zed: see
+      docs/editors.md): lenses, hovers and hint diagnostics from the newest run under each
+      workspace folder's .hotline/runs, following new runs as they land.
 
 Exit codes: 0 done, 1 the run or the comparison failed (or a partial run), 2 bad usage,
 3 slower than --fail-if-slower allows, 4 inconclusive (could not rule out a slowdown past

@@ -45,6 +45,7 @@ export {
 } from './analyze-run/index.ts';
 export {
   type AttachSpec,
+  commandLineOf,
   descendantsOf,
   fromNodeCommand,
   type LaunchSpec,

@@ -43,7 +43,7 @@ export async function pickApp(
             .showQuickPick(
               fromLaunch.choices.map((c) => ({
                 label: c.label,
-                description: path.relative(dir, path.resolve(c.spec.cwd, c.spec.entry)),
+                description: c.spec.command ?? path.relative(dir, path.resolve(c.spec.cwd, c.spec.entry)),
                 choice: c,
               })),
               { title: 'Hotline: which launch configuration starts the app?', ignoreFocusOut: true },

@@ -11,6 +11,7 @@ import {
   DecorationsNotification,
   ShownRunNotification,
   type DecorationsParams,
+  type InitializationOptions,
   type OpenReportAtArgs,
   type ShownRunParams,
 } from '../protocol.ts';
@@ -39,6 +40,8 @@ export async function startLanguageClient(
       { scheme: 'file', language: 'typescriptreact' },
     ],
     outputChannel: output,
+    // This client picks the shown run and runs the lens commands (the server finds runs itself for other editors).
+    initializationOptions: { client: 'vscode' } satisfies InitializationOptions,
     // Saved changes to files that are not open re-check their costs and diagnostics.
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{js,cjs,mjs,jsx,ts,cts,mts,tsx}') },
     middleware: {

@@ -1,9 +1,10 @@
 // Which app to start, the way a VS Code user expects: their launch.json Node configurations
-// first (program, args, cwd, env, runtimeArgs), else package.json main / start. Pure (no
+// first (program, args, cwd, env, runtimeArgs; a runtimeExecutable such as tsx or nodemon, or an
+// npm script, runs as a command line), else package.json main / start. Pure (no
 // `vscode` import): the text of the files comes in, launch specs or reasons go out.
 import * as path from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { fromNodeCommand, type LaunchSpec, TargetError } from '../core/index.ts';
+import { commandLineOf, fromNodeCommand, type LaunchSpec, TargetError } from '../core/index.ts';
 
 export interface LaunchChoice {
   /** The configuration's name, shown in a quick pick. */
@@ -81,18 +82,22 @@ function specOf(c: Record<string, unknown>, ctx: LaunchJsonContext): LaunchSpec 
     try {
       return fromNodeCommand(command, `the npm script "${scriptName}"`, { cwd, args, runtimeArgs: [], env });
     } catch (err) {
-      if (err instanceof TargetError) throw new Error(err.message);
-      throw err;
+      if (!(err instanceof TargetError)) throw err;
+      if (err.reason !== 'not-plain-node') throw new Error(err.message);
+      // Any other script runs as it stands (core/app/command.ts).
+      const line = args.length > 0 ? `${command} ${commandLineOf(args)}` : command;
+      return { cwd, entry: '', args: [], runtimeArgs: [], env, command: line, script: scriptName };
     }
   }
-  if (typeof c.program !== 'string') throw new Error('it has no "program" to start');
-  let nodePath: string | undefined;
-  if (runtime) {
-    if (!/^node(\.exe)?$/.test(path.basename(runtime)))
-      throw new Error(`it runs ${runtime}, not node: Hotline starts the app with node`);
-    nodePath = runtime === 'node' ? undefined : runtime;
+  const program = typeof c.program === 'string' ? path.resolve(cwd, sub(c.program)) : undefined;
+  if (runtime && !/^node(\.exe)?$/.test(path.basename(runtime))) {
+    // tsx, ts-node, nodemon… as the runtime: run as VS Code would, the program after its arguments.
+    const words = [runtime, ...runtimeArgs, ...(program ? [program] : []), ...args];
+    return { cwd, entry: '', args: [], runtimeArgs: [], env, command: commandLineOf(words) };
   }
-  return { ...base, entry: path.resolve(cwd, sub(c.program)), nodePath };
+  if (!program) throw new Error('it has no "program" to start');
+  const nodePath = runtime && runtime !== 'node' ? runtime : undefined;
+  return { ...base, entry: program, nodePath };
 }
 
 function stringList(v: unknown, what: string): string[] {

@@ -87,7 +87,9 @@ export class RunController implements vscode.Disposable {
           this.status.tooltip = 'Click to cancel the run';
           this.status.show();
         };
-        const what = variant.attach ? `the app at ${variant.attach.target} (attached; it is left running)` : app.entry;
+        const what = variant.attach
+          ? `the app at ${variant.attach.target} (attached; it is left running)`
+          : (app.command ?? app.entry);
         const how = variant.loadCommand
           ? `load command: ${variant.loadCommand}`
           : `${load.method ?? 'GET'} ${redactUrl(load.url)}, ${load.connections} connections`;

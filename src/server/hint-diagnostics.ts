@@ -23,7 +23,7 @@ export function diagnosticsOf(fc: FileCosts, mapping: LineMapping | undefined, l
   });
 }
 
-const plainText = (markdown: string): string => markdown.replace(/`([^`]+)`/g, '$1');
+export const plainText = (markdown: string): string => markdown.replace(/`([^`]+)`/g, '$1');
 
 export const isExplainArgs = (v: unknown): v is ExplainHintArgs =>
   typeof v === 'object' &&

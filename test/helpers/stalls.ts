@@ -11,7 +11,8 @@ export type Stall = [number, number];
 
 /**
  * The stalls of the run in `runDir` that lie wholly inside its profile, in order; with `overlapping`,
- * also those cut by its start or end (a quiet stretch must keep away from them too).
+ * also those cut by its start or end (a quiet stretch must keep away from them too), including one
+ * the app was stopped in: its start printed, its end never (it lasts to the log's end).
  */
 export function stallsOfRun(runDir: string, opts: { overlapping?: boolean } = {}): Stall[] {
   const { startTime, endTime } = JSON.parse(fs.readFileSync(path.join(runDir, PROFILE_FILE), 'utf8')) as {
@@ -19,8 +20,13 @@ export function stallsOfRun(runDir: string, opts: { overlapping?: boolean } = {}
     endTime: number;
   };
   const log = fs.readFileSync(path.join(runDir, LOG_FILE), 'utf8');
-  return [...log.matchAll(/^stall (\d+) (\d+)$/gm)]
-    .map((m): Stall => [(Number(m[1]) - startTime) / 1000, (Number(m[2]) - startTime) / 1000])
+  const ended = [...log.matchAll(/^stall (\d+) (\d+)$/gm)].map((m): [number, number] => [Number(m[1]), Number(m[2])]);
+  const cut = [...log.matchAll(/^stall-start (\d+)$/gm)]
+    .map((m) => Number(m[1]))
+    .filter((start) => !ended.some(([s]) => s === start))
+    .map((start): [number, number] => [start, Infinity]);
+  return [...ended, ...cut]
+    .map(([start, end]): Stall => [(start - startTime) / 1000, (end - startTime) / 1000])
     .filter(([start, end]) =>
       opts.overlapping
         ? end > 0 && start < (endTime - startTime) / 1000

@@ -9,11 +9,12 @@ export type TruthKind = 'own' | 'total';
 export interface TruthLine {
   file: string;
   line: number;
-  kind: TruthKind | 'none';
+  /** `pc`: no constructed share; it must match V8's own program-counter split (see compareWithPc). */
+  kind: TruthKind | 'none' | 'pc';
   weight: number;
 }
 
-const MARKER = /\/\/ truth (own|total) (\d+(?:\.\d+)?)\s*$|\/\/ truth none\s*$/;
+const MARKER = /\/\/ truth (own|total) (\d+(?:\.\d+)?)\s*$|\/\/ truth (none|pc)\s*$/;
 
 /** Every marked line of the app's sources (src/ when the app is built from it, else its .js/.mjs files). */
 export function truthLines(appDir: string): TruthLine[] {
@@ -28,7 +29,7 @@ export function truthLines(appDir: string): TruthLine[] {
         out.push({
           file,
           line: i + 1,
-          kind: m[1] === undefined ? 'none' : (m[1] as TruthKind),
+          kind: m[1] === undefined ? (m[3] as 'none' | 'pc') : (m[1] as TruthKind),
           weight: m[2] === undefined ? 0 : Number(m[2]),
         });
       });
@@ -101,4 +102,26 @@ export function compareWithTruth(
     }
   }
   return { checks, deadHits, undecided };
+}
+
+/**
+ * Lines with no constructed split (`// truth pc`: a function's header and body): each one's share
+ * of the marked lines' own time in the report, next to its share in V8's own program-counter
+ * split, the same profile analysed without stack captures (`pcLines`).
+ */
+export function compareWithPc(report: ReportV1, pcLines: ReportV1['lines'], truth: readonly TruthLine[]): TruthCheck[] {
+  const marked = truth.filter((t) => t.kind === 'pc');
+  const own = (lines: ReportV1['lines'], t: TruthLine): number =>
+    lines.find((l) => l.thread !== 'worker' && l.file === t.file && l.line === t.line && l.oneOf === undefined)
+      ?.ownMs ?? 0;
+  const sumOf = (lines: ReportV1['lines']): number => marked.reduce((s, t) => s + own(lines, t), 0);
+  const reportSum = sumOf(report.lines);
+  const pcSum = sumOf(pcLines);
+  return marked.map((t) => ({
+    kind: 'own',
+    file: t.file,
+    line: t.line,
+    expectedPct: pcSum > 0 ? (100 * own(pcLines, t)) / pcSum : 0,
+    actualPct: reportSum > 0 ? (100 * own(report.lines, t)) / reportSum : 0,
+  }));
 }

@@ -11,15 +11,19 @@ import { ProcessProfilers, type ProcessInfo } from '../../src/core/inspector/ind
 import { StackSampler } from '../../src/core/capture/stack-sampler.ts';
 import { saveProcesses } from '../../src/core/capture/child-profiles.ts';
 import type { ExtrasRecord } from '../../src/core/store/index.ts';
+import type { CdpChannel } from '../../src/core/inspector/index.ts';
 import { tempDir } from '../helpers/integration.ts';
+import { waitFor } from '../helpers/waits.ts';
 
-/** Busy in JS all the time: every capture finds a stack. */
+/** Busy in JS all the time: every capture finds a stack. A '*' on stderr per spin (its progress). */
 const BUSY = `
 function spin(n) { let x = 0; for (let i = 0; i < n; i++) x = (x + Math.imul(i, 40503)) | 0; return x; }
-setInterval(() => spin(2e6), 1);
+setInterval(() => { spin(2e6); process.stderr.write('*'); }, 1);
 setTimeout(() => {}, 60000);`;
 
 let child: ChildProcess | undefined;
+/** Spins the child has done so far (its '*' on stderr). */
+let spins = 0;
 afterEach(() => {
   child?.kill('SIGKILL');
   child = undefined;
@@ -31,8 +35,10 @@ async function busyChild(): Promise<ProcessInfo> {
   let err = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no inspector within 20 s: ${err}`)), 20_000);
+    spins = 0;
     child!.stderr!.setEncoding('utf8').on('data', (s: string) => {
-      err += s;
+      for (const c of s) if (c === '*') spins++;
+      err += s.replace(/\*/g, '');
       const m = /Debugger listening on (ws:\/\/\S+)/.exec(err);
       if (m) {
         clearTimeout(timer);
@@ -44,32 +50,52 @@ async function busyChild(): Promise<ProcessInfo> {
   return { pid: child.pid!, ppid: process.pid, kind: 'spawn', url, argv: [] };
 }
 
-const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Captures answered so far (the companion's own count: result() of no segments matches none). */
+const answered = (sampler: StackSampler | undefined): number => sampler?.result([]).tickCount ?? 0;
+
+/** Until `sampler` has `more` captures answered beyond what it had when called. */
+async function moreCaptures(sampler: () => StackSampler | undefined, more: number): Promise<number> {
+  const from = answered(sampler());
+  return waitFor(`${more} more stack captures answered (from ${from})`, () => {
+    const now = answered(sampler());
+    return now >= from + more && now;
+  });
+}
 
 test(
   'captures tick only while the child is profiled, and every tick falls in one of its segments',
   { timeout: 60_000 },
   async () => {
     const info = await busyChild();
-    const processes = new ProcessProfilers<StackSampler>((channel) =>
-      StackSampler.start(channel, 200, { paused: true }),
-    );
+    let sampler: StackSampler | undefined;
+    let channel: CdpChannel | undefined;
+    const processes = new ProcessProfilers<StackSampler>(async (c) => {
+      channel = c;
+      return (sampler = await StackSampler.start(c, 200, { paused: true }));
+    });
     try {
       processes.add(info);
-      // Sub-window 1 in two segments, a pause (a measured sub-window), sub-window 2.
+      // Sub-window 1 in two segments, a pause (a measured sub-window), sub-window 2; each profiled
+      // part lasts until its captures came (a state: a busy machine only makes it longer).
       await processes.startWindow(1000, true);
-      await wait(700);
+      await moreCaptures(() => sampler, 40);
       await processes.nextSegment();
-      await wait(700);
+      await moreCaptures(() => sampler, 40);
       await processes.pauseWindow();
-      await wait(700);
+      // The pause lasts until a second sampler on the same child, ticking all along, got its
+      // captures: the paused one had every chance to send some, and must not have.
+      const paused = answered(sampler);
+      const control = await StackSampler.start(channel!, 200);
+      await moreCaptures(() => control, 20);
+      await control.stop();
+      assert.equal(answered(sampler), paused, 'no capture while the child was not profiled');
       await processes.startWindow(1000, false);
-      await wait(700);
+      await moreCaptures(() => sampler, 40);
       const [capture] = await processes.finish();
       assert.equal(capture.segments.length, 3);
       assert.ok(capture.companion, 'its captures ran');
       const stacks = capture.companion.result(capture.segments);
-      assert.ok(stacks.ticks.length > 100, `${stacks.ticks.length} ticks in ~2.1 s at 200/s`);
+      assert.ok(stacks.ticks.length >= 120, `${stacks.ticks.length} ticks: at least the 3 × 40 waited for`);
       // Sent between a segment's start and its end: never in the pause, never while restarting.
       const outside = stacks.timing.filter(
         ([sentUs]) => !capture.segments.some((s) => sentUs >= s.startTime && sentUs <= s.endTime),
@@ -102,10 +128,12 @@ test('captures that cannot start leave the child profiled, with a note', { timeo
   try {
     processes.add(info);
     await processes.startWindow(1000, true);
-    await wait(500);
+    // Profiled while it spins 20 times (each ~ms of JS): its profile has samples of them.
+    const from = spins;
+    await waitFor('the child spun 20 times while profiled', () => spins >= from + 20);
     const [capture] = await processes.finish();
     assert.equal(capture.segments.length, 1);
-    assert.ok((capture.segments[0].samples?.length ?? 0) > 100);
+    assert.ok((capture.segments[0].samples?.length ?? 0) > 0);
     assert.equal(capture.companionFailed, 'refused by the test');
     const runDir = tempDir();
     const record: ExtrasRecord = { workers: [], notes: [] };

@@ -1,6 +1,6 @@
 // What a new user meets in the terminal: bad usage exits 2 with the reason, files that are not
 // CPU profiles are named, paths and repeated lines read well, and the docs say what the program
-// prints (docs/reliability.md, the help's exit codes, README's list of run files).
+// prints (docs/reliability.md, the help's exit codes, docs/cli.md's list of run files).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -44,15 +44,57 @@ before(() => {
 });
 after(removeTempDirs);
 
-/** Run folders made by the profile tests, for `compare`. */
-const runDirs: string[] = [];
+/**
+ * A run made once, by whichever test needs it first: the tests that read it (compare, analyze,
+ * the baseline and gate tests) do not depend on another test's order, name filter or success.
+ */
+function shared<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
+/**
+ * What the app printed in the run kept in `out`, for a failure message: a run that fails or ends
+ * partial (an app that died: "exit code 7" once in CI) then says what the app said.
+ */
+function appLogOf(out: string): string {
+  const runs = fs.existsSync(out) ? fs.readdirSync(out) : [];
+  const log = runs.map((id) => path.join(out, id, 'app.log')).find((f) => fs.existsSync(f));
+  return log ? `\n--- app.log ---\n${fs.readFileSync(log, 'utf8').slice(-3000)}` : '\n(no app.log)';
+}
+
+/** `hotline profile --json` of the login API's sync hash: its output and its run folder. */
+const syncRun = shared(async () => {
+  const out = tempDir();
+  const r = await runCli([...LOGIN_ARGS, '--out', out, '--json']);
+  assert.equal(r.code, 0, `the shared sync run failed:\n${show(r)}${appLogOf(out)}`);
+  const report = JSON.parse(r.stdout) as ReportV1;
+  return { r, report, runDir: path.join(out, report.id) };
+});
+
+/** The same in text mode. */
+const textRun = shared(async () => {
+  const out = tempDir();
+  const r = await runCli([...LOGIN_ARGS, '--out', out]);
+  assert.equal(r.code, 0, `the shared text-mode run failed:\n${show(r)}${appLogOf(out)}`);
+  const ids = fs.readdirSync(out);
+  assert.equal(ids.length, 1, `one run saved in ${out}`);
+  return { r, runDir: path.join(out, ids[0]) };
+});
+
+/** The async fix profiled against the sync run as its baseline. */
+const asyncRun = shared(async () => {
+  const { runDir: base } = await syncRun();
+  const out = tempDir();
+  const r = await runCli([...LOGIN_ARGS, '--env', 'HASH_MODE=async', '--out', out, '--baseline', base]);
+  assert.equal(r.code, 0, `the shared async run failed:\n${show(r)}${appLogOf(out)}`);
+  const [id] = fs.readdirSync(out);
+  return { r, base, runDir: path.join(out, id) };
+});
 
 test('profile --json prints report.json on stdout, pbkdf2Sync line first, exit 0', RUN_TEST_TIMEOUT, async () => {
   const guard = new LeakGuard(LOGIN_API);
-  const out = tempDir();
-  const r = await runCli([...LOGIN_ARGS, '--out', out, '--json']);
-  assert.equal(r.code, 0, show(r));
-  const report = JSON.parse(r.stdout) as ReportV1;
+  const { r, report, runDir } = await syncRun();
   assert.equal(report.version, 1);
   const first = report.lines[0];
   assert.equal(first?.file, path.join(LOGIN_API, 'server.js'), show(r));
@@ -63,71 +105,51 @@ test('profile --json prints report.json on stdout, pbkdf2Sync line first, exit 0
   );
   assert.ok(!r.stdout.includes('correct horse'), 'the password is redacted');
   assert.match(r.stderr, /^hotline: /m, 'progress goes to stderr');
-  const runDir = path.join(out, report.id);
   assert.ok(fs.existsSync(path.join(runDir, 'report.json')), `run saved in ${runDir}`);
-  runDirs.push(runDir);
   guard.assertClean([report.app.pid]);
 });
 
 test('profile in text mode prints the hot-line table and the hint', RUN_TEST_TIMEOUT, async () => {
   const guard = new LeakGuard(LOGIN_API);
-  const out = tempDir();
-  const r = await runCli([...LOGIN_ARGS, '--out', out]);
-  assert.equal(r.code, 0, show(r));
+  const { r } = await textRun();
   assert.match(r.stdout, /server\.js:35\b/, show(r));
   assert.match(r.stdout, /crypto\.pbkdf2Sync/, show(r));
   assert.match(r.stdout, /req\/s/);
   assert.ok(!r.stdout.includes('correct horse'), 'the password is not printed');
-  const ids = fs.readdirSync(out);
-  assert.equal(ids.length, 1, `one run saved in ${out}`);
-  runDirs.push(path.join(out, ids[0]));
   guard.assertClean();
 });
 
-test('compare of the two runs: exit 0, req/s side by side', RUN_TEST_TIMEOUT, async (t) => {
-  if (runDirs.length < 2) {
-    t.skip('needs both profile runs above');
-    return;
-  }
-  const r = await runCli(['compare', runDirs[0], runDirs[1]]);
+test('compare of the two runs: exit 0, req/s side by side', RUN_TEST_TIMEOUT, async () => {
+  const a = (await syncRun()).runDir;
+  const b = (await textRun()).runDir;
+  const r = await runCli(['compare', a, b]);
   assert.equal(r.code, 0, show(r));
   assert.match(r.stdout, /req\/s/, show(r));
   assert.equal(r.stderr, '');
 
-  const j = await runCli(['compare', runDirs[0], runDirs[1], '--json']);
+  const j = await runCli(['compare', a, b, '--json']);
   assert.equal(j.code, 0, show(j));
   const comparison = JSON.parse(j.stdout) as { baseId: string; currentId: string; load?: unknown };
-  assert.equal(comparison.baseId, path.basename(runDirs[0]));
-  assert.equal(comparison.currentId, path.basename(runDirs[1]));
+  assert.equal(comparison.baseId, path.basename(a));
+  assert.equal(comparison.currentId, path.basename(b));
   assert.ok(comparison.load, 'load deltas present');
 });
-
-/** The async run made against the sync baseline, for the gate tests below. */
-let asyncRunDir: string | undefined;
 
 test(
   'profile --baseline SYNC of the async fix: the comparison is printed and kept, in the right direction',
   RUN_TEST_TIMEOUT,
-  async (t) => {
-    if (runDirs.length < 1) {
-      t.skip('needs a sync profile run above');
-      return;
-    }
+  async () => {
     const guard = new LeakGuard(LOGIN_API);
-    const out = tempDir();
-    const r = await runCli([...LOGIN_ARGS, '--env', 'HASH_MODE=async', '--out', out, '--baseline', runDirs[0]]);
-    assert.equal(r.code, 0, show(r));
+    const { r, base, runDir } = await asyncRun();
     assert.match(r.stdout, /Hotline compare {2}base \S+ {2}→ {2}\S+/, show(r));
     // What the fix changes whatever else loads the machine (req/s on 2 busy cores does not):
     // the event loop stops waiting on the hash, and checkPassword's main-thread cost is gone.
     assert.match(r.stdout, /loop delay p99 .* better/, show(r));
     assert.match(r.stdout, /cheaper .* checkPassword /, show(r));
-    const [id] = fs.readdirSync(out);
-    const report = JSON.parse(fs.readFileSync(path.join(out, id, 'report.json'), 'utf8')) as ReportV1;
-    assert.equal(report.baseline?.runId, path.basename(runDirs[0]), 'report.json names its baseline');
+    const report = JSON.parse(fs.readFileSync(path.join(runDir, 'report.json'), 'utf8')) as ReportV1;
+    assert.equal(report.baseline?.runId, path.basename(base), 'report.json names its baseline');
     const deltas = report.baseline.deltas as { eventLoop?: { p99: { change: number } } };
     assert.ok(deltas.eventLoop && deltas.eventLoop.p99.change < 0, JSON.stringify(deltas.eventLoop));
-    asyncRunDir = path.join(out, id);
     guard.assertClean();
   },
 );
@@ -157,11 +179,8 @@ function baselineWith(runDir: string, rps: number, p99: number): string {
 test(
   'profile --baseline FASTER --fail-if-slower 5%: exit 3, the regressed figures on stderr, the report still saved',
   RUN_TEST_TIMEOUT,
-  async (t) => {
-    if (!asyncRunDir) {
-      t.skip('needs the async run above');
-      return;
-    }
+  async () => {
+    const { runDir: asyncRunDir } = await asyncRun();
     const guard = new LeakGuard(LOGIN_API);
     const faster = baselineWith(asyncRunDir, 1_000_000, 0.001);
     const out = tempDir();
@@ -179,20 +198,21 @@ test(
   },
 );
 
-test('compare SLOWER NOW --fail-if-slower 5%: gate passes, exit 0; and the other way round exit 3', async (t) => {
-  if (!asyncRunDir) {
-    t.skip('needs the async run above');
-    return;
-  }
-  const slower = baselineWith(asyncRunDir, 0.5, 60_000);
-  const pass = await runCli(['compare', slower, asyncRunDir, '--fail-if-slower', '5%']);
-  assert.equal(pass.code, 0, show(pass));
-  assert.match(pass.stderr, /^hotline: gate: pass/m, show(pass));
-  assert.match(pass.stdout, /req\/s .* better/);
-  const fail = await runCli(['compare', asyncRunDir, slower, '--fail-if-slower', '5%']);
-  assert.equal(fail.code, 3, show(fail));
-  assert.match(fail.stderr, /^hotline: gate: FAIL/m, show(fail));
-});
+test(
+  'compare SLOWER NOW --fail-if-slower 5%: gate passes, exit 0; and the other way round exit 3',
+  RUN_TEST_TIMEOUT,
+  async () => {
+    const { runDir: asyncRunDir } = await asyncRun();
+    const slower = baselineWith(asyncRunDir, 0.5, 60_000);
+    const pass = await runCli(['compare', slower, asyncRunDir, '--fail-if-slower', '5%']);
+    assert.equal(pass.code, 0, show(pass));
+    assert.match(pass.stderr, /^hotline: gate: pass/m, show(pass));
+    assert.match(pass.stdout, /req\/s .* better/);
+    const fail = await runCli(['compare', asyncRunDir, slower, '--fail-if-slower', '5%']);
+    assert.equal(fail.code, 3, show(fail));
+    assert.match(fail.stderr, /^hotline: gate: FAIL/m, show(fail));
+  },
+);
 
 test('--fail-if-slower without --baseline, a bad threshold, a missing baseline: exit 2 before the app starts', async () => {
   const guard = new LeakGuard(LOGIN_API);
@@ -204,7 +224,7 @@ test('--fail-if-slower without --baseline, a bad threshold, a missing baseline: 
     '--out',
     tempDir(),
     '--baseline',
-    runDirs[0] ?? 'x',
+    'x', // need not exist: the threshold is checked first
     '--fail-if-slower',
     'lots',
   ]);
@@ -249,12 +269,9 @@ test('analyze on a missing file: exit 1, one line on stderr', async () => {
   assert.match(r.stderr, /does not exist/);
 });
 
-test('analyze of a saved run profile works on its own', RUN_TEST_TIMEOUT, async (t) => {
-  if (runDirs.length < 1) {
-    t.skip('needs a profile run above');
-    return;
-  }
-  const r = await runCli(['analyze', path.join(runDirs[0], 'profile.cpuprofile'), '--root', LOGIN_API, '--json']);
+test('analyze of a saved run profile works on its own', RUN_TEST_TIMEOUT, async () => {
+  const { runDir } = await syncRun();
+  const r = await runCli(['analyze', path.join(runDir, 'profile.cpuprofile'), '--root', LOGIN_API, '--json']);
   assert.equal(r.code, 0, show(r));
   const analysis = JSON.parse(r.stdout) as { lines: Array<{ file: string; line: number }> };
   assert.equal(analysis.lines[0]?.file, path.join(LOGIN_API, 'server.js'));
@@ -331,8 +348,13 @@ test(
 async function profileUntilMeasuring(
   detached: boolean,
 ): Promise<{ cli: ReturnType<typeof startCli>; during: ProcInfo[] }> {
+  // One measured window of 60 s: a signal sent once 'measuring' is printed lands in it however
+  // slowly this machine delivers it (the run is cancelled long before its end).
   const cli = startCli(
-    ['profile', 'test/apps/helper-module', '--entry', 'server.js', '--url', '/compress', '--out', tempDir(), ...SHORT],
+    [
+      ...['profile', 'test/apps/helper-module', '--entry', 'server.js', '--url', '/compress', '--out', tempDir()],
+      ...['--connections', '10', '--duration', '60', '--sub-windows', '1', '--warmup', '1'],
+    ],
     { detached },
   );
   await cli.waitForStderr('measuring');

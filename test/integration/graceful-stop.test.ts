@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { killTree } from '../../src/core/app/processes.ts';
+import type { ReportV1 } from '../../src/core/report/schema.ts';
 import {
   LeakGuard,
   REPO_ROOT,
@@ -105,6 +106,28 @@ test(
     assert.equal(r.code, 0, r.stderr);
     assert.equal(fs.readFileSync(out, 'utf8'), COMPLETE, "the app's file is complete");
     assert.equal(fs.readFileSync(`${out}.child`, 'utf8'), COMPLETE, "the child's file is complete");
+    guard.assertClean();
+  },
+);
+
+test(
+  "an exit during Hotline's own stop is no crash: a shutdown that ends with exit code 7 leaves the report whole",
+  RUN_TEST_TIMEOUT,
+  async () => {
+    assertBuilt();
+    const guard = new LeakGuard(GRACEFUL);
+    const dir = tempDir();
+    const out = path.join(dir, 'flushed.log');
+    const r = await runCli([
+      ...['profile', GRACEFUL, '--url', '/', '--duration', '1', '--warmup', '0', '--connections', '2'],
+      ...['--out', path.join(dir, 'runs'), '--env', `GRACEFUL_OUT=${out}`, '--env', 'GRACEFUL_EXIT_CODE=7', '--json'],
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout) as ReportV1;
+    assert.equal(report.partial, undefined, `not partial: ${JSON.stringify(report.partial)}`);
+    assert.doesNotMatch(r.stderr, /exited during/);
+    // The exit code 7 did happen, after the SIGTERM: the app finished its shutdown.
+    assert.equal(fs.readFileSync(out, 'utf8'), COMPLETE);
     guard.assertClean();
   },
 );

@@ -53,13 +53,21 @@ for (const [url, mark, api] of [
       assert.deepEqual(w.queuedMs, { p50: 0, p99: 0 });
       // The downstream's timer fires no earlier than its delay; a loaded machine only adds to it.
       assert.ok(w.waitMs.p50 >= DELAY_MS * 0.95, `wait p50 ${w.waitMs.p50} ms ≥ ${DELAY_MS}`);
-      assert.ok(w.waitMs.p50 < DELAY_MS * 4, `wait p50 ${w.waitMs.p50} ms is about the delay, not more`);
+      // …and no more than the requests it sits in take (a state of the run, not a time bound:
+      // one call a request, so its wait is part of that request's latency).
+      assert.ok(
+        w.waitMs.p50 <= report.requestTime!.latencyMs,
+        `wait p50 ${w.waitMs.p50} ms within the requests' p50 ${report.requestTime!.latencyMs} ms`,
+      );
       assert.ok(w.count >= 20, `calls ${w.count}`);
       assert.ok(w.perRequest > 0.8 && w.perRequest <= 1.1, `per request ${w.perRequest}`);
       // One request's time puts the downstream wait in its HTTP part, about the delay a request.
       const part = report.requestTime?.parts.find((p) => p.key === 'http');
       t.diagnostic(`requestTime: ${JSON.stringify(report.requestTime)}`);
-      assert.ok(part && part.ms >= DELAY_MS * 0.8 && part.ms < DELAY_MS * 4, `http part ${part?.ms} ms`);
+      assert.ok(
+        part && part.ms >= DELAY_MS * 0.8 && part.ms <= report.requestTime!.latencyMs,
+        `http part ${part?.ms} ms of ${report.requestTime?.latencyMs} ms`,
+      );
       assert.ok(report.requestTime!.latencyMs >= DELAY_MS, 'the p50 covers the downstream wait');
       // It is a wait, not CPU: no hint lands on the line, and it is not in the threadpool's hint.
       assert.deepEqual(

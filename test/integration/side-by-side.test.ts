@@ -20,6 +20,7 @@ import {
   type CliResult,
 } from '../helpers/integration.ts';
 import type { SubWindowFigures } from '../../src/core/report/schema.ts';
+import { waitFor } from '../helpers/waits.ts';
 
 const show = (r: CliResult): string =>
   `exit ${r.code}${r.signal ? ` (${r.signal})` : ''}\n--- stdout ---\n${r.stdout.slice(-3000)}\n--- stderr ---\n${r.stderr.slice(-3000)}`;
@@ -162,12 +163,10 @@ test('SIGINT in the rounds: exit 130, both versions and the load stopped', RUN_T
   const cli = startCli(['gate', v.base, v.other, ...SHORT]);
   await cli.waitForStderr('round 1/');
   // Both apps, and the load runner of a window once it has started.
-  let during = descendantsOf(cli.child.pid!);
-  for (let i = 0; i < 100 && during.length < 3; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    during = descendantsOf(cli.child.pid!);
-  }
-  assert.ok(during.length >= 3, `both apps and a load runner ran: ${during.map((p) => p.argv.join(' ')).join('\n')}`);
+  const during = await waitFor('both apps and a load runner run', () => {
+    const now = descendantsOf(cli.child.pid!);
+    return now.length >= 3 && now;
+  });
   cli.child.kill('SIGINT');
   const r = await cli.done;
   assert.equal(r.code, 130, show(r));

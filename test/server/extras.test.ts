@@ -1,7 +1,7 @@
-// Worker threads and allocations in the editor, end to end: real `hotline profile` runs (real app,
-// real load, real inspector; one with --heap) analyzed by the language server through
-// AnalyzeRunRequest over a real LSP connection, then the lenses on the worker file and on the
-// allocating function.
+// Worker threads and allocations in the editor: recorded real `hotline profile` runs (real app,
+// real load, real inspector; one with --heap; test/fixtures/runs, scripts/record-fixtures.mjs)
+// analyzed anew by the language server through AnalyzeRunRequest over a real LSP connection, then
+// the lenses on the worker file and on the allocating function. (run.test.ts is the live run.)
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,7 +9,8 @@ import { after, before, test } from 'node:test';
 import type { CodeLens } from 'vscode-languageserver/node';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import type { AnalyzeRunResult, OpenReportAtArgs } from '../../src/protocol.ts';
-import { REPO_ROOT, assertBuilt, removeTempDirs, runCli, tempDir } from '../helpers/integration.ts';
+import { REPO_ROOT, assertBuilt } from '../helpers/integration.ts';
+import { recordedRun, removeRecordedRuns, type Recording } from '../helpers/recorded.ts';
 import { LspClient, assertServerBuilt } from './lsp-client.ts';
 
 const WORKER_APP = path.join(REPO_ROOT, 'test', 'apps', 'worker-app');
@@ -23,34 +24,14 @@ before(() => {
 
 after(async () => {
   await client?.stop();
-  removeTempDirs();
+  removeRecordedRuns();
 });
 
-/** Runs the CLI on `app` and has the server analyze the run; returns the report. */
-async function captureAndAnalyze(app: string, url: string, extra: string[]): Promise<ReportV1> {
-  const out = tempDir('hotline-lsp-extras-');
-  const cli = await runCli([
-    'profile',
-    app,
-    '--entry',
-    'server.js',
-    '--url',
-    url,
-    '--connections',
-    '8',
-    '--duration',
-    '2',
-    '--warmup',
-    '1',
-    '--out',
-    out,
-    ...extra,
-  ]);
-  assert.equal(cli.code, 0, `the CLI failed:\n${cli.stderr.slice(-3000)}`);
-  const [id] = fs.readdirSync(out).filter((name) => fs.statSync(path.join(out, name)).isDirectory());
+/** Has the server analyze the recorded run of `app`; returns the report it wrote. */
+async function analyzeRecorded(recording: Recording, app: string): Promise<ReportV1> {
   client ??= await LspClient.start();
   const result = await client.request<AnalyzeRunResult>('hotline/analyzeRun', {
-    runDir: path.join(out, id),
+    runDir: recordedRun(recording),
     root: app,
   });
   return JSON.parse(fs.readFileSync(result.reportFile, 'utf8')) as ReportV1;
@@ -63,7 +44,7 @@ test(
   "a worker-thread run: the hot line of the worker file gets a lens, as a share of the workers' CPU",
   { timeout: 120_000 },
   async () => {
-    const report = await captureAndAnalyze(WORKER_APP, '/hash', []);
+    const report = await analyzeRecorded('worker-app', WORKER_APP);
     const workerFile = path.join(WORKER_APP, 'hash-worker.js');
     const hotLine =
       fs
@@ -95,7 +76,7 @@ test(
   'a --heap run: the top allocating function gets an allocations lens in bytes per second and per request',
   { timeout: 120_000 },
   async () => {
-    const report = await captureAndAnalyze(HEAP_APP, '/rows', ['--heap']);
+    const report = await analyzeRecorded('heap-app', HEAP_APP);
     assert.ok(report.heap, 'report.heap');
     const serverJs = path.join(HEAP_APP, 'server.js');
     const source = fs.readFileSync(serverJs, 'utf8').split('\n');

@@ -16,22 +16,29 @@ import {
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const SERVER_JS = path.join(REPO_ROOT, 'dist', 'server.js');
+/** The CLI (dist/cli.js through bin/hotline.js): `hotline lsp` is the server for other editors. */
+export const HOTLINE_JS = path.join(REPO_ROOT, 'bin', 'hotline.js');
+const CLI_JS = path.join(REPO_ROOT, 'dist', 'cli.js');
 
-/** The bundle must be newer than every source it is built from, or the tests would test old code. */
+/** The bundles (the server's and the CLI's, which runs `hotline lsp`) must be newer than every source they are built from, or the tests would test old code. */
 export function assertServerBuilt(): void {
-  assert.ok(fs.existsSync(SERVER_JS), 'dist/server.js is missing: run `node esbuild.mjs` before the server tests');
-  const built = fs.statSync(SERVER_JS).mtimeMs;
-  const newer: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else if (p.endsWith('.ts') && fs.statSync(p).mtimeMs > built) newer.push(path.relative(REPO_ROOT, p));
-    }
-  };
-  for (const dir of ['src/server', 'src/core']) walk(path.join(REPO_ROOT, dir));
-  if (fs.statSync(path.join(REPO_ROOT, 'src/protocol.ts')).mtimeMs > built) newer.push('src/protocol.ts');
-  assert.deepEqual(newer, [], 'dist/server.js is older than its sources: run `node esbuild.mjs`');
+  for (const bundle of [SERVER_JS, CLI_JS]) {
+    const name = path.relative(REPO_ROOT, bundle);
+    assert.ok(fs.existsSync(bundle), `${name} is missing: run \`node esbuild.mjs\` before the server tests`);
+    const built = fs.statSync(bundle).mtimeMs;
+    const newer: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(p);
+        else if (p.endsWith('.ts') && fs.statSync(p).mtimeMs > built) newer.push(path.relative(REPO_ROOT, p));
+      }
+    };
+    for (const dir of ['src/server', 'src/core', ...(bundle === CLI_JS ? ['src/cli'] : [])])
+      walk(path.join(REPO_ROOT, dir));
+    if (fs.statSync(path.join(REPO_ROOT, 'src/protocol.ts')).mtimeMs > built) newer.push('src/protocol.ts');
+    assert.deepEqual(newer, [], `${name} is older than its sources: run \`node esbuild.mjs\``);
+  }
 }
 
 export interface Message {
@@ -42,6 +49,8 @@ export interface Message {
 export class LspClient {
   /** Every notification and request the server sent, in order. */
   readonly received: Message[] = [];
+  /** The server's capabilities, from its answer to `initialize`. */
+  initializeResult: { capabilities: Record<string, unknown> } | undefined;
   private readonly waiters: Array<{
     from: number;
     test(m: Message): boolean;
@@ -73,18 +82,36 @@ export class LspClient {
     });
   }
 
+  /**
+   * Starts the server as the VS Code client does (initializationOptions `{ client: 'vscode' }`),
+   * or, with `init.standalone`, as any other editor does (`hotline lsp`, workspace folders).
+   */
   static async start(
     capabilities: Record<string, unknown> = { workspace: { codeLens: { refreshSupport: true } } },
+    init: { standalone?: { roots: string[] } } = {},
   ): Promise<LspClient> {
-    const child = spawn(process.execPath, [SERVER_JS, '--stdio'], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const command = init.standalone ? [HOTLINE_JS, 'lsp', '--stdio'] : [SERVER_JS, '--stdio'];
+    const child = spawn(process.execPath, command, { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspClient(child, conn);
     conn.listen();
     // A server that dies at start must fail the start, not leave `initialize` waiting forever.
     const died = new Promise<never>((_, reject) => child.once('exit', () => reject(client.exited)));
     try {
-      await Promise.race([
-        conn.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities, workspaceFolders: null }),
+      client.initializeResult = await Promise.race([
+        conn.sendRequest<{ capabilities: Record<string, unknown> }>('initialize', {
+          processId: process.pid,
+          capabilities,
+          ...(init.standalone
+            ? {
+                rootUri: null,
+                workspaceFolders: init.standalone.roots.map((r) => ({
+                  uri: pathToFileURL(r).href,
+                  name: path.basename(r),
+                })),
+              }
+            : { rootUri: null, workspaceFolders: null, initializationOptions: { client: 'vscode' } }),
+        }),
         died,
       ]);
       await conn.sendNotification('initialized', {});

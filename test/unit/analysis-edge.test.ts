@@ -1,5 +1,5 @@
 // The analysis on small hand-written profiles (test/helpers/profiles.ts): the edge cases of
-// "How time is counted" in design.md that a real capture cannot pin down exactly. Every sample
+// "How time is counted" in docs/architecture.md that a real capture cannot pin down exactly. Every sample
 // lasts 1 ms, so expected times are whole milliseconds.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -1,6 +1,6 @@
 // The analysis on real profiles captured from the example apps (test/fixtures/*, see
 // test/helpers/fixtures.ts). Each fixture proves the hot line, the hint, and the bookkeeping
-// design.md promises ("How time is counted"), checked against the raw profile independently.
+// docs/architecture.md promises ("How time is counted"), checked against the raw profile independently.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';

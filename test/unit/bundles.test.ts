@@ -40,3 +40,19 @@ test('the language server bundle carries the analyzer', async () => {
   assert.ok(inputs.some((f) => f.endsWith('src/core/analysis/analyze.ts')));
   assert.ok(inputs.some((f) => f.includes('node_modules/acorn/')));
 });
+
+// chrome-remote-interface reads its lib/protocol.json only with `local: true`, which Hotline never
+// passes (src/core/inspector/session.ts): esbuild.mjs stubs it out of every bundle (0.5 MB).
+for (const outfile of ['dist/extension.js', 'dist/cli.js']) {
+  test(`${outfile} carries chrome-remote-interface without its local protocol.json`, async () => {
+    const inputs = await inputsOf(outfile);
+    assert.ok(
+      inputs.some((f) => f.endsWith('node_modules/chrome-remote-interface/lib/devtools.js')),
+      'the bundle has the library whose file the check looks for',
+    );
+    assert.deepEqual(
+      inputs.filter((f) => f.endsWith('protocol.json')),
+      [],
+    );
+  });
+}

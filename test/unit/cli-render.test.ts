@@ -1,6 +1,6 @@
 // The terminal report reads well on what new users met: an attached pid named once, a worker per
 // request grouped into one line, repeated notes counted, a long function name kept apart from the
-// source beside it; and README names every file a run folder holds.
+// source beside it; and docs/cli.md names every file a run folder holds.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -151,9 +151,10 @@ test('a long function name does not run into the source text', () => {
   assert.match(text, /server\.js:57 {2}a\.very\.long\.function\.name\.b… \S/);
 });
 
-test("README's list of run files names every file a run writes, and says sources.json copies your code", () => {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('Runs are kept in'), readme.indexOf('Secrets in headers'));
+test("docs/cli.md's list of run files names every file a run writes, and says sources.json copies your code", () => {
+  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('Runs are kept in'), doc.indexOf('Secrets in headers'));
+  assert.ok(section.length > 0, 'docs/cli.md has the list of run files');
   const files = [
     store.PROFILE_FILE,
     store.REPORT_FILE,
@@ -166,6 +167,6 @@ test("README's list of run files names every file a run writes, and says sources
     TIMELINE_FILE,
     store.workerProfileFile(0).replace('0', '<threadId>'),
   ];
-  for (const f of files) assert.ok(section.includes(`\`${f}\``), `README lists ${f}`);
+  for (const f of files) assert.ok(section.includes(`\`${f}\``), `docs/cli.md lists ${f}`);
   assert.match(section, /`sources\.json`: \*\*a copy of the source files/);
 });

@@ -90,9 +90,29 @@ test('an npm runtimeExecutable runs the package.json script when it is a node co
 test('configurations Hotline cannot start are skipped with the reason', () => {
   const text = JSON.stringify({
     configurations: [
-      { type: 'node', request: 'launch', name: 'ts-node', runtimeExecutable: 'ts-node', program: 'src/a.ts' },
       { type: 'node', request: 'launch', name: 'no program' },
       { type: 'node', request: 'launch', name: 'file var', program: '${file}' },
+    ],
+  });
+  const { choices, skipped } = nodeConfigsFromLaunchJson(text, ctx());
+  assert.equal(choices.length, 0);
+  assert.equal(skipped.length, 2);
+  assert.match(skipped[0], /no "program"/);
+  assert.match(skipped[1], /\$\{file\}/);
+});
+
+test('a runtimeExecutable that is not node, or an npm script that is not plain node, runs as a command line', () => {
+  const text = JSON.stringify({
+    configurations: [
+      {
+        type: 'node',
+        request: 'launch',
+        name: 'tsx',
+        runtimeExecutable: 'tsx',
+        runtimeArgs: ['watch'],
+        program: '${workspaceFolder}/src/a b.ts',
+        args: ['--port', '3000'],
+      },
       {
         type: 'node',
         request: 'launch',
@@ -103,12 +123,11 @@ test('configurations Hotline cannot start are skipped with the reason', () => {
     ],
   });
   const { choices, skipped } = nodeConfigsFromLaunchJson(text, ctx({ npmScript: () => 'nodemon server.js' }));
-  assert.equal(choices.length, 0);
-  assert.equal(skipped.length, 4);
-  assert.match(skipped[0], /"ts-node".*not node/);
-  assert.match(skipped[1], /no "program"/);
-  assert.match(skipped[2], /\$\{file\}/);
-  assert.match(skipped[3], /nodemon/);
+  assert.deepEqual(skipped, []);
+  const folder = ctx().folder;
+  assert.equal(choices[0].spec.command, `tsx watch '${folder}/src/a b.ts' --port 3000`);
+  assert.equal(choices[1].spec.command, 'nodemon server.js');
+  assert.equal(choices[1].spec.script, 'dev');
 });
 
 test('an envFile is read and env entries override it', () => {

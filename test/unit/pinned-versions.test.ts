@@ -8,7 +8,7 @@ import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-  dependencies: Record<string, string>;
+  dependencies?: Record<string, string>;
   devDependencies: Record<string, string>;
 };
 const installed = (name: string): string =>
@@ -24,7 +24,7 @@ const PINS = [
 
 for (const pin of PINS) {
   test(`${pin.name} is pinned to ${pin.version}, the version whose internals the code mirrors`, () => {
-    const spec = manifest.dependencies[pin.name] ?? manifest.devDependencies[pin.name];
+    const spec = manifest.dependencies?.[pin.name] ?? manifest.devDependencies[pin.name];
     assert.equal(spec, pin.version, `package.json must pin ${pin.name} exactly`);
     assert.equal(installed(pin.name), pin.version, `node_modules has another ${pin.name}`);
   });

@@ -1,7 +1,14 @@
 // redact.ts: secrets a user puts into a load test never reach report.json in clear.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { REDACTED, redactBody, redactEnv, redactHeaders, redactUrl } from '../../src/core/common/redact.ts';
+import {
+  REDACTED,
+  redactBody,
+  redactCommand,
+  redactEnv,
+  redactHeaders,
+  redactUrl,
+} from '../../src/core/common/redact.ts';
 
 const ENCODED = encodeURIComponent(REDACTED);
 const PASSWORD = 'correct horse battery staple';
@@ -104,4 +111,12 @@ describe('redactEnv', () => {
       },
     );
   });
+});
+
+test('redactCommand: secret-looking NAME=value words and --name=value flags of a start command', () => {
+  assert.equal(
+    redactCommand(`API_KEY=abc DEBUG=1 node x.js --token='x y' --port=3000`),
+    `API_KEY=${REDACTED} DEBUG=1 node x.js --token=${REDACTED} --port=3000`,
+  );
+  assert.equal(redactCommand('tsx watch src/server.ts'), 'tsx watch src/server.ts');
 });

@@ -1,5 +1,6 @@
-// target.ts: which script to start: --entry, package.json main, or an npm script of the form
-// `[VAR=value …] node [flags] FILE [args]`; anything else is refused with a TargetError.
+// target.ts: what to start: --entry, package.json main, an npm script of the form
+// `[VAR=value …] node [flags] FILE [args]` (started by Hotline itself), any other script or
+// --command (run as it stands); what cannot name an app is refused with a TargetError.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -99,26 +100,36 @@ describe('resolveTarget', () => {
     assert.equal(resolveTarget(withScript('node server.js'), {}).entry, 'server.js');
   });
 
-  test('`nodemon server.js` is refused, naming the program', () => {
-    refuses(() => resolveTarget(withScript('node server.js'), { script: 'dev' }), /runs `nodemon`, not node/);
+  test('`nodemon server.js` runs as it stands, named as the npm script it is', () => {
+    const spec = resolveTarget(withScript('node server.js'), { script: 'dev', args: ['--verbose', 'a b'] });
+    assert.equal(spec.command, "nodemon server.js --verbose 'a b'", 'the app args are quoted for the shell');
+    assert.equal(spec.script, 'dev');
+    assert.equal(spec.entry, '');
   });
 
-  test('`node a.js && node b.js` and other shell syntax are refused', () => {
+  test('`node a.js && node b.js` and other shell syntax run as they stand', () => {
     for (const cmd of [
       'node a.js && node b.js',
       'node server.js | tee log',
       'node server.js > log.txt',
       'node $(pick).js',
     ]) {
-      refuses(() => resolveTarget(withScript(cmd), { script: 'start' }), /shell pipeline/);
+      assert.equal(resolveTarget(withScript(cmd), { script: 'start' }).command, cmd);
     }
+  });
+
+  test('--command runs any line; an empty one is refused', () => {
+    const spec = resolveTarget(app(), { command: 'npx tsx watch src/server.ts' });
+    assert.equal(spec.command, 'npx tsx watch src/server.ts');
+    assert.equal(spec.script, undefined);
+    refuses(() => resolveTarget(app(), { command: '  ' }), /--command is empty/);
   });
 
   test('`node` with no script, a missing script, no way to tell, an invalid package.json', () => {
     refuses(() => resolveTarget(withScript('node --inspect'), { script: 'start' }), /names no script/);
     refuses(() => resolveTarget(withScript('node server.js'), { script: 'serve' }), /no script "serve"/);
-    refuses(() => resolveTarget(app(), {}), /--entry FILE/);
-    refuses(() => resolveTarget(app({ name: 'x' }), {}), /--entry FILE/);
+    refuses(() => resolveTarget(app(), {}), /--entry FILE, --script NAME/);
+    refuses(() => resolveTarget(app({ name: 'x' }), {}), /--entry FILE, --script NAME/);
     refuses(() => resolveTarget(app('{ not json'), {}), /not valid JSON/);
   });
 

@@ -1,4 +1,4 @@
-// The verdict logic (analysis/verdict.ts, compare.ts, gate.ts) on recorded sub-windows and on
+// The verdict logic (report/verdict.ts, compare.ts, gate.ts) on recorded sub-windows and on
 // hand-made ones whose answer follows from construction. No timing here: the windows are data.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';

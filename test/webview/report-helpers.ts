@@ -1,16 +1,13 @@
-// Shared by test/webview/report*.test.ts: real reports from the real CLI, the report page served
-// from 127.0.0.1, a test double of the VS Code webview host, and VS Code's Dark Modern and Light
-// Modern theme variables. Nothing sleeps: waits are on page state or process exit.
+// Shared by test/webview/report*.test.ts: the report page served from 127.0.0.1, a test double of
+// the VS Code webview host, and VS Code's Dark Modern and Light Modern theme variables. The reports
+// the page shows are recorded runs (test/helpers/recorded.ts). Nothing sleeps: waits are on page state.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { reportHtml } from '../../webview/report/html.ts';
 import { CHROMIUM, assertChromium } from '../helpers/chromium.ts';
 
@@ -26,7 +23,7 @@ export const LOGIN_API = path.join(REPO_ROOT, 'examples', 'login-api');
 export const REPORT_JS = path.join(REPO_ROOT, 'dist', 'webview', 'report.js');
 export const ARTIFACTS = path.join(REPO_ROOT, 'test', 'e2e', 'artifacts');
 
-// ---- real reports ------------------------------------------------------------------------------
+// ---- the bundle --------------------------------------------------------------------------------
 
 /** The bundle must exist and be newer than every source of the page (else: `node esbuild.mjs`). */
 export function assertBundleFresh(): void {
@@ -39,66 +36,6 @@ export function assertBundleFresh(): void {
       `dist/webview/report.js is older than webview/report/${f}: run \`node esbuild.mjs\``,
     );
   }
-  for (const f of ['dist/cli.js', 'dist/load-runner.js'])
-    assert.ok(fs.existsSync(path.join(REPO_ROOT, f)), `${f} is missing: run \`npm run build\``);
-  assert.ok(
-    fs.existsSync(path.join(LOGIN_API, 'node_modules', 'express')),
-    'examples/login-api has no node_modules: run `npm --prefix examples/login-api ci`',
-  );
-}
-
-const LOGIN_ARGS = [
-  'profile',
-  LOGIN_API,
-  '--entry',
-  'server.js',
-  '--url',
-  '/login',
-  '--method',
-  'POST',
-  '--header',
-  'content-type:application/json',
-  '--body',
-  JSON.stringify({ email: 'alice@example.com', password: 'correct horse battery staple' }),
-  '--connections',
-  '20',
-  '--duration',
-  '2',
-  '--warmup',
-  '1',
-  '--json',
-];
-
-/** One `hotline profile … --json` of examples/login-api; runs are kept in `outDir`, not in the example. */
-export function profileLoginApi(outDir: string, extra: string[] = []): Promise<ReportV1> {
-  return hotlineProfileJson([...LOGIN_ARGS, '--out', outDir, ...extra]);
-}
-
-/** `hotline profile ARGS` (which must include --json) with the built CLI: its report.json. */
-export function hotlineProfileJson(args: string[]): Promise<ReportV1> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'hotline.js'), ...args], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`hotline profile exited ${code}:\n${err}`));
-      try {
-        resolve(JSON.parse(out) as ReportV1);
-      } catch (e) {
-        reject(new Error(`hotline profile printed no JSON: ${(e as Error).message}\n${out.slice(0, 500)}`));
-      }
-    });
-  });
-}
-
-export function tempDir(prefix: string): string {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
 }
 
 // ---- the page, served from 127.0.0.1 -----------------------------------------------------------

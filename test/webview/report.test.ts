@@ -1,9 +1,9 @@
-// The report webview in a real browser (Debian's chromium through playwright-core), fed real
-// reports of examples/login-api made by the real CLI: the pbkdf2Sync run, and the HASH_MODE=async
-// run as the pair for the baseline. A test double of the VS Code host records what the page posts.
+// The report webview in a real browser (Debian's chromium through playwright-core), fed recorded
+// real runs of examples/login-api (test/fixtures/runs, scripts/record-fixtures.mjs): the pbkdf2Sync
+// run, and the HASH_MODE=async run as the pair for the baseline. A test double of the VS Code host
+// records what the page posts.
 // Run after `node esbuild.mjs`: node --import tsx --test test/webview/report.test.ts
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -14,14 +14,13 @@ import {
   hostRecord,
   launchChromium,
   openCheckedReport,
-  profileLoginApi,
   screenshot,
   servePage,
-  tempDir,
   type PageServer,
   type ThemeName,
 } from './report-helpers.ts';
 import { assertChromium } from '../helpers/chromium.ts';
+import { recordedReport } from '../helpers/recorded.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const window: any;
@@ -36,14 +35,12 @@ describe('report webview', { timeout: 240_000 }, () => {
   let server: PageServer;
   let sync: ReportV1;
   let async: ReportV1;
-  let runs: string;
 
   before(async () => {
-    assertChromium(); // first: a missing browser ends the suite before the runs it needs
+    assertChromium();
     assertBundleFresh();
-    runs = tempDir('hotline-webview-');
-    sync = await profileLoginApi(runs);
-    async = await profileLoginApi(runs, ['--env', 'HASH_MODE=async']);
+    sync = recordedReport('login-sync');
+    async = recordedReport('login-async');
     server = await servePage();
     browser = await launchChromium();
   });
@@ -51,7 +48,6 @@ describe('report webview', { timeout: 240_000 }, () => {
   after(async () => {
     await browser?.close();
     await server?.close();
-    if (runs) fs.rmSync(runs, { recursive: true, force: true });
   });
 
   /** Opens the page with these messages answering `ready`; `check()` asserts it stayed clean. */

@@ -1,6 +1,6 @@
-// The report's Timeline tab in a real browser, fed a real run of test/apps/stall (300 ms stall
-// once a second) made by the real CLI: the heat map draws the stall's band in the theme's colour,
-// dragging across it re-ranks the hot lines (the stall line first), the open-range button posts
+// The report's Timeline tab in a real browser, fed a recorded real run of test/apps/stall (300 ms
+// stall once a second; test/fixtures/runs/stall-timeline, scripts/record-fixtures.mjs): the heat
+// map draws the stall's band in the theme's colour, dragging across it re-ranks the hot lines (the stall line first), the open-range button posts
 // the dragged range, the keyboard selects too, and a damaged timeline costs only the tab.
 // Run after `node esbuild.mjs`: node --import tsx --test test/webview/timeline.test.ts
 import assert from 'node:assert/strict';
@@ -14,16 +14,15 @@ import {
   REPO_ROOT,
   assertBundleFresh,
   hostRecord,
-  hotlineProfileJson,
   launchChromium,
   openCheckedReport,
   screenshot,
   servePage,
-  tempDir,
   type PageServer,
   type ThemeName,
 } from './report-helpers.ts';
 import { assertChromium } from '../helpers/chromium.ts';
+import { recordedRun, removeRecordedRuns } from '../helpers/recorded.ts';
 import { awayFromStalls, stallsOfRun, type Stall } from '../helpers/stalls.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,33 +36,16 @@ const STALL_LINE =
     .split('\n')
     .findIndex((l) => l.includes('// STALL LINE')) + 1;
 
-/** `hotline profile` of the stall app; its report.json, timeline.json and stalls. */
-async function profileStall(
-  outDir: string,
-): Promise<{ report: ReportV1; timeline: TimelineV1; stalls: Stall[]; allStalls: Stall[] }> {
-  const report = await hotlineProfileJson([
-    'profile',
-    STALL_APP,
-    '--entry',
-    'server.js',
-    '--url',
-    '/',
-    '--connections',
-    '10',
-    '--duration',
-    '4',
-    // One profiled sub-window: the timeline's seconds are the app's (its stalls are printed in them).
-    '--sub-windows',
-    '1',
-    '--warmup',
-    '1',
-    '--out',
-    outDir,
-    '--json',
-  ]);
-  const timeline = JSON.parse(fs.readFileSync(path.join(outDir, report.id, TIMELINE_FILE), 'utf8')) as TimelineV1;
-  const runDir = path.join(outDir, report.id);
-  return { report, timeline, stalls: stallsOfRun(runDir), allStalls: stallsOfRun(runDir, { overlapping: true }) };
+/** The recorded run of the stall app: its report.json, timeline.json and the stalls it ran. */
+function recordedStallRun(): { report: ReportV1; timeline: TimelineV1; stalls: Stall[]; allStalls: Stall[] } {
+  const runDir = recordedRun('stall-timeline');
+  const read = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(runDir, file), 'utf8')) as T;
+  return {
+    report: read<ReportV1>('report.json'),
+    timeline: read<TimelineV1>(TIMELINE_FILE),
+    stalls: stallsOfRun(runDir),
+    allStalls: stallsOfRun(runDir, { overlapping: true }),
+  };
 }
 
 /** A heat-map cell (20 ms) by its index from the profile's start: its column (second) and row. */
@@ -104,13 +86,11 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
   let timeline: TimelineV1;
   let stalls: Stall[];
   let allStalls: Stall[];
-  let runs: string;
 
   before(async () => {
-    assertChromium(); // first: a missing browser ends the suite before the runs it needs
+    assertChromium();
     assertBundleFresh();
-    runs = tempDir('hotline-webview-timeline-');
-    ({ report, timeline, stalls, allStalls } = await profileStall(runs));
+    ({ report, timeline, stalls, allStalls } = recordedStallRun());
     server = await servePage();
     browser = await launchChromium();
   });
@@ -118,7 +98,7 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
   after(async () => {
     await browser?.close();
     await server?.close();
-    if (runs) fs.rmSync(runs, { recursive: true, force: true });
+    removeRecordedRuns();
   });
 
   const open = (theme: ThemeName, message: unknown) =>

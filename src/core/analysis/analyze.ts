@@ -4,10 +4,11 @@
 import type { CpuProfile } from './cpuprofile.ts';
 import { buildProfileTree, type ProfileTree } from './profile.ts';
 import { CATEGORIES, HOTLINE_SCRIPT_PREFIX, Workspace, categoryOf, fileOfUrl } from './categories.ts';
-import { SourceMapper, type SourceMapInput } from './sourcemaps.ts';
+import { packedLine, SourceMapper, type SourceMapInput } from './sourcemaps.ts';
 import { ScriptIndex } from './callsites.ts';
 import { CallLines, identityOf, type LineShare } from './call-lines.ts';
 import { findHints } from './find-hints.ts';
+import { withoutOwnFrames } from './own-frames.ts';
 import { buildStackEvidence, type StackCapturesInput, type StackEvidence } from './stacks.ts';
 import type { Analysis, CategoryTimes, LineCost } from './model.ts';
 import { buildTimeline, timelineJsonFits, timelineSurelyTooLong, type TimelineV1 } from './timeline.ts';
@@ -83,7 +84,8 @@ class Analyzer {
   private readonly calls: CallLines;
 
   constructor(private readonly input: AnalyzeInput) {
-    this.tree = buildProfileTree(input.profile, { reuseSamples: input.consumeSamples });
+    // Hotline's own stack captures out of the user's code (a run saved before they were cut out).
+    this.tree = buildProfileTree(withoutOwnFrames(input.profile), { reuseSamples: input.consumeSamples });
     // The tree holds all the analysis needs of the nodes: millions of objects that every later
     // full collection would mark again go now.
     if (input.consumeSamples === true) input.profile.nodes = [];
@@ -128,6 +130,7 @@ class Analyzer {
       fnOfNode: (node) => this.fnOfNode(node),
       isWorkspaceNode: (node) => this.isWorkspaceNode(node),
       lineKey: (fn, rawLine, column, fnName) => this.lineKey(fn, rawLine, column, fnName),
+      mapOriginals: (file, line, from, to) => this.mapper.linesIn(file, line, from, to),
     });
   }
 
@@ -285,8 +288,12 @@ class Analyzer {
     // bundlers often open an indented line with a segment that continues the previous one.
     const column =
       generatedColumn ?? (this.mapper.has(fn.generatedFile) ? fn.index?.firstCodeColumn(generatedLine) : undefined);
-    const original =
-      column === undefined
+    // A line without a column on a line that packs many original ones: only the function is known.
+    const packed = generatedColumn === undefined && packedLine(this.mapper, fn.generatedFile, generatedLine);
+    if (packed) this.notePacked(fn);
+    const original = packed
+      ? undefined
+      : column === undefined
         ? this.mapper.line(fn.generatedFile, generatedLine)
         : this.mapper.at(fn.generatedFile, generatedLine, column);
     if (original) {
@@ -304,6 +311,20 @@ class Analyzer {
       this.lines.set(key, { file, line, fn: fnName, ownUs: 0, selfUs: 0, totalUs: 0, callees: new Map(), generated });
     }
     return key;
+  }
+
+  private readonly packedFiles = new Set<string>();
+
+  /** One note for the files whose code as run is packed on few lines (a loader's output: tsx's). */
+  private notePacked(fn: FunctionInfo): void {
+    if (this.packedFiles.has(fn.file)) return;
+    this.packedFiles.add(fn.file);
+    const [first] = this.packedFiles;
+    const others = this.packedFiles.size > 1 ? ` (and ${this.packedFiles.size - 1} more)` : '';
+    const note = `${first}${others} ran as code packed on few lines (a loader's or a minifier's output): V8 gives the line a function was on when sampled, not the column, so time spent in its own code is shown on the function's first line; the lines it calls from are exact.`;
+    const at = this.notes.findIndex((n) => n.startsWith(`${first}`) && n.includes('ran as code packed'));
+    if (at >= 0) this.notes[at] = note;
+    else this.notes.push(note);
   }
 
   // ---- the passes -----------------------------------------------------------------------

@@ -17,6 +17,8 @@ export interface LineContext {
   readonly lines: Map<string, LineAcc>;
   fnOfNode(node: number): FunctionInfo;
   isWorkspaceNode(node: number): boolean;
+  /** The original lines a generated line's columns [from, to) map to (sourcemaps.ts linesIn). */
+  mapOriginals(generatedFile: string, line: number, from: number, to: number): readonly { generatedColumn: number }[];
   /** The line record for a generated position of a workspace function (analyze.ts). */
   lineKey(fn: FunctionInfo, rawLine: number, generatedColumn?: number, fnName?: string): string;
 }
@@ -35,6 +37,21 @@ export interface CallSiteResolution {
   inferred: boolean;
 }
 
+/** Fewer captures inside a minified function's body than this: its time is "one of" its lines. */
+const MIN_MINIFIED_CAPTURES = 10;
+
+/** Captured frames of one function on a node's own samples (frame index → ticks). */
+interface SeenFunction {
+  fn: FunctionInfo;
+  frames: Map<number, number>;
+}
+
+/** A function a position tick's line belongs to, and its share of that line's ticks. */
+interface LineOwner extends SeenFunction {
+  name: string;
+  frac: number;
+}
+
 /** Below this many ticks on one edge, the same caller→callee pair's ticks from every context are used if there are more. */
 const MIN_EDGE_TICKS = 20;
 
@@ -45,55 +62,136 @@ export class CallLines {
   constructor(private readonly ctx: LineContext) {}
 
   /**
-   * Where a workspace node's own samples were, from V8's position ticks. Ticks on lines outside
-   * the function come from code V8 inlined into it. A line inside another function of the same
-   * file is taken as that function inlined (the usual case: a helper of the same module); other
-   * lines cannot be placed (the number alone does not say which file), so their share goes to
-   * the function's own lines in proportion.
+   * Where a workspace node's own samples were: V8's position ticks, which come from the program
+   * counter of each sample. The stack captures never decide this line by themselves: a capture
+   * lands only where V8 services an interrupt (a function's entry, a loop's back edge, the return
+   * of a long native call), so its top frame is biased to those points (docs/attribution.md).
+   * Captures only tell apart what the line number alone cannot: which function inlined into this
+   * one a line belongs to (its number may be of another file), and which original line of a
+   * minified line (see minifiedLine).
    */
   execLines(node: number): LineShare[] {
     const cached = this.execCache.get(node);
     if (cached) return cached;
-    const shares = this.measuredSelfLines(node) ?? this.tickedLines(node);
+    const shares = this.tickedLines(node);
     this.execCache.set(node, shares);
     return shares;
-  }
-
-  /**
-   * Self time of a function that had other functions of the user's code inlined into it: V8's
-   * position ticks then carry line numbers of other files (which may look like lines of this
-   * one), so the captured stacks, which name every inlined frame, place the time instead.
-   */
-  private measuredSelfLines(node: number): LineShare[] | undefined {
-    const seen = this.ctx.evidence?.selfOwner.get(node);
-    if (!seen || seen.inlined.size === 0 || sum(seen.own) + sum(seen.inlined) < 3) return undefined;
-    const fn = this.ctx.fnOfNode(node);
-    const weights = new Map<string, number>();
-    for (const [frame, w] of seen.own) this.addWeight(weights, this.frameLineKey(fn, frame), w);
-    for (const [frame, w] of seen.inlined)
-      this.addWeight(weights, this.frameLineKey(this.ctx.capturedFn[frame], frame), w);
-    return normalise(weights);
   }
 
   private tickedLines(node: number): LineShare[] {
     const fn = this.ctx.fnOfNode(node);
     const frame = this.ctx.tree.frames[this.ctx.tree.nodeFrame[node]];
-    const ticks = this.ctx.tree.positionTicks[node] ?? [];
-    const scope = fn.scope;
-    const placed: Array<{ line: number; ticks: number; inlined?: string }> = [];
-    for (const t of ticks) {
+    const seen = this.capturedSelf(node, fn);
+    const weights = new Map<string, number>();
+    for (const t of this.ctx.tree.positionTicks[node] ?? []) {
       if (t.ticks <= 0) continue;
-      if (!scope || scope.isProgram || (t.line >= scope.startLine && t.line <= scope.endLine)) {
-        placed.push(t);
-        continue;
-      }
-      const inlined = fn.index?.functionAtLine(t.line);
-      if (inlined) placed.push({ ...t, inlined: inlined.name ?? '(inlined)' });
+      for (const owner of this.lineOwners(fn, t.line, seen))
+        for (const share of this.linesOfTick(owner, t.line))
+          this.addWeight(weights, share.key, t.ticks * owner.frac * share.frac);
     }
-    const total = placed.reduce((s, t) => s + t.ticks, 0);
-    return total > 0
-      ? placed.map((t) => ({ key: this.ctx.lineKey(fn, t.line, undefined, t.inlined), frac: t.ticks / total }))
+    return weights.size > 0
+      ? normalise(weights)
       : [{ key: this.ctx.lineKey(fn, frame.line0 + 1, Math.max(frame.col0, 0)), frac: 1 }];
+  }
+
+  /**
+   * The captured top frames of the user's code on a node's own samples, by function: the node's
+   * own, or one inlined into it (a recursive function inlined into itself is the same function).
+   */
+  private capturedSelf(node: number, fn: FunctionInfo): Map<string, SeenFunction> {
+    const byFn = new Map<string, SeenFunction>();
+    const seen = this.ctx.evidence?.selfOwner.get(node);
+    if (!seen) return byFn;
+    const ownKey = identityOf(fn).key;
+    for (const weights of [seen.own, seen.inlined])
+      for (const [frame, w] of weights) {
+        const frameFn = this.ctx.capturedFn[frame];
+        const key = identityOf(frameFn).key;
+        let entry = byFn.get(key);
+        if (!entry) byFn.set(key, (entry = { fn: key === ownKey ? fn : frameFn, frames: new Map() }));
+        entry.frames.set(frame, (entry.frames.get(frame) ?? 0) + w);
+      }
+    return byFn;
+  }
+
+  /**
+   * Which function a position tick's line is in. The node's own range, a function inlined into it
+   * whose range holds the line (seen in the captures), else a function of the same file at that
+   * line. When several could be it, the captures that landed on that line (not at a function's
+   * entry) split it; failing those, all captures of each.
+   */
+  private lineOwners(fn: FunctionInfo, line: number, seen: ReadonlyMap<string, SeenFunction>): LineOwner[] {
+    const ownKey = identityOf(fn).key;
+    const own = seen.get(ownKey) ?? { fn, frames: new Map<number, number>() };
+    const candidates: SeenFunction[] = [];
+    if (holdsLine(fn, line)) candidates.push(own);
+    for (const [key, s] of seen)
+      if (key !== ownKey && s.fn.scope && !s.fn.scope.isProgram && holdsLine(s.fn, line)) candidates.push(s);
+    if (candidates.length === 0) {
+      const inlined = fn.index?.functionAtLine(line);
+      return inlined ? [{ fn, name: inlined.name ?? '(inlined)', frac: 1, frames: new Map() }] : [];
+    }
+    if (candidates.length === 1) return [{ ...candidates[0], name: candidates[0].fn.name, frac: 1 }];
+    const onLine = candidates.map((c) => this.capturesInBodyOnLine(c, line));
+    const anyOnLine = onLine.some((w) => w > 0);
+    const weights = anyOnLine ? onLine : candidates.map((c) => sum(c.frames));
+    const total = weights.reduce((a, b) => a + b, 0);
+    return candidates.map((c, i) => ({
+      ...c,
+      name: c.fn.name,
+      frac: total > 0 ? weights[i] / total : c === own ? 1 : 0,
+    }));
+  }
+
+  /** Captures of function `s` on a generated line, those at its entry (its head, where every call lands) left out. */
+  private capturesInBodyOnLine(s: SeenFunction, line: number): number {
+    let n = 0;
+    for (const [frame, w] of s.frames) {
+      const f = this.ctx.stackFrames[frame];
+      if (f.line !== line || (s.fn.scope && s.fn.index?.inHead(s.fn.scope, f.line, f.column - 1))) continue;
+      n += w;
+    }
+    return n;
+  }
+
+  /**
+   * The line record(s) of a position tick's generated line in function `owner`. A line of a
+   * minified script (the function's code on one generated line that maps back to several lines)
+   * is ambiguous: see minifiedLine.
+   */
+  private linesOfTick(owner: LineOwner, line: number): LineShare[] {
+    const { fn, name } = owner;
+    const scope = fn.scope;
+    if (scope && fn.index && scope.startLine === scope.endLine) {
+      const { from, to } = fn.index.columnsOn(scope, line);
+      const originals = this.ctx.mapOriginals(fn.generatedFile, line, from, to);
+      if (originals.length === 1)
+        return [{ key: this.ctx.lineKey(fn, line, originals[0].generatedColumn, name), frac: 1 }];
+      if (originals.length > 1) return this.minifiedLine(owner, line, originals);
+    }
+    return [{ key: this.ctx.lineKey(fn, line, undefined, name), frac: 1 }];
+  }
+
+  /**
+   * A minified line: V8 gives the line, not the column, so the program counter cannot tell the
+   * original lines apart. Captures that landed inside the function's body (a loop's back edge, the
+   * return of a native call; not its entry, where every call lands) place it when there are enough
+   * of them; else the time goes to one record "one of lines …", never to a line it may not be on.
+   */
+  private minifiedLine(owner: LineOwner, line: number, originals: readonly { generatedColumn: number }[]): LineShare[] {
+    const { fn, name } = owner;
+    const weights = new Map<string, number>();
+    for (const [frame, w] of owner.frames) {
+      const f = this.ctx.stackFrames[frame];
+      if (f.line !== line || (fn.scope && fn.index?.inHead(fn.scope, f.line, f.column - 1))) continue;
+      this.addWeight(weights, this.ctx.lineKey(fn, f.line, Math.max(f.column - 1, 0), name), w);
+    }
+    let total = 0;
+    for (const w of weights.values()) total += w;
+    if (total >= MIN_MINIFIED_CAPTURES) return normalise(weights);
+    const keys = originals.map((o) => this.ctx.lineKey(fn, line, o.generatedColumn, name));
+    const candidates = [...new Set(keys)].map((k) => this.ctx.lines.get(k)!);
+    return [{ key: candidates.length === 1 ? keys[0] : this.oneOfKey(candidates), frac: 1 }];
   }
 
   /** The line record of a captured frame, in function `fn` (the caller's, or the frame's own). */
@@ -294,6 +392,12 @@ export function identityOf(fn: FunctionInfo): Identity {
     workspace: fn.category === 'user',
     file: fn.category === 'native' ? '' : fn.generatedFile,
   };
+}
+
+/** A 1-based generated line is inside the function (the top level holds every line). */
+function holdsLine(fn: FunctionInfo, line: number): boolean {
+  const scope = fn.scope;
+  return !scope || scope.isProgram || (line >= scope.startLine && line <= scope.endLine);
 }
 
 function sum(weights: FrameWeights): number {

@@ -215,6 +215,23 @@ export class ScriptIndex {
     return { line0: line - 1, col0: at - this.lineStarts[line - 1] };
   }
 
+  /** The columns [from, to) of a 1-based line that lie inside `range` (a minified line holds many functions). */
+  columnsOn(range: CodeRange, line: number): { from: number; to: number } {
+    const start = this.lineStarts[line - 1] ?? 0;
+    const lineEnd = start + this.lineText(line).length;
+    return { from: Math.max(range.start, start) - start, to: Math.min(range.end, lineEnd) - start };
+  }
+
+  /**
+   * Whether a position (1-based line, 0-based column) is in the function's head, before its body:
+   * where V8 services an interrupt at the function's entry.
+   */
+  inHead(scope: FunctionScope, line: number, column: number): boolean {
+    if (scope.isProgram) return false;
+    const offset = this.offsetOf(line, column);
+    return scope.start <= offset && offset <= (scope.bodyStart ?? scope.start);
+  }
+
   lineText(line: number): string {
     const start = this.lineStarts[line - 1];
     if (start === undefined) return '';

@@ -58,7 +58,10 @@ export function functionCosts(
       .map(([fi, us]) => ({ name: fns[fi].name, file: fns[fi].file, line: fns[fi].line, totalMs: ms(us) }));
   const order = fns
     .map((_, i) => i)
-    .filter((i) => (fnTotal[i] > 0 || fnSelf[i] > 0) && !isRoot(fns[i]))
+    // V8's synthetic frames, (idle), (program) and (garbage collector), are no function: their
+    // time is in the categories, whose base is stated there. A share of non-idle time for (idle)
+    // would exceed 100% on a mostly idle app, and rank it as "the top function".
+    .filter((i) => (fnTotal[i] > 0 || fnSelf[i] > 0) && !isSynthetic(fns[i]))
     .sort((a, b) => fnSelf[b] - fnSelf[a] || fnTotal[b] - fnTotal[a]);
   // Every function of the user's code is kept (the editor puts a lens on each); others to a limit.
   const kept = order.filter((i, rank) => rank < limit || fns[i].category === 'user');
@@ -115,11 +118,6 @@ export function lineCosts(
       ...(l.generated ? { generated: l.generated } : {}),
       ...(l.oneOf ? { oneOf: l.oneOf } : {}),
     }));
-}
-
-/** (root) holds every sample: listing it as a function says nothing. */
-function isRoot(f: FunctionInfo): boolean {
-  return f.file === '' && f.name === '(root)';
 }
 
 function isSynthetic(f: FunctionInfo): boolean {

@@ -22,6 +22,7 @@ export {
 } from './heap.ts';
 export { mergeHeapProfiles } from './heap-merge.ts';
 export { mergedClock, mergeProfiles } from './merge.ts';
+export { OWN_FRAMES_NAME, withoutOwnFrames } from './own-frames.ts';
 export {
   type Analysis,
   type CallLink,
@@ -46,6 +47,13 @@ export {
 export { looksLikePprof, type PprofContent, readPprof } from './pprof.ts';
 export { cpuProfileToPprof } from './pprof-out.ts';
 export { type SourceMapInput } from './sourcemaps.ts';
+export {
+  applyRuntimeScripts,
+  asRunPath,
+  type RuntimeScriptInput,
+  type RuntimeScriptsApplied,
+  unmappedNote,
+} from './runtime-scripts.ts';
 export {
   findStalls,
   type LineStalls,

@@ -34,6 +34,7 @@ export interface FunctionCost {
   category: Category;
   selfMs: number;
   totalMs: number;
+  /** Of the non-idle time (`nonIdleMs`); V8's synthetic (idle), (program), (garbage collector) are in `categories`, not here. */
   selfPct: number;
   totalPct: number;
   callers: CallLink[];

@@ -68,6 +68,23 @@ export class SourceMapper {
     );
   }
 
+  /** How many distinct original lines the segments of a generated line map to. */
+  originalLinesOn(generatedFile: string, line: number): number {
+    const map = this.maps.get(generatedFile);
+    if (!map || !validPosition(line, 0)) return 0;
+    const key = `${generatedFile}\u0000${line}`;
+    let n = this.lineCounts.get(key);
+    if (n === undefined) {
+      const seen = new Set<string>();
+      for (const seg of decodedMappings(map)[line - 1] ?? []) if (seg.length >= 4) seen.add(`${seg[1]}:${seg[2]}`);
+      n = seen.size;
+      this.lineCounts.set(key, n);
+    }
+    return n;
+  }
+
+  private readonly lineCounts = new Map<string, number>();
+
   /**
    * A whole generated line (V8's position ticks carry no column): the original line most of its
    * segments map to. Not simply the first segment: bundlers open an indented line with one that
@@ -91,6 +108,37 @@ export class SourceMapper {
     if (!best) return undefined;
     return toOriginal({ source: map.resolvedSources[best.source], line: best.line + 1, column: best.column });
   }
+  /**
+   * The original lines that the segments of generated columns [from, to) of one generated line map
+   * to, each with the first generated column mapping to it: what a minified line of one function
+   * holds (call-lines.ts).
+   */
+  linesIn(
+    generatedFile: string,
+    line: number,
+    from: number,
+    to: number,
+  ): Array<OriginalPosition & { generatedColumn: number }> {
+    const map = this.maps.get(generatedFile);
+    if (!map || !validPosition(line, 0)) return [];
+    const out = new Map<string, OriginalPosition & { generatedColumn: number }>();
+    for (const seg of decodedMappings(map)[line - 1] ?? []) {
+      if (seg.length < 4 || seg[0] < from || seg[0] >= to) continue;
+      const [column, source, origLine, origColumn] = seg as [number, number, number, number];
+      const original = toOriginal({ source: map.resolvedSources[source], line: origLine + 1, column: origColumn });
+      const key = `${source}:${origLine}`;
+      if (original && !out.has(key)) out.set(key, { ...original, generatedColumn: column });
+    }
+    return [...out.values()];
+  }
+}
+
+/**
+ * Whether a generated line holds the code of more than two original lines (a loader's or a
+ * minifier's one-line output): V8 gives a top frame's line only, which cannot say which of them ran.
+ */
+export function packedLine(mapper: SourceMapper, generatedFile: string, line: number): boolean {
+  return mapper.originalLinesOn(generatedFile, line) > 2;
 }
 
 function validPosition(line: number, column: number): boolean {

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import {
   type Analysis,
   analyzeProfile,
+  applyRuntimeScripts,
   analyzeProfileWithTimeline,
   type CpuProfile,
   cpuProfileToPprof,
@@ -28,6 +29,7 @@ import {
   loadSources,
   PROFILE_FILE,
   readRunRecord,
+  readRuntimeScriptsBeside,
   SOURCES_FILE,
   STACKS_FILE,
   writeFileAtomic,
@@ -40,6 +42,7 @@ import { analyzeProcesses } from './analyze-processes.ts';
 import { analyzeStalls } from './analyze-stalls.ts';
 import { analyzeWaits } from './analyze-waits.ts';
 import { isUnusable, readStacksFile } from './stacks-files.ts';
+import { withoutMappedNonCode, withoutUnmappedLines } from './unmapped-lines.ts';
 
 export { TIMELINE_FILE };
 
@@ -92,12 +95,19 @@ export function analyzeFile(
   if (pprof?.kind === 'heap')
     throw new ProfileFormatError(`${HEAP_PPROF} (${pprof.valueType}): it has allocations, not CPU time`);
   let profile = mapProfilePaths(pprof ? pprof.profile : readProfileFile(profileFile), opts.pathMap ?? []);
-  const loaded = loadSources(profile, root);
+  // Scripts compiled in memory are read as the run saw them (runtime-scripts.ts).
+  const runtime = applyRuntimeScripts(
+    profile,
+    readStacksBeside(profileFile, profile.samples?.length ?? 0),
+    path.basename(profileFile) === PROFILE_FILE ? readRuntimeScriptsBeside(profileFile) : [],
+  );
+  profile = runtime.profile;
+  const loaded = loadSources(profile, root, runtime);
   // A run analyzed again (an older run opened later): its own saved sources are the text it ran,
   // whatever was edited since; the editor maps the lines through those edits.
   for (const [file, text] of savedSourcesBeside(profileFile)) loaded.sources.set(file, text);
   if (pprof) profile = placeFunctionHeads(profile, pprof.frameLines, loaded.sources);
-  const stacks = readStacksBeside(profileFile, profile.samples?.length ?? 0);
+  const stacks = runtime.stacks;
   const input = {
     profile,
     root,
@@ -114,6 +124,8 @@ export function analyzeFile(
     : analyzeProfileWithTimeline(input, MAX_STRING_BYTES);
   // Not unshift(...notes): one note per missing file can be more arguments than the stack holds.
   analysis.notes = loaded.notes.concat(analysis.notes);
+  withoutUnmappedLines(analysis, runtime.unmapped);
+  withoutMappedNonCode(analysis, loaded.sources, runtime.sourceMaps);
   if (pprof)
     analysis.notes.push(
       `Read from pprof (${pprof.valueType}): pprof keeps no order of samples in time, so there is no heat map.`,

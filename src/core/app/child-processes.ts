@@ -15,6 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { descendantsOf } from './processes.ts';
 import { RECORD_CONSOLE } from '../inspector/index.ts';
+import type { ListenAddress } from '../common/index.ts';
 
 /** What a child process wrote about itself. */
 export interface ChildInspector {
@@ -26,9 +27,15 @@ export interface ChildInspector {
   url: string;
   /** Its script and arguments (process.argv without the node binary). */
   argv: string[];
+  /** Under a start command: the TCP servers it opened (it opened its inspector on the first). */
+  listening?: ListenAddress[];
 }
 
 const DIR_ENV = 'HOTLINE_PROCESS_DIR';
+/** Set for a start command (command.ts): processes wait until they listen before opening an inspector. */
+const COMMAND_ENV = 'HOTLINE_COMMAND';
+/** Set by the app's process once it listens: the processes it starts after that are its children. */
+const APP_ENV = 'HOTLINE_APP_PID';
 const PRELOAD_FILE = 'hotline-child-preload.cjs';
 
 /** Plain CommonJS: it runs in the user's processes, whatever their module system. */
@@ -45,25 +52,49 @@ const PRELOAD = `'use strict';
     for (let i = process.execArgv.length - 1; i >= 0; i--) if (inspectorFlag.test(process.execArgv[i])) process.execArgv.splice(i, 1);
     return;
   }
-  try {
-    inspector.open(0, '127.0.0.1', false);
-  } catch {
-    return; // the inspector is unavailable here: this process runs unprofiled
-  }
-  const url = inspector.url();
-  if (!url) return;
   // The console's own methods, before the app's code: its profiled windows swap only these.
   ${RECORD_CONSOLE}
-  const fs = require('node:fs');
-  const path = require('node:path');
-  const kind = typeof process.send !== 'function' ? 'spawn' : require('node:cluster').isWorker ? 'cluster' : 'fork';
-  const file = path.join(dir, process.pid + '.json');
-  try {
-    fs.writeFileSync(file + '.tmp', JSON.stringify({ pid: process.pid, ppid: process.ppid, kind, url, argv: process.argv.slice(1) }), { mode: 0o600 });
-    fs.renameSync(file + '.tmp', file);
-  } catch {
-    inspector.close(); // Hotline has gone (its folder with it): nobody will attach
+  const report = (listening) => {
+    try {
+      inspector.open(0, '127.0.0.1', false);
+    } catch {
+      return; // the inspector is unavailable here: this process runs unprofiled
+    }
+    const url = inspector.url();
+    if (!url) return;
+    const fs = require('node:fs');
+    const path = require('node:path');
+    const kind = typeof process.send !== 'function' ? 'spawn' : require('node:cluster').isWorker ? 'cluster' : 'fork';
+    const file = path.join(dir, process.pid + '.json');
+    try {
+      fs.writeFileSync(file + '.tmp', JSON.stringify({ pid: process.pid, ppid: process.ppid, kind, url, argv: process.argv.slice(1), listening }), { mode: 0o600 });
+      fs.renameSync(file + '.tmp', file);
+    } catch {
+      inspector.close(); // Hotline has gone (its folder with it): nobody will attach
+    }
+  };
+  // A start command (npm, a watcher, a framework CLI) runs Node processes that are not the app:
+  // until one of them serves a TCP port, none opens an inspector (nothing slows them, nothing is
+  // left open). The first to listen is the app; what it starts from then on is its children.
+  if (process.env.${COMMAND_ENV} === '1' && !process.env.${APP_ENV}) {
+    const net = require('node:net');
+    const listen = net.Server.prototype.listen;
+    let servers;
+    net.Server.prototype.listen = function (...args) {
+      this.once('listening', () => {
+        const a = this.address();
+        if (!a || typeof a !== 'object') return; // a pipe or a unix socket: no HTTP to load
+        if (servers) return void servers.push(a);
+        servers = [a];
+        process.env.${APP_ENV} = String(process.pid);
+        // Servers opened in the same turn are reported together (the one on PORT is chosen).
+        setImmediate(() => report(servers));
+      });
+      return listen.apply(this, args);
+    };
+    return;
   }
+  report(undefined);
 })();
 `;
 
@@ -84,10 +115,18 @@ export class ChildInspectors {
     return new ChildInspectors(dir);
   }
 
-  /** The app's environment additions: its own NODE_OPTIONS (`base`) with the preload after them. */
-  env(base: string | undefined): Record<string, string> {
+  /**
+   * The app's environment additions: its own NODE_OPTIONS (`base`) with the preload after them.
+   * `command`: the app is started by a command line whose Node processes open their inspector
+   * only once they listen (see the preload).
+   */
+  env(base: string | undefined, o: { command?: boolean } = {}): Record<string, string> {
     const preload = JSON.stringify(path.join(this.dir, PRELOAD_FILE)); // NODE_OPTIONS reads "…" with \\ escapes
-    return { [DIR_ENV]: this.dir, NODE_OPTIONS: `${base ?? ''} --require ${preload}`.trim() };
+    return {
+      [DIR_ENV]: this.dir,
+      NODE_OPTIONS: `${base ?? ''} --require ${preload}`.trim(),
+      ...(o.command ? { [COMMAND_ENV]: '1' } : {}),
+    };
   }
 
   /** Calls `onChild` once for each child that reports, now and every `intervalMs` until dispose(). */
@@ -144,7 +183,13 @@ export function parseReport(text: string): ChildInspector | undefined {
   if (!/^ws:\/\/127\.0\.0\.1:\d+\//.test(v.url)) return undefined;
   const kind = v.kind === 'cluster' || v.kind === 'fork' ? v.kind : 'spawn';
   const argv = Array.isArray(v.argv) ? v.argv.filter((a): a is string => typeof a === 'string') : [];
-  return { pid: v.pid, ppid: v.ppid, kind, url: v.url, argv };
+  const listening = Array.isArray(v.listening) ? v.listening.filter(isAddress) : undefined;
+  return { pid: v.pid, ppid: v.ppid, kind, url: v.url, argv, ...(listening?.length ? { listening } : {}) };
+}
+
+function isAddress(a: unknown): a is ListenAddress {
+  const v = a as Partial<ListenAddress> | null;
+  return typeof v?.port === 'number' && typeof v.address === 'string' && typeof v.family === 'string';
 }
 
 /**

@@ -9,8 +9,12 @@ import { killTree } from './processes.ts';
 export interface LaunchSpec {
   /** Working directory of the app. */
   cwd: string;
-  /** The script node runs, relative to cwd or absolute. */
+  /** The script node runs, relative to cwd or absolute ('' when `command` is set). */
   entry: string;
+  /** A command line run as it stands through the shell (command.ts) instead of `node entry`. */
+  command?: string;
+  /** The npm script `command` comes from. */
+  script?: string;
   args?: string[];
   /** Flags for node itself (`--max-old-space-size=…`); inspector flags are ours and dropped. */
   runtimeArgs?: string[];

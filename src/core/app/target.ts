@@ -1,12 +1,17 @@
-// Which script to start: an explicit entry, an npm script that runs `node …`, or package.json's
-// main / start. Anything that is not plain node (nodemon, ts-node, next, a shell pipeline) is
-// refused with a sentence that says what to pass instead.
+// What to start: an explicit entry, a command line, an npm script, or package.json's main / start.
+// A script that is plain `node [flags] FILE` is started by Hotline itself (its inspector open from
+// the first line); any other (tsx, nodemon, a package bin, a framework CLI, `&&` chains) runs as it
+// stands, through the shell (command.ts), and the process that serves the port is the app.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaunchSpec } from './launch.ts';
 
 export class TargetError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** not-plain-node: the command is something else than `node FILE` (it can still run as it stands). */
+    readonly reason: 'not-plain-node' | 'invalid' = 'invalid',
+  ) {
     super(message);
     this.name = 'TargetError';
   }
@@ -16,6 +21,8 @@ export interface TargetChoice {
   entry?: string;
   /** An npm script name from the app's package.json. */
   script?: string;
+  /** A command line run as it stands (`tsx watch server.ts`). */
+  command?: string;
   args?: string[];
   runtimeArgs?: string[];
   env?: Record<string, string>;
@@ -33,19 +40,51 @@ export function resolveTarget(dir: string, choice: TargetChoice): LaunchSpec {
     nodePath: choice.nodePath,
   };
   if (choice.entry) return { ...base, entry: choice.entry };
+  if (choice.command !== undefined) {
+    if (choice.command.trim() === '')
+      throw new TargetError('--command is empty: give the command line that starts the app.');
+    return fromCommandLine(choice.command, base);
+  }
   const pkg = readPackageJson(cwd);
   if (choice.script) {
     const command = pkg?.scripts?.[choice.script];
     if (typeof command !== 'string') throw new TargetError(`package.json in ${cwd} has no script "${choice.script}".`);
-    return fromNodeCommand(command, `the npm script "${choice.script}"`, base);
+    return fromScript(command, choice.script, base);
   }
   if (pkg && typeof pkg.main === 'string' && fs.existsSync(path.resolve(cwd, pkg.main)))
     return { ...base, entry: pkg.main };
-  if (typeof pkg?.scripts?.start === 'string')
-    return fromNodeCommand(pkg.scripts.start, 'the npm script "start"', base);
+  if (typeof pkg?.scripts?.start === 'string') return fromScript(pkg.scripts.start, 'start', base);
   throw new TargetError(
-    `Don't know which file starts the app in ${cwd}: pass --entry FILE (or --script NAME for an npm script that runs node).`,
+    `Don't know which file starts the app in ${cwd}: pass --entry FILE, --script NAME (an npm script) or --command "…".`,
   );
+}
+
+/** An npm script: started by Hotline when it is plain node, else run as it stands. */
+function fromScript(command: string, script: string, base: Omit<LaunchSpec, 'entry'>): LaunchSpec {
+  try {
+    return fromNodeCommand(command, `the npm script "${script}"`, base);
+  } catch (err) {
+    if (!(err instanceof TargetError) || err.reason !== 'not-plain-node') throw err;
+    return { ...fromCommandLine(command, base), script };
+  }
+}
+
+/**
+ * A command line as it stands. The app's own arguments (after `--`) are appended, quoted for the
+ * shell; runtime flags go to every Node process it starts, through NODE_OPTIONS.
+ */
+function fromCommandLine(command: string, base: Omit<LaunchSpec, 'entry'>): LaunchSpec {
+  const args = commandLineOf(base.args ?? []);
+  return { ...base, entry: '', args: [], command: args ? `${command} ${args}` : command };
+}
+
+/** Words as one shell command line, each quoted where the shell would split or expand it. */
+export function commandLineOf(words: readonly string[]): string {
+  return words.map(shellQuote).join(' ');
+}
+
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 interface PackageJson {
@@ -71,6 +110,7 @@ export function fromNodeCommand(command: string, what: string, base: Omit<Launch
   if (/[|&;<>`$()]/.test(command.replace(/\$\{?[A-Z_][A-Z0-9_]*\}?/g, ''))) {
     throw new TargetError(
       `${what} is \`${command}\`: Hotline can only start a plain \`node [flags] FILE [args]\` command, not a shell pipeline. Pass --entry FILE instead.`,
+      'not-plain-node',
     );
   }
   const words = splitWords(command);
@@ -83,6 +123,7 @@ export function fromNodeCommand(command: string, what: string, base: Omit<Launch
   if (program !== 'node' && program !== 'nodejs') {
     throw new TargetError(
       `${what} runs \`${program ?? ''}\`, not node: Hotline starts the app with node itself. Pass --entry FILE (the script ${program ?? 'it'} would run).`,
+      'not-plain-node',
     );
   }
   const runtimeArgs: string[] = [];

@@ -2,7 +2,7 @@
 // run folder and says in run.json which processes they are and what of them was kept.
 import * as path from 'node:path';
 import type { ProcessCapture } from '../inspector/index.ts';
-import { mergeProfiles } from '../analysis/index.ts';
+import { mergeProfiles, withoutOwnFrames } from '../analysis/index.ts';
 import { type ExtrasRecord, processProfileFile, processStacksFile, writeFileAtomic } from '../store/index.ts';
 import type { StackSampler } from './stack-sampler.ts';
 
@@ -15,7 +15,7 @@ export function saveProcesses(runDir: string, captures: ProcessCapture<StackSamp
       continue;
     }
     const file = processProfileFile(c.info.pid);
-    writeFileAtomic(path.join(runDir, file), JSON.stringify(mergeProfiles(c.segments)));
+    writeFileAtomic(path.join(runDir, file), JSON.stringify(withoutOwnFrames(mergeProfiles(c.segments))));
     const stacks = saveStacks(runDir, c, name, record.notes);
     list.push({
       pid: c.info.pid,

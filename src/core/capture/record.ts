@@ -5,7 +5,7 @@ import type { LoopDelay, LoopReading, StackFrame } from '../inspector/index.ts';
 import { isExternalResult, type PhaseResult } from '../load/index.ts';
 import type { CpuProfile } from '../analysis/index.ts';
 import type { LoadFigures, RunSettings, SubWindowFigures } from '../report/index.ts';
-import { redactBody, redactEnv, redactHeaders, redactUrl } from '../common/index.ts';
+import { redactBody, redactCommand, redactEnv, redactHeaders, redactUrl } from '../common/index.ts';
 import type { Settings } from './settings.ts';
 import type { ExtrasCaptured } from './extras.ts';
 import type { StackCapturesV1 } from './stack-sampler.ts';
@@ -113,7 +113,11 @@ const round = (v: number, digits = 2): number => {
 /** The settings as run.json keeps them: what was run and how, with secrets redacted. */
 export function recordedSettings(s: Settings, t: LaunchSpec, attach: AttachSpec | undefined): RunSettings {
   return {
-    ...(attach ? { attach: redactUrl(attach.target) } : { entry: t.entry, args: t.args, runtimeArgs: t.runtimeArgs }),
+    ...(attach
+      ? { attach: redactUrl(attach.target) }
+      : t.command !== undefined
+        ? { command: redactCommand(t.command), ...(t.script !== undefined ? { script: t.script } : {}) }
+        : { entry: t.entry, args: t.args, runtimeArgs: t.runtimeArgs }),
     url: redactUrl(s.url),
     method: s.method,
     headers: redactHeaders(s.headers),

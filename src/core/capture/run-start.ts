@@ -6,7 +6,9 @@ import {
   AppProcess,
   AttachedApp,
   type AttachSpec,
+  type ChildInspector,
   ChildInspectors,
+  CommandApp,
   nodeChildrenOf,
   explicitPort,
   freePort,
@@ -23,6 +25,8 @@ import { type ListenAddress, RunError } from '../common/index.ts';
 import { RUN_DEFAULTS } from './settings.ts';
 import { RunControl } from './run-control.ts';
 import { DEFAULT_STACK_RATE_HZ, StackSampler } from './stack-sampler.ts';
+import { captureRuntimeScripts } from './runtime-scripts.ts';
+import type { RuntimeScript } from '../store/index.ts';
 
 export abstract class RunStart extends RunControl {
   /** Set when the run started the app itself (so it may close and reopen its inspector). */
@@ -34,6 +38,21 @@ export abstract class RunStart extends RunControl {
   protected childrenNote: string | undefined;
   /** The launched app's Node ("v20.20.0"): runs on two Nodes do not compare (report/comparable.ts). */
   protected nodeVersion: string | undefined;
+
+  /** The app's scripts compiled in memory, with their maps (runtime-scripts.ts): saved with the run. */
+  protected runtimeScripts: RuntimeScript[] = [];
+  /** Said in the report when they could not be read. */
+  protected runtimeScriptsNote: string | undefined;
+
+  /** Reads them once the app listens (its modules are loaded), before the warm-up. */
+  protected async readRuntimeScripts(): Promise<void> {
+    try {
+      this.runtimeScripts = await this.race(captureRuntimeScripts(this.inspector!.channel(), this.opts.target.cwd));
+    } catch (err) {
+      if (err instanceof RunError) throw err; // the run must stop (the app exited, a cancel)
+      this.runtimeScriptsNote = `The code of scripts compiled in memory could not be read (${(err as Error).message}): a loader's (tsx, ts-node) positions are not mapped.`;
+    }
+  }
 
   /** A sub-window's edge in the app: its main process's mark with its children's CPU time. */
   protected async edge(o: { open?: WindowKind; close?: WindowKind }): Promise<AppMark> {
@@ -76,8 +95,90 @@ export abstract class RunStart extends RunControl {
     return this.race(app.httpAddress(this.s.url));
   }
 
+  /**
+   * A command line (command.ts): its Node processes open their inspector once they listen, the
+   * first to report is the app (the one on PORT among servers opened together), later ones are
+   * its children. The app already runs when the session connects: nothing is awaited before it.
+   */
+  protected async startCommand(port: number, command: string): Promise<ListenAddress> {
+    const target = this.opts.target;
+    this.progress('starting', `running ${command}`);
+    const children = ChildInspectors.create();
+    this.disposers.push(() => children.dispose());
+    const base = target.env && 'NODE_OPTIONS' in target.env ? target.env.NODE_OPTIONS : process.env.NODE_OPTIONS;
+    // Flags for node itself go to every Node process the command starts.
+    const nodeOptions = [withoutInspectorFlags(base), ...(target.runtimeArgs ?? [])].filter(Boolean).join(' ');
+    const app = CommandApp.start({
+      cwd: target.cwd,
+      command,
+      script: target.script,
+      nodePath: target.nodePath,
+      env: { PORT: String(port), ...(target.env ?? {}), ...children.env(nodeOptions, { command: true }) },
+      onOutput: (stream, text) => {
+        this.output.push(text);
+        this.opts.onOutput?.(stream, text);
+      },
+    });
+    this.app = app;
+    this.stopReason = this.watch(app);
+    this.stopReason.catch(() => undefined);
+    const rateHz = this.opts.stackRateHz ?? DEFAULT_STACK_RATE_HZ;
+    const processes = (this.processes = new ProcessProfilers<StackSampler>(
+      rateHz > 0 ? (channel) => StackSampler.start(channel, rateHz, { paused: true }) : undefined,
+    ));
+    this.disposers.push(() => void processes.dispose());
+    let server: ChildInspector | undefined;
+    const found = new Promise<ChildInspector>((resolve) => {
+      children.watch((c) => {
+        if (server !== undefined || !c.listening) {
+          if (server !== undefined && this.opts.childProcesses !== false) processes.add(c);
+          return;
+        }
+        server = c;
+        resolve(c);
+      });
+    });
+    const timeoutS = this.opts.listenTimeoutS ?? RUN_DEFAULTS.listenTimeoutS;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new RunError(
+              'never-listened',
+              `No Node process of \`${command}\` started listening within ${timeoutS} s (Hotline set PORT=${port} and watched every server.listen() of every Node process it started). Does the command start the server, and does it need other settings (env, args)?`,
+              app.output(),
+            ),
+          ),
+        timeoutS * 1000,
+      );
+    });
+    let c: ChildInspector;
+    try {
+      c = await this.race(Promise.race([found, timedOut]));
+    } finally {
+      clearTimeout(timer);
+    }
+    const connecting = InspectorSession.connect(c.url);
+    this.disposers.push(
+      () =>
+        void connecting.then(
+          (i) => i.close(),
+          () => undefined,
+        ),
+    );
+    this.inspector = await this.race(connecting);
+    const address = c.listening!.find((l) => l.port === port) ?? c.listening![0];
+    app.serving(c.pid, address.port);
+    await this.race(this.inspector.endGroupWithOwner(process.pid));
+    this.progress('starting', `the app is process ${c.pid} (${c.argv.join(' ')}), listening on port ${address.port}`);
+    await this.race(this.inspector.quiet());
+    return this.checkReachable(address, app.output());
+  }
+
   protected async start(port: number): Promise<ListenAddress> {
     const target = this.opts.target;
+    if (target.command !== undefined) return this.startCommand(port, target.command);
     this.progress(
       'starting',
       `starting ${path.relative(target.cwd, path.resolve(target.cwd, target.entry)) || target.entry}`,
@@ -134,19 +235,24 @@ export abstract class RunStart extends RunControl {
     await this.race(this.inspector.exitWithParent(process.pid));
     // From here on the app runs its own work without us in the way (InspectorSession.quiet).
     await this.race(this.inspector.quiet());
+    return this.checkReachable(address, app.output());
+  }
+
+  /** The address the load goes to: a loopback one that accepts connections. */
+  private async checkReachable(address: ListenAddress, output: string): Promise<ListenAddress> {
     const host = loopbackHostOf(address);
     if (host === undefined) {
       throw new RunError(
         'never-listened',
         `The app listens on ${address.address}:${address.port} only, not on a loopback address: Hotline loads only 127.0.0.1 or ::1. Make it listen on all interfaces or on localhost.`,
-        app.output(),
+        output,
       );
     }
     if (!(await accepts(address.port, host))) {
       throw new RunError(
         'never-listened',
         `The app reported listening on port ${address.port} but refuses connections on ${host}.`,
-        app.output(),
+        output,
       );
     }
     return address;
@@ -181,4 +287,14 @@ export abstract class RunStart extends RunControl {
     promise.catch(() => undefined); // raced in start(); a rejection nobody awaits is not an error
     return { promise, cancel };
   }
+}
+
+const INSPECTOR_FLAG = /^--(inspect|inspect-brk|inspect-port|debug-port|inspect-wait|inspect-publish-uid)(=|$)/;
+
+/** NODE_OPTIONS without an --inspect of its own (it would open a second, wider door). */
+function withoutInspectorFlags(options: string | undefined): string {
+  return (options ?? '')
+    .split(/\s+/)
+    .filter((a) => a && !INSPECTOR_FLAG.test(a))
+    .join(' ');
 }

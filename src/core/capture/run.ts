@@ -17,7 +17,7 @@ import {
   probe,
   probeFailureLine,
 } from '../load/index.ts';
-import { type CpuProfile, fileOfUrl, mergeProfiles } from '../analysis/index.ts';
+import { type CpuProfile, fileOfUrl, mergeProfiles, withoutOwnFrames } from '../analysis/index.ts';
 import {
   acquireRunLock,
   createRunDir,
@@ -28,6 +28,7 @@ import {
   STACKS_FILE,
   writeFileAtomic,
   writeRunRecord,
+  writeRuntimeScripts,
 } from '../store/index.ts';
 import { loadFigures, loopOf, type Measured, recordedSettings } from './record.ts';
 import {
@@ -82,6 +83,7 @@ class Run extends RunStart {
       const address = this.opts.attach
         ? await this.attachTo(this.opts.attach)
         : await this.start(await this.portToLaunchOn());
+      await this.readRuntimeScripts();
       const url = joinUrl(this.s.url, address);
       const figures = await this.measure(url);
       this.progress('analyzing', this.attached ? 'letting the app go' : 'stopping the app');
@@ -307,7 +309,7 @@ class Run extends RunStart {
         loop,
         profiledLoop,
         blockedAt,
-        profile: mergeProfiles(segments),
+        profile: withoutOwnFrames(mergeProfiles(segments)),
         extras: captured,
         stacks: sampler?.result(segments),
       };
@@ -329,7 +331,7 @@ class Run extends RunStart {
         profiled,
         subWindows: taken,
         loop: loopOf(noDelay, taken.measured.length > 0 ? taken.measured : [{ result: measured, app }]),
-        profile: mergeProfiles(segments),
+        profile: withoutOwnFrames(mergeProfiles(segments)),
         extras: await extras.salvage(segments),
         stacks: sampler?.result(segments),
         partial: {
@@ -362,10 +364,12 @@ class Run extends RunStart {
     writeFileAtomic(path.join(runDir, PROFILE_FILE), JSON.stringify(m.profile));
     writeFileAtomic(path.join(runDir, LOG_FILE), this.output.join(''));
     if (m.stacks) writeFileAtomic(path.join(runDir, STACKS_FILE), JSON.stringify(m.stacks));
+    writeRuntimeScripts(runDir, this.runtimeScripts);
     const extras = m.extras ? saveExtras(runDir, m.extras) : undefined;
     if (extras && this.samplerNote) extras.notes.push(this.samplerNote);
     if (extras && this.cycle) extras.notes.push(...this.cycle.notes);
     if (extras && this.childrenNote) extras.notes.push(this.childrenNote);
+    if (extras && this.runtimeScriptsNote) extras.notes.push(this.runtimeScriptsNote);
     writeRunRecord(runDir, {
       version: 1,
       id,

@@ -3,5 +3,5 @@
 export { indexer } from './indexer.ts';
 export { isLoopback, type ListenAddress } from './loopback.ts';
 export { isBelow, isWithin } from './paths.ts';
-export { redactBody, REDACTED, redactEnv, redactHeaders, redactUrl } from './redact.ts';
+export { redactBody, redactCommand, REDACTED, redactEnv, redactHeaders, redactUrl } from './redact.ts';
 export { RunError } from './run-error.ts';

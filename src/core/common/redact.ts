@@ -62,3 +62,12 @@ function safeDecode(s: string): string {
 export function redactEnv(env: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, SECRET_NAME.test(k) ? REDACTED : v]));
 }
+
+/** A command line with the values of its secret-looking `NAME=value` words (and `--name=value` flags) replaced. */
+export function redactCommand(line: string): string {
+  return line.replace(
+    /(^|\s)(--?)?([A-Za-z_][A-Za-z0-9_-]*)=("[^"]*"|'[^']*'|\S+)/g,
+    (whole, pre: string, dash = '', name: string) =>
+      SECRET_NAME.test(name.replace(/-/g, '_')) ? `${pre}${dash}${name}=${REDACTED}` : whole,
+  );
+}

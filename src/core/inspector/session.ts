@@ -226,6 +226,24 @@ export class InspectorSession {
     })()`);
   }
 
+  /**
+   * For an app started by a command line (command.ts), whose parent is a watcher or a shell:
+   * once `ownerPid` (Hotline) is gone without stopping it, the app ends its whole process group
+   * (the shell, the watcher, itself), which a watcher would otherwise restart.
+   */
+  async endGroupWithOwner(ownerPid: number): Promise<void> {
+    await this.evaluate(`(() => {
+      const owner = ${ownerPid};
+      setInterval(() => {
+        try { process.kill(owner, 0); } catch (e) {
+          if (e.code !== 'ESRCH') return;
+          if (process.platform === 'win32') process.exit(70);
+          process.kill(0, 'SIGKILL');
+        }
+      }, 500).unref();
+    })()`);
+  }
+
   /** Servers already listening (for an app that was running before we attached). */
   async listeningServers(): Promise<ListenAddress[]> {
     const json = await this.evaluate(`JSON.stringify(process._getActiveHandles()

@@ -189,7 +189,7 @@ export class WorkerSession {
   async startProfiler(intervalUs: number, flush: boolean): Promise<void> {
     await this.send('Profiler.enable');
     if (flush) {
-      // As on the main thread (inspector.ts): deoptimise code optimised on-stack, which the
+      // As on the main thread (session.ts): deoptimise code optimised on-stack, which the
       // profiler would otherwise not attribute.
       await this.send('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
       await this.send('Profiler.stopPreciseCoverage');

@@ -1,7 +1,7 @@
 // A load test by the user's own tool (wrk, ab, autocannon's CLI, artillery, k6) instead of
 // Hotline's autocannon: the command runs, without a shell, once for the measured window and once
 // for the profiled one; each window lasts as long as the command does (bounded: it is killed
-// after durationS×2+30 s). Its output is parsed (load-parsers.ts) where the format is known and
+// after durationS×2+30 s). Its output is parsed (parsers.ts) where the format is known and
 // kept whole for load.log either way. A short warm-up run, stopped after the warm-up, lets the
 // app's code get hot and gives the block coverage its calls.
 //

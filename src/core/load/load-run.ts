@@ -1,7 +1,7 @@
-// Load generation off the caller's thread: `LoadRun` forks the load runner (load-runner.ts,
+// Load generation off the caller's thread: `LoadRun` forks the load runner (runner.ts,
 // bundled to dist/load-runner.js), which drives one continuous autocannon instance and reports
 // figures per phase (warmup → measured → profiled) without ever pausing the load.
-// The caller times the phases; the runner measures them. Messages: load-protocol.ts.
+// The caller times the phases; the runner measures them. Messages: protocol.ts.
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -1,7 +1,7 @@
-// The load runner: a child process forked by `LoadRun` (load.ts), bundled to dist/load-runner.js.
+// The load runner: a child process forked by `LoadRun` (load-run.ts), bundled to dist/load-runner.js.
 // It runs ONE continuous autocannon instance and keeps its own figures per phase, so a phase
 // switch is a swap of counters and never reconnects or pauses the load. Messages: see
-// load-protocol.ts. It never writes to stdout; diagnostics go to stderr (the parent keeps a tail).
+// protocol.ts. It never writes to stdout; diagnostics go to stderr (the parent keeps a tail).
 //
 // What autocannon's events are, read from autocannon@9 lib/run.js and lib/httpClient.js:
 // - We listen on each Client (through `setupClient`) rather than on the instance, because the

@@ -109,6 +109,10 @@ export interface EventLoopFigures {
 
 export interface RunSettings {
   entry?: string;
+  /** The command line that started the app, run as it stands (--command, or an npm script that is not plain node). */
+  command?: string;
+  /** The npm script `command` came from. */
+  script?: string;
   /** The run attached to a running app (--attach: inspector URL, port or pid) instead of starting it. */
   attach?: string;
   args?: string[];

@@ -8,6 +8,12 @@ export {
 } from './run-record.ts';
 export { loadSources } from './sources.ts';
 export {
+  readRuntimeScriptsBeside,
+  type RuntimeScript,
+  RUNTIME_SCRIPTS_FILE,
+  writeRuntimeScripts,
+} from './runtime-scripts.ts';
+export {
   acquireRunLock,
   createRunDir,
   HEAP_FILE,

@@ -16,18 +16,30 @@ export interface LoadedSources {
 const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
 const MAPPING_URL = /\/\/[#@]\s*sourceMappingURL=(\S+)\s*$/;
 
-export function loadSources(profile: CpuProfile, root: string): LoadedSources {
+/**
+ * `given`: code and maps the run saved (the code as run of scripts compiled in memory,
+ * analysis/runtime-scripts.ts): used as they are, and their maps' original files are read.
+ */
+export function loadSources(
+  profile: CpuProfile,
+  root: string,
+  given: { sources: ReadonlyMap<string, string>; sourceMaps: readonly SourceMapInput[] } = {
+    sources: new Map(),
+    sourceMaps: [],
+  },
+): LoadedSources {
   const workspace = new Workspace(root);
-  const out: LoadedSources = { sources: new Map(), sourceMaps: [], notes: [] };
+  const out: LoadedSources = { sources: new Map(given.sources), sourceMaps: [...given.sourceMaps], notes: [] };
   const files = new Set<string>();
   // Each script once: a long run's profile has hundreds of thousands of nodes in a few scripts.
   const urls = new Set<string>();
   for (const node of profile.nodes) urls.add(node.callFrame.url);
   for (const url of urls) {
     const file = fileOfUrl(url);
-    if (workspace.contains(file)) files.add(file);
+    if (workspace.contains(file) && !given.sources.has(file)) files.add(file);
   }
   const realRoot = realPathOf(workspace.root);
+  for (const map of given.sourceMaps) addOriginals(map, workspace.root, realRoot, out);
   for (const file of files) {
     const text = readText(file, realRoot, out.notes);
     if (text === undefined) continue;

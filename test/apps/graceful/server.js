@@ -4,7 +4,8 @@
 // pieces, over a few hundred ms, like a flush of buffered logs) and only then exits 0. A second
 // SIGTERM in the middle would hit the default action (process.once) and leave the file short.
 // GRACEFUL_OUT: the file; GRACEFUL_CHILD=1 also starts a child in the same process group that
-// does the same into GRACEFUL_OUT.child; GRACEFUL_IGNORE=1 ignores SIGTERM altogether.
+// does the same into GRACEFUL_OUT.child; GRACEFUL_IGNORE=1 ignores SIGTERM altogether;
+// GRACEFUL_EXIT_CODE=N ends its shutdown with exit code N instead of 0 (as a failing shutdown does).
 
 const fs = require('node:fs');
 const http = require('node:http');
@@ -25,7 +26,7 @@ function flushSlowly() {
     if (written === PIECES) {
       clearInterval(timer);
       fs.appendFileSync(file, 'complete\n');
-      process.exit(0);
+      process.exit(Number(process.env.GRACEFUL_EXIT_CODE) || 0);
     }
   }, PIECE_MS);
 }

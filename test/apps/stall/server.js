@@ -21,13 +21,16 @@ function stallEverySecond(until) {
 }
 
 // Each stall as it really ran (a late timer moves it), on stdout: `stall <start> <end>` in µs of
-// the monotonic clock V8's profiles use, so a test can tell where in the profile it was.
+// the monotonic clock V8's profiles use, so a test can tell where in the profile it was. Its start
+// is printed first too (`stall-start <start>`; a pipe write is synchronous on Linux): an app
+// stopped during a stall never prints its end, and that stall still covers the profile's last ms.
 const nowUs = () => process.hrtime.bigint() / 1000n;
 
 function scheduleStall() {
   const wait = (PHASE_MS - (Date.now() % 1000) + 1000) % 1000 || 1000;
   setTimeout(() => {
     const start = nowUs();
+    console.log(`stall-start ${start}`);
     stallEverySecond(performance.now() + STALL_MS);
     console.log(`stall ${start} ${nowUs()}`);
     scheduleStall();
