@@ -16,7 +16,7 @@ import { CATEGORY_LABELS, rel, type RenderOptions } from './render-parts.ts';
 
 /** "+3.1% [+1.0%, +5.2%]", "+0.8% within noise [−1.2%, +2.9%]" or "too short to tell (…)". */
 export function changeText(c: Change): string {
-  if (c.verdict === 'too short') return tooShortText(c);
+  if (c.verdict === 'too short') return `${signedPct(c.changePct)} ${tooShortText(c)}`;
   const interval = c.lowPct !== undefined && c.highPct !== undefined ? intervalPct(c.lowPct, c.highPct) : '';
   if (c.verdict === 'within noise') return `${signedPct(c.changePct)} within noise${interval ? ` ${interval}` : ''}`;
   return `${signedPct(c.changePct)}${interval ? ` ${interval}` : ''}`;

@@ -54,6 +54,8 @@ export function deltaView(
   const interval =
     n?.lowPct !== undefined && n.highPct !== undefined ? ` 95% interval ${intervalPct(n.lowPct, n.highPct)}` : '';
   if (n?.verdict === 'too short') {
+    // The change as measured, in no colour: too few sub-windows a side to call it either way.
+    const pct = d.changePct ?? n.changePct;
     return h(
       'span',
       {
@@ -61,8 +63,9 @@ export function deltaView(
         title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit}: ${tooShortText(n)}`,
         data: { delta: 'too short' },
       },
-      'too short to tell',
+      `${d.change > 0 ? '\u2191' : '\u2193'} ${signed(pct, Math.abs(pct) >= 10 ? 0 : 1)}%`,
       h('span', { class: 'was' }, `was ${show(d.base)}${unit}`),
+      h('span', { class: 'was' }, 'too short to tell'),
     );
   }
   if (n?.verdict === 'within noise') {

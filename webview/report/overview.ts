@@ -379,7 +379,7 @@ function profilerCostWords(l: NonNullable<ReportV1['load']>, ctxLoop: ReportV1['
   const cost = profilerCostOf(l.subWindows);
   const text = (c: Change): string => {
     const interval = c.lowPct !== undefined && c.highPct !== undefined ? ` ${intervalPct(c.lowPct, c.highPct)}` : '';
-    if (c.verdict === 'too short') return tooShortText(c);
+    if (c.verdict === 'too short') return `${signedPct(c.changePct)} ${tooShortText(c)}`;
     return c.verdict === 'within noise'
       ? `${signedPct(c.changePct)} within noise${interval}`
       : `${signedPct(c.changePct)}${interval}`;
