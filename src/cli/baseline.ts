@@ -3,6 +3,7 @@
 import {
   compareReports,
   type Comparison,
+  IncomparableError,
   type GateVerdict,
   intervalPct,
   MINUS,
@@ -14,11 +15,14 @@ import {
   signedPct,
   StoreError,
   ThresholdError,
+  MIN_VERDICT_DURATION_S,
   writeReport,
 } from '../core/index.ts';
 
 /** Exit code of a run or comparison that regressed past --fail-if-slower. */
 export const EXIT_REGRESSED = 3;
+/** Exit code of a gate that could neither rule out a regression past the threshold nor find one. */
+export const EXIT_INCONCLUSIVE = 4;
 
 export class BaselineError extends Error {}
 
@@ -42,14 +46,31 @@ export function threshold(value: unknown): number | undefined {
   }
 }
 
+/**
+ * The comparison, or IncomparableError when the runs loaded something different
+ * (report/comparable.ts) and `force` is not set: a verdict on two different requests is no verdict.
+ */
+export function checkedComparison(base: ReportV1, current: ReportV1, force: boolean): Comparison {
+  const comparison = compareReports(base, current);
+  if (comparison.refused && !force) throw new IncomparableError(comparison.refused);
+  return comparison;
+}
+
 /** Compares, and keeps the comparison in the run's report.json (written before it is shown). */
 export function attachBaseline(
   runDir: string,
   report: ReportV1,
   base: ReportV1,
+  force = false,
 ): { report: ReportV1; comparison: Comparison } {
-  const comparison = compareReports(base, report);
-  const withBaseline: ReportV1 = { ...report, baseline: { runId: base.id, deltas: { ...comparison } } };
+  const comparison = checkedComparison(base, report, force);
+  // A hint whose fix did not move the cost stays on its line (report/kept-hints.ts): the
+  // editor's lenses and Problems read report.hints.
+  const withBaseline: ReportV1 = {
+    ...report,
+    hints: [...report.hints, ...(comparison.keptHints ?? [])],
+    baseline: { runId: base.id, deltas: { ...comparison } },
+  };
   writeReport(runDir, withBaseline);
   return { report: withBaseline, comparison };
 }
@@ -71,14 +92,24 @@ export function gateOutcome(
     const limit = `limit ${x.figure === 'req/s' ? MINUS : '+'}${thresholdPct}%`;
     const interval =
       x.lowPct !== undefined && x.highPct !== undefined ? ` 95% ${intervalPct(x.lowPct, x.highPct)}` : '';
-    const outcome = x.notGated
-      ? 'not gated'
-      : x.failed
-        ? 'REGRESSED'
-        : x.verdict === 'within noise'
-          ? 'ok (within noise)'
-          : 'ok';
-    return `gate: ${x.figure.padEnd(11)} ${num(x.base)} → ${num(x.current)} (${signedPct(x.changePct)}${interval}, ${limit})  ${outcome}`;
+    const outcome =
+      x.outcome === 'not gated'
+        ? 'not gated'
+        : x.outcome === 'regressed'
+          ? 'REGRESSED'
+          : x.outcome === 'undecided'
+            ? x.verdict === 'too short'
+              ? `cannot tell: too short to tell (too few sub-windows a side; use --duration ≥ ${MIN_VERDICT_DURATION_S})`
+              : `cannot tell: could be up to ${signedPct(x.upToPct ?? 0)} slower`
+            : 'ok';
+    // The percentage beside the two values is theirs; the test's estimate (of the sub-windows'
+    // or rounds' ratios) is named as such when it differs.
+    const b = Number(minus(num(x.base)).replace(MINUS, '-'));
+    const c = Number(minus(num(x.current)).replace(MINUS, '-'));
+    const shown = b !== 0 ? Math.round(((c - b) / Math.abs(b)) * 1000) / 10 : x.changePct;
+    const estimate =
+      interval && Math.abs(shown - x.changePct) >= 0.1 ? `; estimate ${signedPct(x.changePct)}${interval}` : interval;
+    return `gate: ${x.figure.padEnd(11)} ${num(x.base)} → ${num(x.current)} (${signedPct(shown)}${estimate}, ${limit})  ${outcome}`;
   });
   for (const why of new Set(verdict.checks.map((x) => x.notGated).filter((x): x is string => x !== undefined))) {
     lines.push(
@@ -89,12 +120,19 @@ export function gateOutcome(
     );
   }
   if (verdict.note) lines.push(`gate: note: ${verdict.note}.`);
+  const worst = Math.max(...verdict.checks.map((x) => x.upToPct ?? -Infinity));
   lines.push(
     verdict.failed
       ? `gate: FAIL — slower than the baseline ${c.baseId} by more than ${thresholdPct}%, beyond the runs' noise`
-      : `gate: pass — not slower than the baseline ${c.baseId} by more than ${thresholdPct}% beyond the runs' noise`,
+      : verdict.inconclusive
+        ? `gate: INCONCLUSIVE — not shown slower than the baseline ${c.baseId}, but not within ${thresholdPct}% either: could be up to ${Number.isFinite(worst) ? signedPct(worst) : 'any amount'} slower (more rounds or a longer --duration would decide; exit ${EXIT_INCONCLUSIVE})`
+        : `gate: pass — the interval rules out a slowdown past ${thresholdPct}% against the baseline ${c.baseId}`,
   );
-  return { verdict, exitCode: verdict.failed ? EXIT_REGRESSED : 0, lines };
+  return {
+    verdict,
+    exitCode: verdict.failed ? EXIT_REGRESSED : verdict.inconclusive ? EXIT_INCONCLUSIVE : 0,
+    lines,
+  };
 }
 
 const num = (v: number): string =>

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import {
   compareSideBySide,
   measureSideBySide,
+  regressionGate,
   newRunId,
   resolveTarget,
   RunError,
@@ -25,6 +26,7 @@ export async function gateCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(dash >= 0 ? argv.slice(0, dash) : argv, {
     ...APP_AND_LOAD_OPTIONS,
     rounds: { type: 'string' },
+    'max-rounds': { type: 'string' },
   });
   if (positionals.length < 1 || positionals.length > 2)
     throw new UsageError(
@@ -61,11 +63,20 @@ export async function gateCommand(argv: string[]): Promise<number> {
       url: values.url,
       ...loadAndStartOf(values),
       rounds: num(values.rounds, 'rounds'),
+      // Undecided after its rounds: as many again, up to the cap (3× by default).
+      extend: {
+        maxRounds:
+          num(values['max-rounds'], 'max-rounds') ?? 3 * (num(values.rounds, 'rounds') ?? defaultRounds(values)),
+        decided: (f) => {
+          const v = regressionGate(compareSideBySide(f, f.confidence), thresholdPct);
+          return !v.decided || v.failed || !v.inconclusive;
+        },
+      },
       signal: interrupts.signal,
       onProgress: progress,
     });
     progress.end();
-    const comparison = compareSideBySide(figures);
+    const comparison = compareSideBySide(figures, figures.confidence);
     const { lines, exitCode, verdict } = gateOutcome(comparison, thresholdPct);
     // On disk before it is shown.
     const file = path.join(currentDir, '.hotline', 'gates', `${newRunId(new Date())}.json`);
@@ -73,7 +84,7 @@ export async function gateCommand(argv: string[]): Promise<number> {
     writeFileAtomic(file, JSON.stringify({ figures, comparison, verdict }, null, 1));
     if (values.json === true) process.stdout.write(`${JSON.stringify({ figures, comparison, verdict }, null, 1)}\n`);
     process.stderr.write(
-      `hotline: ${figures.rounds} rounds of ${figures.windowS.toFixed(1)} s, the two versions loaded in turn: the intervals are of the rounds' ratios\n`,
+      `hotline: ${figures.rounds} rounds of ${figures.windowS.toFixed(1)} s, the two versions loaded in turn: the intervals (${((figures.confidence ?? 0.95) * 100).toFixed(1)}%, a sequential test's level) are of the rounds' ratios\n`,
     );
     process.stderr.write(`${lines.map((l) => `hotline: ${l}`).join('\n')}\n`);
     process.stderr.write(`hotline: saved ${path.relative(process.cwd(), file) || file}\n`);
@@ -88,4 +99,10 @@ export async function gateCommand(argv: string[]): Promise<number> {
   } finally {
     interrupts.dispose();
   }
+}
+
+/** The rounds a gate takes by default: as a run cuts its --duration (2 s windows, 2 to 10). */
+function defaultRounds(values: Record<string, unknown>): number {
+  const duration = num(values.duration, 'duration') ?? 10;
+  return Math.max(2, Math.min(10, Math.floor(duration / 2)));
 }

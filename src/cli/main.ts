@@ -8,7 +8,7 @@ import {
   analyzeHeapProfile,
   exportPprof,
   type AttachSpec,
-  compareReports,
+  IncomparableError,
   type Comparison,
   HeapProfileError,
   mapHeapProfilePaths,
@@ -34,7 +34,7 @@ import {
 import { renderAnalysis, renderHeapAnalysis, renderReport } from './render.ts';
 import { renderComparison } from './render-comparison.ts';
 import { formatOf, notAnalysable } from './other-profiles.ts';
-import { attachBaseline, BaselineError, gateOutcome, readBaseline, threshold } from './baseline.ts';
+import { attachBaseline, BaselineError, checkedComparison, gateOutcome, readBaseline, threshold } from './baseline.ts';
 import { APP_AND_LOAD_OPTIONS, loadAndStartOf, num, pairs, parse, UsageError } from './args.ts';
 import { USAGE } from './usage.ts';
 import { cancelOnInterrupt, progressPrinter } from './progress.ts';
@@ -86,7 +86,7 @@ const INSPECTOR_NOISE =
 function fail(err: unknown): number {
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`hotline: ${message}\n`);
-  if (err instanceof BaselineError) return 2;
+  if (err instanceof BaselineError || err instanceof IncomparableError) return 2;
   // Options the engine refuses (out of range, a URL off this machine) are bad usage too.
   const usage =
     err instanceof UsageError || err instanceof TargetError || (err instanceof RunError && err.kind === 'bad-options');
@@ -119,6 +119,7 @@ async function profile(argv: string[]): Promise<number> {
     'sub-windows': { type: 'string' },
     out: { type: 'string' },
     baseline: { type: 'string' },
+    force: { type: 'boolean' },
     heap: { type: 'boolean' },
     attach: { type: 'string' },
     'allow-remote-attach': { type: 'boolean' },
@@ -181,7 +182,7 @@ async function profile(argv: string[]): Promise<number> {
     progress.end();
     const { runDir } = run;
     if (values.pprof !== undefined) writePprof(path.join(runDir, PROFILE_FILE), values.pprof as string);
-    const compared = base ? attachBaseline(runDir, run.report, base) : undefined;
+    const compared = base ? attachBaseline(runDir, run.report, base, values.force === true) : undefined;
     const report = compared?.report ?? run.report;
     if (json) process.stdout.write(`${JSON.stringify(report, null, 1)}\n`);
     else {
@@ -421,14 +422,18 @@ function writePprof(profileFile: string, out: string, pathMap: PathMapping[] = [
 }
 
 function compare(argv: string[]): number {
-  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, 'fail-if-slower': { type: 'string' } });
+  const { values, positionals } = parse(argv, {
+    json: { type: 'boolean' },
+    'fail-if-slower': { type: 'string' },
+    force: { type: 'boolean' },
+  });
   if (positionals.length !== 2) throw new UsageError('compare takes two runs: the baseline, then the new run');
   const failIfSlower = threshold(values['fail-if-slower']);
   const runsDir = path.resolve('.hotline', 'runs');
   try {
     const base = readRun(positionals[0], runsDir);
     const current = readRun(positionals[1], runsDir);
-    const comparison = compareReports(base.report, current.report);
+    const comparison = checkedComparison(base.report, current.report, values.force === true);
     if (values.json) process.stdout.write(`${JSON.stringify(comparison, null, 1)}\n`);
     else process.stdout.write(`${renderComparison(comparison, { cwd: process.cwd(), color: false })}\n`);
     return failIfSlower !== undefined ? gate(comparison, failIfSlower) : 0;

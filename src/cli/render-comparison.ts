@@ -1,10 +1,22 @@
-// Terminal rendering of a comparison of two runs (`hotline compare`, `--baseline`).
-import { type Change, type Comparison, type Delta, intervalPct, signedPct, withSign } from '../core/index.ts';
+// Terminal rendering of a comparison of two runs (`hotline compare`, `--baseline`). Every row
+// prints its change from the values beside it, then the noise test's word: better / worse,
+// within noise (with its interval), too short to tell, or "no spread" where the figure has no
+// value per sub-window and so no test.
+import {
+  type Change,
+  type Comparison,
+  type Delta,
+  intervalPct,
+  signedPct,
+  tooShortText,
+  withSign,
+} from '../core/index.ts';
 import { num } from '../format.ts';
 import { CATEGORY_LABELS, rel, type RenderOptions } from './render-parts.ts';
 
-/** "+3.1% [+1.0%, +5.2%]" or "+0.8% within noise [−1.2%, +2.9%]". */
+/** "+3.1% [+1.0%, +5.2%]", "+0.8% within noise [−1.2%, +2.9%]" or "too short to tell (…)". */
 export function changeText(c: Change): string {
+  if (c.verdict === 'too short') return `${signedPct(c.changePct)} ${tooShortText(c)}`;
   const interval = c.lowPct !== undefined && c.highPct !== undefined ? intervalPct(c.lowPct, c.highPct) : '';
   if (c.verdict === 'within noise') return `${signedPct(c.changePct)} within noise${interval ? ` ${interval}` : ''}`;
   return `${signedPct(c.changePct)}${interval ? ` ${interval}` : ''}`;
@@ -13,15 +25,23 @@ export function changeText(c: Change): string {
 export function renderComparison(c: Comparison, o: RenderOptions): string {
   const out: string[] = [];
   out.push(`Hotline compare  base ${c.baseId}  →  ${c.currentId}`);
+  // A forced comparison of runs that loaded something different: every verdict carries the mark.
+  const mark = c.refused ? ' (forced)' : '';
+  if (c.refused)
+    out.push(`  FORCED: the runs are not comparable (${c.refused.join('; ')}); every verdict is marked (forced)`);
+  if (c.differences) out.push(`  the runs differ in: ${c.differences.join('; ')}`);
+  const row = (label: string, x: Delta, unit = '', count = false): void => {
+    out.push(`  ${label.padEnd(16)} ${figure(x, unit, count)}${verdictText(x)}${x.noise ? mark : ''}`);
+  };
   if (c.load) {
     out.push('');
-    out.push(`  req/s            ${d(c.load.requestsPerSecond, true)}`);
-    out.push(`  latency p50      ${d(c.load.latencyMs.p50, false, ' ms')}`);
-    out.push(`  latency p99      ${d(c.load.latencyMs.p99, false, ' ms')}`);
-    if (c.load.cpuPerRequestMs) out.push(`  CPU/request      ${d(c.load.cpuPerRequestMs, false, ' ms')}`);
-    out.push(
-      `  errors/timeouts  ${c.load.errors.base}/${c.load.timeouts.base} → ${c.load.errors.current}/${c.load.timeouts.current}`,
-    );
+    row('req/s', c.load.requestsPerSecond);
+    row('latency p50', c.load.latencyMs.p50, ' ms');
+    row('latency p99', c.load.latencyMs.p99, ' ms');
+    if (c.load.cpuPerRequestMs) row('CPU/request', c.load.cpuPerRequestMs, ' ms');
+    row('errors', c.load.errors, '', true);
+    row('timeouts', c.load.timeouts, '', true);
+    if (c.load.non2xx.base > 0 || c.load.non2xx.current > 0) row('non-2xx', c.load.non2xx, '', true);
     if (c.load.saturated)
       out.push(
         `  (the app's event loop was saturated in both runs: req/s and latency follow the CPU the machine gave it${c.load.appCpu ? `, ${c.load.appCpu.base.toFixed(2)} → ${c.load.appCpu.current.toFixed(2)} cores` : ''}; CPU/request is the code's cost)`,
@@ -30,19 +50,40 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
       out.push('  (no spread: a run without sub-windows; differences are not weighed against noise)');
   }
   if (c.eventLoop) {
-    out.push(`  loop delay p50   ${d(c.eventLoop.p50, false, ' ms')}`);
-    out.push(`  loop delay p99   ${d(c.eventLoop.p99, false, ' ms')}`);
+    row(
+      'loop busy',
+      {
+        ...c.eventLoop.utilization,
+        base: pct(c.eventLoop.utilization.base),
+        current: pct(c.eventLoop.utilization.current),
+      },
+      '%',
+    );
+    row('loop delay p50', c.eventLoop.p50, ' ms');
+    row('loop delay p99', c.eventLoop.p99, ' ms');
   }
   const section = (title: string, list: Comparison['functions']): void => {
     if (list.length === 0) return;
     out.push('');
     out.push(`${title} (${c.unit}, base → now; 95% interval inferred from samples and the runs' spread)`);
     for (const f of list.slice(0, 12)) {
-      const word = f.verdict === 'within noise' ? '~noise  ' : f.change < 0 ? 'cheaper ' : 'costlier';
+      const word =
+        f.verdict === 'too short'
+          ? 'too short'
+          : f.verdict === 'within noise'
+            ? '~noise  '
+            : f.change < 0
+              ? 'cheaper '
+              : 'costlier';
       const interval =
         f.lowPct !== undefined && f.highPct !== undefined ? ` ${intervalPct(f.lowPct, f.highPct, 0)}` : '';
+      const where = `${f.file ? rel(f.file, o.cwd) : '(native)'}${f.line ? `:${f.line}` : ''}`;
+      const changed = f.codeChanged
+        ? `  code changed (was :${f.codeChanged.baseLine}${f.codeChanged.before ? ` ${clip(f.codeChanged.before)}` : ''})`
+        : '';
+      const held = f.heldBack ? " (the request's CPU did not move)" : '';
       out.push(
-        `  ${word} ${num(f.base)} → ${num(f.current)}  (${withSign(f.change, num(Math.abs(f.change)))}${interval})  ${f.name}  ${f.file ? rel(f.file, o.cwd) : '(native)'}${f.line ? `:${f.line}` : ''}`,
+        `  ${word} ${num(f.base)} → ${num(f.current)}  (${withSign(f.change, num(Math.abs(f.change)))}${interval})${held}${f.verdict !== undefined ? mark : ''}  ${f.name}  ${where}${changed}`,
       );
     }
   };
@@ -56,16 +97,38 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
   }
   section('Functions of your code (total time)', c.functions);
   section('Lines of your code (own time)', c.lines);
+  if (c.keptHints) {
+    out.push('');
+    out.push('Hints kept: the line changed, its cost did not');
+    for (const h of c.keptHints) out.push(`  ${rel(h.file, o.cwd)}:${h.line}  ${h.function}: ${h.message}; ${h.fix}`);
+  }
   return out.join('\n');
 }
 
-function d(x: Delta, higherIsBetter: boolean, unit = ''): string {
-  if (x.noise) {
-    const word = x.noise.verdict;
-    return `${num(x.base)}${unit} → ${num(x.current)}${unit} (${changeText(x.noise)})${word === 'within noise' ? '' : `  ${word}`}`;
-  }
-  const better = higherIsBetter ? x.change > 0 : x.change < 0;
-  const word = x.change === 0 ? 'same' : better ? 'better' : 'worse';
-  const pct = x.changePct !== undefined ? ` (${signedPct(x.changePct)})` : '';
-  return `${num(x.base)}${unit} → ${num(x.current)}${unit}${pct}  ${word}`;
+/** "822 ms → 619 ms (−24.7%)": the percentage from the two values printed, nothing else. */
+function figure(x: Delta, unit: string, count = false): string {
+  const b = count ? String(x.base) : num(x.base);
+  const c = count ? String(x.current) : num(x.current);
+  const shown = printedChangePct(Number(b.replace('\u2212', '-')), Number(c.replace('\u2212', '-')));
+  return `${b}${unit} → ${c}${unit}${shown !== undefined ? ` (${signedPct(shown)})` : ''}`;
 }
+
+/** The change between two printed values, % of the first; undefined from 0. */
+export function printedChangePct(base: number, current: number): number | undefined {
+  if (!Number.isFinite(base) || !Number.isFinite(current) || base === 0) return undefined;
+  return Math.round(((current - base) / Math.abs(base)) * 1000) / 10;
+}
+
+/** The noise test's word: "  better [+3%, +9%]", "  within noise [−4%, +6%]", "  no spread". */
+function verdictText(x: Delta): string {
+  const n = x.noise;
+  if (!n) return x.change === 0 ? '' : '  (no spread: not judged)';
+  if (n.verdict === 'too short') return `  ${tooShortText(n)}`;
+  const interval = n.lowPct !== undefined && n.highPct !== undefined ? ` ${intervalPct(n.lowPct, n.highPct)}` : '';
+  if (x.base === 0 && x.current === 0) return '';
+  return `  ${n.verdict}${interval}`;
+}
+
+const pct = (share: number): number => Math.round(share * 1000) / 10;
+
+const clip = (code: string): string => (code.length > 50 ? `${code.slice(0, 47)}…` : code);

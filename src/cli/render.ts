@@ -8,6 +8,8 @@ import {
   type ReportV1,
   signedPct,
   timeoutHint,
+  windowsCpuApart,
+  windowsCpuApartText,
 } from '../core/index.ts';
 import { fmt, formatBytes as bytes, formatMs as ms, formatPct } from '../format.ts';
 import { capacityOf, costText } from '../capacity.ts';
@@ -128,15 +130,17 @@ function attachedTo(target: string, pid: number): string {
 /** The profiler's cost, same run: profiled sub-windows against the measured ones between them. */
 function profilerCostText(r: ReportV1): string {
   const cost = profilerCostOf(r.load?.subWindows);
+  const apart = windowsCpuApart(r);
   if (cost?.cpuPerRequest || cost?.requestsPerSecond) {
     const parts = [
       cost.cpuPerRequest ? `CPU/request ${changeText(cost.cpuPerRequest)}` : '',
-      cost.requestsPerSecond ? `req/s ${changeText(cost.requestsPerSecond)}` : '',
+      apart ? windowsCpuApartText(apart) : cost.requestsPerSecond ? `req/s ${changeText(cost.requestsPerSecond)}` : '',
     ].filter(Boolean);
     return ` (against profiler off: ${parts.join(', ')})`;
   }
   const l = r.load!;
   if (!(l.requests.perSecond > 0)) return '';
+  if (apart) return ` (against profiler off: ${windowsCpuApartText(apart)})`;
   // A run from before sub-windows: one pair of windows, no spread.
   const change = ((l.profiled.requests.perSecond - l.requests.perSecond) / l.requests.perSecond) * 100;
   return ` (against profiler off: req/s ${signedPct(change)}, one window each: no spread)`;

@@ -46,9 +46,12 @@ export const USAGE = `Usage:
       --json                  print report.json on stdout
       --pprof OUT.pb.gz       also write the run's CPU profile as pprof (for Pyroscope, Parca, Datadog)
       --baseline RUN          compare with an earlier run (folder, report.json or run id); the
-                              comparison is printed and kept in report.json
-      --fail-if-slower N%     with --baseline: exit 3 when req/s fell or p99 latency rose by more
-                              than N% (both from the window without the profiler)
+                              comparison is printed and kept in report.json; runs that loaded
+                              something different (URL, method, body, app, Node, connections)
+                              are refused with exit 2
+      --force                 with --baseline: compare such runs anyway, every verdict marked
+      --fail-if-slower N%     with --baseline: exit 3 when slower than N% beyond the noise, exit 4
+                              when the runs cannot tell (the interval holds both ok and slower)
   hotline gate BASE [DIR] --url PATH [--entry FILE | --script NAME | --command "…"] [--fail-if-slower N%] [options] [-- APP ARGS]
       The CI gate for a shared machine: start the baseline's code (BASE, e.g. a \`git worktree add
       ../base main\`) and this code (DIR, default .) side by side, load each in turn, round after
@@ -57,6 +60,8 @@ export const USAGE = `Usage:
       so it cancels out; two runs minutes apart differ by more than a 10% regression on a busy
       machine. Both versions must take their port from PORT (or open it with listen(0)).
       --rounds N              rounds of one window per version (default: duration ÷ 2 s)
+      --max-rounds N          undecided after its rounds, the gate adds as many again up to N
+                              (default 3× --rounds), then says inconclusive (exit 4)
       --duration S            seconds of load per version, over all rounds (default ${RUN_DEFAULTS.durationS})
       --warmup, --connections, --pipelining, --method, --header, --body, --timeout, --env, --node,
       --listen-timeout, --stop-grace, --json: as for profile. The figures and the verdict are kept
@@ -73,12 +78,15 @@ export const USAGE = `Usage:
   hotline export RUN|FILE.cpuprofile --pprof OUT.pb.gz [--map-path FROM=TO]
       Write a run's CPU profile (run folder, report.json or run id) as gzipped pprof, to push to a
       continuous profiler; --map-path FROM=TO writes paths under the folder FROM here as under TO.
-  hotline compare RUN_A RUN_B [--json] [--fail-if-slower N%]
-      Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline.
+  hotline compare RUN_A RUN_B [--json] [--fail-if-slower N%] [--force]
+      Compare two runs (folders, report.json paths or run ids): RUN_A is the baseline. Runs that
+      loaded something different are refused (exit 2) unless --force.
   hotline lsp [--stdio]
       The language server, on stdin/stdout, for any LSP editor (Neovim, Helix, Emacs, Zed: see
       docs/editors.md): lenses, hovers and hint diagnostics from the newest run under each
       workspace folder's .hotline/runs, following new runs as they land.
 
 Exit codes: 0 done, 1 the run or the comparison failed (or a partial run), 2 bad usage,
-3 slower than --fail-if-slower allows, 130 cancelled.`;
+3 slower than --fail-if-slower allows, 4 inconclusive (could not rule out a slowdown past
+--fail-if-slower, nor show one), 130 cancelled. A URL that answers only failures stops a run
+before its warm-up (exit 1).`;

@@ -72,7 +72,10 @@ export { isBelow, isWithin, redactUrl, RunError } from './common/index.ts';
 export {
   buildReport,
   type Change,
+  comparabilityOf,
   compareReports,
+  IncomparableError,
+  refusalLine,
   compareSideBySide,
   type LoadComparison,
   type SideBySideFigures,
@@ -93,6 +96,11 @@ export {
   signedPct,
   ThresholdError,
   timeoutHint,
+  tooShortText,
+  isChange,
+  windowsCpuApart,
+  windowsCpuApartText,
+  MIN_VERDICT_DURATION_S,
   withSign,
 } from './report/index.ts';
 export {

@@ -2,7 +2,16 @@
 // latency against the baseline, and the biggest saving among the user's functions. No `vscode`
 // import: the text is tested on its own.
 import * as path from 'node:path';
-import { compareReports, type Comparison, type Delta, readRun, signedPct, withSign } from '../core/index.ts';
+import {
+  compareReports,
+  type Comparison,
+  type Delta,
+  isChange,
+  readRun,
+  refusalLine,
+  signedPct,
+  withSign,
+} from '../core/index.ts';
 
 /** The summary, or undefined when there is no (other, readable) baseline. */
 export function againstBaseline(reportFile: string, baselineFile: string | undefined): string | undefined {
@@ -17,26 +26,46 @@ export function againstBaseline(reportFile: string, baselineFile: string | undef
 }
 
 export function summarise(c: Comparison): string {
+  // Runs that loaded something different get no verdict: the editor has no --force.
+  if (c.refused)
+    return `not compared with the baseline ${c.baseId}: ${refusalLine(c.refused).replace(/ \(--force.*\)$/, '')}.`;
   const parts: string[] = [];
+  // The request's figures lead: did a request get cheaper or faster, beyond the noise?
   if (c.load) {
+    if (c.load.cpuPerRequestMs)
+      parts.push(`CPU/request ${figure(c.load.cpuPerRequestMs, cpuDigits(c.load.cpuPerRequestMs), ' ms')}`);
     parts.push(`req/s ${figure(c.load.requestsPerSecond, 1)}`);
     parts.push(`p99 ${figure(c.load.latencyMs.p99, 0, ' ms')}`);
-    if (c.load.cpuPerRequestMs) parts.push(`CPU/request ${figure(c.load.cpuPerRequestMs, 3, ' ms')}`);
   }
-  // The function whose own line saved the most (beyond the noise): a caller's total holds the
-  // same saving and would name the route handler rather than the line that was fixed.
-  const line = c.lines.find((l) => l.change < 0 && l.verdict !== 'within noise');
-  const saving = line ?? c.functions.find((f) => f.change < 0 && f.verdict !== 'within noise');
+  // The line that saved the most, only when the request carries it (compare.ts holds a line's
+  // saving back otherwise): a caller's total holds the same saving and would name the route
+  // handler rather than the line that was fixed.
+  const line = c.lines.find((l) => l.change < 0 && isChange(l.verdict));
+  const saving = line ?? c.functions.find((f) => f.change < 0 && isChange(f.verdict));
   if (saving) parts.push(`${saving.name} ${signed(saving.change)} ${c.unit}`);
+  // A fix applied whose cost did not move: said, not dropped.
+  for (const h of c.keptHints ?? []) parts.push(`${path.basename(h.file)}:${h.line} ${h.message.split(':')[0]}`);
   return `against the baseline ${c.baseId}: ${parts.length > 0 ? parts.join(', ') : 'no change in your code'}.`;
 }
 
-/** "8.5 → 5.8 (−32%, worse)" or "(+2%, within noise)"; no verdict for runs without sub-windows. */
+/**
+ * "8.5 → 5.8 (−32%, worse)" or "(+2%, within noise)": the percentage from the two values printed
+ * beside it (the report's card shows the same), the word from the noise test; no word for runs
+ * without sub-windows.
+ */
 function figure(d: Delta, digits: number, unit = ''): string {
-  const pct = d.noise ? d.noise.changePct : d.changePct;
-  const verdict = d.noise ? `, ${d.noise.verdict}` : '';
+  const b = d.base.toFixed(digits);
+  const c = d.current.toFixed(digits);
+  const pct = Number(b) !== 0 ? ((Number(c) - Number(b)) / Math.abs(Number(b))) * 100 : undefined;
+  const verdict = d.noise ? `, ${d.noise.verdict === 'too short' ? 'too short to tell' : d.noise.verdict}` : '';
   const change = pct !== undefined ? ` (${signedPct(pct, 0)}${verdict})` : '';
-  return `${d.base.toFixed(digits)}${unit} → ${d.current.toFixed(digits)}${unit}${change}`;
+  return `${b}${unit} → ${c}${unit}${change}`;
+}
+
+/** Two significant figures at least, at most three decimals: 41 ms, 0.42 ms, 0.046 ms. */
+function cpuDigits(d: Delta): number {
+  const v = Math.min(Math.abs(d.base), Math.abs(d.current));
+  return v >= 10 ? 0 : v >= 1 ? 1 : v >= 0.1 ? 2 : 3;
 }
 
 function signed(v: number): string {

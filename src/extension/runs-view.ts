@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { listRuns, REPORT_FILE, type ReportV1, runsDirOf } from '../core/index.ts';
 import { capacityOf, costText } from '../capacity.ts';
+import { runTimeLong, runTimeShort } from './run-time-text.ts';
 
 export class RunItem extends vscode.TreeItem {
   constructor(
@@ -65,18 +66,11 @@ class NoteItem extends vscode.TreeItem {
 }
 
 function label(report: ReportV1): string {
-  const d = new Date(report.startedAt);
-  return Number.isNaN(d.getTime()) ? report.id : d.toLocaleString();
+  return runTimeLong(report.startedAt, report.id);
 }
 
-/** "14:02:11" today, "Nov 23 14:02" before. */
 function when(report: ReportV1): string {
-  const d = new Date(report.startedAt);
-  if (Number.isNaN(d.getTime())) return report.id;
-  const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  return d.toDateString() === new Date().toDateString()
-    ? time
-    : `${d.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${time.slice(0, 5)}`;
+  return runTimeShort(report.startedAt, report.id);
 }
 
 const fmtRate = (v: number): string => (v >= 100 ? v.toFixed(0) : v.toFixed(1));

@@ -63,7 +63,21 @@ function windowsOf(stdout: string): string {
   }
 }
 
-const SHORT = ['--url', '/', '--entry', 'server.js', '--duration', '6', '--rounds', '3', '--warmup', '1'];
+// --max-rounds 3: no sequential extension here, so each gate takes its 3 rounds and no more.
+const SHORT = [
+  '--url',
+  '/',
+  '--entry',
+  'server.js',
+  '--duration',
+  '6',
+  '--rounds',
+  '3',
+  '--max-rounds',
+  '3',
+  '--warmup',
+  '1',
+];
 
 before(assertBuilt);
 after(removeTempDirs);
@@ -94,14 +108,24 @@ test(
   },
 );
 
-test('identical versions: exit 0, the gate passes', RUN_TEST_TIMEOUT, async () => {
-  const v = versions({ base: 200_000, same: 200_000 });
-  const guard = new LeakGuard(path.dirname(v.base));
-  const r = await runCli(['gate', v.base, v.same, ...SHORT]);
-  assert.equal(r.code, 0, show(r));
-  assert.match(r.stderr, /^hotline: gate: pass/m, show(r));
-  guard.assertClean();
-});
+test(
+  'identical versions: never a regression — a pass, or inconclusive when 3 rounds cannot rule out 5%',
+  RUN_TEST_TIMEOUT,
+  async () => {
+    const v = versions({ base: 200_000, same: 200_000 });
+    const guard = new LeakGuard(path.dirname(v.base));
+    const r = await runCli(['gate', v.base, v.same, ...SHORT]);
+    // ok needs the interval's worse end within 5% (report/gate.ts); 3 rounds on a busy machine may
+    // not get there, and then the gate says so (exit 4) rather than pass.
+    assert.ok(r.code === 0 || r.code === 4, show(r));
+    assert.match(
+      r.stderr,
+      r.code === 0 ? /^hotline: gate: pass/m : /^hotline: gate: INCONCLUSIVE — .*could be up to/m,
+      show(r),
+    );
+    guard.assertClean();
+  },
+);
 
 test('bad usage: one folder missing, no --url, a full URL: exit 2 before anything starts', async () => {
   const v = versions({ base: 1000 });

@@ -34,7 +34,10 @@ test('read from run folders; none when there is no baseline, it is the run itsel
   };
   const base = writeReport(runDir('a'), sync);
   const now = writeReport(runDir('b'), async);
-  assert.match(againstBaseline(now, base) ?? '', /^against the baseline sync: req\/s/);
+  assert.match(
+    againstBaseline(now, base) ?? '',
+    /^against the baseline sync: CPU\/request \d+ ms → \d+ ms \(\+\d+%\), req\/s/,
+  );
   assert.equal(againstBaseline(now, undefined), undefined);
   assert.equal(againstBaseline(now, now), undefined);
   assert.equal(againstBaseline(now, path.join(dir, 'deleted', 'report.json')), undefined);

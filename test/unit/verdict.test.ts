@@ -13,6 +13,7 @@ import {
   logRatioInterval,
   profilerCostOf,
   tQuantile975,
+  tooShortText,
 } from '../../src/core/report/verdict.ts';
 import type { ReportV1, SubWindowFigures } from '../../src/core/report/schema.ts';
 import { intervalPct, signedPct } from '../../src/core/report/signs.ts';
@@ -68,14 +69,15 @@ describe('Welch interval on log ratios', () => {
     assert.ok(Math.abs(i.d - 0.2) < 1e-12);
     assert.ok(Math.abs(i.half - 4.303 * Math.sqrt(0.005)) < 1e-9);
     const c = changeOf([1, Math.exp(0.1)], [Math.exp(0.2), Math.exp(0.3)], 'higher-is-better')!;
-    assert.equal(c.verdict, 'within noise', 'two windows a side cannot tell +22% from noise this wide');
+    assert.equal(c.verdict, 'too short', 'two windows a side cannot tell: no verdict either way');
     assert.equal(c.changePct, 22.1);
+    assert.equal(tooShortText(c), 'too short to tell (2 sub-windows a side; use --duration ≥ 8)');
   });
 
-  test('one window a side: no interval, the verdict from the sign', () => {
+  test('one window a side: no interval and no verdict (too short), whatever the sign', () => {
     const c = changeOf([100], [90], 'higher-is-better')!;
     assert.equal(c.lowPct, undefined);
-    assert.equal(c.verdict, 'worse');
+    assert.equal(c.verdict, 'too short');
     assert.equal(changeOf([], [90], 'higher-is-better'), undefined);
   });
 });

@@ -1,6 +1,6 @@
 // What every view of the page gets: the report, the comparison with the baseline when there is
 // one, and the one way out of the page (a validated FromReportView message to the extension).
-import { intervalPct, type ReportV1, signedPct } from '../../src/core/report/index.ts';
+import { intervalPct, type ReportV1, signedPct, tooShortText } from '../../src/core/report/index.ts';
 import type { Category } from '../../src/core/analysis/model.ts';
 import type { FromReportView } from '../../src/protocol.ts';
 import type { Comparison, Delta } from './compare.ts';
@@ -11,6 +11,8 @@ export interface ViewContext {
   report: ReportV1;
   baseline?: ReportV1;
   cmp?: Comparison;
+  /** A baseline that loaded something different: no deltas, and the differences named. */
+  notCompared?: { baseId: string; differences: string[] };
   post(msg: FromReportView): void;
   openSource(file: string, line: number): void;
 }
@@ -51,6 +53,21 @@ export function deltaView(
   const n = d.noise;
   const interval =
     n?.lowPct !== undefined && n.highPct !== undefined ? ` 95% interval ${intervalPct(n.lowPct, n.highPct)}` : '';
+  if (n?.verdict === 'too short') {
+    // The change as measured, in no colour: too few sub-windows a side to call it either way.
+    const pct = d.changePct ?? n.changePct;
+    return h(
+      'span',
+      {
+        class: 'delta same',
+        title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit}: ${tooShortText(n)}`,
+        data: { delta: 'too short' },
+      },
+      `${d.change > 0 ? '\u2191' : '\u2193'} ${signed(pct, Math.abs(pct) >= 10 ? 0 : 1)}%`,
+      h('span', { class: 'was' }, `was ${show(d.base)}${unit}`),
+      h('span', { class: 'was' }, 'too short to tell'),
+    );
+  }
   if (n?.verdict === 'within noise') {
     return h(
       'span',

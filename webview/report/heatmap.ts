@@ -24,6 +24,8 @@ export interface HeatMapView {
 }
 
 const LEFT = 48;
+/** Width of a stall's bar at the left of its cells, px (with a 1 px backing each side). */
+const STALL_BAR_PX = 3;
 const TOP = 6;
 const BOTTOM = 22;
 const RIGHT = 6;
@@ -126,13 +128,20 @@ export function heatMapView(
     }
     g.globalAlpha = 1;
     // Each mark down the left edge of its cells, column by column where it spans a second's end.
-    g.fillStyle = v('--vscode-editorError-foreground', '#f14c4c');
+    // A 3 px bar on a 1 px backing of the theme's contrast border (High Contrast) or the editor's
+    // background: a red 2 px bar on the orange cells was lost in High Contrast, faint in Dark Modern.
+    const stall = v('--vscode-charts-red', v('--vscode-editorError-foreground', '#f14c4c'));
+    const backing = v('--vscode-contrastBorder', v('--vscode-editor-background', '#1e1e1e'));
     for (const m of opts.marks ?? []) {
       for (let c = Math.floor(m.startMs / 1000); c <= Math.floor((m.endMs - 1e-6) / 1000) && c < map.columns; c++) {
         const from = Math.max(m.startMs, c * 1000) - c * 1000;
         const to = Math.min(m.endMs, (c + 1) * 1000) - c * 1000;
         const y = TOP + (from / map.rowMs) * CELL_H;
-        g.fillRect(LEFT + c * cellW, y, 2, Math.max(2, ((to - from) / map.rowMs) * CELL_H));
+        const h = Math.max(3, ((to - from) / map.rowMs) * CELL_H);
+        g.fillStyle = backing;
+        g.fillRect(LEFT + c * cellW, y, STALL_BAR_PX + 2, h);
+        g.fillStyle = stall;
+        g.fillRect(LEFT + c * cellW + 1, y, STALL_BAR_PX, h);
       }
     }
     if (selection) {

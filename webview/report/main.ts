@@ -55,10 +55,13 @@ function saveTab(tab: TabId, reportId: string): void {
 
 function show(msg: Extract<ToReportView, { type: 'report' }>): void {
   const { report, baseline } = msg;
+  const compared = baseline ? compareReports(baseline, report) : undefined;
+  // Runs that loaded something different get no deltas (report/comparable.ts): the page says why.
   const ctx: ViewContext = {
     report,
     baseline,
-    cmp: baseline ? compareReports(baseline, report) : undefined,
+    cmp: compared?.refused ? undefined : compared,
+    ...(compared?.refused ? { notCompared: { baseId: compared.baseId, differences: compared.refused } } : {}),
     post,
     openSource: (file, line) => {
       if (canOpen(file, line)) post({ type: 'openSource', file, line });

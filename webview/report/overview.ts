@@ -8,6 +8,9 @@ import {
   type ReportV1,
   signedPct,
   timeoutHint,
+  tooShortText,
+  windowsCpuApart,
+  windowsCpuApartText,
 } from '../../src/core/report/index.ts';
 import { CATEGORY_LABELS, CPU_CATEGORIES, deltaView, type ViewContext } from './context.ts';
 import { h, type Child } from './dom.ts';
@@ -29,6 +32,15 @@ export function header(ctx: ViewContext): HTMLElement {
     h('h1', null, 'Hotline run ', h('span', { class: 'mono', data: { field: 'run-id' } }, r.id)),
     r.partial ? badge('PARTIAL', { class: 'partial-badge' }) : null,
     ctx.cmp ? h('span', { class: 'muted vs' }, 'compared with ', h('span', { class: 'mono' }, ctx.cmp.baseId)) : null,
+    ctx.notCompared
+      ? h(
+          'span',
+          { class: 'muted vs', data: { field: 'not-compared' } },
+          'not compared with ',
+          h('span', { class: 'mono' }, ctx.notCompared.baseId),
+          `: the runs loaded something different (${ctx.notCompared.differences.join('; ')})`,
+        )
+      : null,
     h('span', { class: 'spacer' }),
     button('Open flame graph', () => ctx.post({ type: 'openFlameGraph' }), { attrs: { id: 'open-flame' } }),
   );
@@ -207,7 +219,7 @@ function loadSection(ctx: ViewContext): HTMLElement {
     h(
       'span',
       { data: { field: 'profiled' } },
-      `profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${profiledP99} (against profiler off: ${profilerCostWords(l)})`,
+      `profiled window: ${fmt(l.profiled.requests.perSecond)} req/s, p99 ${profiledP99} (against profiler off: ${profilerCostWords(l, ctx.report.eventLoop)})`,
     ),
   );
   out.appendChild(facts);
@@ -363,18 +375,20 @@ function cpuSection(ctx: ViewContext): HTMLElement {
 }
 
 /** The profiled sub-windows against the measured ones of the same run (render.ts profilerCostText). */
-function profilerCostWords(l: NonNullable<ReportV1['load']>): string {
+function profilerCostWords(l: NonNullable<ReportV1['load']>, ctxLoop: ReportV1['eventLoop']): string {
   const cost = profilerCostOf(l.subWindows);
   const text = (c: Change): string => {
     const interval = c.lowPct !== undefined && c.highPct !== undefined ? ` ${intervalPct(c.lowPct, c.highPct)}` : '';
+    if (c.verdict === 'too short') return `${signedPct(c.changePct)} ${tooShortText(c)}`;
     return c.verdict === 'within noise'
       ? `${signedPct(c.changePct)} within noise${interval}`
       : `${signedPct(c.changePct)}${interval}`;
   };
+  const apart = windowsCpuApart({ eventLoop: ctxLoop });
   if (cost?.cpuPerRequest || cost?.requestsPerSecond) {
     return [
       cost.cpuPerRequest ? `CPU/request ${text(cost.cpuPerRequest)}` : '',
-      cost.requestsPerSecond ? `req/s ${text(cost.requestsPerSecond)}` : '',
+      apart ? windowsCpuApartText(apart) : cost.requestsPerSecond ? `req/s ${text(cost.requestsPerSecond)}` : '',
     ]
       .filter(Boolean)
       .join(', ');

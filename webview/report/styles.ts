@@ -67,8 +67,19 @@ vscode-panel-tab .badge { margin-inline-start: 8px; }
 .focus-status:empty { display: none; }
 
 /* ---- tabs ---------------------------------------------------------------------------------- */
-vscode-panels.tabs { margin-top: 8px; }
-vscode-panel-view.view { padding: 14px 0 0; flex-direction: column; }
+vscode-panels.tabs { margin-top: 8px; max-width: 100%; }
+/* The toolkit's tab list is one grid row as wide as all its tabs (width: max-content): beside the
+   code (~520 px) the last tabs and every card beyond it were cut off with no scrollbar. The tabs
+   wrap instead, the selected one underlined by its own border (the sliding indicator is placed
+   by grid column, which a wrapped row does not have). */
+vscode-panels.tabs::part(tablist) {
+  display: flex; flex-wrap: wrap; column-gap: 24px; row-gap: 2px; width: auto; max-width: 100%;
+}
+vscode-panels.tabs::part(activeIndicator) { display: none; }
+vscode-panels.tabs vscode-panel-tab { border-bottom: 1px solid transparent; }
+vscode-panels.tabs vscode-panel-tab[aria-selected="true"] { border-bottom-color: var(--vscode-panelTitle-activeBorder, var(--vscode-focusBorder)); }
+vscode-panels.tabs::part(tabpanel) { min-width: 0; max-width: 100%; }
+vscode-panel-view.view { padding: 14px 0 0; flex-direction: column; min-width: 0; max-width: 100%; box-sizing: border-box; }
 vscode-panel-view.view > * { width: 100%; }
 .intro { margin: 0 0 10px; }
 .empty { color: var(--vscode-descriptionForeground); font-style: italic; }
@@ -76,7 +87,7 @@ vscode-panel-view.view > * { width: 100%; }
 /* ---- overview ------------------------------------------------------------------------------ */
 .block { margin: 0 0 22px; }
 .first-look {
-  display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 12px;
+  display: grid; grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr)); gap: 12px;
   margin: 0 0 14px;
 }
 .first-look > div {
@@ -152,6 +163,9 @@ vscode-panel-view.view > * { width: 100%; }
 
 /* ---- tables -------------------------------------------------------------------------------- */
 vscode-data-grid.grid { box-sizing: border-box; border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); border-radius: 4px; }
+/* Narrower than its columns (beside the code): it scrolls sideways instead of cutting them off. */
+vscode-data-grid.grid { display: block; max-width: 100%; overflow-x: auto; }
+vscode-data-grid.grid > vscode-data-grid-row { min-width: 640px; }
 vscode-data-grid-row[row-type="sticky-header"] { border-bottom: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); }
 vscode-data-grid-cell.num { text-align: right; font-variant-numeric: tabular-nums; }
 vscode-data-grid-cell[cell-type="columnheader"] { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }

@@ -379,15 +379,20 @@ export function comparison(ctx: ViewContext): HTMLElement {
     const rows: GridRow[] = list.map((x) => ({
       cells: [
         [
-          x.verdict === 'within noise'
+          x.verdict === 'within noise' || x.verdict === 'too short'
             ? h(
                 'span',
                 {
                   class: 'tag',
-                  title: "the change is inside the noise inferred from its samples and the runs' spread",
-                  data: { verdict: 'within noise' },
+                  title:
+                    x.verdict === 'too short'
+                      ? 'too few sub-windows a side to tell a change from noise'
+                      : x.heldBack
+                        ? "the request's CPU per request did not move: no saving is claimed on this line"
+                        : "the change is inside the noise inferred from its samples and the runs' spread",
+                  data: { verdict: x.verdict },
                 },
-                'within noise',
+                x.verdict === 'too short' ? 'too short to tell' : 'within noise',
               )
             : h('span', { class: `tag ${x.change < 0 ? 'good' : 'bad'}` }, x.change < 0 ? 'cheaper' : 'costlier'),
         ],
@@ -395,7 +400,7 @@ export function comparison(ctx: ViewContext): HTMLElement {
           h(
             'span',
             {
-              class: x.verdict === 'within noise' ? '' : x.change < 0 ? 'good' : 'bad',
+              class: x.verdict === 'within noise' || x.verdict === 'too short' ? '' : x.change < 0 ? 'good' : 'bad',
               title:
                 x.lowPct !== undefined && x.highPct !== undefined
                   ? `95% interval ${intervalPct(x.lowPct, x.highPct, 0)}`

@@ -13,7 +13,7 @@ import type { StackCapturesV1 } from './stack-sampler.ts';
 /** One sub-window as taken: the load's figures and the app's own (CPU, loop) between its edges. */
 export interface SubWindowTaken {
   result: PhaseResult;
-  app: { wallS: number; cpuS: number; cpu: number; utilization: number };
+  app: { wallS: number; cpuS: number; cpu: number; utilization: number; loopIntervalP99Ms?: number };
 }
 
 /** What the windows of a run measured. */
@@ -76,6 +76,7 @@ export function subWindowFigures(w: SubWindowTaken): SubWindowFigures {
     timeouts: r.timeouts,
     ...cpuPerRequest(w),
     utilization: round(w.app.utilization, 3),
+    ...(w.app.loopIntervalP99Ms !== undefined ? { loopIntervalP99Ms: w.app.loopIntervalP99Ms } : {}),
   };
 }
 

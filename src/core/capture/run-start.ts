@@ -14,7 +14,13 @@ import {
   freePort,
   loopbackHostOf,
 } from '../app/index.ts';
-import { type AppMark, InspectorSession, ProcessProfilers, type WindowKind } from '../inspector/index.ts';
+import {
+  type AppMark,
+  InspectorSession,
+  nodeVersionOf,
+  ProcessProfilers,
+  type WindowKind,
+} from '../inspector/index.ts';
 import { type ListenAddress, RunError } from '../common/index.ts';
 import { RUN_DEFAULTS } from './settings.ts';
 import { RunControl } from './run-control.ts';
@@ -30,6 +36,8 @@ export abstract class RunStart extends RunControl {
   protected processes: ProcessProfilers<StackSampler> | undefined;
   /** Said in the report when the app attached to has Node children the run cannot profile. */
   protected childrenNote: string | undefined;
+  /** The launched app's Node ("v20.20.0"): runs on two Nodes do not compare (report/comparable.ts). */
+  protected nodeVersion: string | undefined;
 
   /** The app's scripts compiled in memory, with their maps (runtime-scripts.ts): saved with the run. */
   protected runtimeScripts: RuntimeScript[] = [];
@@ -202,6 +210,7 @@ export abstract class RunStart extends RunControl {
         ),
     );
     this.inspector = await this.race(connecting);
+    this.nodeVersion = await this.race(nodeVersionOf(inspectorUrl));
     if (children) {
       // Each child's calling lines are measured as the main process's are, at the same rate, in
       // the same sub-windows (the captures tick only while its profiler runs).

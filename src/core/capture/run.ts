@@ -7,7 +7,16 @@ import * as path from 'node:path';
 import { joinUrl } from '../app/index.ts';
 import { between, type InspectorSession } from '../inspector/index.ts';
 import { redactUrl, RunError } from '../common/index.ts';
-import { checkLoadCommand, ExternalLoad, LOAD_LOG_FILE, LoadRun, type LoadTick } from '../load/index.ts';
+import {
+  checkLoadCommand,
+  ExternalLoad,
+  LOAD_LOG_FILE,
+  type LoadOptions,
+  LoadRun,
+  type LoadTick,
+  probe,
+  probeFailureLine,
+} from '../load/index.ts';
 import { type CpuProfile, fileOfUrl, mergeProfiles, withoutOwnFrames } from '../analysis/index.ts';
 import {
   acquireRunLock,
@@ -88,6 +97,16 @@ class Run extends RunStart {
       await this.stopAll();
     }
   }
+  /** A URL that answers only failures stops the run before the warm-up (load/probe.ts). */
+  private async probeFirst(o: LoadOptions): Promise<void> {
+    this.progress('warmup', `probing ${(o.method ?? 'GET').toUpperCase()} ${redactUrl(o.url)}`, {
+      second: 0,
+      of: this.s.warmupS,
+    });
+    const outcome = await this.race(probe(o));
+    if (!outcome.ok) throw new RunError('load-failed', probeFailureLine({ ...o, url: redactUrl(o.url) }, outcome));
+  }
+
   private async measure(url: string): Promise<Measured> {
     const s = this.s;
     const onTick = (t: LoadTick): void => {
@@ -101,6 +120,7 @@ class Run extends RunStart {
         requestsPerSecond: t.requests,
       });
     };
+    if (!this.opts.loadCommand) await this.probeFirst(loadOptionsOf(s, url, 0));
     // Bounded in time whatever happens here: the load stops by itself a while after the run's end.
     const maxDurationS = s.warmupS + 2 * s.durationS + 120;
     const starting: Promise<LoadRun | ExternalLoad> = this.opts.loadCommand
@@ -354,7 +374,13 @@ class Run extends RunStart {
       version: 1,
       id,
       startedAt: startedAt.toISOString(),
-      app: { command: this.app?.command ?? [], cwd: target.cwd, pid: this.app?.pid ?? -1, url: redactUrl(url) },
+      app: {
+        command: this.app?.command ?? [],
+        cwd: target.cwd,
+        pid: this.app?.pid ?? -1,
+        url: redactUrl(url),
+        ...(this.nodeVersion ? { node: this.nodeVersion } : {}),
+      },
       settings: recordedSettings(this.s, this.opts.target, this.opts.attach),
       load: loadFigures(this.s, m),
       eventLoop: {

@@ -8,9 +8,9 @@
 // rounds' ratios carry only the noise that is left (report/side-by-side.ts).
 import { between } from '../inspector/index.ts';
 import { type ListenAddress, RunError } from '../common/index.ts';
-import { LoadRun, type PhaseResult } from '../load/index.ts';
+import { LoadRun, type PhaseResult, probe, probeFailureLine } from '../load/index.ts';
 import { joinUrl, type LaunchSpec } from '../app/index.ts';
-import type { SideBySideFigures, SideFigures } from '../report/index.ts';
+import { sequentialConfidence, type SideBySideFigures, type SideFigures } from '../report/index.ts';
 import { subWindowFigures, type SubWindowTaken } from './record.ts';
 import { RunStart } from './run-start.ts';
 import { InspectorCycle } from './closed-inspector.ts';
@@ -22,6 +22,11 @@ export interface SideBySideOptions extends Omit<LoadSettings, 'samplingIntervalU
   current: LaunchSpec;
   /** Rounds of one window each (default: as a run cuts its windows, durationS ÷ ~2 s). */
   rounds?: number;
+  /**
+   * A sequential gate: after the rounds, while `decided` says no, as many rounds again, up to
+   * `maxRounds` in all (the time cap).
+   */
+  extend?: { maxRounds: number; decided: (f: SideBySideFigures) => boolean };
   listenTimeoutS?: number;
   stopGraceS?: number;
   signal?: AbortSignal;
@@ -57,6 +62,7 @@ export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySid
     );
   const sides = { base: new Side(o, s, o.base, 'baseline'), current: new Side(o, s, o.current, 'current') };
   const taken = { base: [] as SubWindowTaken[], current: [] as SubWindowTaken[] };
+  let confidence = 0.95;
   try {
     await sides.base.launch();
     await sides.current.launch().catch((err: unknown) => {
@@ -69,29 +75,42 @@ export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySid
         );
       throw err;
     });
+    for (const side of [sides.base, sides.current]) await side.probe();
     for (const side of [sides.base, sides.current]) await side.warm(s.warmupS);
-    for (let r = 0; r < rounds; r++) {
+    const maxRounds = Math.max(rounds, Math.min(MAX_ROUNDS, o.extend?.maxRounds ?? rounds));
+    // Each look at the level that keeps the gate's error rates within 5% over all its looks.
+    confidence = o.extend ? sequentialConfidence(rounds, maxRounds) : 0.95;
+    let planned = rounds;
+    for (let r = 0; r < planned; r++) {
       const order = r % 2 === 0 ? (['base', 'current'] as const) : (['current', 'base'] as const);
       for (const which of order) {
         o.onProgress?.({
           phase: 'measuring',
-          message: `round ${r + 1}/${rounds}: the ${sides[which].role} version`,
+          message: `round ${r + 1}/${planned}: the ${sides[which].role} version`,
           second: r * windowS,
           of: s.durationS,
         });
         taken[which].push(await sides[which].window(windowS));
       }
+      const done = r + 1;
+      if (done === planned && done < maxRounds && o.extend && !o.extend.decided(soFar(done)))
+        planned = Math.min(maxRounds, planned + rounds);
     }
   } finally {
     await Promise.all([sides.base.stop(), sides.current.stop()]);
   }
-  return {
-    version: 1,
-    rounds,
-    windowS,
-    base: figuresOf(o.base.cwd, taken.base),
-    current: figuresOf(o.current.cwd, taken.current),
-  };
+  return soFar(taken.base.length);
+
+  function soFar(done: number): SideBySideFigures {
+    return {
+      version: 1,
+      rounds: done,
+      windowS,
+      ...(o.extend ? { confidence } : {}),
+      base: figuresOf(o.base.cwd, taken.base),
+      current: figuresOf(o.current.cwd, taken.current),
+    };
+  }
 }
 
 function figuresOf(id: string, taken: SubWindowTaken[]): SideFigures {
@@ -137,6 +156,13 @@ class Side extends RunStart {
     } catch (err) {
       throw this.named(err);
     }
+  }
+
+  /** A URL that answers only failures stops the gate before the warm-up (load/probe.ts). */
+  async probe(): Promise<void> {
+    const o = loadOptionsOf(this.s, joinUrl(this.s.url, this.address!), 0);
+    const outcome = await this.race(probe(o));
+    if (!outcome.ok) throw this.named(new RunError('load-failed', probeFailureLine(o, outcome)));
   }
 
   /** Load that is not counted, so both versions start their windows optimised. */

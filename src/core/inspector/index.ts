@@ -15,3 +15,4 @@ export {
 } from './process-sessions.ts';
 export { type WorkerCapture } from './worker-session.ts';
 export { WorkerProfilers } from './workers.ts';
+export { nodeVersionOf } from './node-version.ts';

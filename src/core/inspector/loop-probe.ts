@@ -33,10 +33,20 @@ export interface AppMark {
   wallUs: number;
   /** process.cpuUsage() of each child process (pid → µs), for an app of several processes. */
   children?: Record<number, number>;
+  /**
+   * At a closing edge: the p99 of the 10 ms loop timer's interval over the sub-window it closed,
+   * ms (its delay plus the 10 ms); absent when the timer never fired or nothing was closed.
+   */
+  closedLoopIntervalP99Ms?: number;
+  /** At a closing edge: the loop timer never fired in the sub-window it closed. */
+  closedLoopBlocked?: true;
 }
 
 /** CPU per wall second and loop utilisation between two marks. */
-export function between(a: AppMark, b: AppMark): { wallS: number; cpuS: number; cpu: number; utilization: number } {
+export function between(
+  a: AppMark,
+  b: AppMark,
+): { wallS: number; cpuS: number; cpu: number; utilization: number; loopIntervalP99Ms?: number } {
   const wallS = (b.wallUs - a.wallUs) / 1e6;
   // Children count only between two marks of their own: one born or gone in between is left out.
   let childrenUs = 0;
@@ -47,7 +57,17 @@ export function between(a: AppMark, b: AppMark): { wallS: number; cpuS: number; 
   const cpuS = (b.cpuUs - a.cpuUs + childrenUs) / 1e6;
   const active = b.activeMs - a.activeMs;
   const total = active + (b.idleMs - a.idleMs);
-  return { wallS, cpuS, cpu: wallS > 0 ? cpuS / wallS : 0, utilization: total > 0 ? active / total : 0 };
+  return {
+    wallS,
+    cpuS,
+    cpu: wallS > 0 ? cpuS / wallS : 0,
+    utilization: total > 0 ? active / total : 0,
+    ...(b.closedLoopIntervalP99Ms !== undefined
+      ? { loopIntervalP99Ms: b.closedLoopIntervalP99Ms }
+      : b.closedLoopBlocked
+        ? { loopIntervalP99Ms: round(wallS * 1000) }
+        : {}),
+  };
 }
 
 /** Where the probe keeps its state inside the app, out of the way of the app's own globals. */
@@ -86,13 +106,21 @@ export async function edge(evaluate: Evaluate, o: { open?: WindowKind; close?: W
         below = Math.max(below, upTo);
       }
     };
-    ${o.close ? `if (p && p.current) { p.current.disable(); addTo(p.${o.close}, p.current); p.current = undefined; }` : ''}
+    let closedP99Ns;
+    ${o.close ? `if (p && p.current) { p.current.disable(); closedP99Ns = p.current.count > 0 ? p.current.percentile(99) : -1; addTo(p.${o.close}, p.current); p.current = undefined; }` : ''}
     ${o.open ? `if (p) { p.current = monitorEventLoopDelay({ resolution: ${LOOP_RESOLUTION_MS} }); p.current.enable(); }` : ''}
     const c = process.cpuUsage();
     const e = performance.eventLoopUtilization();
-    return JSON.stringify({ cpuUs: c.user + c.system, idleMs: e.idle, activeMs: e.active, wallUs: Number(process.hrtime.bigint() / 1000n) });
+    return JSON.stringify({ cpuUs: c.user + c.system, idleMs: e.idle, activeMs: e.active, wallUs: Number(process.hrtime.bigint() / 1000n), closedP99Ns });
   })()`);
-  return JSON.parse(String(json)) as AppMark;
+  const { closedP99Ns, ...mark } = JSON.parse(String(json)) as AppMark & { closedP99Ns?: number };
+  // The timer's own period stays in: a figure that is never 0 has a ratio (report/verdict.ts).
+  if (typeof closedP99Ns !== 'number' || !Number.isFinite(closedP99Ns)) return mark;
+  // -1: the timer never fired in the closed sub-window, blocked throughout (between() then
+  // takes the sub-window's length, a lower bound, as readLoopDelay does for a window).
+  return closedP99Ns < 0
+    ? { ...mark, closedLoopBlocked: true }
+    : { ...mark, closedLoopIntervalP99Ms: round(closedP99Ns / 1e6) };
 }
 
 /**

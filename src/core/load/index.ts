@@ -2,3 +2,4 @@
 // tool (external, parsers, argv).
 export { checkLoadCommand, ExternalLoad, isExternalResult, LOAD_LOG_FILE } from './external.ts';
 export { LoadError, type LoadOptions, LoadRun, type LoadTick, type PhaseResult } from './load-run.ts';
+export { probe, probeFailureLine, type ProbeOutcome } from './probe.ts';

@@ -5,7 +5,19 @@
 // 95% interval and a verdict (verdict.ts): "within noise" when the runs' own spread covers it.
 import type { ReportV1, SubWindowFigures } from './schema.ts';
 import { CATEGORIES, type Category } from '../analysis/model.ts';
-import { changeOf, costChangeOf, logSd, type Change, type Direction, type VerdictWord } from './verdict.ts';
+import { comparabilityOf } from './comparable.ts';
+import { keptHints } from './kept-hints.ts';
+import type { Hint } from '../analysis/model.ts';
+import {
+  changeOf,
+  costChangeOf,
+  isChange,
+  logSd,
+  rateChangeOf,
+  type Change,
+  type Direction,
+  type VerdictWord,
+} from './verdict.ts';
 
 export interface Delta {
   base: number;
@@ -34,6 +46,14 @@ export interface CostChange {
   verdict?: VerdictWord;
   lowPct?: number;
   highPct?: number;
+  /**
+   * The profile alone called it cheaper or costlier, but the request's CPU per request did not
+   * move that way beyond its noise: the verdict is then `within noise` (a line's saving is claimed
+   * only when the request carries it).
+   */
+  heldBack?: true;
+  /** A line whose code changed: one row, before → after, not a vanished line and a new one. */
+  codeChanged?: { baseLine: number; before?: string; after?: string };
 }
 
 export interface Comparison {
@@ -63,6 +83,18 @@ export interface Comparison {
   /** Functions of the user's code by total time; the largest savings first, then the increases. */
   functions: CostChange[];
   lines: CostChange[];
+  /**
+   * The runs loaded something different (comparable.ts): each difference, base vs current. A
+   * verdict is refused unless forced, and every verdict shown for a forced one is marked.
+   */
+  refused?: string[];
+  /** Smaller differences (duration, sampling interval) the verdicts are shown with. */
+  differences?: string[];
+  /**
+   * The base run's hints whose line was changed but whose cost did not move (kept-hints.ts),
+   * reworded and placed where the line is now.
+   */
+  keptHints?: Hint[];
 }
 
 export function delta(base: number, current: number): Delta {
@@ -87,10 +119,13 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
   const scaleBase = (ms: number): number => (perRequest ? ms / baseReq : ms);
   const scaleCur = (ms: number): number => (perRequest ? ms / curReq! : ms);
 
+  const { refusals, notes } = comparabilityOf(base, current);
   const out: Comparison = {
     baseId: base.id,
     currentId: current.id,
     unit: perRequest ? 'ms/request' : 'ms',
+    ...(refusals.length > 0 ? { refused: refusals } : {}),
+    ...(notes.length > 0 ? { differences: notes } : {}),
     categories: Object.fromEntries(
       CATEGORIES.map((c) => [
         c,
@@ -127,8 +162,11 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
   if (base.load && current.load) {
     const b = base.load;
     const c = current.load;
-    const bw = b.subWindows?.measured ?? [];
-    const cw = c.subWindows?.measured ?? [];
+    // An external load runs once per window: one sub-window of each kind, never more, so no
+    // interval — its figures have no spread and the threshold alone gates them (gate.ts).
+    const external = b.external !== undefined || c.external !== undefined;
+    const bw = external ? [] : (b.subWindows?.measured ?? []);
+    const cw = external ? [] : (c.subWindows?.measured ?? []);
     const noisy = (d: Delta, pick: (w: SubWindowFigures) => number | undefined, direction: Direction): Delta => {
       const change =
         bw.length > 0 && cw.length > 0 ? changeOf(values(bw, pick), values(cw, pick), direction) : undefined;
@@ -146,9 +184,9 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
         p99: noisy(delta(b.latencyMs.p99, c.latencyMs.p99), (w) => w.latencyMs.p99, 'lower-is-better'),
         max: delta(b.latencyMs.max, c.latencyMs.max),
       },
-      errors: delta(b.errors, c.errors),
-      timeouts: delta(b.timeouts, c.timeouts),
-      non2xx: delta(b.non2xx, c.non2xx),
+      errors: counted(b.errors, b.requests.total, c.errors, c.requests.total, bw.length, cw.length),
+      timeouts: counted(b.timeouts, b.requests.total, c.timeouts, c.requests.total, bw.length, cw.length),
+      non2xx: counted(b.non2xx, b.requests.total, c.non2xx, c.requests.total, bw.length, cw.length),
     };
     const bCpu = cpuPerRequestMs(base);
     const cCpu = cpuPerRequestMs(current);
@@ -168,14 +206,83 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
   if (base.eventLoop && current.eventLoop) {
     const b = base.eventLoop;
     const c = current.eventLoop;
+    const external = base.load?.external !== undefined || current.load?.external !== undefined;
+    const bw = external ? [] : (base.load?.subWindows?.measured ?? []);
+    const cw = external ? [] : (current.load?.subWindows?.measured ?? []);
+    const busy =
+      bw.length > 0 && cw.length > 0
+        ? changeOf(
+            values(bw, (w) => w.utilization),
+            values(cw, (w) => w.utilization),
+            'lower-is-better',
+          )
+        : undefined;
+    // Loop delay p99 is tested on each sub-window's timer interval p99 (the delay + the timer's
+    // 10 ms: never 0); runs from before it have none, and p50 and max have no value per
+    // sub-window: no spread, shown without a verdict. The loop's busy share carries one.
+    const late =
+      bw.length > 0 && cw.length > 0
+        ? changeOf(
+            values(bw, (w) => w.loopIntervalP99Ms),
+            values(cw, (w) => w.loopIntervalP99Ms),
+            'lower-is-better',
+          )
+        : undefined;
     out.eventLoop = {
       p50: delta(b.delayMs.p50, c.delayMs.p50),
-      p99: delta(b.delayMs.p99, c.delayMs.p99),
+      p99: { ...delta(b.delayMs.p99, c.delayMs.p99), ...(late ? { noise: late } : {}) },
       max: delta(b.delayMs.max, c.delayMs.max),
-      utilization: delta(b.utilization, c.utilization),
+      utilization: { ...delta(b.utilization, c.utilization), ...(busy ? { noise: busy } : {}) },
     };
   }
+  // Last: both read the request's figures, the loop's included.
+  holdBackUncarried(out);
+  const kept = keptHints(base, current, out.lines, out.unit, (current.eventLoop?.utilization ?? 0) >= SATURATED);
+  if (kept.length > 0) out.keptHints = kept;
   return out;
+}
+
+/** A count (errors, timeouts, non-2xx) against the requests each run served: rateChangeOf. */
+function counted(b: number, bReq: number, c: number, cReq: number, bWindows: number, cWindows: number): Delta {
+  const r = rateChangeOf({ count: b, requests: bReq }, { count: c, requests: cReq });
+  return {
+    ...delta(b, c),
+    noise: {
+      changePct: r.changePct ?? (c > b ? 100 : c < b ? -100 : 0),
+      ...(r.lowPct !== undefined ? { lowPct: r.lowPct, highPct: r.highPct } : {}),
+      verdict: r.verdict,
+      samples: { base: bWindows, current: cWindows },
+    },
+  };
+}
+
+/**
+ * A line's or function's change is claimed only when the request carries it: the profile's
+ * sampling error says nothing of the run-to-run spread of the whole, and a cost moved from one
+ * line to another is no saving. The request's figures: CPU per request, req/s, latency p50 and
+ * p99, the loop's busy share (a hash moved to the threadpool frees the loop, not the CPU). A
+ * cheaper row stands when one of them is better, a costlier one when one is worse; when every
+ * one is too short to tell, so is the row.
+ */
+function holdBackUncarried(out: Comparison): void {
+  const l = out.load;
+  const request = [
+    l?.cpuPerRequestMs?.noise,
+    l?.requestsPerSecond.noise,
+    l?.latencyMs.p50.noise,
+    l?.latencyMs.p99.noise,
+    out.eventLoop?.utilization.noise,
+  ].filter((n): n is Change => n !== undefined);
+  if (request.length === 0) return; // runs without sub-windows: the rows' own test stands
+  const allTooShort = request.every((n) => n.verdict === 'too short');
+  for (const row of [...out.functions, ...out.lines]) {
+    if (!isChange(row.verdict)) continue;
+    if (allTooShort) row.verdict = 'too short';
+    else if (!request.some((n) => n.verdict === row.verdict)) {
+      row.verdict = 'within noise';
+      row.heldBack = true;
+    }
+  }
 }
 
 /**
@@ -192,7 +299,15 @@ function lineEntries(lines: ReportV1['lines']): Entry[] {
       const base = `${l.file}\u0000${l.function}\u0000${l.thread ?? ''}\u0000${l.oneOf ? `one of ${l.oneOf.join(',')}` : (l.code ?? `#${l.line}`)}`;
       const n = seen.get(base) ?? 0;
       seen.set(base, n + 1);
-      return { key: `${base}\u0000${n}`, name: l.function, file: l.file, line: l.line, thread: l.thread, ms: l.ownMs };
+      return {
+        key: `${base}\u0000${n}`,
+        name: l.function,
+        file: l.file,
+        line: l.line,
+        thread: l.thread,
+        ms: l.ownMs,
+        ...(l.code !== undefined && !l.oneOf ? { code: l.code } : {}),
+      };
     });
 }
 
@@ -244,24 +359,31 @@ interface Entry {
   line: number;
   thread?: 'worker' | 'process';
   ms: number;
+  /** A line's code (lines only): how a changed line is shown. */
+  code?: string;
 }
 
-/** Matched by name and file, not line: a fix moves lines. Functions only in one run count as 0 in the other. */
+/**
+ * Matched by name and file, not line: a fix moves lines. Functions only in one run count as 0 in
+ * the other. Lines whose code changed (a key only in the base and another only now, in the same
+ * function at the same place once the function's shift is taken out) are one row, before → after.
+ */
 function changes(base: Entry[], current: Entry[], limit: number): CostChange[] {
-  const merged = new Map<string, { e: Entry; base: number; current: number }>();
+  const merged = new Map<string, Merged>();
   for (const e of base) {
-    const m = merged.get(e.key) ?? { e, base: 0, current: 0 };
+    const m = merged.get(e.key) ?? { e, base: 0, current: 0, baseLine: e.line, inBase: true, inCurrent: false };
     m.base += e.ms;
     merged.set(e.key, m);
   }
   for (const e of current) {
-    const m = merged.get(e.key) ?? { e, base: 0, current: 0 };
+    const m = merged.get(e.key) ?? { e, base: 0, current: 0, baseLine: e.line, inBase: false, inCurrent: false };
     m.current += e.ms;
+    m.inCurrent = true;
     m.e = e; // show where it is now
     merged.set(e.key, m);
   }
-  const all = [...merged.values()]
-    .map(({ e, base: b, current: c }) => ({
+  const all = pairChangedLines([...merged.values()])
+    .map(({ e, base: b, current: c, changed }) => ({
       name: e.name,
       file: e.file,
       line: e.line,
@@ -269,17 +391,65 @@ function changes(base: Entry[], current: Entry[], limit: number): CostChange[] {
       base: round(b, 3),
       current: round(c, 3),
       change: round(c - b, 3),
+      ...(changed ? { codeChanged: changed } : {}),
     }))
-    .filter((x) => x.change !== 0);
+    // A changed line stays even at the same cost: that its cost did not move is the news.
+    .filter((x) => x.change !== 0 || x.codeChanged !== undefined);
   const cheaper = all
     .filter((x) => x.change < 0)
     .sort((a, b) => a.change - b.change)
     .slice(0, limit);
   const costlier = all
-    .filter((x) => x.change > 0)
+    .filter((x) => x.change >= 0)
     .sort((a, b) => b.change - a.change)
     .slice(0, limit);
   return [...cheaper, ...costlier];
+}
+
+interface Merged {
+  e: Entry;
+  base: number;
+  current: number;
+  baseLine: number;
+  inBase: boolean;
+  inCurrent: boolean;
+  changed?: CostChange['codeChanged'];
+}
+
+/** Lines within this many of where a vanished line would now be count as its new code. */
+const CHANGED_LINE_REACH = 2;
+
+function pairChangedLines(rows: Merged[]): Merged[] {
+  const groupOf = (m: Merged): string => `${m.e.file}\u0000${m.e.name}\u0000${m.e.thread ?? ''}`;
+  const gone = rows.filter((m) => m.inBase && !m.inCurrent && m.e.code !== undefined);
+  const added = rows.filter((m) => m.inCurrent && !m.inBase && m.e.code !== undefined);
+  if (gone.length === 0 || added.length === 0) return rows;
+  const dropped = new Set<Merged>();
+  for (const group of new Set(gone.map(groupOf))) {
+    const stay = rows.filter((m) => m.inBase && m.inCurrent && groupOf(m) === group);
+    // The function's shift: lines added or removed above it move all of its lines alike.
+    const shifts = stay.map((m) => m.e.line - m.baseLine).sort((a, b) => a - b);
+    const shift = shifts.length > 0 ? shifts[Math.floor(shifts.length / 2)] : 0;
+    const candidates = added.filter((m) => groupOf(m) === group && !dropped.has(m));
+    const pairs: Array<{ g: Merged; a: Merged; d: number }> = [];
+    for (const g of gone.filter((m) => groupOf(m) === group))
+      for (const a of candidates) {
+        const d = Math.abs(a.e.line - (g.baseLine + shift));
+        if (d <= CHANGED_LINE_REACH) pairs.push({ g, a, d });
+      }
+    pairs.sort((x, y) => x.d - y.d);
+    const used = new Set<Merged>();
+    for (const { g, a } of pairs) {
+      if (used.has(g) || used.has(a)) continue;
+      used.add(g).add(a);
+      // One row where the new code is, carrying the old code's cost as its base.
+      a.base += g.base;
+      a.baseLine = g.baseLine;
+      a.changed = { baseLine: g.baseLine, before: g.e.code, after: a.e.code };
+      dropped.add(g);
+    }
+  }
+  return rows.filter((m) => !dropped.has(m));
 }
 
 const round = (v: number, digits = 2): number => {

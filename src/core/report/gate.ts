@@ -7,9 +7,14 @@
 // - CPU per request (the app's CPU time over the requests it served) decides instead: it is
 //   what a change of the code moves, and what a busier machine moves least. It does not gate an
 //   app whose loop had room: there more CPU per request can buy more req/s (sync → async).
-// A check fails when its 95% interval lies on the worse side of no change (verdict.ts) and the
-// change is past the threshold. Runs without sub-windows (older runs) have no interval: the
-// threshold alone decides, and the verdict says so.
+// Each gated check decides, or says it cannot (docs/measurement.md "The gate"):
+// - regressed: its interval lies wholly on the worse side of no change, and the change is past
+//   the threshold;
+// - ok: its interval rules out a change past the threshold (its worse end within it);
+// - undecided otherwise (the interval holds both): `hotline gate` adds rounds, a comparison of
+//   two runs says "inconclusive: … could be up to +X%" and exits EXIT_INCONCLUSIVE.
+// Runs without sub-windows (older runs, an external load) have no interval: the threshold alone
+// decides, and the verdict says so.
 import type { Comparison, Delta } from './compare.ts';
 import type { VerdictWord } from './verdict.ts';
 
@@ -26,12 +31,24 @@ export interface GateCheck {
   highPct?: number;
   verdict?: VerdictWord;
   failed: boolean;
+  /** ok / regressed / undecided, by the rule above; `not gated` for a figure shown only. */
+  outcome: 'ok' | 'regressed' | 'undecided' | 'not gated';
+  /** The interval's worse end as a slowdown, %: how slower it could be (undecided checks). */
+  upToPct?: number;
   /** Shown but not deciding (a saturated app's req/s and p99): why. */
   notGated?: string;
 }
 
 export type GateVerdict =
-  | { decided: true; thresholdPct: number; failed: boolean; checks: GateCheck[]; note?: string }
+  | {
+      decided: true;
+      thresholdPct: number;
+      failed: boolean;
+      /** No check regressed, and one could not be told from a regression past the threshold. */
+      inconclusive: boolean;
+      checks: GateCheck[];
+      note?: string;
+    }
   /** The runs lack the figures the gate needs (a run without load, a zero baseline). */
   | { decided: false; thresholdPct: number; reason: string };
 
@@ -82,10 +99,12 @@ export function regressionGate(c: Pick<Comparison, 'baseId' | 'load'>, threshold
   // A p99 of 0 ms cannot regress by a share; the others still decide.
   if (l.latencyMs.p99.base > 0) checks.push(check('latency p99', l.latencyMs.p99, 'up', thresholdPct, saturatedWhy));
   const withoutSpread = checks.some((x) => x.notGated === undefined && x.verdict === undefined);
+  const failed = checks.some((x) => x.failed);
   return {
     decided: true,
     thresholdPct,
-    failed: checks.some((x) => x.failed),
+    failed,
+    inconclusive: !failed && checks.some((x) => x.outcome === 'undecided'),
     checks,
     ...(withoutSpread
       ? {
@@ -97,15 +116,36 @@ export function regressionGate(c: Pick<Comparison, 'baseId' | 'load'>, threshold
 
 function check(figure: GateFigure, d: Delta, worse: 'up' | 'down', thresholdPct: number, notGated?: string): GateCheck {
   const changePct = d.noise?.changePct ?? Math.round(((d.current - d.base) / d.base) * 1000) / 10;
-  const pastThreshold = worse === 'up' ? changePct > thresholdPct : changePct < -thresholdPct;
-  const beyondNoise = d.noise ? d.noise.verdict === 'worse' : true;
+  // As a slowdown: positive is worse, whichever way the figure goes.
+  const slower = (pct: number): number => (worse === 'up' ? pct : -pct);
+  const n = d.noise;
+  const interval = n?.lowPct !== undefined && n.highPct !== undefined ? { low: n.lowPct, high: n.highPct } : undefined;
+  const worstPct = interval ? Math.max(slower(interval.low), slower(interval.high)) : undefined;
+  const bestPct = interval ? Math.min(slower(interval.low), slower(interval.high)) : undefined;
+  const past = slower(changePct) > thresholdPct;
+  const outcome: GateCheck['outcome'] =
+    notGated !== undefined
+      ? 'not gated'
+      : !n
+        ? past
+          ? 'regressed'
+          : 'ok' // no spread: the threshold alone (the verdict's note says so)
+        : n.verdict === 'too short' || worstPct === undefined || bestPct === undefined
+          ? 'undecided'
+          : bestPct > 0 && past
+            ? 'regressed'
+            : worstPct <= thresholdPct
+              ? 'ok'
+              : 'undecided';
   return {
     figure,
     base: d.base,
     current: d.current,
     changePct,
-    ...(d.noise ? { lowPct: d.noise.lowPct, highPct: d.noise.highPct, verdict: d.noise.verdict } : {}),
-    failed: notGated === undefined && pastThreshold && beyondNoise,
+    ...(n ? { lowPct: n.lowPct, highPct: n.highPct, verdict: n.verdict } : {}),
+    failed: outcome === 'regressed',
+    outcome,
+    ...(outcome === 'undecided' && worstPct !== undefined ? { upToPct: worstPct } : {}),
     ...(notGated ? { notGated } : {}),
   };
 }

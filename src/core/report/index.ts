@@ -1,6 +1,7 @@
 // report.json: its shape, and how two reports compare and gate. Pure and browser-safe: the
 // webviews import it.
 export { compareReports, type Comparison, type CostChange, type Delta } from './compare.ts';
+export { comparabilityOf, type Comparability, IncomparableError, pathAndQuery, refusalLine } from './comparable.ts';
 export { type GateVerdict, parseThreshold, regressionGate, ThresholdError } from './gate.ts';
 export {
   buildReport,
@@ -20,11 +21,21 @@ export {
 export { arr, bool, type Check, count, isObject, num, oneOf, record, shape, str } from './checks.ts';
 export { isCategory, isReportV1 } from './report-check.ts';
 export { intervalPct, MINUS, minus, signedPct, withSign } from './signs.ts';
-export { compareSideBySide, type LoadComparison, type SideBySideFigures, type SideFigures } from './side-by-side.ts';
+export {
+  compareSideBySide,
+  sequentialConfidence,
+  type LoadComparison,
+  type SideBySideFigures,
+  type SideFigures,
+} from './side-by-side.ts';
 export {
   changeOf,
   costChangeOf,
+  isChange,
+  MIN_VERDICT_DURATION_S,
   pairedChangeOf,
+  rateChangeOf,
+  tooShortText,
   profilerCostOf,
   type Change,
   type Direction,
@@ -32,3 +43,4 @@ export {
 } from './verdict.ts';
 export { timeoutHint } from './load-hints.ts';
 export { requestTimeOf } from './request-time.ts';
+export { WINDOW_CPU_APART, windowsCpuApart, windowsCpuApartText } from './window-cpu.ts';

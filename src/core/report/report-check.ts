@@ -169,7 +169,7 @@ const report = shape(
     version: oneOf(1),
     id: str,
     startedAt: str,
-    app: shape({ command: arr(str), cwd: str, url: str }, { pid: num }),
+    app: shape({ command: arr(str), cwd: str, url: str }, { pid: num, node: str }),
     settings: shape(
       { url: str, method: str, connections: num, durationS: num },
       { warmupS: num, timeoutS: num, samplingIntervalUs: num, attach: str },

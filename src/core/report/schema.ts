@@ -72,6 +72,11 @@ export interface SubWindowFigures {
   cpuMsPerRequest?: number;
   /** Share of the sub-window the app's event loop was busy (0–1). */
   utilization?: number;
+  /**
+   * p99 of the event-loop timer's interval in the sub-window, ms: the loop delay's p99 plus the
+   * timer's 10 ms period (never 0, so two runs' ratio exists). The loop delay's noise test.
+   */
+  loopIntervalP99Ms?: number;
 }
 
 export interface ExternalLoadFigures {
@@ -131,7 +136,8 @@ export interface ReportV1 {
   /** Run id: the folder name under .hotline/runs. */
   id: string;
   startedAt: string;
-  app: { command: string[]; cwd: string; pid: number; url: string };
+  /** `node`: the app's Node version ("v20.20.0") as its inspector reported it; absent in older runs. */
+  app: { command: string[]; cwd: string; pid: number; url: string; node?: string };
   settings: RunSettings;
   load?: LoadFigures;
   eventLoop?: EventLoopFigures;

@@ -23,17 +23,29 @@ export interface SideBySideFigures {
   rounds: number;
   /** Seconds of each window. */
   windowS: number;
+  /** The intervals' level when the gate was sequential (sequentialConfidence); 0.95 when absent. */
+  confidence?: number;
   base: SideFigures;
   current: SideFigures;
 }
 
+/** The level of each look of a sequential gate of `rounds` rounds a look, at most `maxRounds`. */
+export function sequentialConfidence(rounds: number, maxRounds: number): number {
+  const looks = 1 + Math.max(0, Math.ceil((maxRounds - rounds) / rounds));
+  return 1 - 0.05 / looks;
+}
+
 export type LoadComparison = Pick<Comparison, 'baseId' | 'currentId' | 'load'>;
 
-export function compareSideBySide(f: SideBySideFigures): LoadComparison {
+/**
+ * `confidence`: the intervals' level; a sequential gate that looks L times uses 1 − 0.05/L at each
+ * look (Bonferroni), so its error rates stay within 5% over all its looks.
+ */
+export function compareSideBySide(f: SideBySideFigures, confidence = 0.95): LoadComparison {
   const bw = f.base.windows;
   const cw = f.current.windows;
   const paired = (pick: (w: SubWindowFigures) => number | undefined, direction: Direction): Delta =>
-    pairedDelta(values(bw, pick), values(cw, pick), direction);
+    pairedDelta(values(bw, pick), values(cw, pick), direction, confidence);
   const busy = (ws: SubWindowFigures[]): number => mean(ws.map((w) => w.utilization ?? 0));
   const cores = (ws: SubWindowFigures[]): number =>
     mean(ws.map((w) => ((w.cpuMsPerRequest ?? 0) * w.requests) / 1000 / Math.max(w.durationS, 1e-9)));
@@ -53,7 +65,7 @@ export function compareSideBySide(f: SideBySideFigures): LoadComparison {
       requestsPerSecond: paired((w) => w.perSecond, 'higher-is-better'),
       latencyMs: {
         p50: paired((w) => w.latencyMs.p50, 'lower-is-better'),
-        p90: pairedDelta(f.base.latencyP90Ms, f.current.latencyP90Ms, 'lower-is-better'),
+        p90: pairedDelta(f.base.latencyP90Ms, f.current.latencyP90Ms, 'lower-is-better', confidence),
         p99: paired((w) => w.latencyMs.p99, 'lower-is-better'),
         max: plain(Math.max(0, ...f.base.latencyMaxMs), Math.max(0, ...f.current.latencyMaxMs)),
       },
@@ -74,10 +86,10 @@ export function compareSideBySide(f: SideBySideFigures): LoadComparison {
 }
 
 /** Geometric means of the rounds, and their change with its paired interval. */
-function pairedDelta(base: number[], current: number[], direction: Direction): Delta {
+function pairedDelta(base: number[], current: number[], direction: Direction, confidence: number): Delta {
   const b = geo(base);
   const c = geo(current);
-  const noise = pairedChangeOf(base, current, direction);
+  const noise = pairedChangeOf(base, current, direction, confidence);
   return {
     base: round(b, 4),
     current: round(c, 4),

@@ -7,7 +7,24 @@
 // share). Pure: numbers in, a verdict out. docs/verdicts.md explains the choice.
 
 export type Direction = 'higher-is-better' | 'lower-is-better';
-export type VerdictWord = 'better' | 'worse' | 'within noise';
+/**
+ * `too short`: a side has fewer than MIN_SUB_WINDOWS values, whose interval says nothing either
+ * way (2 a side: a 10× change "within noise", identical code "+41% better").
+ */
+export type VerdictWord = 'better' | 'worse' | 'within noise' | 'too short';
+
+/** Better or worse: a change the verdict stands behind (not noise, not a run too short to tell). */
+export const isChange = (w: VerdictWord | undefined): w is 'better' | 'worse' => w === 'better' || w === 'worse';
+
+/**
+ * Sub-windows a side a verdict needs: with 4 a side Welch's degrees of freedom stay ≥ 3 (t ≤ 3.2);
+ * with 2 they fall to ~1, where t is 12.7 and one odd sub-window decides.
+ */
+export const MIN_SUB_WINDOWS = 4;
+/** A run's sub-windows of each kind are 2 s at least (capture/settings.ts subWindowPlan). */
+const SUB_WINDOW_S = 2;
+/** The --duration that gives a run MIN_SUB_WINDOWS sub-windows of each kind. */
+export const MIN_VERDICT_DURATION_S = MIN_SUB_WINDOWS * SUB_WINDOW_S;
 
 export interface Change {
   /** Change of the current run against the base, % (ratio of geometric means − 1). */
@@ -19,6 +36,12 @@ export interface Change {
   verdict: VerdictWord;
   /** Sub-windows behind each side. */
   samples: { base: number; current: number };
+}
+
+/** "too short to tell (2 sub-windows a side; use --duration ≥ 8)". */
+export function tooShortText(c: Pick<Change, 'samples'>): string {
+  const n = Math.min(c.samples.base, c.samples.current);
+  return `too short to tell (${n} sub-window${n === 1 ? '' : 's'} a side; use --duration ≥ ${MIN_VERDICT_DURATION_S})`;
 }
 
 /** Two-sided 95% quantiles of Student's t by degrees of freedom (1–30); 1.96 beyond. */
@@ -33,6 +56,69 @@ export function tQuantile975(df: number): number {
   const lo = Math.floor(df);
   const frac = df - lo;
   return frac === 0 ? T975[lo - 1] : T975[lo - 1] + (T975[lo] - T975[lo - 1]) * frac;
+}
+
+/**
+ * Student's t quantile for any two-sided confidence (the sequential gate's looks need 98.3%, …):
+ * the CDF through the regularized incomplete beta function, inverted by bisection.
+ */
+export function tQuantile(confidence: number, df: number): number {
+  const p = 1 - (1 - confidence) / 2;
+  let lo = 0;
+  let hi = 1000;
+  for (let i = 0; i < 100; i++) {
+    const mid = (lo + hi) / 2;
+    if (tCdf(mid, df) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+function tCdf(t: number, df: number): number {
+  const x = df / (df + t * t);
+  const tail = 0.5 * incompleteBeta(x, df / 2, 0.5);
+  return t >= 0 ? 1 - tail : tail;
+}
+
+/** I_x(a, b) by its continued fraction (Lentz), on the side where it converges fast. */
+function incompleteBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(lnGamma(a + b) - lnGamma(a) - lnGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  if (x > (a + 1) / (a + b + 2)) return 1 - incompleteBeta(1 - x, b, a);
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  d = 1 / (Math.abs(d) < tiny ? tiny : d);
+  let f = d;
+  for (let m = 1; m <= 300; m++) {
+    for (const num of [
+      (m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m)),
+      -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1)),
+    ]) {
+      d = 1 + num * d;
+      d = 1 / (Math.abs(d) < tiny ? tiny : d);
+      c = 1 + num / c;
+      c = Math.abs(c) < tiny ? tiny : c;
+      f *= c * d;
+    }
+    if (Math.abs(c * d - 1) < 1e-12) break;
+  }
+  return (front * f) / a;
+}
+
+/** ln Γ(z), Lanczos (g = 7, 9 terms). */
+function lnGamma(z: number): number {
+  const g = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
+  if (z < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * z)) - lnGamma(1 - z);
+  const x = z - 1;
+  let a = g[0];
+  const t = x + 7.5;
+  for (let i = 1; i < 9; i++) a += g[i] / (x + i);
+  return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
 }
 
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -65,6 +151,7 @@ export function changeOf(base: number[], current: number[], direction: Direction
   const interval = logRatioInterval(b, c);
   const d = Math.log(geo(c) / geo(b));
   const samples = { base: b.length, current: c.length };
+  if (Math.min(b.length, c.length) < MIN_SUB_WINDOWS) return { changePct: pct(d), verdict: 'too short', samples };
   if (!interval) return { changePct: pct(d), verdict: wordOf(d, d, d, direction), samples };
   const low = interval.d - interval.half;
   const high = interval.d + interval.half;
@@ -77,7 +164,12 @@ export function changeOf(base: number[], current: number[], direction: Direction
  * (another job starting, a CPU's clock) is in both. The interval is then Student's t on the
  * rounds' own log ratios, which that drift does not widen; two separate runs cannot remove it.
  */
-export function pairedChangeOf(base: number[], current: number[], direction: Direction): Change | undefined {
+export function pairedChangeOf(
+  base: number[],
+  current: number[],
+  direction: Direction,
+  confidence = 0.95,
+): Change | undefined {
   const logRatios: number[] = [];
   for (let i = 0; i < Math.min(base.length, current.length); i++) {
     const b = base[i];
@@ -89,7 +181,8 @@ export function pairedChangeOf(base: number[], current: number[], direction: Dir
   const pct = (logRatio: number): number => round((Math.exp(logRatio) - 1) * 100, 1);
   const samples = { base: logRatios.length, current: logRatios.length };
   if (logRatios.length < 2) return { changePct: pct(d), verdict: wordOf(d, d, d, direction), samples };
-  const half = tQuantile975(logRatios.length - 1) * Math.sqrt(variance(logRatios) / logRatios.length);
+  const t = confidence === 0.95 ? tQuantile975(logRatios.length - 1) : tQuantile(confidence, logRatios.length - 1);
+  const half = t * Math.sqrt(variance(logRatios) / logRatios.length);
   return {
     changePct: pct(d),
     lowPct: pct(d - half),
@@ -131,6 +224,35 @@ export function costChangeOf(
     lowPct: round((Math.exp(low) - 1) * 100, 1),
     highPct: round((Math.exp(high) - 1) * 100, 1),
     verdict: wordOf(d, low, high, 'lower-is-better'),
+  };
+}
+
+/**
+ * A count per request served (errors, timeouts, non-2xx) in two runs: the ratio of the rates, its
+ * 95% interval from the counts' Poisson error (√n each, a log-rate interval). A count that
+ * appears or vanishes is real only above 3 (a 95% upper bound of a Poisson count of 0), scaled
+ * to the other run's requests.
+ */
+export function rateChangeOf(
+  base: { count: number; requests: number },
+  current: { count: number; requests: number },
+): Pick<Change, 'verdict' | 'lowPct' | 'highPct'> & { changePct?: number } {
+  if (base.requests <= 0 || current.requests <= 0) return { verdict: 'within noise' };
+  if (base.count === 0 && current.count === 0) return { verdict: 'within noise', changePct: 0 };
+  if (base.count === 0 || current.count === 0) {
+    const seen = base.count === 0 ? current.count : base.count;
+    // The zero side's requests, at the seen side's rate, would have shown this many.
+    const expected =
+      base.count === 0 ? (seen * base.requests) / current.requests : (seen * current.requests) / base.requests;
+    return { verdict: expected > 3 && seen > 3 ? (current.count > 0 ? 'worse' : 'better') : 'within noise' };
+  }
+  const d = Math.log(current.count / current.requests / (base.count / base.requests));
+  const half = 1.96 * Math.sqrt(1 / base.count + 1 / current.count);
+  return {
+    changePct: round((Math.exp(d) - 1) * 100, 1),
+    lowPct: round((Math.exp(d - half) - 1) * 100, 1),
+    highPct: round((Math.exp(d + half) - 1) * 100, 1),
+    verdict: wordOf(d, d - half, d + half, 'lower-is-better'),
   };
 }
 

@@ -1,0 +1,54 @@
+// A hint whose fix was applied but whose cost did not move: the line's code changed, yet its CPU
+// per request is where it was (or the event loop is still saturated). Dropping the hint then
+// would tell the user the problem is gone (bcryptjs's async compare still hashes on the main
+// thread, in chunks); it is kept on the line, reworded. Pure: a comparison's rows in, hints out.
+import type { Hint } from '../analysis/model.ts';
+import type { VerdictWord } from './verdict.ts';
+import type { ReportV1 } from './schema.ts';
+
+/** The rule of a kept hint, so that readers can tell it from the analysis's own. */
+export const FIX_DID_NOT_HELP = 'fix-did-not-help';
+
+/** The parts of a cheaper/costlier row (compare.ts CostChange) this reads. */
+interface LineRow {
+  name: string;
+  file: string;
+  line: number;
+  base: number;
+  current: number;
+  verdict?: VerdictWord;
+  codeChanged?: { baseLine: number };
+}
+
+/** `loopSaturated`: the current run's event loop was busy past compare.ts SATURATED. */
+export function keptHints(
+  base: ReportV1,
+  current: ReportV1,
+  lines: LineRow[],
+  unit: string,
+  loopSaturated: boolean,
+): Hint[] {
+  const out: Hint[] = [];
+  const loopBusy = current.eventLoop?.utilization;
+  for (const h of base.hints) {
+    const row = lines.find(
+      (l) => l.codeChanged?.baseLine === h.line && l.file === h.file && (h.function === '' || l.name === h.function),
+    );
+    if (!row || row.current <= 0) continue;
+    const moved = row.verdict === 'better';
+    if (moved && !loopSaturated) continue;
+    if (current.hints.some((x) => x.file === row.file && x.line === row.line)) continue; // the analysis still names it
+    const cost = `${fmt(row.base)} → ${fmt(row.current)} ${unit}`;
+    const loop = loopBusy !== undefined ? `, the event loop ${Math.round(loopBusy * 100)}% busy` : '';
+    out.push({
+      ...h,
+      rule: FIX_DID_NOT_HELP,
+      line: row.line,
+      message: `still blocks the event loop: the change to this line (was ${h.api}) did not move its cost (${cost}${loop}); the new code still does its work on the main thread`,
+      fix: 'move the work to a worker thread, or use an implementation that runs off the main thread (a native module on the threadpool)',
+    });
+  }
+  return out;
+}
+
+const fmt = (v: number): string => (v >= 10 ? v.toFixed(0) : v >= 1 ? v.toFixed(1) : v.toFixed(3));

@@ -1,0 +1,296 @@
+// The verify step's rules (issue 24) on recorded runs: the captured login-api report (pbkdf2Sync
+// on server.js:35) with the sub-windows a real run recorded (test/fixtures/sub-windows), changed
+// by pure edits into the pairs a user makes — another URL, a changed line, a run too short, the
+// same code twice, a fix that did not move the request's cost.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { compareReports } from '../../src/core/report/compare.ts';
+import { comparabilityOf, IncomparableError } from '../../src/core/report/comparable.ts';
+import type { ReportV1, SubWindowFigures } from '../../src/core/report/schema.ts';
+import { checkedComparison } from '../../src/cli/baseline.ts';
+import { renderComparison } from '../../src/cli/render-comparison.ts';
+import { summarise } from '../../src/extension/baseline-summary.ts';
+import { FIXTURES_DIR, fixtureReport } from '../helpers/fixtures.ts';
+
+const recorded = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, 'sub-windows', 'json-api.json'), 'utf8')) as {
+  subWindows: { measured: SubWindowFigures[]; profiled: SubWindowFigures[] };
+};
+const measured = recorded.subWindows.measured;
+
+/** The captured login run with the recorded sub-windows (all of them, or the first n). */
+function run(
+  id: string,
+  windows: SubWindowFigures[] = measured,
+  edit: (r: ReportV1) => void = () => undefined,
+): ReportV1 {
+  const r = structuredClone(fixtureReport('login-api', id));
+  r.load!.subWindows = { measured: structuredClone(windows), profiled: structuredClone(recorded.subWindows.profiled) };
+  edit(r);
+  return r;
+}
+
+const o = { cwd: FIXTURES_DIR, color: false };
+
+describe('comparable pairs', () => {
+  test('the same request twice: nothing refused, nothing named', () => {
+    assert.deepEqual(comparabilityOf(run('a'), run('b')), { refusals: [], notes: [] });
+  });
+
+  test('another query, method, body, app, Node or connections: refused with the difference named', () => {
+    const cases: Array<[string, (r: ReportV1) => void, RegExp]> = [
+      ['query', (r) => (r.settings.url = '/login?page=2'), /^URL \/login vs \/login\?page=2$/],
+      ['method', (r) => (r.settings.method = 'GET'), /^method POST vs GET$/],
+      ['body', (r) => (r.settings.body = '{"u":"b"}'), /^body \(none\) vs "\{\\"u\\":\\"b\\"\}"$/],
+      ['app', (r) => (r.settings.entry = 'other.js'), /^app .* vs other\.js$/],
+      ['Node', (r) => (r.app.node = 'v22.1.0'), /^Node v20\.20\.0 vs v22\.1\.0$/],
+      ['connections', (r) => (r.settings.connections = 50), /^connections 20 vs 50$/],
+    ];
+    for (const [what, edit, named] of cases) {
+      const base = run('a', measured, (r) => (r.app.node = 'v20.20.0'));
+      const current = run('b', measured, (r) => {
+        r.app.node = 'v20.20.0';
+        edit(r);
+      });
+      const { refusals } = comparabilityOf(base, current);
+      assert.equal(refusals.length, 1, `${what}: ${refusals.join('; ')}`);
+      assert.match(refusals[0], named, what);
+      assert.throws(
+        () => checkedComparison(base, current, false),
+        (err: unknown) =>
+          err instanceof IncomparableError && !err.message.includes('\n') && err.message.includes('--force'),
+      );
+    }
+  });
+
+  test('the port of a full URL is the run’s own: not a difference', () => {
+    const current = run('b', measured, (r) => (r.settings.url = 'http://127.0.0.1:4123/login'));
+    assert.deepEqual(comparabilityOf(run('a'), current).refusals, []);
+  });
+
+  test('duration and sampling interval are named, the verdict stays', () => {
+    const current = run('b', measured, (r) => {
+      r.settings.durationS = 20;
+      r.settings.samplingIntervalUs = 500;
+    });
+    const c = checkedComparison(run('a'), current, false);
+    assert.deepEqual(c.differences, ['duration 3 s vs 20 s', 'sampling interval 1000 µs vs 500 µs']);
+    assert.match(renderComparison(c, o), /the runs differ in: duration 3 s vs 20 s; sampling interval/);
+  });
+
+  test('--force compares anyway and marks every verdict', () => {
+    const current = run('b', measured, (r) => (r.settings.url = '/logout'));
+    const text = renderComparison(checkedComparison(run('a'), current, true), o);
+    assert.match(text, /FORCED: the runs are not comparable \(URL \/login vs \/logout\)/);
+    const verdictRows = text
+      .split('\n')
+      .filter((l) => /within noise|better|worse|too short/.test(l) && !/FORCED/.test(l));
+    assert.ok(verdictRows.length >= 4, text);
+    for (const l of verdictRows) assert.match(l, /\(forced\)/, l);
+  });
+});
+
+describe('too short to tell', () => {
+  const short = measured.slice(0, 2);
+  const c = compareReports(
+    run('a', short),
+    run('b', measured.slice(2, 4), (r) => (r.lines[0].ownMs *= 0.5)),
+  );
+
+  test('every load row with 2 sub-windows a side says so, not better or worse', () => {
+    const l = c.load!;
+    for (const d of [l.requestsPerSecond, l.latencyMs.p50, l.latencyMs.p99, l.cpuPerRequestMs!])
+      assert.equal(d.noise?.verdict, 'too short', JSON.stringify(d));
+    assert.equal(c.eventLoop!.utilization.noise?.verdict, 'too short');
+    const text = renderComparison(c, o);
+    assert.match(text, /req\/s .* too short to tell \(2 sub-windows a side; use --duration ≥ 8\)/);
+    assert.doesNotMatch(
+      text
+        .split('\n')
+        .filter((x) => /req\/s|latency|CPU\/request/.test(x))
+        .join('\n'),
+      /better|worse/,
+    );
+  });
+
+  test('a line the profile calls cheaper is too short to tell as well', () => {
+    const row = c.lines.find((x) => x.line === 35)!;
+    assert.equal(row.verdict, 'too short');
+  });
+});
+
+describe('identical code', () => {
+  test('the same run twice: no line or function row, every figure within noise', () => {
+    const c = compareReports(run('a'), run('b', [...measured].reverse()));
+    assert.deepEqual([c.lines.length, c.functions.length], [0, 0]);
+    const l = c.load!;
+    for (const d of [l.requestsPerSecond, l.latencyMs.p50, l.latencyMs.p99, l.cpuPerRequestMs!, l.errors, l.timeouts])
+      assert.equal(d.noise?.verdict, 'within noise', JSON.stringify(d));
+    assert.doesNotMatch(renderComparison(c, o), /better|worse|cheaper|costlier/);
+  });
+});
+
+describe('a changed line is one row', () => {
+  // The fix a user tries on the hot line: its code changes, its cost does not (bcryptjs's async
+  // compare still hashes on the main thread).
+  const changed = run('b', measured, (r) => {
+    const hot = r.lines.find((x) => x.line === 35)!;
+    hot.code = 'const hash = await pbkdf2Async(password, user.salt, 10000, 512);';
+    hot.ownMs *= 1.01;
+  });
+  const c = compareReports(run('a'), changed);
+
+  test('before → after in one row, not a vanished line and a new one', () => {
+    const rows = c.lines.filter((x) => x.name === 'checkPassword');
+    assert.equal(rows.length, 1, JSON.stringify(rows));
+    const [row] = rows;
+    assert.equal(row.codeChanged?.baseLine, 35);
+    assert.match(row.codeChanged?.before ?? '', /pbkdf2Sync/);
+    assert.match(row.codeChanged?.after ?? '', /pbkdf2Async/);
+    assert.ok(row.base > 20 && row.current > 20, JSON.stringify(row));
+    assert.notEqual(row.verdict, 'better');
+    assert.doesNotMatch(renderComparison(c, o), /cheaper/);
+  });
+
+  test('the toast claims no saving: the request’s CPU did not move', () => {
+    const toast = summarise(c);
+    assert.doesNotMatch(toast, /checkPassword −/, toast);
+  });
+
+  test('a line moved by edits above it still meets its old self', () => {
+    const shifted = run('c', measured, (r) => {
+      for (const x of r.lines) if (x.function === 'checkPassword') x.line += 3;
+    });
+    assert.equal(compareReports(run('a'), shifted).lines.length, 0);
+  });
+});
+
+describe('a saving the request does not carry', () => {
+  // The profile puts half the hot line's cost away, but the measured CPU per request is the same
+  // in both runs (the recorded sub-windows): no saving is claimed on the line.
+  const c = compareReports(
+    run('a'),
+    run('b', [...measured].reverse(), (r) => (r.lines[0].ownMs *= 0.5)),
+  );
+
+  test('the row is within noise and says why', () => {
+    const row = c.lines.find((x) => x.line === 35)!;
+    assert.ok(row.change < 0);
+    assert.equal(row.verdict, 'within noise');
+    assert.equal(row.heldBack, true);
+    assert.match(renderComparison(c, o), /~noise .* \(the request's CPU did not move\)/);
+  });
+
+  test('the toast names no saving', () => {
+    assert.doesNotMatch(summarise(c), /checkPassword/);
+  });
+
+  test('when CPU per request did fall beyond its noise, the line’s saving stands', () => {
+    const cheaper = measured.map((w) => ({ ...w, cpuMsPerRequest: w.cpuMsPerRequest! * 0.5 }));
+    const d = compareReports(
+      run('a'),
+      run('b', cheaper, (r) => (r.lines[0].ownMs *= 0.5)),
+    );
+    assert.equal(d.load!.cpuPerRequestMs!.noise!.verdict, 'better');
+    assert.equal(d.lines.find((x) => x.line === 35)!.verdict, 'better');
+  });
+});
+
+describe('errors have a noise test', () => {
+  test('3 errors against none in 1700 requests: within noise; 40: worse', () => {
+    const few = compareReports(
+      run('a'),
+      run('b', measured, (r) => (r.load!.errors = 3)),
+    );
+    assert.equal(few.load!.errors.noise?.verdict, 'within noise');
+    const many = compareReports(
+      run('a'),
+      run('b', measured, (r) => (r.load!.errors = 40)),
+    );
+    assert.equal(many.load!.errors.noise?.verdict, 'worse');
+  });
+});
+
+describe('a fix that did not move the cost keeps its hint', () => {
+  const base = run('a');
+  const changed = run('b', [...measured].reverse(), (r) => {
+    const hot = r.lines.find((x) => x.line === 35)!;
+    hot.code = 'const hash = await pbkdf2Async(password, user.salt, 10000, 512);';
+    r.hints = []; // the analysis no longer recognises the call
+  });
+
+  test('the base run’s hint, reworded, on the changed line', () => {
+    assert.equal(base.hints.length, 1);
+    const c = compareReports(base, changed);
+    assert.equal(c.keptHints?.length, 1, JSON.stringify(c.keptHints));
+    const [h] = c.keptHints!;
+    assert.equal(h.line, 35);
+    assert.equal(h.rule, 'fix-did-not-help');
+    assert.match(
+      h.message,
+      /^still blocks the event loop: the change to this line \(was .*pbkdf2Sync.*\) did not move its cost/,
+    );
+    assert.match(
+      renderComparison(c, o),
+      /Hints kept: the line changed, its cost did not\n {2}login-api\/server\.js:35 {2}checkPassword: still blocks/,
+    );
+    assert.match(summarise(c), /server\.js:35 still blocks the event loop/);
+  });
+
+  test('a fix that took the cost away drops it', () => {
+    const cheaper = measured.map((w) => ({ ...w, cpuMsPerRequest: w.cpuMsPerRequest! * 0.3 }));
+    const fixed = run('b', cheaper, (r) => {
+      const hot = r.lines.find((x) => x.line === 35)!;
+      hot.code = 'const hash = await pbkdf2Async(password, user.salt, 10000, 512);';
+      hot.ownMs *= 0.05;
+      r.hints = [];
+      r.eventLoop!.utilization = 0.3;
+    });
+    assert.equal(compareReports(base, fixed).keptHints, undefined);
+  });
+});
+
+describe('loop delay has a noise test', () => {
+  // The timer's interval p99 per sub-window (delay + its 10 ms): the recorded windows' utilisation
+  // stands in for a spread of a few %, the same values reordered for identical code.
+  const withLate = (k: number): SubWindowFigures[] =>
+    measured.map((w, i) => ({ ...w, loopIntervalP99Ms: (60 + 4 * ((i * 3) % 5)) * k }));
+
+  test('the same delays in another order: within noise; 3× later: worse', () => {
+    const same = compareReports(run('a', withLate(1)), run('b', [...withLate(1)].reverse()));
+    assert.equal(same.eventLoop!.p99.noise?.verdict, 'within noise');
+    const later = compareReports(run('a', withLate(1)), run('b', withLate(3)));
+    assert.equal(later.eventLoop!.p99.noise?.verdict, 'worse');
+    assert.match(renderComparison(later, o), /loop delay p99 .* worse \[/);
+  });
+
+  test('two sub-windows a side: too short to tell; runs without the figure: no spread, no word', () => {
+    const short = compareReports(run('a', withLate(1).slice(0, 2)), run('b', withLate(3).slice(0, 2)));
+    assert.equal(short.eventLoop!.p99.noise?.verdict, 'too short');
+    const old = compareReports(
+      run('a'),
+      run('b', measured, (r) => (r.eventLoop!.delayMs.p99 *= 2)),
+    );
+    assert.equal(old.eventLoop!.p99.noise, undefined);
+    assert.match(renderComparison(old, o), /loop delay p99 .*\(no spread: not judged\)/);
+  });
+});
+
+describe('the loop freed carries a line’s saving', () => {
+  test('CPU per request the same, the loop’s busy share down beyond its noise: the saving stands', () => {
+    // pbkdf2Sync → pbkdf2 on the threadpool: the same CPU, the main thread freed.
+    const freed = measured.map((w, i) => ({ ...w, utilization: 0.2 + 0.01 * i }));
+    const c = compareReports(
+      run(
+        'a',
+        measured.map((w) => ({ ...w, utilization: 1 })),
+      ),
+      run('b', freed, (r) => (r.lines[0].ownMs *= 0.1)),
+    );
+    assert.equal(c.eventLoop!.utilization.noise?.verdict, 'better');
+    const row = c.lines.find((x) => x.line === 35)!;
+    assert.equal(row.verdict, 'better');
+    assert.equal(row.heldBack, undefined);
+  });
+});
