@@ -15,8 +15,11 @@ export type Recording = 'login-sync' | 'login-async' | 'stall-timeline' | 'worke
 
 const written: string[] = [];
 
+/** A file of the recording; `file` may be named without the .gz the recorder gives files over 100 KB. */
 function contents(name: Recording, file: string): string {
-  const data = fs.readFileSync(path.join(RECORDED_RUNS, name, file));
+  const dir = path.join(RECORDED_RUNS, name);
+  if (!fs.existsSync(path.join(dir, file)) && fs.existsSync(path.join(dir, `${file}.gz`))) file = `${file}.gz`;
+  const data = fs.readFileSync(path.join(dir, file));
   const text = (file.endsWith('.gz') ? zlib.gunzipSync(data) : data).toString('utf8');
   // JSON.stringify: the root goes into JSON strings (a backslash or quote in it stays valid JSON).
   const inJson = (s: string): string => JSON.stringify(s).slice(1, -1);
