@@ -80,6 +80,21 @@ export abstract class RunControl {
     return Promise.race([work.catch((err: unknown) => whyFailed(err, this.inspector, stop)), stop]);
   }
 
+  /**
+   * Waits for `starting` as race() does, and has the stop dispose of what it gives even when the
+   * run is cancelled while it is still starting.
+   */
+  protected owned<T>(starting: Promise<T>, dispose: (started: T) => unknown): Promise<T> {
+    this.disposers.push(
+      () =>
+        void starting.then(
+          (started) => dispose(started),
+          () => undefined,
+        ),
+    );
+    return this.race(starting);
+  }
+
   protected wait(seconds: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const done = new Promise<void>((resolve) => {

@@ -159,15 +159,8 @@ export abstract class RunStart extends RunControl {
     } finally {
       clearTimeout(timer);
     }
-    const connecting = InspectorSession.connect(c.url);
-    this.disposers.push(
-      () =>
-        void connecting.then(
-          (i) => i.close(),
-          () => undefined,
-        ),
-    );
-    this.inspector = await this.race(connecting);
+    this.inspector = await this.owned(InspectorSession.connect(c.url), (i) => i.close());
+    this.nodeVersion = await this.race(nodeVersionOf(c.url));
     const address = c.listening!.find((l) => l.port === port) ?? c.listening![0];
     app.serving(c.pid, address.port);
     await this.race(this.inspector.endGroupWithOwner(process.pid));
@@ -201,15 +194,7 @@ export abstract class RunStart extends RunControl {
     this.app = this.launched = app;
     this.stopReason = this.watch(app);
     this.stopReason.catch(() => undefined); // observed by every wait below
-    const connecting = InspectorSession.connect(inspectorUrl);
-    this.disposers.push(
-      () =>
-        void connecting.then(
-          (i) => i.close(),
-          () => undefined,
-        ),
-    );
-    this.inspector = await this.race(connecting);
+    this.inspector = await this.owned(InspectorSession.connect(inspectorUrl), (i) => i.close());
     this.nodeVersion = await this.race(nodeVersionOf(inspectorUrl));
     if (children) {
       // Each child's calling lines are measured as the main process's are, at the same rate, in

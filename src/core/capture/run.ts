@@ -133,14 +133,7 @@ class Run extends RunStart {
         })
       : LoadRun.start(loadOptionsOf(s, url, maxDurationS), onTick);
     // Cancelled while it starts: it must still be stopped once it is up.
-    this.disposers.push(
-      () =>
-        void starting.then(
-          (l) => l.kill(),
-          () => undefined,
-        ),
-    );
-    this.load = await this.race(starting);
+    this.load = await this.owned(starting, (l) => l.kill());
     this.progress(
       'warmup',
       this.opts.loadCommand ? 'warm-up: the load command' : `warm-up: ${s.connections} connections`,

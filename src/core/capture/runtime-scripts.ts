@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isBelow } from '../common/index.ts';
+import { dataUrlText, isBelow } from '../common/index.ts';
 import type { CdpChannel } from '../inspector/index.ts';
 import type { RuntimeScript } from '../store/index.ts';
 
@@ -87,16 +87,16 @@ function mapOf(sourceMapURL: string | undefined): Pick<RuntimeScript, 'map' | 'm
   if (!sourceMapURL) return { mapProblem: 'the runtime holds no source map for it' };
   if (!sourceMapURL.startsWith('data:'))
     return { mapProblem: `its source map (${sourceMapURL.slice(0, 200)}) is not held in memory` };
-  const comma = sourceMapURL.indexOf(',');
-  const meta = sourceMapURL.slice(5, comma);
-  const payload = sourceMapURL.slice(comma + 1);
+  const map = dataUrlText(sourceMapURL);
+  if (map === undefined || !isJson(map)) return { mapProblem: 'its inline source map does not decode' };
+  return { map };
+}
+
+function isJson(text: string): boolean {
   try {
-    const map = meta.endsWith(';base64')
-      ? Buffer.from(payload, 'base64').toString('utf8')
-      : decodeURIComponent(payload);
-    JSON.parse(map);
-    return { map };
+    JSON.parse(text);
+    return true;
   } catch {
-    return { mapProblem: 'its inline source map does not decode' };
+    return false;
   }
 }

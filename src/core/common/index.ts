@@ -1,5 +1,6 @@
 // Small rules every layer shares: which hosts are this machine, secrets kept out of reports, how
 // a run fails.
+export { dataUrlText } from './data-url.ts';
 export { indexer } from './indexer.ts';
 export { isLoopback, type ListenAddress } from './loopback.ts';
 export { isBelow, isWithin } from './paths.ts';

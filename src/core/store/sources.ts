@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type CpuProfile, fileOfUrl, type SourceMapInput, Workspace } from '../analysis/index.ts';
-import { isBelow } from '../common/index.ts';
+import { dataUrlText, isBelow } from '../common/index.ts';
 
 export interface LoadedSources {
   sources: Map<string, string>;
@@ -102,18 +102,10 @@ function readSourceMap(
   if (!m) return undefined;
   const ref = m[1];
   if (ref.startsWith('data:')) {
-    const comma = ref.indexOf(',');
-    const meta = ref.slice(5, comma);
-    const payload = ref.slice(comma + 1);
-    try {
-      const json = meta.endsWith(';base64')
-        ? Buffer.from(payload, 'base64').toString('utf8')
-        : decodeURIComponent(payload);
-      return { generatedFile: file, map: json, mapFile: file };
-    } catch {
-      notes.push(`Ignored the inline source map of ${file}: it does not decode.`);
-      return undefined;
-    }
+    const json = dataUrlText(ref);
+    if (json !== undefined) return { generatedFile: file, map: json, mapFile: file };
+    notes.push(`Ignored the inline source map of ${file}: it does not decode.`);
+    return undefined;
   }
   let mapFile: string;
   try {
