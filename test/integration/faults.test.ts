@@ -115,21 +115,25 @@ test('an app that never listens: never-listened after listenTimeoutS', RUN_TEST_
   assert.match(err.output, /never-listens: up/, "the app's output comes with the error");
 });
 
-test('a URL that answers 404: the run completes and reports the non-2xx answers', RUN_TEST_TIMEOUT, async () => {
-  guard = new LeakGuard(HELPER_MODULE);
-  const { runDir, report } = await profileUnderLoad({
-    target: { cwd: HELPER_MODULE, entry: 'server.js' },
-    url: '/nope',
-    ...SHORT_RUN,
-    runsDir: tempDir(),
-  });
-  seen = [report.app.pid];
-  assert.ok(report.load, 'load figures present');
-  assert.ok(report.load.non2xx > 0, `non2xx = ${report.load.non2xx}`);
-  assert.ok((report.load.statusCodes['404'] ?? 0) > 0, `status codes: ${JSON.stringify(report.load.statusCodes)}`);
-  assert.equal(report.load.statusCodes['200'] ?? 0, 0);
-  assert.ok(fs.existsSync(path.join(runDir, 'report.json')), 'report.json written');
-});
+test(
+  'a URL that answers only 404: stopped before the warm-up, the status and the URL in one line',
+  RUN_TEST_TIMEOUT,
+  async () => {
+    const phases: string[] = [];
+    const runsDir = tempDir();
+    const err = await failingRun({
+      target: { cwd: HELPER_MODULE, entry: 'server.js' },
+      url: '/nope',
+      runsDir,
+      onProgress: (p) => phases.push(p.phase),
+    });
+    assert.equal(err.kind, 'load-failed', describeErr(err));
+    assert.match(err.message, /answered 404 Not Found/);
+    assert.match(err.message, /http:\/\/127\.0\.0\.1:\d+\/nope/);
+    assert.doesNotMatch(err.message, /\n/, 'one line');
+    assert.ok(!phases.includes('warmup') && !phases.includes('measuring'), `phases: ${phases.join(', ')}`);
+  },
+);
 
 test(
   'a full URL whose port another server holds: port-in-use, and the app is never started',

@@ -97,12 +97,12 @@ class Run extends RunStart {
       await this.stopAll();
     }
   }
-  /** A URL that answers only failures stops the run before the warm-up (load/probe.ts). */
+  /**
+   * A URL that answers only failures stops the run before the warm-up (load/probe.ts). Still part
+   * of starting: the warm-up phase begins with the load.
+   */
   private async probeFirst(o: LoadOptions): Promise<void> {
-    this.progress('warmup', `probing ${(o.method ?? 'GET').toUpperCase()} ${redactUrl(o.url)}`, {
-      second: 0,
-      of: this.s.warmupS,
-    });
+    this.progress('starting', `probing ${(o.method ?? 'GET').toUpperCase()} ${redactUrl(o.url)}`);
     const outcome = await this.race(probe(o));
     if (!outcome.ok) throw new RunError('load-failed', probeFailureLine({ ...o, url: redactUrl(o.url) }, outcome));
   }
