@@ -372,7 +372,13 @@ const SECRET_LOAD = {
   url: '/login?password=qwerty-pass&user=bob',
   method: 'POST',
   headers: { 'content-type': 'application/json', Authorization: 'Bearer s3cr3t-token' },
-  body: JSON.stringify({ email: 'alice@example.com', password: 'hunter2-pass' }),
+  // The right password (the app's source holds it), so the requests succeed and the run goes past
+  // its probe; the secret to look for is a second one the app ignores.
+  body: JSON.stringify({
+    email: 'alice@example.com',
+    password: 'correct horse battery staple',
+    newPassword: 'hunter2-pass',
+  }),
 };
 const SECRET_ENV = { API_TOKEN: 'env-s3cret' };
 
