@@ -61,7 +61,7 @@ test(
       // seconds: watched for from now on, not looked for after the waits below.
       const summaryShown = dom.waitForNotification(
         page,
-        new RegExp(`against the baseline ${baseId}: req/s .* p99 .* checkPassword −`),
+        new RegExp(`against the baseline ${baseId}: CPU/request .* req/s .* p99 .* checkPassword −`),
         240_000,
       );
       summaryShown.catch(() => undefined); // awaited below; a failure is reported there
