@@ -68,7 +68,7 @@ export {
   type RunProgress,
   type RunResult,
 } from './capture/index.ts';
-export { isBelow, isWithin, redactUrl, RunError } from './common/index.ts';
+export { isBelow, isJson, isWithin, redactUrl, RunError } from './common/index.ts';
 export {
   buildReport,
   type Change,

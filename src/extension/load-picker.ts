@@ -1,7 +1,7 @@
 // What load to send: from the settings when `hotline.url` is set, otherwise a short quick-pick
 // flow (URL, method, body) whose answers are remembered per workspace and offered next time.
 import * as vscode from 'vscode';
-import type { LoadSettings } from '../core/index.ts';
+import { isJson, type LoadSettings } from '../core/index.ts';
 import type { HotlineSettings } from './settings.ts';
 
 const REMEMBERED = 'hotline.load';
@@ -90,13 +90,4 @@ export async function pickLoad(settings: HotlineSettings, state: vscode.Memento)
   }
   await state.update(REMEMBERED, { url, method, body, headers } satisfies RememberedLoad);
   return { ...common, url, method, body, headers };
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }

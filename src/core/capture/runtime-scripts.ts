@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dataUrlText, isBelow } from '../common/index.ts';
+import { dataUrlText, isBelow, isJson } from '../common/index.ts';
 import type { CdpChannel } from '../inspector/index.ts';
 import type { RuntimeScript } from '../store/index.ts';
 
@@ -90,13 +90,4 @@ function mapOf(sourceMapURL: string | undefined): Pick<RuntimeScript, 'map' | 'm
   const map = dataUrlText(sourceMapURL);
   if (map === undefined || !isJson(map)) return { mapProblem: 'its inline source map does not decode' };
   return { map };
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -2,6 +2,7 @@
 // a run fails.
 export { dataUrlText } from './data-url.ts';
 export { indexer } from './indexer.ts';
+export { isJson } from './json.ts';
 export { isLoopback, type ListenAddress } from './loopback.ts';
 export { isBelow, isWithin } from './paths.ts';
 export { redactBody, redactCommand, REDACTED, redactEnv, redactHeaders, redactUrl } from './redact.ts';

@@ -159,17 +159,19 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
       limit,
     ),
   };
+  // An external load runs once per window: one sub-window of each kind, never more, so no
+  // interval — its figures have no spread and the threshold alone gates them (gate.ts).
+  const external = base.load?.external !== undefined || current.load?.external !== undefined;
+  const bw = external ? [] : (base.load?.subWindows?.measured ?? []);
+  const cw = external ? [] : (current.load?.subWindows?.measured ?? []);
+  /** The change of one figure across the measured sub-windows, with its interval; none without them. */
+  const windowChange = (pick: (w: SubWindowFigures) => number | undefined, direction: Direction) =>
+    bw.length > 0 && cw.length > 0 ? changeOf(values(bw, pick), values(cw, pick), direction) : undefined;
   if (base.load && current.load) {
     const b = base.load;
     const c = current.load;
-    // An external load runs once per window: one sub-window of each kind, never more, so no
-    // interval — its figures have no spread and the threshold alone gates them (gate.ts).
-    const external = b.external !== undefined || c.external !== undefined;
-    const bw = external ? [] : (b.subWindows?.measured ?? []);
-    const cw = external ? [] : (c.subWindows?.measured ?? []);
     const noisy = (d: Delta, pick: (w: SubWindowFigures) => number | undefined, direction: Direction): Delta => {
-      const change =
-        bw.length > 0 && cw.length > 0 ? changeOf(values(bw, pick), values(cw, pick), direction) : undefined;
+      const change = windowChange(pick, direction);
       return change ? { ...d, noise: change } : d;
     };
     out.load = {
@@ -206,28 +208,11 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
   if (base.eventLoop && current.eventLoop) {
     const b = base.eventLoop;
     const c = current.eventLoop;
-    const external = base.load?.external !== undefined || current.load?.external !== undefined;
-    const bw = external ? [] : (base.load?.subWindows?.measured ?? []);
-    const cw = external ? [] : (current.load?.subWindows?.measured ?? []);
-    const busy =
-      bw.length > 0 && cw.length > 0
-        ? changeOf(
-            values(bw, (w) => w.utilization),
-            values(cw, (w) => w.utilization),
-            'lower-is-better',
-          )
-        : undefined;
+    const busy = windowChange((w) => w.utilization, 'lower-is-better');
     // Loop delay p99 is tested on each sub-window's timer interval p99 (the delay + the timer's
     // 10 ms: never 0); runs from before it have none, and p50 and max have no value per
     // sub-window: no spread, shown without a verdict. The loop's busy share carries one.
-    const late =
-      bw.length > 0 && cw.length > 0
-        ? changeOf(
-            values(bw, (w) => w.loopIntervalP99Ms),
-            values(cw, (w) => w.loopIntervalP99Ms),
-            'lower-is-better',
-          )
-        : undefined;
+    const late = windowChange((w) => w.loopIntervalP99Ms, 'lower-is-better');
     out.eventLoop = {
       p50: delta(b.delayMs.p50, c.delayMs.p50),
       p99: { ...delta(b.delayMs.p99, c.delayMs.p99), ...(late ? { noise: late } : {}) },
