@@ -54,6 +54,8 @@ export interface TruthCheck {
   line: number;
   expectedPct: number;
   actualPct: number;
+  /** Profiler ticks behind the compared lines (their summed ms over the sampling interval). */
+  ticks: number;
 }
 
 /**
@@ -74,6 +76,7 @@ export function compareWithTruth(
     const marked = truth.filter((t) => t.kind === kind);
     const weightSum = marked.reduce((s, t) => s + t.weight, 0);
     const msSum = marked.reduce((s, t) => s + msOf(t, kind), 0);
+    const ticks = Math.round((msSum * 1000) / report.profile.intervalUs);
     for (const t of marked) {
       checks.push({
         kind,
@@ -81,6 +84,7 @@ export function compareWithTruth(
         line: t.line,
         expectedPct: (100 * t.weight) / weightSum,
         actualPct: msSum > 0 ? (100 * msOf(t, kind)) / msSum : 0,
+        ticks,
       });
     }
   }
@@ -117,11 +121,13 @@ export function compareWithPc(report: ReportV1, pcLines: ReportV1['lines'], trut
   const sumOf = (lines: ReportV1['lines']): number => marked.reduce((s, t) => s + own(lines, t), 0);
   const reportSum = sumOf(report.lines);
   const pcSum = sumOf(pcLines);
+  const ticks = Math.round((reportSum * 1000) / report.profile.intervalUs);
   return marked.map((t) => ({
     kind: 'own',
     file: t.file,
     line: t.line,
     expectedPct: pcSum > 0 ? (100 * own(pcLines, t)) / pcSum : 0,
     actualPct: reportSum > 0 ? (100 * own(report.lines, t)) / reportSum : 0,
+    ticks,
   }));
 }

@@ -80,7 +80,7 @@ for (const app of apps) {
     const table = checks
       .map(
         (c) =>
-          `${c.kind} ${path.relative(cwd, c.file)}:${c.line} expected ${c.expectedPct.toFixed(1)}% got ${c.actualPct.toFixed(1)}%`,
+          `${c.kind} ${path.relative(cwd, c.file)}:${c.line} expected ${c.expectedPct.toFixed(1)}% got ${c.actualPct.toFixed(1)}% (${c.ticks} ticks)`,
       )
       .join('\n');
     console.log(`# ${app}\n${table.replace(/^/gm, '#   ')}`);

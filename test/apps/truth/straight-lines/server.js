@@ -1,17 +1,19 @@
 // Straight-line code: one function, no loop of its own, whose time is on three lines. Each scans
-// a packed array for a value it does not hold (a V8 built-in, no frame of its own: its time is
-// the calling line's), 2:1:1 by the arrays' lengths. A capture cannot land inside the scan.
+// one packed array for a value it does not hold (a V8 built-in, no frame of its own: its time is
+// the calling line's): two scans on the first line, one on each of the others, so 2:1:1. One array
+// for all three, so no line pays for memory the others do not touch; and long enough that a scan
+// lasts longer than the 1 ms sampling interval: with short scans the profiler's fixed-period ticks
+// can fall into step with the requests and favour one line by a few points. A capture cannot land
+// inside the scan.
 const http = require('node:http');
 
-const big = Array.from({ length: 400000 }, (_, i) => i);
-const mid = Array.from({ length: 200000 }, (_, i) => i);
-const low = Array.from({ length: 200000 }, (_, i) => i + 1);
+const values = Array.from({ length: 2000000 }, (_, i) => i);
 
 function scan() {
   let found = 0;
-  found += big.indexOf(-1); // truth own 2
-  found += mid.indexOf(-1); // truth own 1
-  found += low.indexOf(-1); // truth own 1
+  found += values.indexOf(-1) + values.indexOf(-2); // truth own 2
+  found += values.indexOf(-3); // truth own 1
+  found += values.indexOf(-4); // truth own 1
   return found;
 }
 
