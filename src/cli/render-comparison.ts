@@ -81,7 +81,7 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
       const changed = f.codeChanged
         ? `  code changed (was :${f.codeChanged.baseLine}${f.codeChanged.before ? ` ${clip(f.codeChanged.before)}` : ''})`
         : '';
-      const held = f.heldBack ? " (the request's CPU did not move)" : '';
+      const held = f.heldBack ? ' (the request did not move with it)' : '';
       out.push(
         `  ${word} ${num(f.base)} → ${num(f.current)}  (${withSign(f.change, num(Math.abs(f.change)))}${interval})${held}${f.verdict !== undefined ? mark : ''}  ${f.name}  ${where}${changed}`,
       );
@@ -99,7 +99,7 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
   section('Lines of your code (own time)', c.lines);
   if (c.keptHints) {
     out.push('');
-    out.push('Hints kept: the line changed, its cost did not');
+    out.push('Hints kept: the line changed, the request did not get cheaper');
     for (const h of c.keptHints) out.push(`  ${rel(h.file, o.cwd)}:${h.line}  ${h.function}: ${h.message}; ${h.fix}`);
   }
   return out.join('\n');

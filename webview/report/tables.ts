@@ -388,7 +388,7 @@ export function comparison(ctx: ViewContext): HTMLElement {
                     x.verdict === 'too short'
                       ? 'too few sub-windows a side to tell a change from noise'
                       : x.heldBack
-                        ? "the request's CPU per request did not move: no saving is claimed on this line"
+                        ? "the request's figures did not move with it: no change is claimed on this line"
                         : "the change is inside the noise inferred from its samples and the runs' spread",
                   data: { verdict: x.verdict },
                 },

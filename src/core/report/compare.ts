@@ -244,31 +244,57 @@ function counted(b: number, bReq: number, c: number, cReq: number, bWindows: num
 /**
  * A line's or function's change is claimed only when the request carries it: the profile's
  * sampling error says nothing of the run-to-run spread of the whole, and a cost moved from one
- * line to another is no saving. The request's figures: CPU per request, req/s, latency p50 and
- * p99, the loop's busy share (a hash moved to the threadpool frees the loop, not the CPU). A
- * cheaper row stands when one of them is better, a costlier one when one is worse; when every
- * one is too short to tell, so is the row.
+ * line to another is no saving (a hash wrapped in a promise still runs on the main thread: its
+ * line is cheaper, its new caller costlier, the request not). Carriers:
+ * - CPU per request, moved the row's way by at least a share of the row's change (CARRY_REACH):
+ *   a line 40 ms cheaper is not carried by a request 1.4 ms cheaper;
+ * - the loop's busy share (a hash moved to the threadpool frees the loop, not the CPU);
+ * - req/s and latency p50/p99, unless the loop was saturated in both runs: then they follow the
+ *   CPU the machine gave the app between the runs, not the code.
+ * When every request figure is too short to tell, so is the row.
  */
 function holdBackUncarried(out: Comparison): void {
   const l = out.load;
-  const request = [
-    l?.cpuPerRequestMs?.noise,
+  const cpu = l?.cpuPerRequestMs;
+  const loopFigures = [
+    ...(l?.saturated ? [] : [l?.requestsPerSecond.noise, l?.latencyMs.p50.noise, l?.latencyMs.p99.noise]),
+    out.eventLoop?.utilization.noise,
+  ].filter((n): n is Change => n !== undefined);
+  const all = [
+    cpu?.noise,
     l?.requestsPerSecond.noise,
     l?.latencyMs.p50.noise,
     l?.latencyMs.p99.noise,
     out.eventLoop?.utilization.noise,
   ].filter((n): n is Change => n !== undefined);
-  if (request.length === 0) return; // runs without sub-windows: the rows' own test stands
-  const allTooShort = request.every((n) => n.verdict === 'too short');
+  if (all.length === 0) return; // runs without sub-windows: the rows' own test stands
+  const allTooShort = all.every((n) => n.verdict === 'too short');
+  /** The most the request's CPU could have moved the row's way, ms (the interval's far end). */
+  const cpuReachMs = (row: CostChange): number => {
+    if (!cpu?.noise || cpu.noise.verdict !== row.verdict) return 0;
+    const far = row.change < 0 ? (cpu.noise.lowPct ?? cpu.noise.changePct) : (cpu.noise.highPct ?? cpu.noise.changePct);
+    return Math.abs((cpu.base * far) / 100);
+  };
   for (const row of [...out.functions, ...out.lines]) {
     if (!isChange(row.verdict)) continue;
-    if (allTooShort) row.verdict = 'too short';
-    else if (!request.some((n) => n.verdict === row.verdict)) {
+    if (allTooShort) {
+      row.verdict = 'too short';
+      continue;
+    }
+    const byLoop = loopFigures.some((n) => n.verdict === row.verdict);
+    const byCpu = cpuReachMs(row) * CARRY_REACH >= Math.abs(row.change);
+    if (!byLoop && !byCpu) {
       row.verdict = 'within noise';
       row.heldBack = true;
     }
   }
 }
+
+/**
+ * A row's change is carried by the request's CPU when the CPU interval reaches at least half of
+ * it: parts of a request's change can offset each other, but not by more than that.
+ */
+const CARRY_REACH = 2;
 
 /**
  * Lines keyed by their file, function and code, not their number: a fix that adds or removes
