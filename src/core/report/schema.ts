@@ -1,4 +1,4 @@
-// report.json, version 1 (design.md "Contracts"): fields are added, never renamed. Everything
+// report.json, version 1 (docs/architecture.md "Contracts"): fields are added, never renamed. Everything
 // that shows a run (CLI text, language server, webviews) reads this shape and nothing else.
 import type {
   Analysis,
