@@ -6,10 +6,56 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 // A folder of src/core is entered through its index.ts only. Exceptions: analysis/model.ts (the
-// data model, no dependencies), read by the report schema and the browser-side code.
+// data model, no dependencies), read by the report schema and the browser-side code (which may
+// also read analysis/time/: browserSafeAnalysis below).
 const throughIndex = {
   group: ['../*/*', '!../*/index.ts', '!../analysis/model.ts', '!../../*.ts'],
   message: 'Import another src/core folder through its index.ts.',
+};
+// Inside src/core/analysis imports go downwards only. Its layers, lowest first: read/ (the profile
+// formats, the readers, the profile tree) → attribution/ (which line a piece of time belongs to) →
+// time/ and heap/ → pprof/ and hints/ → the top (analyze.ts the entry, path-map.ts, index.ts).
+// model.ts (the data model) is importable by all. A folder imports the folders named here and
+// none other: not those above it, not its peers. time/ is read by the webviews too (the heat map),
+// so it stays clear of attribution/ and Node code: read/ (types) and model.ts only.
+const ANALYSIS_FOLDERS = ['read', 'attribution', 'time', 'heap', 'pprof', 'hints'];
+const analysisImports = {
+  read: [],
+  attribution: ['read'],
+  time: ['read'],
+  heap: ['read', 'attribution'],
+  pprof: ['read', 'attribution', 'heap'],
+  hints: ['read', 'attribution'],
+};
+const analysisLayers = ANALYSIS_FOLDERS.map((folder) => {
+  const below = analysisImports[folder];
+  const notBelow = ANALYSIS_FOLDERS.filter((f) => f !== folder && !below.includes(f));
+  return {
+    files: [`src/core/analysis/${folder}/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [...notBelow.map((f) => `../${f}/*`), '../*.ts', '!../model.ts'],
+              message: `analysis/${folder}/ imports ${below.length > 0 ? below.map((f) => `${f}/`).join(', ') + ' and ' : ''}model.ts only: imports inside analysis go downwards (eslint.config.mjs).`,
+            },
+            {
+              group: ['../../*/*', '!../../*/index.ts', '!../../../*.ts'],
+              message: 'Import another src/core folder through its index.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  };
+});
+// The pages run in a browser: of the analysis they import the data model and time/ (the timeline,
+// no Node code), never the rest (src/protocol.ts, which they import, likewise).
+const browserSafeAnalysis = {
+  group: ['**/core/analysis/*', '!**/core/analysis/model.ts', '!**/core/analysis/time'],
+  message: 'The webviews import of the analysis only model.ts and time/ (no Node code).',
 };
 const throughCoreIndex = {
   group: ['../core/*/**', '../core/!(index.ts)'],
@@ -43,6 +89,11 @@ export default tseslint.config(
   },
   { files: ['webview/**/*.ts'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['src/core/*/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex] }] } },
+  ...analysisLayers,
+  {
+    files: ['webview/**/*.ts', 'src/protocol.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [browserSafeAnalysis] }] },
+  },
   {
     files: ['src/cli/**/*.ts', 'src/server/**/*.ts', 'src/extension/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [throughCoreIndex] }] },

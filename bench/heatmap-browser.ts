@@ -5,7 +5,7 @@
 //   - range change: a drag step to a random cell (mousemove) → selection drawn, lines re-ranked,
 //     the grid rebuilt, with a forced layout.
 import * as fs from 'node:fs';
-import type { TimelineV1 } from '../src/core/analysis/timeline.ts';
+import type { TimelineV1 } from '../src/core/analysis/time/timeline.ts';
 import type { ReportV1 } from '../src/core/report/schema.ts';
 import { REPORT_JS, launchChromium, openReportPage, servePage } from '../test/webview/report-helpers.ts';
 

@@ -3,7 +3,7 @@
 // one of these is dropped, so a webview can never make the extension do something else.
 import { NotificationType, NotificationType0, RequestType } from 'vscode-languageserver-protocol';
 import { isObject, type ReportV1 } from './core/report/index.ts';
-import type { TimelineV1 } from './core/analysis/timeline.ts';
+import type { TimelineV1 } from './core/analysis/time/timeline.ts';
 
 // ---- extension ⇄ language server (custom LSP methods) ------------------------------------------
 // Typed message objects: the client's sendRequest/sendNotification and the server's

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { profileUnderLoad } from '../../src/core/index.ts';
 import { TIMELINE_FILE } from '../../src/core/analyze-run/analyze-run.ts';
-import { parseCpuProfileText, readCpuProfile } from '../../src/core/analysis/cpuprofile.ts';
+import { parseCpuProfileText, readCpuProfile } from '../../src/core/analysis/read/cpuprofile.ts';
 import {
   cellRangeMs,
   cutProfile,
@@ -18,7 +18,7 @@ import {
   rankRange,
   sampleStarts,
   type TimelineV1,
-} from '../../src/core/analysis/timeline.ts';
+} from '../../src/core/analysis/time/timeline.ts';
 import { leakCheckedRuns, REPO_ROOT, runCli, tempDir } from '../helpers/integration.ts';
 import { awayFromStalls, stallsOfRun } from '../helpers/stalls.ts';
 

@@ -68,7 +68,7 @@ test(
     }
     const share = (w: typeof a): number => w.queuedMs.p50 / w.waitMs.p50;
     // Theory 94% vs 50%; a busy main thread keeps fewer requests in the pool, which lowers both.
-    // The hint's line is 0.6 (analysis/waits.ts): the first above it, the second below.
+    // The hint's line is 0.6 (analysis/time/threadpool-waits.ts): the first above it, the second below.
     assert.ok(share(a) >= 0.6, `2 threads: ${Math.round(share(a) * 100)}% of the wait queued`);
     assert.ok(share(b) < 0.6, `16 threads: ${Math.round(share(b) * 100)}% of the wait queued`);
     assert.ok(share(a) > share(b) + 0.15, 'far more queued with 2 threads than with 16');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { CATEGORIES } from '../../src/core/analysis/categories.ts';
+import { CATEGORIES } from '../../src/core/analysis/attribution/categories.ts';
 import type { Analysis, LineCost } from '../../src/core/analysis/model.ts';
 import { FIXTURE_NAMES, analyzeFixture, lineOf, loadFixture, type FixtureName } from '../helpers/fixtures.ts';
 import { sampledMs, sum, workspaceSampleMs } from '../helpers/rawprofile.ts';

@@ -21,7 +21,8 @@ async function inputsOf(outfile: string): Promise<string[]> {
   return Object.keys(output.inputs);
 }
 
-const ANALYSER = /src\/core\/analysis\/(analyze|callsites|profile|hints|sourcemaps)\.ts$|node_modules\/acorn\//;
+const ANALYSER =
+  /src\/core\/analysis\/(analyze|attribution\/callsites|read\/profile|hints\/hints|attribution\/sourcemaps)\.ts$|node_modules\/acorn\//;
 
 test('the extension bundle carries no analyzer and no acorn', async () => {
   const inputs = await inputsOf('dist/extension.js');

@@ -9,7 +9,7 @@ import { groupNotes, renderReport } from '../../src/cli/render.ts';
 import type { ReportV1, ThreadSummary } from '../../src/core/report/schema.ts';
 import * as store from '../../src/core/store/store.ts';
 import { LOAD_LOG_FILE } from '../../src/core/load/external.ts';
-import { TIMELINE_FILE } from '../../src/core/analysis/timeline.ts';
+import { TIMELINE_FILE } from '../../src/core/analysis/time/timeline.ts';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const APP = path.join(ROOT, 'test', 'apps', 'worker-app');

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import * as esbuild from 'esbuild';
 import { analyzeProfile } from '../../src/core/analysis/analyze.ts';
-import { readCpuProfile } from '../../src/core/analysis/cpuprofile.ts';
-import { OWN_FRAMES_NAME, withoutOwnFrames } from '../../src/core/analysis/own-frames.ts';
-import type { StackCapturesInput } from '../../src/core/analysis/stacks.ts';
+import { readCpuProfile } from '../../src/core/analysis/read/cpuprofile.ts';
+import { OWN_FRAMES_NAME, withoutOwnFrames } from '../../src/core/analysis/attribution/own-frames.ts';
+import type { StackCapturesInput } from '../../src/core/analysis/attribution/stacks.ts';
 import type { Analysis, LineCost } from '../../src/core/analysis/model.ts';
-import type { SourceMapInput } from '../../src/core/analysis/sourcemaps.ts';
+import type { SourceMapInput } from '../../src/core/analysis/attribution/sourcemaps.ts';
 import { buildProfile, type FrameSpec } from '../helpers/profiles.ts';
 
 const ROOT = '/ws';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { ProfileFormatError } from '../../src/core/index.ts';
 import { detectFormat, prepareForFlame } from '../../src/extension/profile-formats.ts';
-import { analyzeHeapProfile, parseHeapProfileText } from '../../src/core/analysis/heap.ts';
+import { analyzeHeapProfile, parseHeapProfileText } from '../../src/core/analysis/heap/heap.ts';
 import { makeProfLog } from '../helpers/prof-log.ts';
 
 const FORMATS = path.resolve(__dirname, '..', 'fixtures', 'formats');

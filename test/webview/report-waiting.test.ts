@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { formatMs } from '../../src/format.ts';
-import type { TimelineV1 } from '../../src/core/analysis/timeline.ts';
+import type { TimelineV1 } from '../../src/core/analysis/time/timeline.ts';
 import { loadReportFixture, REPORT_FIXTURES } from './report-fixtures.ts';
 import {
   REPORT_JS,

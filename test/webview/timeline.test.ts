@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
-import { TIMELINE_FILE, heatMap, type TimelineV1 } from '../../src/core/analysis/timeline.ts';
+import { TIMELINE_FILE, heatMap, type TimelineV1 } from '../../src/core/analysis/time/timeline.ts';
 import {
   REPO_ROOT,
   assertBundleFresh,

@@ -3,7 +3,7 @@
 // A selection runs from one cell to another in time order (down a column, then on to the next),
 // made by dragging, or with the keyboard: arrows move, Shift+arrows extend, Enter opens it.
 // Colours are VS Code's theme variables, read when drawing, so theme changes redraw right.
-import type { HeatMap } from '../../src/core/analysis/timeline.ts';
+import type { HeatMap } from '../../src/core/analysis/time/timeline.ts';
 import { h } from './dom.ts';
 import { pct } from './format.ts';
 

@@ -8,7 +8,7 @@ import {
   sampleStarts,
   type RangeRanking,
   type TimelineV1,
-} from '../../src/core/analysis/timeline.ts';
+} from '../../src/core/analysis/time/timeline.ts';
 import type { ViewContext } from './context.ts';
 import { clear, h, share } from './dom.ts';
 import { canOpen, fmt, where } from './format.ts';

@@ -13,7 +13,7 @@ import {
   str,
   type ReportV1,
 } from '../../src/core/report/index.ts';
-import type { TimelineV1 } from '../../src/core/analysis/timeline.ts';
+import type { TimelineV1 } from '../../src/core/analysis/time/timeline.ts';
 
 const line = count;
 

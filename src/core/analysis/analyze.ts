@@ -1,18 +1,18 @@
 // The analysis: a CPU profile + the workspace's sources → who spent the time, per function
 // and per line of the user's code, and which hints apply. Pure: sources and maps come in as data.
 // How time is counted is in docs/architecture.md ("How time is counted"); the comments below say where.
-import type { CpuProfile } from './cpuprofile.ts';
-import { buildProfileTree, type ProfileTree } from './profile.ts';
-import { CATEGORIES, HOTLINE_SCRIPT_PREFIX, Workspace, categoryOf, fileOfUrl } from './categories.ts';
-import { packedLine, SourceMapper, type SourceMapInput } from './sourcemaps.ts';
-import { ScriptIndex } from './callsites.ts';
-import { CallLines, identityOf, type LineShare } from './call-lines.ts';
-import { findHints } from './find-hints.ts';
-import { withoutOwnFrames } from './own-frames.ts';
-import { buildStackEvidence, type StackCapturesInput, type StackEvidence } from './stacks.ts';
+import type { CpuProfile } from './read/cpuprofile.ts';
+import { buildProfileTree, type ProfileTree } from './read/profile.ts';
+import { CATEGORIES, HOTLINE_SCRIPT_PREFIX, Workspace, categoryOf, fileOfUrl } from './attribution/categories.ts';
+import { packedLine, SourceMapper, type SourceMapInput } from './attribution/sourcemaps.ts';
+import { ScriptIndex } from './attribution/callsites.ts';
+import { CallLines, identityOf, type LineShare } from './attribution/call-lines.ts';
+import { findHints } from './hints/find-hints.ts';
+import { withoutOwnFrames } from './attribution/own-frames.ts';
+import { buildStackEvidence, type StackCapturesInput, type StackEvidence } from './attribution/stacks.ts';
 import type { Analysis, CategoryTimes, LineCost } from './model.ts';
-import { buildTimeline, timelineJsonFits, timelineSurelyTooLong, type TimelineV1 } from './timeline.ts';
-import { functionCosts, lineCosts, ms, type FunctionInfo, type LineAcc } from './costs.ts';
+import { buildTimeline, timelineJsonFits, timelineSurelyTooLong, type TimelineV1 } from './time/timeline.ts';
+import { functionCosts, lineCosts, ms, type FunctionInfo, type LineAcc } from './attribution/costs.ts';
 
 export interface AnalyzeInput {
   profile: CpuProfile;
@@ -43,7 +43,7 @@ export function analyzeProfile(input: AnalyzeInput): Analysis {
 
 /**
  * The analysis and its samples in time, attributed the same way (for the heat map; see
- * timeline.ts). A timeline whose JSON would be more than `maxTimelineChars` (more than one string
+ * time/timeline.ts). A timeline whose JSON would be more than `maxTimelineChars` (more than one string
  * holds: the report page could not read it back) is left out, with a note, and is not built when
  * its durations alone say so (~127 M samples, a 2 GB profile: a second or more saved).
  */
@@ -77,10 +77,10 @@ class Analyzer {
   private readonly lines = new Map<string, LineAcc>();
   /** Per node: the lines its self time is own time of (see ownTime). */
   private owners: ReadonlyArray<LineShare>[] = [];
-  /** The stack captures laid over the tree, when the run has them (see stacks.ts). */
+  /** The stack captures laid over the tree, when the run has them (see attribution/stacks.ts). */
   private readonly evidence: StackEvidence | undefined;
   private readonly capturedFn: FunctionInfo[] = [];
-  /** Which line each piece of time belongs to (call-lines.ts). */
+  /** Which line each piece of time belongs to (attribution/call-lines.ts). */
   private readonly calls: CallLines;
 
   constructor(private readonly input: AnalyzeInput) {
@@ -192,7 +192,7 @@ class Analyzer {
     };
   }
 
-  /** The line with its code (for matching it in a later run: compare.ts), when the source is at hand. */
+  /** The line with its code (for matching it in a later run: report/compare.ts), when the source is at hand. */
   private withCode(l: LineCost): LineCost {
     if (l.oneOf) return l;
     const code = this.sourceLines(l.file)?.[l.line - 1]?.trim();
@@ -209,7 +209,7 @@ class Analyzer {
   /**
    * Files whose text is not the one the profile ran: a function's call frame is no function head
    * in it (lines were added or removed since). Their costs would land on the wrong lines, so
-   * they are left out, with a note (a run's own sources.json gives the right text, see sources.ts).
+   * they are left out, with a note (a run's own sources.json gives the right text, see store/sources.ts).
    */
   private changedFiles(): Set<string> {
     const changed = new Set<string>();

@@ -1,28 +1,32 @@
 // The analysis: a CPU profile (and the app's sources) in, where the time went out. Pure: no I/O
-// but what callers pass in. `model.ts` (the data model) and `timeline.ts` are also read directly by
-// the report schema and the webviews, which must not pull the rest.
+// but what callers pass in. Its parts, lowest first (imports go downwards only; eslint.config.mjs):
+// read/ (the profile formats, the readers, the profile tree, the merge of profiles) → attribution/
+// (which line a piece of time belongs to) → time/ (timeline, stalls, threadpool waits) and heap/ →
+// pprof/ and hints/ → analyze.ts (the entry) and path-map.ts; `model.ts` (the data model) is read by
+// all. The report schema imports `model.ts` directly; the webviews (and src/protocol.ts) import it
+// and `time/` directly, which must not pull the rest. Everything else comes in through here.
 export { analyzeProfile, analyzeProfileWithTimeline } from './analyze.ts';
-export { fileOfUrl, Workspace } from './categories.ts';
-export { readStackCaptures } from './stacks-file.ts';
-export { mergeStackCaptures, type StacksPart } from './stacks-merge.ts';
-export { buildStackEvidence, type StackCapturesInput, type StackFrameV1 } from './stacks.ts';
+export { fileOfUrl, Workspace } from './attribution/categories.ts';
+export { readStackCaptures } from './attribution/read-stack-captures.ts';
+export { mergeStackCaptures, type StacksPart } from './attribution/stacks-merge.ts';
+export { buildStackEvidence, type StackCapturesInput, type StackFrameV1 } from './attribution/stacks.ts';
 export {
   MAX_STRING_BYTES,
   parseCpuProfileBytes,
   readCpuProfileBytes,
   readCpuProfileStream,
-} from './cpuprofile-reader.ts';
-export { type CallFrame, type CpuProfile, parseCpuProfileText, ProfileFormatError } from './cpuprofile.ts';
+} from './read/cpuprofile-reader.ts';
+export { type CallFrame, type CpuProfile, parseCpuProfileText, ProfileFormatError } from './read/cpuprofile.ts';
 export {
   analyzeHeapProfile,
   type HeapAnalysis,
   HeapProfileError,
   parseHeapProfileText,
   type SamplingHeapProfile,
-} from './heap.ts';
-export { mergeHeapProfiles } from './heap-merge.ts';
-export { mergedClock, mergeProfiles } from './merge.ts';
-export { OWN_FRAMES_NAME, withoutOwnFrames } from './own-frames.ts';
+} from './heap/heap.ts';
+export { mergeHeapProfiles } from './heap/heap-merge.ts';
+export { mergedClock, mergeProfiles } from './read/merge.ts';
+export { OWN_FRAMES_NAME, withoutOwnFrames } from './attribution/own-frames.ts';
 export {
   type Analysis,
   type CallLink,
@@ -35,7 +39,7 @@ export {
   type StallSummary,
   type ThreadpoolWait,
 } from './model.ts';
-export { placeFunctionHeads } from './function-heads.ts';
+export { placeFunctionHeads } from './attribution/function-heads.ts';
 export {
   mapHeapProfilePaths,
   mapPath,
@@ -44,16 +48,16 @@ export {
   type PathMapping,
   parsePathMapping,
 } from './path-map.ts';
-export { looksLikePprof, type PprofContent, readPprof } from './pprof.ts';
-export { cpuProfileToPprof } from './pprof-out.ts';
-export { type SourceMapInput } from './sourcemaps.ts';
+export { looksLikePprof, type PprofContent, readPprof } from './pprof/pprof.ts';
+export { cpuProfileToPprof } from './pprof/pprof-out.ts';
+export { type SourceMapInput } from './attribution/sourcemaps.ts';
 export {
   applyRuntimeScripts,
   asRunPath,
   type RuntimeScriptInput,
   type RuntimeScriptsApplied,
   unmappedNote,
-} from './runtime-scripts.ts';
+} from './attribution/runtime-scripts.ts';
 export {
   findStalls,
   type LineStalls,
@@ -62,8 +66,8 @@ export {
   stallsByLine,
   summarizeStalls,
   type TimedStall,
-} from './stalls.ts';
-export { poolLimitHint, threadpoolWaits, type WaitTraceInput } from './waits.ts';
+} from './time/stalls.ts';
+export { poolLimitHint, threadpoolWaits, type WaitTraceInput } from './time/threadpool-waits.ts';
 export {
   cutProfile,
   TIMELINE_FILE,
@@ -71,4 +75,4 @@ export {
   timelineJsonFits,
   timelineJsonParts,
   type TimelineV1,
-} from './timeline.ts';
+} from './time/timeline.ts';

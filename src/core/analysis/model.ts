@@ -104,7 +104,7 @@ export interface Analysis {
   notes: string[];
 }
 
-// ---- allocation sampling (heap.ts) ----
+// ---- allocation sampling (heap/heap.ts) ----
 
 export interface HeapLine {
   file: string;
@@ -138,7 +138,7 @@ export interface HeapFunction {
  */
 export const MAX_SAMPLE_WEIGHT = 2;
 
-// ---- event-loop stalls (stalls.ts) ----
+// ---- event-loop stalls (time/stalls.ts) ----
 
 export interface StallLine {
   file: string;
@@ -163,7 +163,7 @@ export interface StallSummary {
   totalMs: number;
 }
 
-// ---- threadpool waits (waits.ts) ----
+// ---- threadpool waits (time/threadpool-waits.ts) ----
 
 /** Requests a line of your code handed to libuv's threadpool (one API), and how long they waited. */
 export interface ThreadpoolWait {
@@ -181,7 +181,7 @@ export interface ThreadpoolWait {
   /** From the call to its callback: measured. */
   waitMs: { p50: number; p99: number; total: number };
   /**
-   * Of it, waiting for a free thread: inferred (analysis/waits.ts), an upper bound when the event
+   * Of it, waiting for a free thread: inferred (time/threadpool-waits.ts), an upper bound when the event
    * loop is busy. Always 0 for an HTTP call (it waits on the other side, not for the pool).
    */
   queuedMs: { p50: number; p99: number };

@@ -6,7 +6,7 @@
 // tick, at Poisson-distributed ticks, and records, for every tick, the sample of the CPU profile
 // taken at that moment (same monotonic clock: V8's TimeTicks and process.hrtime are both
 // CLOCK_MONOTONIC), so the analysis can split each stack's time among the lines that were on it
-// (analysis/stacks.ts). A capture sent while the app is inside a long native call waits for it
+// (analysis/attribution/stacks.ts). A capture sent while the app is inside a long native call waits for it
 // to return and lands in the caller, at the calling line, which is where that tick belongs.
 // Every tick gets its own capture, sent at once: a tick that waited for an earlier capture's
 // answer (a round trip) would be classified by whatever call runs a round trip later, and a

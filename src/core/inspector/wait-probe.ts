@@ -2,7 +2,7 @@
 // notes every request the app hands to libuv's threadpool (crypto, zlib, fs, dns.lookup): when it
 // was made (`init`), the calling line of the user's code (the first frame outside Node and
 // node_modules), and when its callback ran (the first `before`). What the pool did in between is
-// not visible from JavaScript: the analysis infers it (analysis/waits.ts). Outgoing HTTP calls
+// not visible from JavaScript: the analysis infers it (analysis/time/threadpool-waits.ts). Outgoing HTTP calls
 // (http/https through an Agent, and fetch) are noted too, from the call to the response: see
 // HTTP_PROBE. `take` disables and removes it all and returns what it noted; the app is left as it
 // was found.
