@@ -1,4 +1,4 @@
-// report.json, version 1 (design.md "Contracts"): fields are added, never renamed. Everything
+// report.json, version 1 (docs/architecture.md "Contracts"): fields are added, never renamed. Everything
 // that shows a run (CLI text, language server, webviews) reads this shape and nothing else.
 import type {
   Analysis,
@@ -46,7 +46,7 @@ export interface LoadFigures {
   external?: ExternalLoadFigures;
   /**
    * The windows as they were taken: measured and profiled sub-windows alternating (M P M P …),
-   * each with its own figures, which give every figure above its spread (analysis/verdict.ts).
+   * each with its own figures, which give every figure above its spread (verdict.ts).
    * The figures above are all sub-windows of a kind together. Absent in runs from before
    * sub-windows; one of each with an external load (its command runs once per window).
    */

@@ -1,10 +1,10 @@
 // Is a difference between two runs real, or inside the noise? Each run measures its windows as
-// several alternating sub-windows (run.ts), so every figure comes with one value per sub-window.
-// The change of a figure is the ratio of the two runs' geometric means; its 95% interval is
-// Welch's t-interval on the difference of the mean logarithms (unequal spreads, few samples);
-// the verdict is "within noise" when the interval holds no change. Logarithms because the
-// noise of throughput, latency and CPU time is multiplicative (a busier machine slows all by a
-// share). Pure: numbers in, a verdict out. docs/verdicts.md explains the choice.
+// several alternating sub-windows (capture/sub-windows.ts), so every figure comes with one value
+// per sub-window. The change of a figure is the ratio of the two runs' geometric means; its 95%
+// interval is Welch's t-interval on the difference of the mean logarithms (unequal spreads, few
+// samples); the verdict is "within noise" when the interval holds no change. Logarithms because
+// the noise of throughput, latency and CPU time is multiplicative (a busier machine slows all by
+// a share). Pure: numbers in, a verdict out. docs/measurement.md ("Verdicts") explains the choice.
 
 export type Direction = 'higher-is-better' | 'lower-is-better';
 /**
