@@ -1,7 +1,7 @@
 // The thin VS Code client: commands, settings, progress, decorations, the runs view, the webview
 // hosts and the language client. It owns the processes a run starts and stops them on
 // deactivation. The analysis lives in the language server; the engine in src/core. activate()
-// only wires: the shared state (commands/context.ts), the views, the client, the commands.
+// only wires: the shared state (commands/command-context.ts), the views, the client, the commands.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { startLanguageClient } from './language-client.ts';
@@ -12,7 +12,7 @@ import { FlamePanel } from './flame-view.ts';
 import { RunsView } from './runs-view.ts';
 import { ShownRunStatus } from './shown-run.ts';
 import { registerHintExplanations } from './hint-explanation.ts';
-import { appDirsOf, baselineOf, type Hotline } from './commands/context.ts';
+import { appDirsOf, baselineOf, type Hotline } from './commands/command-context.ts';
 import { registerCommands } from './commands/table.ts';
 import { registerProfileEditors } from './commands/profile-file.ts';
 import { showRun } from './commands/reports.ts';

@@ -41,7 +41,7 @@ import { analyzeExtras } from './analyze-extras.ts';
 import { analyzeProcesses } from './analyze-processes.ts';
 import { analyzeStalls } from './analyze-stalls.ts';
 import { analyzeWaits } from './analyze-waits.ts';
-import { isUnusable, readStacksFile } from './stacks-files.ts';
+import { isUnusable, readStacksFile } from './read-stacks-file.ts';
 import { withoutMappedNonCode, withoutUnmappedLines } from './unmapped-lines.ts';
 
 export { TIMELINE_FILE };

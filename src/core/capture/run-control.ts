@@ -7,7 +7,7 @@ import type { InspectorSession } from '../inspector/index.ts';
 import { RunError } from '../common/index.ts';
 import { type ExternalLoad, LoadError, type LoadRun } from '../load/index.ts';
 import { windowClock, type WindowClock } from './window-clock.ts';
-import { RUN_DEFAULTS, type Settings } from './settings.ts';
+import { RUN_DEFAULTS, type Settings } from './run-settings.ts';
 import { PHASE_NAMES, type RunOptions, type RunPhase, type RunProgress } from './run-types.ts';
 
 export class RunControl {

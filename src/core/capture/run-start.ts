@@ -22,7 +22,7 @@ import {
 } from '../inspector/index.ts';
 import { type ListenAddress, RunError } from '../common/index.ts';
 import type { RuntimeScript } from '../store/index.ts';
-import { RUN_DEFAULTS } from './settings.ts';
+import { RUN_DEFAULTS } from './run-settings.ts';
 import type { RunControl } from './run-control.ts';
 import type { StackSampler } from './stack-sampler.ts';
 import { captureRuntimeScripts } from './runtime-scripts.ts';

@@ -19,7 +19,7 @@ import {
   probeFailureLine,
 } from '../load/index.ts';
 import { acquireRunLock, writeFileAtomic } from '../store/index.ts';
-import { loadOptionsOf, validate, validateStackRate, validateStallThreshold, withDefaults } from './settings.ts';
+import { loadOptionsOf, validate, validateStackRate, validateStallThreshold, withDefaults } from './run-settings.ts';
 import { PHASE_NAMES, type RunOptions, type RunPhase, type RunResult } from './run-types.ts';
 import { RunControl } from './run-control.ts';
 import { attachTo, launch, portToLaunchOn, readRuntimeScripts } from './run-start.ts';

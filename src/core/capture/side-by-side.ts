@@ -5,7 +5,7 @@
 // in the window (closed-inspector.ts), exactly as a run's measured sub-windows. Two runs taken
 // minutes apart differed by up to ±15% in CPU per request on this machine with identical code,
 // which hides a 10% regression; two windows seconds apart share the machine's state, and the
-// rounds' ratios carry only the noise that is left (report/side-by-side.ts).
+// rounds' ratios carry only the noise that is left (report/compare-side-by-side.ts).
 import { between } from '../inspector/index.ts';
 import { RunError } from '../common/index.ts';
 import { LoadRun, type PhaseResult, probe, probeFailureLine } from '../load/index.ts';
@@ -16,7 +16,14 @@ import { RunControl } from './run-control.ts';
 import { appEdge, launch, portToLaunchOn } from './run-start.ts';
 import type { StartedApp } from './started-app.ts';
 import { InspectorCycle } from './closed-inspector.ts';
-import { loadOptionsOf, type Settings, subWindowPlan, validate, withDefaults, type LoadSettings } from './settings.ts';
+import {
+  loadOptionsOf,
+  type Settings,
+  subWindowPlan,
+  validate,
+  withDefaults,
+  type LoadSettings,
+} from './run-settings.ts';
 import type { RunProgress } from './run-types.ts';
 
 export interface SideBySideOptions extends Omit<LoadSettings, 'samplingIntervalUs' | 'heap'> {

@@ -5,7 +5,7 @@
 import { type ChildInspector, ChildInspectors, CommandApp } from '../app/index.ts';
 import { InspectorSession, nodeVersionOf } from '../inspector/index.ts';
 import { RunError } from '../common/index.ts';
-import { RUN_DEFAULTS } from './settings.ts';
+import { RUN_DEFAULTS } from './run-settings.ts';
 import type { RunControl } from './run-control.ts';
 import { checkReachable, childProfilers, type StartedApp } from './started-app.ts';
 

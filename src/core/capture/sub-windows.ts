@@ -12,7 +12,7 @@ import { RunError } from '../common/index.ts';
 import { ExternalLoad, type LoadRun } from '../load/index.ts';
 import { type CpuProfile, mergeProfiles, withoutOwnFrames } from '../analysis/index.ts';
 import { loopOf, type Measured } from './record.ts';
-import { DEFAULT_STALL_THRESHOLD_MS, subWindowPlan } from './settings.ts';
+import { DEFAULT_STALL_THRESHOLD_MS, subWindowPlan } from './run-settings.ts';
 import { ProfiledExtras } from './extras.ts';
 import { DEFAULT_STACK_RATE_HZ, StackSampler } from './stack-sampler.ts';
 import { PHASE_NAMES } from './run-types.ts';

@@ -21,7 +21,7 @@ export const isChange = (w: VerdictWord | undefined): w is 'better' | 'worse' =>
  * with 2 they fall to ~1, where t is 12.7 and one odd sub-window decides.
  */
 export const MIN_SUB_WINDOWS = 4;
-/** A run's sub-windows of each kind are 2 s at least (capture/settings.ts subWindowPlan). */
+/** A run's sub-windows of each kind are 2 s at least (capture/run-settings.ts subWindowPlan). */
 const SUB_WINDOW_S = 2;
 /** The --duration that gives a run MIN_SUB_WINDOWS sub-windows of each kind. */
 export const MIN_VERDICT_DURATION_S = MIN_SUB_WINDOWS * SUB_WINDOW_S;

@@ -7,7 +7,7 @@ import { AnalyzeProfileRequest } from '../../protocol.ts';
 import { readSettings } from '../settings.ts';
 import { FlamePanel } from '../flame-view.ts';
 import { CpuProfileEditorProvider } from '../cpuprofile-editor.ts';
-import type { Command, Hotline } from './context.ts';
+import type { Command, Hotline } from './command-context.ts';
 
 // Reports of profiles opened from disk are kept in the extension's storage, not beside them.
 async function analyzeProfile(h: Hotline, profileFile: string, root: string): Promise<void> {

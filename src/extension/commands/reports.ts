@@ -6,7 +6,7 @@ import { ReportPanel } from '../report-panel.ts';
 import { FlamePanel } from '../flame-view.ts';
 import { flameTitle } from '../flame-title.ts';
 import type { RunItem } from '../runs-view.ts';
-import { baselineOf, type Command, type Hotline } from './context.ts';
+import { baselineOf, type Command, type Hotline } from './command-context.ts';
 
 export function openReport(
   h: Hotline,

@@ -10,7 +10,7 @@ import { pickLoad } from '../load-picker.ts';
 import { pickAttachTarget } from '../attach-picker.ts';
 import { readSettings } from '../settings.ts';
 import { againstBaseline } from '../baseline-summary.ts';
-import { APP_DIRS, appDirsOf, baselineOf, type Command, type Hotline } from './context.ts';
+import { APP_DIRS, appDirsOf, baselineOf, type Command, type Hotline } from './command-context.ts';
 import { openReport } from './reports.ts';
 
 /** attach: profile an app that already runs (attach-picker.ts) instead of starting one. */

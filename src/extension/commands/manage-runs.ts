@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { PROFILE_FILE } from '../../core/index.ts';
 import { pickRun, type RunItem } from '../runs-view.ts';
 import { writePprofOffThread } from '../flame-merge-host.ts';
-import { BASELINE, baselineOf, type Command, type Hotline } from './context.ts';
+import { BASELINE, baselineOf, type Command, type Hotline } from './command-context.ts';
 import { clearShownRun, openReport, showRun } from './reports.ts';
 
 async function setBaseline(h: Hotline, from?: RunItem): Promise<void> {
