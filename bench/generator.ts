@@ -5,7 +5,7 @@
 // (~5 ms of hashing per request: expected false).
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { RUN_DEFAULTS } from '../src/core/capture/settings.ts';
+import { RUN_DEFAULTS } from '../src/core/capture/run-settings.ts';
 import { hotlineRun, loadWindow, startPlain } from './apps.ts';
 import { PAIRS, QUICK, alternate, median, progress, ratioFigure, unavailable, type Figure } from './common.ts';
 

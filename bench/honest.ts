@@ -7,7 +7,7 @@
 // Beside req/s (which the machine's other load moves by tens of %), the app's CPU per request,
 // plain ÷ measured: what the app's own work cost, the figure a busy machine moves least.
 // The Hotline runs' reports go on to figure 2 (profiler cost), which reads their sub-windows.
-import { RUN_DEFAULTS } from '../src/core/capture/settings.ts';
+import { RUN_DEFAULTS } from '../src/core/capture/run-settings.ts';
 import { APP_URL, hotlineRun, loadWindow, startPlain, type AppName, type RunReport } from './apps.ts';
 import { PAIRS, QUICK, alternate, ratioFigure, type Figure } from './common.ts';
 

@@ -35,7 +35,7 @@ export interface HotlineSettings {
   heapLens: boolean;
   /** Attach may connect to an inspector on another host (it gives code execution). */
   allowRemoteAttach: boolean;
-  /** The user's load tool instead of autocannon (external-load.ts); empty: autocannon. */
+  /** The user's load tool instead of autocannon (core/load/external.ts); empty: autocannon. */
   loadCommand: string;
   /** Path prefixes of the machine that wrote a profile → folders here (relative: to the workspace folder). */
   pathMap: Record<string, string>;

@@ -1,6 +1,6 @@
 // What the editor says about a cost: CodeLens titles, decoration after-texts and hover markdown.
-// Pure: every figure comes from the report (percentages are of non-idle time, docs/architecture.md "How
-// time is counted"); no I/O, no LSP types.
+// Pure: every figure comes from the report (percentages are of non-idle time, docs/architecture.md
+// "How time is counted"); no I/O, no LSP types.
 import * as path from 'node:path';
 import { formatBytes, formatMs, formatPct } from '../format.ts';
 import {

@@ -80,7 +80,7 @@ test('t quantiles beyond the table: the sequential looks’ levels', () => {
 });
 
 test('a sequential gate’s looks: 3 looks at 98.3% each, one look at 95%', async () => {
-  const { sequentialConfidence } = await import('../../src/core/report/side-by-side.ts');
+  const { sequentialConfidence } = await import('../../src/core/report/compare-side-by-side.ts');
   assert.ok(Math.abs(sequentialConfidence(5, 15) - (1 - 0.05 / 3)) < 1e-12);
   assert.equal(sequentialConfidence(5, 5), 0.95);
 });

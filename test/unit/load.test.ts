@@ -17,7 +17,7 @@ import {
   type LoadTick,
   type PhaseResult,
 } from '../../src/core/load/load-run.ts';
-import { parseRunnerMessage, type ParentMessage } from '../../src/core/load/protocol.ts';
+import { parseRunnerMessage, type ParentMessage } from '../../src/core/load/runner-protocol.ts';
 import { latencyHistogram, summarize } from '../../src/core/load/runner.ts';
 import type { LatencySummary } from '../../src/core/report/index.ts';
 

@@ -20,7 +20,7 @@ import {
 } from '../analysis/index.ts';
 import { type ChildProcessRecord, type ExtrasRecord, PROFILE_FILE } from '../store/index.ts';
 import { analyzeBeside } from './analyze-extras.ts';
-import { isUnusable, readStacksFile } from './stacks-files.ts';
+import { isUnusable, readStacksFile } from './read-stacks-file.ts';
 import type { ProcessSummary, ReportV1 } from '../report/index.ts';
 
 /** Children analyzed one by one for their summary and their split of each line. */

@@ -41,7 +41,7 @@ import { analyzeExtras } from './analyze-extras.ts';
 import { analyzeProcesses } from './analyze-processes.ts';
 import { analyzeStalls } from './analyze-stalls.ts';
 import { analyzeWaits } from './analyze-waits.ts';
-import { isUnusable, readStacksFile } from './stacks-files.ts';
+import { isUnusable, readStacksFile } from './read-stacks-file.ts';
 import { withoutMappedNonCode, withoutUnmappedLines } from './unmapped-lines.ts';
 
 export { TIMELINE_FILE };
@@ -95,7 +95,7 @@ export function analyzeFile(
   if (pprof?.kind === 'heap')
     throw new ProfileFormatError(`${HEAP_PPROF} (${pprof.valueType}): it has allocations, not CPU time`);
   let profile = mapProfilePaths(pprof ? pprof.profile : readProfileFile(profileFile), opts.pathMap ?? []);
-  // Scripts compiled in memory are read as the run saw them (runtime-scripts.ts).
+  // Scripts compiled in memory are read as the run saw them (analysis/runtime-scripts.ts).
   const runtime = applyRuntimeScripts(
     profile,
     readStacksBeside(profileFile, profile.samples?.length ?? 0),

@@ -220,8 +220,8 @@ export class AppProcess implements RunApp {
     };
     signal();
     // A signal that came while the app was still closing its inspector is not acted on: again,
-    // soon (the reopen falls inside a measured sub-window, run.ts; a signal to an inspector that
-    // is already starting is a no-op).
+    // soon (the reopen falls inside a measured sub-window, capture/sub-windows.ts; a signal to an
+    // inspector that is already starting is a no-op).
     const again = setInterval(signal, 200);
     try {
       return await url;

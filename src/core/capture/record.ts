@@ -6,7 +6,7 @@ import { isExternalResult, type PhaseResult } from '../load/index.ts';
 import type { CpuProfile } from '../analysis/index.ts';
 import type { LoadFigures, RunSettings, SubWindowFigures } from '../report/index.ts';
 import { redactBody, redactCommand, redactEnv, redactHeaders, redactUrl } from '../common/index.ts';
-import type { Settings } from './settings.ts';
+import type { Settings } from './run-settings.ts';
 import type { ExtrasCaptured } from './extras.ts';
 import type { StackCapturesV1 } from './stack-sampler.ts';
 

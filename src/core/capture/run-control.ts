@@ -1,40 +1,53 @@
 // The state of one run and its waiting and stopping: every wait gives way when the run must stop
 // (the app exited, the user cancelled, the load died), and whatever happens everything is stopped.
+// The run's steps (run-start.ts, start-command.ts, sub-windows.ts, run.ts) are functions and
+// objects that hold one of these; it owns what they start.
 import { type AttachedApp, describeExit, LaunchError, type RunApp } from '../app/index.ts';
 import type { InspectorSession } from '../inspector/index.ts';
 import { RunError } from '../common/index.ts';
 import { type ExternalLoad, LoadError, type LoadRun } from '../load/index.ts';
-import { whyFailed, windowClock, type WindowClock } from './waits.ts';
-import { RUN_DEFAULTS, type Settings } from './settings.ts';
+import { windowClock, type WindowClock } from './window-clock.ts';
+import { RUN_DEFAULTS, type Settings } from './run-settings.ts';
 import { PHASE_NAMES, type RunOptions, type RunPhase, type RunProgress } from './run-types.ts';
 
-export abstract class RunControl {
-  protected app: RunApp | undefined;
+export class RunControl {
+  app: RunApp | undefined;
   /** Set when the run attached to a running app: it owns the inspector session and is never stopped. */
-  protected attached: AttachedApp | undefined;
-  protected inspector: InspectorSession | undefined;
-  protected load: LoadRun | ExternalLoad | undefined;
-  protected phase: RunPhase = 'starting';
-  protected loadFinished = false;
+  attached: AttachedApp | undefined;
+  /** The session of the moment: a closed inspector is reopened with a new one (closed-inspector.ts). */
+  inspector: InspectorSession | undefined;
+  load: LoadRun | ExternalLoad | undefined;
+  phase: RunPhase = 'starting';
+  /** Set once the load's end is the run's own doing: its exit is then no failure. */
+  loadFinished = false;
   /** Set once we stop the app ourselves: its exit is then no failure. */
   private stoppedByUs = false;
-  protected readonly disposers: Array<() => void> = [];
-  protected releaseLock: (() => void) | undefined;
-  protected readonly output: string[] = [];
-  /** Seconds of the measured (or profiled) window before the current sub-window, for progress. */
-  protected windowSecond = 0;
-  protected lastTickRps = 0;
+  /** Run by stopAll(), whatever happens: what the run's steps started. */
+  readonly disposers: Array<() => void> = [];
+  releaseLock: (() => void) | undefined;
+  /** The app's output, for app.log. */
+  readonly output: string[] = [];
   /** Rejects when the run can't go on: the app exited, the user cancelled, the load died. */
-  protected stopReason: Promise<never> | undefined;
+  stopReason: Promise<never> | undefined;
 
   constructor(
-    protected readonly opts: RunOptions,
-    protected readonly s: Settings,
+    readonly opts: RunOptions,
+    readonly s: Settings,
   ) {}
 
-  // ---- waiting and stopping ------------------------------------------------------------------
+  /** From now on the run stops when the app exits or the user cancels (and on what stopReason held). */
+  watchApp(app: RunApp): void {
+    this.app = app;
+    this.stopOn(this.watch(app));
+  }
 
-  protected windowClock(seconds: number): WindowClock {
+  /** Adds a reason to stop; every wait from now on gives way to it. */
+  stopOn(reason: Promise<never>): void {
+    this.stopReason = this.stopReason ? Promise.race([this.stopReason, reason]) : reason;
+    this.stopReason.catch(() => undefined); // observed by every wait
+  }
+
+  windowClock(seconds: number): WindowClock {
     return windowClock(
       this.load,
       seconds,
@@ -43,7 +56,7 @@ export abstract class RunControl {
     );
   }
 
-  protected watch(app: RunApp): Promise<never> {
+  private watch(app: RunApp): Promise<never> {
     return new Promise<never>((_, reject) => {
       void app.exited.then((exit) => {
         if (this.stoppedByUs) return;
@@ -74,7 +87,7 @@ export abstract class RunControl {
   }
 
   /** Waits for `work` unless the run must stop first. */
-  protected race<T>(work: Promise<T>): Promise<T> {
+  race<T>(work: Promise<T>): Promise<T> {
     const stop = this.stopReason;
     if (!stop) return work;
     return Promise.race([work.catch((err: unknown) => whyFailed(err, this.inspector, stop)), stop]);
@@ -84,7 +97,7 @@ export abstract class RunControl {
    * Waits for `starting` as race() does, and has the stop dispose of what it gives even when the
    * run is cancelled while it is still starting.
    */
-  protected owned<T>(starting: Promise<T>, dispose: (started: T) => unknown): Promise<T> {
+  owned<T>(starting: Promise<T>, dispose: (started: T) => unknown): Promise<T> {
     this.disposers.push(
       () =>
         void starting.then(
@@ -95,7 +108,7 @@ export abstract class RunControl {
     return this.race(starting);
   }
 
-  protected wait(seconds: number): Promise<void> {
+  wait(seconds: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const done = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, seconds * 1000);
@@ -103,11 +116,11 @@ export abstract class RunControl {
     return this.race(done).finally(() => clearTimeout(timer));
   }
 
-  protected throwIfCancelled(): void {
+  throwIfCancelled(): void {
     if (this.opts.signal?.aborted) throw new RunError('cancelled', 'Cancelled before the app started.');
   }
 
-  protected async stopAll(): Promise<void> {
+  async stopAll(): Promise<void> {
     this.stoppedByUs = true;
     for (const dispose of this.disposers.splice(0)) dispose();
     this.load?.kill();
@@ -121,7 +134,7 @@ export abstract class RunControl {
     await this.load?.exited;
   }
 
-  protected explain(err: unknown): Error {
+  explain(err: unknown): Error {
     if (err instanceof RunError) return err;
     if (err instanceof LaunchError)
       return new RunError(err.kind === 'missing' ? 'bad-options' : 'app-exited', err.message, err.output);
@@ -139,8 +152,34 @@ export abstract class RunControl {
     return err instanceof Error ? err : new Error(String(err));
   }
 
-  protected progress(phase: RunPhase, message: string, extra: Partial<RunProgress> = {}): void {
+  progress(phase: RunPhase, message: string, extra: Partial<RunProgress> = {}): void {
     this.phase = phase;
     this.opts.onProgress?.({ phase, message, ...extra });
   }
+}
+
+/**
+ * A command to the app that failed because the app just went away (its socket closed under
+ * it) fails with the run's stop reason, which says so, rather than a WebSocket error. That
+ * reason can come a moment after the socket error.
+ */
+async function whyFailed(err: unknown, inspector: InspectorSession | undefined, stop: Promise<never>): Promise<never> {
+  if (err instanceof RunError || !inspector) throw err;
+  const within = <T>(ms: number, value: T): { promise: Promise<T>; clear(): void } => {
+    let timer: NodeJS.Timeout | undefined;
+    return {
+      promise: new Promise<T>((resolve) => {
+        timer = setTimeout(resolve, ms, value);
+      }),
+      clear: () => clearTimeout(timer),
+    };
+  };
+  const soon = within(500, false);
+  const gone = await Promise.race([inspector.closed.then(() => true), soon.promise]);
+  soon.clear();
+  if (gone) {
+    const grace = within(3000, undefined);
+    await Promise.race([stop, grace.promise]).finally(() => grace.clear());
+  }
+  throw err;
 }

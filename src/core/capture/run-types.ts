@@ -1,6 +1,6 @@
 // What a run takes and what it reports as it goes: its options, phases, progress and result.
 import type { AttachSpec, LaunchSpec } from '../app/index.ts';
-import type { LoadSettings } from './settings.ts';
+import type { LoadSettings } from './run-settings.ts';
 
 export interface RunOptions extends LoadSettings {
   /** With `attach`, only `cwd` counts: the app's folder (its code is "yours", its runs are kept there). */
@@ -17,7 +17,7 @@ export interface RunOptions extends LoadSettings {
   segmentS?: number;
   /**
    * How many alternating measured/profiled sub-windows the windows are cut into (default: the
-   * plan in settings.ts). 1 keeps the profiled window continuous in time (the heat map's seconds
+   * plan in run-settings.ts). 1 keeps the profiled window continuous in time (the heat map's seconds
    * are then the app's).
    */
   subWindows?: number;

@@ -5,16 +5,25 @@
 // in the window (closed-inspector.ts), exactly as a run's measured sub-windows. Two runs taken
 // minutes apart differed by up to ±15% in CPU per request on this machine with identical code,
 // which hides a 10% regression; two windows seconds apart share the machine's state, and the
-// rounds' ratios carry only the noise that is left (report/side-by-side.ts).
+// rounds' ratios carry only the noise that is left (report/compare-side-by-side.ts).
 import { between } from '../inspector/index.ts';
-import { type ListenAddress, RunError } from '../common/index.ts';
+import { RunError } from '../common/index.ts';
 import { LoadRun, type PhaseResult, probe, probeFailureLine } from '../load/index.ts';
 import { joinUrl, type LaunchSpec } from '../app/index.ts';
 import { sequentialConfidence, type SideBySideFigures, type SideFigures } from '../report/index.ts';
 import { subWindowFigures, type SubWindowTaken } from './record.ts';
-import { RunStart } from './run-start.ts';
+import { RunControl } from './run-control.ts';
+import { appEdge, launch, portToLaunchOn } from './run-start.ts';
+import type { StartedApp } from './started-app.ts';
 import { InspectorCycle } from './closed-inspector.ts';
-import { loadOptionsOf, type Settings, subWindowPlan, validate, withDefaults, type LoadSettings } from './settings.ts';
+import {
+  loadOptionsOf,
+  type Settings,
+  subWindowPlan,
+  validate,
+  withDefaults,
+  type LoadSettings,
+} from './run-settings.ts';
 import type { RunProgress } from './run-types.ts';
 
 export interface SideBySideOptions extends Omit<LoadSettings, 'samplingIntervalUs' | 'heap'> {
@@ -124,17 +133,18 @@ function figuresOf(id: string, taken: SubWindowTaken[]): SideFigures {
 }
 
 /** One version: started as a run starts its app, loaded only in its own windows. */
-class Side extends RunStart {
+class Side {
+  private readonly run: RunControl;
   private cycle: InspectorCycle | undefined;
-  private address: ListenAddress | undefined;
+  private started: StartedApp | undefined;
 
   constructor(
     o: SideBySideOptions,
-    s: Settings,
+    private readonly s: Settings,
     target: LaunchSpec,
     readonly role: 'baseline' | 'current',
   ) {
-    super(
+    this.run = new RunControl(
       {
         ...s,
         target,
@@ -148,11 +158,12 @@ class Side extends RunStart {
   }
 
   async launch(): Promise<void> {
+    const run = this.run;
     try {
-      this.throwIfCancelled();
-      this.address = await this.start(await this.portToLaunchOn());
-      await this.race(this.inspector!.startLoopProbe());
-      this.cycle = InspectorCycle.for(this.launched);
+      run.throwIfCancelled();
+      this.started = await launch(run, await portToLaunchOn(this.s.url));
+      await run.race(run.inspector!.startLoopProbe());
+      this.cycle = InspectorCycle.for(this.started.launched);
     } catch (err) {
       throw this.named(err);
     }
@@ -160,8 +171,8 @@ class Side extends RunStart {
 
   /** A URL that answers only failures stops the gate before the warm-up (load/probe.ts). */
   async probe(): Promise<void> {
-    const o = loadOptionsOf(this.s, joinUrl(this.s.url, this.address!), 0);
-    const outcome = await this.race(probe(o));
+    const o = loadOptionsOf(this.s, joinUrl(this.s.url, this.started!.address), 0);
+    const outcome = await this.run.race(probe(o));
     if (!outcome.ok) throw this.named(new RunError('load-failed', probeFailureLine(o, outcome)));
   }
 
@@ -170,7 +181,7 @@ class Side extends RunStart {
     try {
       const load = await this.startLoad(seconds);
       try {
-        await this.wait(seconds);
+        await this.run.wait(seconds);
       } finally {
         await this.endLoad(load);
       }
@@ -179,24 +190,26 @@ class Side extends RunStart {
     }
   }
 
-  /** One window of this version alone, its inspector closed as in a run's measured sub-window (run.ts). */
+  /** One window of this version alone, its inspector closed as in a run's measured sub-window (sub-windows.ts). */
   async window(seconds: number): Promise<SubWindowTaken> {
+    const run = this.run;
+    const processes = this.started!.processes;
     try {
       const load = await this.startLoad(WARM_IN_S + seconds);
       try {
-        await this.wait(WARM_IN_S);
+        await run.wait(WARM_IN_S);
         // The app's CPU and the load's requests are counted over the same span: the inspector's
         // close and reopen happen inside it (a reopen on a busy machine can take a second of
         // SIGUSR1 retries, which counted as CPU without its requests made a round worthless).
-        await this.race(load.switchPhase('measured'));
-        const m0 = await this.race(this.edge({ open: 'measured' }));
-        if (this.cycle && !(await this.race(this.cycle.close(this.inspector!)))) this.cycle = undefined;
-        await this.race(this.processes?.closeInspectors() ?? Promise.resolve());
-        await this.wait(seconds);
-        if (this.cycle?.isClosed) this.inspector = await this.race(this.cycle.reopen());
-        await this.race(this.processes?.reopenInspectors() ?? Promise.resolve());
-        const m1 = await this.race(this.edge({ close: 'measured' }));
-        const result: PhaseResult = await this.race(load.switchPhase('warmup'));
+        await run.race(load.switchPhase('measured'));
+        const m0 = await run.race(appEdge(run, processes, { open: 'measured' }));
+        if (this.cycle && !(await run.race(this.cycle.close(run.inspector!)))) this.cycle = undefined;
+        await run.race(processes?.closeInspectors() ?? Promise.resolve());
+        await run.wait(seconds);
+        if (this.cycle?.isClosed) run.inspector = await run.race(this.cycle.reopen());
+        await run.race(processes?.reopenInspectors() ?? Promise.resolve());
+        const m1 = await run.race(appEdge(run, processes, { close: 'measured' }));
+        const result: PhaseResult = await run.race(load.switchPhase('warmup'));
         return { result, app: between(m0, m1) };
       } finally {
         await this.endLoad(load);
@@ -208,18 +221,18 @@ class Side extends RunStart {
 
   /** The port the version listens on, once started. */
   get port(): number | undefined {
-    return this.address?.port;
+    return this.started?.address.port;
   }
 
   async stop(): Promise<void> {
-    await this.stopAll();
+    await this.run.stopAll();
   }
 
   private async startLoad(seconds: number): Promise<LoadRun> {
     // Bounded whatever happens here: it stops by itself a while after its window.
-    const starting = LoadRun.start(loadOptionsOf(this.s, joinUrl(this.s.url, this.address!), seconds + 60));
+    const starting = LoadRun.start(loadOptionsOf(this.s, joinUrl(this.s.url, this.started!.address), seconds + 60));
     try {
-      this.load = await this.race(starting);
+      this.run.load = await this.run.race(starting);
     } catch (err) {
       // Cancelled while it starts: it must still be stopped once it is up.
       void starting.then(
@@ -228,19 +241,19 @@ class Side extends RunStart {
       );
       throw err;
     }
-    return this.load;
+    return this.run.load;
   }
 
   private async endLoad(load: LoadRun): Promise<void> {
     load.kill();
     await load.exited;
-    if (this.load === load) this.load = undefined;
+    if (this.run.load === load) this.run.load = undefined;
   }
 
   /** Which version failed, in its error. */
   private named(err: unknown): Error {
-    const e = this.explain(err);
+    const e = this.run.explain(err);
     if (!(e instanceof RunError) || e.kind === 'cancelled') return e;
-    return new RunError(e.kind, `The ${this.role} version (${this.opts.target.cwd}): ${e.message}`, e.output);
+    return new RunError(e.kind, `The ${this.role} version (${this.run.opts.target.cwd}): ${e.message}`, e.output);
   }
 }

@@ -305,10 +305,10 @@ const GAP_REACH_INTERVALS = 10;
  * time, if the tick fell inside a segment. A sample's timestamp is when V8 took it.
  * A tick farther than GAP_REACH_INTERVALS sampling intervals from every sample fell in a gap the
  * app's thread did not run in (a busy machine descheduled it): the profile counts next to nothing
- * for that time (a sample weighs at most MAX_SAMPLE_WEIGHT intervals, profile.ts), and such a
- * gap's captures all land at once, on the one call the app resumes in. Kept, they outweighed the
- * rest: a child process starved for 500 ms put 87 ticks on the second of two pbkdf2Sync calls,
- * and a 2:1 split came out 62/38. So they are dropped (counted as unmatched).
+ * for that time (a sample weighs at most MAX_SAMPLE_WEIGHT intervals, analysis/profile.ts), and
+ * such a gap's captures all land at once, on the one call the app resumes in. Kept, they
+ * outweighed the rest: a child process starved for 500 ms put 87 ticks on the second of two
+ * pbkdf2Sync calls, and a 2:1 split came out 62/38. So they are dropped (counted as unmatched).
  */
 export function matchTicks(
   raw: readonly RawTick[],

@@ -1,7 +1,8 @@
 // The app's child processes (cluster workers, forks), each over its own inspector connection,
 // profiled in step with the main process: their profilers start, restart and stop with the main
-// thread's segments (run.ts via ProfiledExtras). A child that reports during the profiled window
-// joins at once; one that exits keeps the profile up to its exit (Node waits for us to let go).
+// thread's segments (capture/sub-windows.ts via ProfiledExtras). A child that reports during the
+// profiled window joins at once; one that exits keeps the profile up to its exit (Node waits for
+// us to let go).
 // Outside the profiled sub-windows a child runs with nothing of ours switched on, and so does its
 // companion (capture/'s stack captures, which this module runs without knowing them: inspector/
 // cannot import capture/): it ticks only while the child's profiler runs.

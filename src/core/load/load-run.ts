@@ -1,7 +1,7 @@
 // Load generation off the caller's thread: `LoadRun` forks the load runner (runner.ts,
 // bundled to dist/load-runner.js), which drives one continuous autocannon instance and reports
 // figures per phase (warmup → measured → profiled) without ever pausing the load.
-// The caller times the phases; the runner measures them. Messages: protocol.ts.
+// The caller times the phases; the runner measures them. Messages: runner-protocol.ts.
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,9 +15,9 @@ import {
   type ParentMessage,
   type PhaseResult,
   type RunnerOptions,
-} from './protocol.ts';
+} from './runner-protocol.ts';
 
-export type { LatencySummary, LoadPhase, LoadTick, PhaseResult } from './protocol.ts';
+export type { LatencySummary, LoadPhase, LoadTick, PhaseResult } from './runner-protocol.ts';
 
 export interface LoadOptions {
   /** Full URL on a loopback host (127.0.0.0/8, localhost, ::1), http: or https:. */

@@ -1,7 +1,7 @@
 // The load runner: a child process forked by `LoadRun` (load-run.ts), bundled to dist/load-runner.js.
 // It runs ONE continuous autocannon instance and keeps its own figures per phase, so a phase
 // switch is a swap of counters and never reconnects or pauses the load. Messages: see
-// protocol.ts. It never writes to stdout; diagnostics go to stderr (the parent keeps a tail).
+// runner-protocol.ts. It never writes to stdout; diagnostics go to stderr (the parent keeps a tail).
 //
 // What autocannon's events are, read from autocannon@9 lib/run.js and lib/httpClient.js:
 // - We listen on each Client (through `setupClient`) rather than on the instance, because the
@@ -29,7 +29,7 @@ import {
   type PhaseResult,
   type RunnerMessage,
   type RunnerOptions,
-} from './protocol.ts';
+} from './runner-protocol.ts';
 
 // autocannon arms setTimeout(duration * 1000) to stop; Node clamps delays past 2^31-1 ms (24.8
 // days) to 1 ms, which would stop the load at once. 20 days is "until told" for us.

@@ -18,7 +18,7 @@ export {
   type ProcessSummary,
   type ThreadSummary,
 } from './schema.ts';
-export { arr, bool, type Check, count, isObject, num, oneOf, record, shape, str } from './checks.ts';
+export { arr, bool, type Check, count, isObject, num, oneOf, record, shape, str } from './shape-checks.ts';
 export { isCategory, isReportV1 } from './report-check.ts';
 export { intervalPct, MINUS, minus, signedPct, withSign } from './signs.ts';
 export {
@@ -27,7 +27,7 @@ export {
   type LoadComparison,
   type SideBySideFigures,
   type SideFigures,
-} from './side-by-side.ts';
+} from './compare-side-by-side.ts';
 export {
   changeOf,
   costChangeOf,

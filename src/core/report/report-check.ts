@@ -1,7 +1,7 @@
 // report.json's check, field by field as its types in schema.ts say: what the store reads and
 // the report page draws must have every field they use, so a damaged file is refused whole.
 import { CATEGORIES } from '../analysis/model.ts';
-import { arr, bool, count as line, isObject, num, oneOf, record, shape, str, type Check } from './checks.ts';
+import { arr, bool, count as line, isObject, num, oneOf, record, shape, str, type Check } from './shape-checks.ts';
 import type { ReportV1 } from './schema.ts';
 
 const latency = shape({ mean: num, p50: num, p90: num, p99: num, max: num });

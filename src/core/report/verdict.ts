@@ -1,10 +1,10 @@
 // Is a difference between two runs real, or inside the noise? Each run measures its windows as
-// several alternating sub-windows (run.ts), so every figure comes with one value per sub-window.
-// The change of a figure is the ratio of the two runs' geometric means; its 95% interval is
-// Welch's t-interval on the difference of the mean logarithms (unequal spreads, few samples);
-// the verdict is "within noise" when the interval holds no change. Logarithms because the
-// noise of throughput, latency and CPU time is multiplicative (a busier machine slows all by a
-// share). Pure: numbers in, a verdict out. docs/verdicts.md explains the choice.
+// several alternating sub-windows (capture/sub-windows.ts), so every figure comes with one value
+// per sub-window. The change of a figure is the ratio of the two runs' geometric means; its 95%
+// interval is Welch's t-interval on the difference of the mean logarithms (unequal spreads, few
+// samples); the verdict is "within noise" when the interval holds no change. Logarithms because
+// the noise of throughput, latency and CPU time is multiplicative (a busier machine slows all by
+// a share). Pure: numbers in, a verdict out. docs/measurement.md ("Verdicts") explains the choice.
 
 export type Direction = 'higher-is-better' | 'lower-is-better';
 /**
@@ -21,7 +21,7 @@ export const isChange = (w: VerdictWord | undefined): w is 'better' | 'worse' =>
  * with 2 they fall to ~1, where t is 12.7 and one odd sub-window decides.
  */
 export const MIN_SUB_WINDOWS = 4;
-/** A run's sub-windows of each kind are 2 s at least (capture/settings.ts subWindowPlan). */
+/** A run's sub-windows of each kind are 2 s at least (capture/run-settings.ts subWindowPlan). */
 const SUB_WINDOW_S = 2;
 /** The --duration that gives a run MIN_SUB_WINDOWS sub-windows of each kind. */
 export const MIN_VERDICT_DURATION_S = MIN_SUB_WINDOWS * SUB_WINDOW_S;

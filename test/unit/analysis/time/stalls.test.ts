@@ -17,7 +17,7 @@ import {
   type TimedStall,
 } from '../../../../src/core/analysis/time/stalls.ts';
 import { sampleStarts, type TimelineV1 } from '../../../../src/core/analysis/time/timeline.ts';
-import { validateStallThreshold } from '../../../../src/core/capture/settings.ts';
+import { validateStallThreshold } from '../../../../src/core/capture/run-settings.ts';
 
 const ROOT = '/ws';
 const APP = `${ROOT}/app.js`;

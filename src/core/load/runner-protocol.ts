@@ -54,7 +54,7 @@ export interface LoadTick {
   non2xx: number;
 }
 
-/** What the runner needs to drive autocannon: already validated and defaulted by load.ts. */
+/** What the runner needs to drive autocannon: validated and defaulted by normalizeLoadOptions (load-run.ts). */
 export interface RunnerOptions {
   url: string;
   method: string;

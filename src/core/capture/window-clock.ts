@@ -1,8 +1,5 @@
-// How a run waits: the clock of a load window (autocannon's fixed length, or an external
-// command's own run), and what a failed command to the app really means.
+// The clock of a load window: autocannon's fixed length, or an external command's own run.
 import { ExternalLoad, type LoadRun } from '../load/index.ts';
-import type { InspectorSession } from '../inspector/index.ts';
-import { RunError } from '../common/index.ts';
 
 export interface WindowClock {
   over(): boolean;
@@ -42,34 +39,4 @@ export function windowClock(
   }
   const leftS = (): number => durationS - (Date.now() - started) / 1000;
   return { over: () => leftS() <= 0, next: (maxS) => wait(Math.min(maxS ?? Infinity, leftS())) };
-}
-
-/**
- * A command to the app that failed because the app just went away (its socket closed under
- * it) fails with the run's stop reason, which says so, rather than a WebSocket error. That
- * reason can come a moment after the socket error.
- */
-export async function whyFailed(
-  err: unknown,
-  inspector: InspectorSession | undefined,
-  stop: Promise<never>,
-): Promise<never> {
-  if (err instanceof RunError || !inspector) throw err;
-  const within = <T>(ms: number, value: T): { promise: Promise<T>; clear(): void } => {
-    let timer: NodeJS.Timeout | undefined;
-    return {
-      promise: new Promise<T>((resolve) => {
-        timer = setTimeout(resolve, ms, value);
-      }),
-      clear: () => clearTimeout(timer),
-    };
-  };
-  const soon = within(500, false);
-  const gone = await Promise.race([inspector.closed.then(() => true), soon.promise]);
-  soon.clear();
-  if (gone) {
-    const grace = within(3000, undefined);
-    await Promise.race([stop, grace.promise]).finally(() => grace.clear());
-  }
-  throw err;
 }
