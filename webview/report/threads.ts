@@ -26,14 +26,20 @@ export function workerTag(): HTMLElement {
 }
 
 function flags(t: ThreadSummary): HTMLElement | null {
-  const list = [t.joinedLate ? 'started in the window' : '', t.exitedEarly ? 'exited in the window' : ''].filter(
-    Boolean,
-  );
+  const partly = 'Its profile covers only part of the window';
+  const list: Array<[string, string]> = [];
+  if (t.startedAtBoot)
+    list.push([
+      "started at the app's boot",
+      'It was running before the app listened: its profile covers the whole window',
+    ]);
+  if (t.joinedLate) list.push(['started in the window', partly]);
+  if (t.exitedEarly) list.push(['exited in the window', partly]);
   if (list.length === 0) return null;
   return h(
     'span',
     { class: 'thread-flags' },
-    ...list.map((f) => h('span', { class: 'thread-flag', title: 'Its profile covers only part of the window' }, f)),
+    ...list.map(([f, title]) => h('span', { class: 'thread-flag', title }, f)),
   );
 }
 
