@@ -27,20 +27,18 @@ export function workerTag(): HTMLElement {
 
 function flags(t: ThreadSummary): HTMLElement | null {
   const partly = 'Its profile covers only part of the window';
-  const list: Array<[string, string]> = [];
+  // [text, title, class]: a boot thread is a plain fact (muted); a partial profile is a caution.
+  const list: Array<[string, string, string]> = [];
   if (t.startedAtBoot)
     list.push([
       "started at the app's boot",
       'It was running before the app listened: its profile covers the whole window',
+      'thread-flag boot',
     ]);
-  if (t.joinedLate) list.push(['started in the window', partly]);
-  if (t.exitedEarly) list.push(['exited in the window', partly]);
+  if (t.joinedLate) list.push(['started in the window', partly, 'thread-flag']);
+  if (t.exitedEarly) list.push(['exited in the window', partly, 'thread-flag']);
   if (list.length === 0) return null;
-  return h(
-    'span',
-    { class: 'thread-flags' },
-    ...list.map(([f, title]) => h('span', { class: 'thread-flag', title }, f)),
-  );
+  return h('span', { class: 'thread-flags' }, ...list.map(([f, title, cls]) => h('span', { class: cls, title }, f)));
 }
 
 /** "1292 / 2237": busy of profiled ms, the samples in its title (a thread's or a process's row). */
@@ -107,7 +105,9 @@ export function threadsSection(ctx: ViewContext): HTMLElement | null {
     h(
       'p',
       { class: 'muted' },
-      "Busy: non-idle CPU of the time each thread was profiled. The sections above are the main thread's; the Hot lines, Functions and Hints tabs list the workers' apart.",
+      r.lines.some((l) => l.thread === 'worker')
+        ? "Busy: non-idle CPU of the time each thread was profiled. The sections above are the main thread's; the Hot lines, Functions and Hints tabs list the workers' apart."
+        : "Busy: non-idle CPU of the time each thread was profiled. The sections above are the main thread's; no line of your code ran in the workers.",
     ),
   );
 }
