@@ -176,7 +176,7 @@ function renderThreads(r: ReportV1, o: RenderOptions): string[] {
         .filter(Boolean)
         .join(', ');
       out.push(
-        `  ${t.title}  ${fmt(t.nonIdleMs)} ms busy of ${fmt(t.durationMs)} ms${hottest}${top ? ` ${top.ownPct.toFixed(1)}%` : ''}  (${t.file}${flags ? `; ${flags}` : ''})`,
+        `  ${t.title}${unnamed(t) && t.script ? ` ${rel(t.script, o.cwd)}` : ''}  ${fmt(t.nonIdleMs)} ms busy of ${fmt(t.durationMs)} ms${hottest}${top ? ` ${top.ownPct.toFixed(1)}%` : ''}  (${t.file}${flags ? `; ${flags}` : ''})`,
       );
       continue;
     }
@@ -205,6 +205,9 @@ function renderThreads(r: ReportV1, o: RenderOptions): string[] {
   }
   return out;
 }
+
+/** A worker given no `name`: its title says only its id, so its script says what it is ("[worker 2] node_modules/esbuild/lib/main.js"). */
+const unnamed = (t: { title: string }): boolean => /^\[worker \d+\]\s*$/.test(t.title);
 
 /** "[worker 12] one-off" → "one-off". */
 const workerName = (t: { title: string }): string => t.title.replace(/^\[worker \d+\]\s*/, '') || 'worker';

@@ -220,10 +220,13 @@ test('workers with no line of your code: no "Hot lines in worker threads" headin
   const withLines = renderReport(report, { cwd: run.report.app.cwd, color: false });
   assert.match(withLines, /^Hot lines in worker threads .*\n {2}.*hash-worker\.js:\d+/m);
   // As under tsx: the only worker is a dependency's (esbuild's service thread), busy in its own code.
+  // The thread given no name (as esbuild names none) is told by its script.
+  const threads = report.threads?.map((t) => (t.id === 2 ? { ...t, title: '[worker 2]', startedAtBoot: true } : t));
   const none = renderReport(
-    { ...report, lines: report.lines.filter((l) => l.thread !== 'worker') },
+    { ...report, threads, lines: report.lines.filter((l) => l.thread !== 'worker') },
     { cwd: run.report.app.cwd, color: false },
   );
   assert.match(none, /^Worker threads \(2;/m);
+  assert.match(none, /^ {2}\[worker 2\] hash-worker\.js {2}\d+ ms busy .*; started at the app's boot\)$/m);
   assert.doesNotMatch(none, /Hot lines in worker threads/);
 });

@@ -5,7 +5,7 @@
 import type { ThreadSummary } from '../../src/core/report/index.ts';
 import type { ViewContext } from './context.ts';
 import { h, share } from './dom.ts';
-import { canOpen, fmt, ms, pct, pctOf, where } from './format.ts';
+import { canOpen, fmt, ms, pct, pctOf, relPath, where } from './format.ts';
 import { type Column, dataGrid, type GridRow } from './toolkit.ts';
 
 /** The worker lines and functions are in the report only when it profiled workers. */
@@ -83,7 +83,18 @@ export function threadsSection(ctx: ViewContext): HTMLElement | null {
     const top = t.topLine;
     return {
       cells: [
-        [h('span', { class: 'thread-name' }, h('span', { class: 'mono' }, t.id === 0 ? 'main' : t.title), flags(t))],
+        [
+          h(
+            'span',
+            { class: 'thread-name' },
+            h('span', { class: 'mono' }, t.id === 0 ? 'main' : t.title),
+            // A worker given no name: its script says what it is (esbuild's service thread, a logger's transport).
+            t.id !== 0 && t.script && /^\[worker \d+\]\s*$/.test(t.title)
+              ? h('span', { class: 'mono muted', title: t.script }, relPath(t.script, r.app.cwd))
+              : null,
+            flags(t),
+          ),
+        ],
         [share(pctOf(t.nonIdleMs, t.durationMs))],
         [busyCell(t)],
         [hottestCell(top, r.app.cwd)],
