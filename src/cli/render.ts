@@ -176,7 +176,7 @@ function renderThreads(r: ReportV1, o: RenderOptions): string[] {
         .filter(Boolean)
         .join(', ');
       out.push(
-        `  ${t.title}${unnamed(t) && t.script ? ` ${rel(t.script, o.cwd)}` : ''}  ${fmt(t.nonIdleMs)} ms busy of ${fmt(t.durationMs)} ms${hottest}${top ? ` ${top.ownPct.toFixed(1)}%` : ''}  (${t.file}${flags ? `; ${flags}` : ''})`,
+        `  ${t.title}${unnamed(t) && t.script ? ` ${scriptName(t.script, o.cwd)}` : ''}  ${fmt(t.nonIdleMs)} ms busy of ${fmt(t.durationMs)} ms${hottest}${top ? ` ${top.ownPct.toFixed(1)}%` : ''}  (${t.file}${flags ? `; ${flags}` : ''})`,
       );
       continue;
     }
@@ -206,8 +206,12 @@ function renderThreads(r: ReportV1, o: RenderOptions): string[] {
   return out;
 }
 
-/** A worker given no `name`: its title says only its id, so its script says what it is ("[worker 2] node_modules/esbuild/lib/main.js"). */
+/** A worker given no `name`: its title says only its id, so its script says what it is ("[worker 2] esbuild/lib/main.js"). */
 const unnamed = (t: { title: string }): boolean => /^\[worker \d+\]\s*$/.test(t.title);
+
+/** A worker's script, short: a dependency's from its package on ("esbuild/lib/main.js"), else relative. */
+const scriptName = (script: string, cwd: string): string =>
+  /[\\/]node_modules[\\/]/.test(script) ? script.replace(/^.*[\\/]node_modules[\\/]/, '') : rel(script, cwd);
 
 /** "[worker 12] one-off" → "one-off". */
 const workerName = (t: { title: string }): string => t.title.replace(/^\[worker \d+\]\s*/, '') || 'worker';

@@ -228,5 +228,11 @@ test('workers with no line of your code: no "Hot lines in worker threads" headin
   );
   assert.match(none, /^Worker threads \(2;/m);
   assert.match(none, /^ {2}\[worker 2\] hash-worker\.js {2}\d+ ms busy .*; started at the app's boot\)$/m);
+  const esbuild = '/app/node_modules/tsx/node_modules/esbuild/lib/main.js';
+  const dependency = renderReport(
+    { ...report, threads: threads?.map((t) => (t.id === 2 ? { ...t, script: esbuild } : t)) },
+    { cwd: run.report.app.cwd, color: false },
+  );
+  assert.match(dependency, /^ {2}\[worker 2\] esbuild\/lib\/main\.js {2}\d+ ms busy/m);
   assert.doesNotMatch(none, /Hot lines in worker threads/);
 });

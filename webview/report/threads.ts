@@ -90,7 +90,13 @@ export function threadsSection(ctx: ViewContext): HTMLElement | null {
             h('span', { class: 'mono' }, t.id === 0 ? 'main' : t.title),
             // A worker given no name: its script says what it is (esbuild's service thread, a logger's transport).
             t.id !== 0 && t.script && /^\[worker \d+\]\s*$/.test(t.title)
-              ? h('span', { class: 'mono muted', title: t.script }, relPath(t.script, r.app.cwd))
+              ? h(
+                  'span',
+                  { class: 'mono muted', title: t.script },
+                  /[\\/]node_modules[\\/]/.test(t.script)
+                    ? t.script.replace(/^.*[\\/]node_modules[\\/]/, '')
+                    : relPath(t.script, r.app.cwd),
+                )
               : null,
             flags(t),
           ),
