@@ -164,19 +164,28 @@ function renderThreads(r: ReportV1, o: RenderOptions): string[] {
     const [t] = group;
     const late = group.filter((w) => w.joinedLate).length;
     const early = group.filter((w) => w.exitedEarly).length;
+    const boot = group.filter((w) => w.startedAtBoot).length;
     const top = group.filter((w) => w.topLine).sort((a, b) => b.topLine!.ownMs - a.topLine!.ownMs)[0]?.topLine;
     const hottest = top ? `  hottest ${rel(top.file, o.cwd)}:${top.line}` : '';
     if (group.length === 1) {
-      const flags = [late ? 'started in the window' : '', early ? 'exited in the window' : '']
+      const flags = [
+        boot ? "started at the app's boot" : '',
+        late ? 'started in the window' : '',
+        early ? 'exited in the window' : '',
+      ]
         .filter(Boolean)
         .join(', ');
       out.push(
-        `  ${t.title}  ${fmt(t.nonIdleMs)} ms busy of ${fmt(t.durationMs)} ms${hottest}${top ? ` ${top.ownPct.toFixed(1)}%` : ''}  (${t.file}${flags ? `; ${flags}` : ''})`,
+        `  ${t.title}${unnamed(t) && t.script ? ` ${scriptName(t.script, o.cwd)}` : ''}  ${fmt(t.nonIdleMs)} ms busy of ${fmt(t.durationMs)} ms${hottest}${top ? ` ${top.ownPct.toFixed(1)}%` : ''}  (${t.file}${flags ? `; ${flags}` : ''})`,
       );
       continue;
     }
     const busy = group.reduce((sum, w) => sum + w.nonIdleMs, 0);
-    const flags = [late ? `${late} started in the window` : '', early ? `${early} exited in it` : '']
+    const flags = [
+      boot ? `${boot === group.length ? 'all' : boot} started at the app's boot` : '',
+      late ? `${late} started in the window` : '',
+      early ? `${early} exited in it` : '',
+    ]
       .filter(Boolean)
       .join(', ');
     const ids = group.map((w) => w.id).sort((a, b) => a - b);
@@ -184,15 +193,25 @@ function renderThreads(r: ReportV1, o: RenderOptions): string[] {
       `  ${workerName(t)} ×${group.length}${t.script ? ` (${path.basename(t.script)})` : ''}  ${fmt(busy)} ms busy together${hottest}${flags ? `  (${flags})` : ''}  worker-{${ids[0]}…${ids[ids.length - 1]}}.cpuprofile`,
     );
   }
+  // Their hot lines, when any line of your code ran in them: never a heading with nothing under it.
+  const lines = r.lines.filter((x) => x.thread === 'worker' && x.ownMs > 0).slice(0, o.topLines ?? 10);
+  if (lines.length === 0) return out;
   out.push(bold('Hot lines in worker threads') + " (own time, % of the workers' non-idle time)");
   const sources = new Map<string, string[]>();
-  for (const l of r.lines.filter((x) => x.thread === 'worker' && x.ownMs > 0).slice(0, o.topLines ?? 10)) {
+  for (const l of lines) {
     out.push(
       `  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${column(l.function, 28)} ${sourceLine(sources, l.file, l.line)}`,
     );
   }
   return out;
 }
+
+/** A worker given no `name`: its title says only its id, so its script says what it is ("[worker 2] esbuild/lib/main.js"). */
+const unnamed = (t: { title: string }): boolean => /^\[worker \d+\]\s*$/.test(t.title);
+
+/** A worker's script, short: a dependency's from its package on ("esbuild/lib/main.js"), else relative. */
+const scriptName = (script: string, cwd: string): string =>
+  /[\\/]node_modules[\\/]/.test(script) ? script.replace(/^.*[\\/]node_modules[\\/]/, '') : rel(script, cwd);
 
 /** "[worker 12] one-off" → "one-off". */
 const workerName = (t: { title: string }): string => t.title.replace(/^\[worker \d+\]\s*/, '') || 'worker';

@@ -24,6 +24,11 @@ export const SEL = {
   editorLines: '.editor-instance .monaco-editor .view-lines',
   codeLens: '.monaco-editor .codelens-decoration',
   codeLensItem: '.monaco-editor .codelens-decoration > a, .monaco-editor .codelens-decoration > span',
+  activeCodeLensItem:
+    '.editor-group-container.active .editor-instance .monaco-editor .codelens-decoration > a, .editor-group-container.active .editor-instance .monaco-editor .codelens-decoration > span',
+  /** The gutter's line numbers of the active editor (each at the height of its line). */
+  activeLineNumbers:
+    '.editor-group-container.active .editor-instance .monaco-editor .margin-view-overlays .line-numbers',
   webviewOuter: 'iframe.webview.ready',
   webviewInner: 'iframe#active-frame',
   toast: '.notifications-toasts .notification-toast',
@@ -306,6 +311,41 @@ export async function waitForCodeLens(page: Page, text: string | RegExp, timeout
     .first();
   await lens.waitFor({ state: 'visible', timeout });
   return lens;
+}
+
+/**
+ * Where the active editor's CodeLens items stand, read off the screen: a lens is a view zone right
+ * above its line, so its line is the first one whose top is at or below the lens's bottom; the
+ * number is the gutter's at that height. Only lines and lenses rendered now (scroll first).
+ */
+export async function codeLensLines(page: Page): Promise<Array<{ lens: string; line: number; text: string }>> {
+  // One snapshot of the page (Monaco re-renders lenses and lines: nth() locators would shift). No
+  // named helpers inside: tsx would wrap them in its __name(), which the page does not have.
+  return page.evaluate(
+    (sel) =>
+      [...document.querySelectorAll(sel.lenses)]
+        .map((lens) => {
+          const bottom = lens.getBoundingClientRect().bottom;
+          const below = [...document.querySelectorAll(sel.lines)]
+            .map((l) => ({ y: l.getBoundingClientRect().top, text: String(l.textContent ?? '') }))
+            .filter((l) => l.y >= bottom - 2)
+            .sort((a, b) => a.y - b.y)[0];
+          const number = below
+            ? [...document.querySelectorAll(sel.numbers)].find(
+                (n) => Math.abs(n.getBoundingClientRect().top - below.y) < 3,
+              )
+            : undefined;
+          return {
+            lens: String(lens.textContent ?? '')
+              .replace(/\u00a0/g, ' ')
+              .trim(),
+            line: number ? Number(String(number.textContent).trim()) : NaN,
+            text: below ? below.text.replace(/\u00a0/g, ' ') : '',
+          };
+        })
+        .filter((x) => x.text !== ''),
+    { lenses: SEL.activeCodeLensItem, lines: `${SEL.activeEditorLines} .view-line`, numbers: SEL.activeLineNumbers },
+  );
 }
 
 /** Clicks the CodeLens item whose text matches (which runs its command). */

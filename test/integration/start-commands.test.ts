@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
+import { renderReport } from '../../src/cli/render.ts';
 import { profileUnderLoad } from '../../src/core/index.ts';
 import type { RunProgress } from '../../src/core/capture/run-types.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
@@ -87,7 +88,21 @@ function assertKnownAnswer(report: ReportV1, dir: string, name: string): void {
 }
 
 test('node --import tsx: the .ts lines, through the map tsx holds in memory', TIMEOUT, async () => {
-  assertKnownAnswer(await profileScript('tsx-import'), TS_DIR, 'tsx-import');
+  const report = await profileScript('tsx-import');
+  assertKnownAnswer(report, TS_DIR, 'tsx-import');
+  // Node's loader-hooks thread (module.register) is not the app's: no row, no line, no note of it.
+  // A worker tsx's compiler may start (esbuild's service thread) started at the boot, and says so.
+  const workers = (report.threads ?? []).filter((t) => t.id !== 0);
+  assert.ok(!workers.some((t) => t.script?.startsWith('node:')), JSON.stringify(report.threads));
+  for (const t of workers) assert.ok(t.startedAtBoot && !t.joinedLate, JSON.stringify(t));
+  assert.ok(!report.notes.some((n) => /started during the profiled window/.test(n)), report.notes.join('\n'));
+  assert.ok(
+    !report.lines.some((l) => l.thread === 'worker' && l.file.startsWith('node:')),
+    'no line from the loader thread',
+  );
+  // No heading with nothing under it.
+  const text = renderReport(report, { cwd: APP, color: false });
+  assert.doesNotMatch(text, /^Hot lines in worker threads.*\n(?! {2})/m, text);
 });
 
 test('tsx watch: the watcher is not the app; its child that listens is', TIMEOUT, async () => {

@@ -41,6 +41,8 @@ test(
       url: '/hash?text=hotline',
       warmupS: 1,
       durationS: 3,
+      // Three profiled sub-windows: the workers are watched again through each reopened inspector.
+      subWindows: 3,
       connections: 8,
       runsDir: tempDir(),
     });
@@ -62,6 +64,9 @@ test(
       JSON.stringify(threads),
     );
     for (const w of workers) {
+      // The pool is made at module load: started at the app's boot, there all through the window.
+      assert.equal(w.startedAtBoot, true, JSON.stringify(w));
+      assert.ok(!w.joinedLate && !w.exitedEarly, JSON.stringify(w));
       assert.equal(w.script, workerFile);
       const profile = parseCpuProfileText(fs.readFileSync(path.join(runDir, w.file), 'utf8'));
       assert.ok((profile.samples?.length ?? 0) > 100, `${w.file}: ${profile.samples?.length} samples`);
@@ -148,7 +153,8 @@ test(
     );
     // The pool's workers were there from the start: neither flag.
     for (const t of report.threads!.filter((t) => /hasher/.test(t.title)))
-      assert.ok(!t.joinedLate && !t.exitedEarly, JSON.stringify(t));
+      assert.ok(!t.joinedLate && !t.exitedEarly && t.startedAtBoot, JSON.stringify(t));
+    assert.equal(oneOff.startedAtBoot, undefined, 'the one-off started long after the boot');
   },
 );
 

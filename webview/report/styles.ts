@@ -207,6 +207,7 @@ vscode-data-grid-row.focused {
   padding: 0 5px; border-radius: 2px; font-size: 0.8em; white-space: nowrap;
   color: var(--vscode-editorWarning-foreground); border: 1px solid var(--vscode-editorWarning-foreground);
 }
+.thread-flag.boot { color: var(--vscode-descriptionForeground); border-color: var(--vscode-descriptionForeground); }
 .thread-group { margin-bottom: 14px; }
 .meter.alloc .meter-fill { background: var(--vscode-charts-purple); }
 .meter.stall .meter-fill { background: var(--vscode-charts-orange); }

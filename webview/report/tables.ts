@@ -44,7 +44,6 @@ export function hotLines(ctx: ViewContext): HTMLElement {
       what: 'lines',
       workerNote: workerNote(ctx),
       emptyMain: 'No samples in your code on the main thread.',
-      emptyWorker: 'No samples in your code in the worker threads.',
     }),
   );
 }
@@ -61,7 +60,6 @@ function byThread<T extends { thread?: 'worker' | 'process' }>(
     what: string;
     workerNote: string;
     emptyMain: string;
-    emptyWorker: string;
   },
 ): Child[] {
   const main = rows.filter((x) => x.thread === undefined);
@@ -78,19 +76,17 @@ function byThread<T extends { thread?: 'worker' | 'process' }>(
       : [];
   if (!hasWorkers(ctx))
     return [o.grid(ctx, main, 'main'), more(main.length, Math.min(main.length, MAX_ROWS), o.what), ...children];
-  const workerGroup = group('Worker threads', o.workerNote, 'worker', ...list(worker, 'worker', o.emptyWorker));
-  return [
-    jump(workerGroup, worker.length, o.what),
-    group(
-      'Main thread',
-      `% of the main thread's non-idle CPU (${fmt(ctx.report.nonIdleMs)} ms)`,
-      'main',
-      ...list(main, 'main', o.emptyMain),
-    ),
-    divider(),
-    workerGroup,
-    ...children,
-  ];
+  const mainGroup = group(
+    'Main thread',
+    `% of the main thread's non-idle CPU (${fmt(ctx.report.nonIdleMs)} ms)`,
+    'main',
+    ...list(main, 'main', o.emptyMain),
+  );
+  // No row of the workers' (their time was all in dependencies or Node's code): no heading with
+  // nothing under it; the Overview's Threads section still lists each worker's busy time.
+  if (worker.length === 0) return [mainGroup, ...children];
+  const workerGroup = group('Worker threads', o.workerNote, 'worker', ...list(worker, 'worker', ''));
+  return [jump(workerGroup, worker.length, o.what), mainGroup, divider(), workerGroup, ...children];
 }
 
 /** Which rows a table shows: the main thread's, the worker threads', the child processes'. */
@@ -259,7 +255,6 @@ export function functions(ctx: ViewContext): HTMLElement {
       what: 'functions',
       workerNote: `your code only, ${workerNote(ctx)}`,
       emptyMain: 'No functions were sampled on the main thread.',
-      emptyWorker: 'No function of your code was sampled in the worker threads.',
     }),
   );
 }

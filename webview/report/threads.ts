@@ -5,7 +5,7 @@
 import type { ThreadSummary } from '../../src/core/report/index.ts';
 import type { ViewContext } from './context.ts';
 import { h, share } from './dom.ts';
-import { canOpen, fmt, ms, pct, pctOf, where } from './format.ts';
+import { canOpen, fmt, ms, pct, pctOf, relPath, where } from './format.ts';
 import { type Column, dataGrid, type GridRow } from './toolkit.ts';
 
 /** The worker lines and functions are in the report only when it profiled workers. */
@@ -26,15 +26,19 @@ export function workerTag(): HTMLElement {
 }
 
 function flags(t: ThreadSummary): HTMLElement | null {
-  const list = [t.joinedLate ? 'started in the window' : '', t.exitedEarly ? 'exited in the window' : ''].filter(
-    Boolean,
-  );
+  const partly = 'Its profile covers only part of the window';
+  // [text, title, class]: a boot thread is a plain fact (muted); a partial profile is a caution.
+  const list: Array<[string, string, string]> = [];
+  if (t.startedAtBoot)
+    list.push([
+      "started at the app's boot",
+      'It was running before the app listened: its profile covers the whole window',
+      'thread-flag boot',
+    ]);
+  if (t.joinedLate) list.push(['started in the window', partly, 'thread-flag']);
+  if (t.exitedEarly) list.push(['exited in the window', partly, 'thread-flag']);
   if (list.length === 0) return null;
-  return h(
-    'span',
-    { class: 'thread-flags' },
-    ...list.map((f) => h('span', { class: 'thread-flag', title: 'Its profile covers only part of the window' }, f)),
-  );
+  return h('span', { class: 'thread-flags' }, ...list.map(([f, title, cls]) => h('span', { class: cls, title }, f)));
 }
 
 /** "1292 / 2237": busy of profiled ms, the samples in its title (a thread's or a process's row). */
@@ -79,7 +83,24 @@ export function threadsSection(ctx: ViewContext): HTMLElement | null {
     const top = t.topLine;
     return {
       cells: [
-        [h('span', { class: 'thread-name' }, h('span', { class: 'mono' }, t.id === 0 ? 'main' : t.title), flags(t))],
+        [
+          h(
+            'span',
+            { class: 'thread-name' },
+            h('span', { class: 'mono' }, t.id === 0 ? 'main' : t.title),
+            // A worker given no name: its script says what it is (esbuild's service thread, a logger's transport).
+            t.id !== 0 && t.script && /^\[worker \d+\]\s*$/.test(t.title)
+              ? h(
+                  'span',
+                  { class: 'mono muted', title: t.script },
+                  /[\\/]node_modules[\\/]/.test(t.script)
+                    ? t.script.replace(/^.*[\\/]node_modules[\\/]/, '')
+                    : relPath(t.script, r.app.cwd),
+                )
+              : null,
+            flags(t),
+          ),
+        ],
         [share(pctOf(t.nonIdleMs, t.durationMs))],
         [busyCell(t)],
         [hottestCell(top, r.app.cwd)],
@@ -101,7 +122,9 @@ export function threadsSection(ctx: ViewContext): HTMLElement | null {
     h(
       'p',
       { class: 'muted' },
-      "Busy: non-idle CPU of the time each thread was profiled. The sections above are the main thread's; the Hot lines, Functions and Hints tabs list the workers' apart.",
+      r.lines.some((l) => l.thread === 'worker')
+        ? "Busy: non-idle CPU of the time each thread was profiled. The sections above are the main thread's; the Hot lines, Functions and Hints tabs list the workers' apart."
+        : "Busy: non-idle CPU of the time each thread was profiled. The sections above are the main thread's; no line of your code ran in the workers.",
     ),
   );
 }

@@ -15,6 +15,7 @@ import {
   parseHeapProfileText,
   type StackCapturesInput,
 } from '../analysis/index.ts';
+import { isNodeInternalThread } from '../common/index.ts';
 import { type ExtrasRecord, loadSources, PROFILE_FILE } from '../store/index.ts';
 import type { HeapFigures, ReportV1, ThreadSummary } from '../report/index.ts';
 
@@ -38,7 +39,9 @@ export function analyzeExtras(
   const out: ReportV1 = { ...report, threads: [mainThread(report)] };
 
   const workers: Array<{ entry: ExtrasRecord['workers'][number]; profile: CpuProfile }> = [];
-  for (const w of extras.workers) {
+  // Node's own threads (its loader-hooks thread) are not the app's: a run recorded before Hotline
+  // left them out at capture may still have one.
+  for (const w of extras.workers.filter((x) => !isNodeInternalThread(x.url))) {
     try {
       workers.push({ entry: w, profile: parseCpuProfileBytes(fs.readFileSync(path.join(runDir, w.file))) });
     } catch (err) {
@@ -132,6 +135,7 @@ function workerThread(w: ExtrasRecord['workers'][number], profile: CpuProfile, a
       : {}),
     ...(w.joinedLate ? { joinedLate: true } : {}),
     ...(w.exitedEarly ? { exitedEarly: true } : {}),
+    ...(w.startedAtBoot && !w.joinedLate ? { startedAtBoot: true } : {}),
   };
 }
 

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { descendantsOf } from './processes.ts';
-import { RECORD_CONSOLE } from '../inspector/index.ts';
+import { BOOT_ENDS, RECORD_CONSOLE, TRACK_BOOT_THREADS } from '../inspector/index.ts';
 import type { ListenAddress } from '../common/index.ts';
 
 /** What a child process wrote about itself. */
@@ -77,6 +77,8 @@ const PRELOAD = `'use strict';
   // until one of them serves a TCP port, none opens an inspector (nothing slows them, nothing is
   // left open). The first to listen is the app; what it starts from then on is its children.
   if (process.env.${COMMAND_ENV} === '1' && !process.env.${APP_ENV}) {
+    // The worker threads it makes until it listens are its boot's (boot-threads.ts in Hotline).
+    ${TRACK_BOOT_THREADS}
     const net = require('node:net');
     const listen = net.Server.prototype.listen;
     let servers;
@@ -85,6 +87,7 @@ const PRELOAD = `'use strict';
         const a = this.address();
         if (!a || typeof a !== 'object') return; // a pipe or a unix socket: no HTTP to load
         if (servers) return void servers.push(a);
+        ${BOOT_ENDS}
         servers = [a];
         process.env.${APP_ENV} = String(process.pid);
         // Servers opened in the same turn are reported together (the one on PORT is chosen).

@@ -281,6 +281,7 @@ export function saveExtras(runDir: string, c: ExtrasCaptured): ExtrasRecord {
       file,
       joinedLate: w.joinedLate,
       exitedEarly: w.exitedEarly,
+      ...(w.startedAtBoot && !w.joinedLate ? { startedAtBoot: true } : {}),
     });
     if (w.exitedEarly)
       record.notes.push(`Worker thread ${name} exited during the profiled window: its profile ends there.`);

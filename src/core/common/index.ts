@@ -7,3 +7,4 @@ export { isLoopback, type ListenAddress } from './loopback.ts';
 export { isBelow, isWithin } from './paths.ts';
 export { redactBody, redactCommand, REDACTED, redactEnv, redactHeaders, redactUrl } from './redact.ts';
 export { RunError } from './run-error.ts';
+export { isNodeInternalThread } from './threads.ts';

@@ -5,6 +5,7 @@ import type { CpuProfile, SamplingHeapProfile } from '../analysis/index.ts';
 import { isLoopback, type ListenAddress } from '../common/index.ts';
 import type { CdpChannel } from './cdp-channel.ts';
 import { WorkerProfilers } from './workers.ts';
+import { BOOT_ENDS, TRACK_BOOT_THREADS } from './boot-threads.ts';
 import {
   type AppMark,
   edge,
@@ -195,13 +196,17 @@ export class InspectorSession {
       const report = globalThis[${JSON.stringify(BINDING)}];
       const listen = net.Server.prototype.listen;
       net.Server.prototype.listen = function (...args) {
-        this.once('listening', () => { try { report(JSON.stringify(this.address())); } catch {} });
+        this.once('listening', () => { ${BOOT_ENDS} try { report(JSON.stringify(this.address())); } catch {} });
         return listen.apply(this, args);
       };
+      ${TRACK_BOOT_THREADS}
     })()`);
     await recordConsole((e) => this.evaluate(e));
     try {
-      this.workerProfilers = await WorkerProfilers.watch(this.channel());
+      // Until the app listens, the workers that start are its boot's (boot-threads.ts says why not only this).
+      this.workerProfilers = await WorkerProfilers.watch(this.channel(), {
+        booting: () => this.listening.length === 0,
+      });
     } catch {
       // No NodeWorker domain (an old Node): the main thread is profiled alone (profiled-extras notes it).
     }

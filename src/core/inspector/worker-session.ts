@@ -18,6 +18,8 @@ export interface WorkerCapture {
   segments: CpuProfile[];
   /** It started after the profiled window began. */
   joinedLate: boolean;
+  /** It started at the app's boot, before the app first listened (boot-threads.ts). */
+  startedAtBoot?: boolean;
   /** It exited before the window ended: its profile ends there. */
   exitedEarly: boolean;
   /** Why some of its time could not be kept, if so. */

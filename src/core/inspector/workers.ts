@@ -5,6 +5,8 @@
 // a worker that exits before the end keeps its segments and the profile up to its exit.
 // Outside the profiled sub-windows a worker runs as it would alone: no profiler, no Runtime
 // domain (which would serialise its console calls to us), no hold at its exit.
+import { isNodeInternalThread } from '../common/index.ts';
+import { READ_BOOT_THREADS } from './boot-threads.ts';
 import type { CdpChannel } from './cdp-channel.ts';
 import { type WorkerCapture, type WorkerInfo, WorkerSession } from './worker-session.ts';
 
@@ -40,9 +42,12 @@ export class WorkerProfilers {
        * capture; one not in it started while the inspector was closed.
        */
       carried?: readonly WorkerCapture[];
+      /** Whether the app is still booting (it has not listened yet): a worker that starts now is a boot one. */
+      booting?: () => boolean;
     } = {},
   ): Promise<WorkerProfilers> {
     const w = new WorkerProfilers(channel);
+    w.booting = o.booting;
     if (o.carried) {
       for (const c of o.carried) w.carried.set(c.info.threadId, c);
       w.everOpened = true;
@@ -82,13 +87,31 @@ export class WorkerProfilers {
     info: { workerId: string; title: string; url: string },
     waiting: boolean,
   ): Promise<void> {
+    if (isNodeInternalThread(info.url)) {
+      // Node's own (its loader-hooks thread): let go of it untouched, nothing of it is the app's.
+      if (waiting)
+        await this.channel
+          .send('NodeWorker.sendMessageToWorker', {
+            sessionId,
+            message: JSON.stringify({ id: 1, method: 'Runtime.runIfWaitingForDebugger' }),
+          })
+          .catch(() => undefined);
+      await this.channel.send('NodeWorker.detach', { sessionId }).catch(() => undefined);
+      return;
+    }
     const windowOpen = this.intervalUs !== undefined;
     const about = workerInfo(info);
     const earlier = this.carried.get(about.threadId);
     const session = new WorkerSession(
       this.channel,
       sessionId,
-      earlier ?? { info: about, segments: [], joinedLate: windowOpen || this.everOpened, exitedEarly: false },
+      earlier ?? {
+        info: about,
+        segments: [],
+        joinedLate: windowOpen || this.everOpened,
+        exitedEarly: false,
+        ...(this.booting?.() ? { startedAtBoot: true } : {}),
+      },
     );
     this.sessions.set(sessionId, session);
     if (this.again && !earlier && !waiting) {
@@ -105,8 +128,9 @@ export class WorkerProfilers {
       if (windowOpen) {
         this.captures.push(session.capture);
         await session.startProfiler(this.intervalUs!, !waiting);
-      } else if (this.everOpened) {
-        // Born between two profiled sub-windows: it joins at the next one.
+      } else if (this.everOpened && !earlier) {
+        // Born between two profiled sub-windows: it joins at the next one. (One carried from an
+        // earlier session was there before: it continues as it was.)
         session.capture.joinedLate = true;
       }
     } catch (err) {
@@ -124,7 +148,10 @@ export class WorkerProfilers {
   async startWindow(intervalUs: number, first = true): Promise<void> {
     await Promise.all([...this.attaching]);
     this.intervalUs = intervalUs;
-    if (first) this.captures = [];
+    if (first) {
+      this.captures = [];
+      await this.noteBootThreads();
+    }
     this.everOpened = true;
     await Promise.all(
       [...this.sessions.values()]
@@ -160,6 +187,20 @@ export class WorkerProfilers {
     );
   }
 
+  /**
+   * Marks the workers the app made before it first listened (boot-threads.ts), as the app noted
+   * them; the ones attached while it booted are marked already.
+   */
+  private async noteBootThreads(): Promise<void> {
+    const r = (await this.channel
+      .send('Runtime.evaluate', { expression: READ_BOOT_THREADS, returnByValue: true })
+      .catch(() => undefined)) as { result?: { value?: unknown } } | undefined;
+    const boot = r?.result?.value;
+    if (typeof boot !== 'number') return;
+    for (const s of this.sessions.values()) if (s.capture.info.threadId <= boot) s.capture.startedAtBoot = true;
+  }
+
+  private booting: (() => boolean) | undefined;
   private everOpened = false;
   private finished = false;
   /** Watching through a session after the first (the inspector was closed and reopened). */

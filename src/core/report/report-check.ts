@@ -112,6 +112,7 @@ const threadSummary = shape(
     topLine: shape({ file: str, line, function: str, ownMs: num, ownPct: num }),
     joinedLate: bool,
     exitedEarly: bool,
+    startedAtBoot: bool,
   },
 );
 const workers = shape({ nonIdleMs: num, durationMs: num, samples: num, categories, hints: arr(hint) });

@@ -269,6 +269,8 @@ export interface ThreadSummary {
   /** It started after the profiled window began, or exited before it ended. */
   joinedLate?: boolean;
   exitedEarly?: boolean;
+  /** It started at the app's boot (before the app first listened): its profile covers the whole window. */
+  startedAtBoot?: boolean;
 }
 
 export interface HeapFigures {

@@ -14,6 +14,8 @@ export interface ExtrasRecord {
     file: string;
     joinedLate: boolean;
     exitedEarly: boolean;
+    /** It started at the app's boot, before the app first listened (absent: not known, or later). */
+    startedAtBoot?: boolean;
   }>;
   heap?: { file: string; samplingIntervalBytes: number };
   /** The app's child processes profiled with it (cluster workers, forks); absent when it had none. */
