@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LoadRun, type PhaseResult } from '../src/core/load/load-run.ts';
 import { accepts, freePort } from '../src/core/app/ports.ts';
+import { OutputLog } from '../src/core/app/output-log.ts';
 import { profileUnderLoad } from '../src/core/index.ts';
 import type { ReportV1 } from '../src/core/report/schema.ts';
 import { BENCH_DIR, tmpDir } from './common.ts';
@@ -30,27 +31,28 @@ export interface PlainApp {
 }
 
 /**
- * `node <app>.js` with PORT set; resolves once it accepts connections. Its output goes through a
- * pipe that is read and dropped, as a Hotline run reads it: an app that logs pays the same.
+ * `node <app>.js` with PORT set; resolves once it accepts connections. Its output goes to a file
+ * (`node app.js > app.log`), as a Hotline run's does (src/core/app/output-log.ts): an app that
+ * logs pays the same, and nothing reads its lines while it runs.
  */
 export async function startPlain(app: AppName): Promise<PlainApp> {
   const port = await freePort();
+  const log = OutputLog.open();
   // In its own session, as Hotline starts an app (launch.ts) and as a terminal starts one: with
   // Linux's autogroup scheduling a session shares the CPU as one, so an app in the bench's
   // session would compete with the load generator for one share (measured: the plain app got
   // ~0.7 of a core there while Hotline's got ~0.4 on a machine with a load of 15).
   const child = spawn(process.execPath, [path.join(APPS_DIR, `${app}.js`)], {
     env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log.fd, log.fd],
     detached: true,
   });
-  child.stdout?.resume();
-  child.stderr?.resume();
   const exited = once(child, 'exit');
   const deadline = Date.now() + 15_000;
   while (!(await accepts(port))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
+      log.close();
       throw new Error(`bench app ${app} did not start listening on ${port}`);
     }
     await new Promise((r) => setTimeout(r, 20));
@@ -62,6 +64,7 @@ export async function startPlain(app: AppName): Promise<PlainApp> {
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
+      log.close();
     },
   };
 }

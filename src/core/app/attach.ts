@@ -263,6 +263,10 @@ export class AttachedApp implements RunApp {
     return '';
   }
 
+  printed(): string {
+    return '';
+  }
+
   /**
    * Where to send the load: a full URL as given (it must answer); for a path, the one port the
    * app listens on besides its inspector (from /proc, or from the app's own handles).

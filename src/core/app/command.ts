@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ExitInfo, RunApp } from './launch.ts';
+import { OutputLog } from './output-log.ts';
 import { isAlive, killTree } from './processes.ts';
 import { redactCommand } from '../common/index.ts';
 
@@ -21,7 +22,6 @@ export interface CommandOptions {
   onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
-const OUTPUT_TAIL = 16 * 1024;
 /** What Node prints when an inspector opens or a client comes and goes: the preload's, not the app's. */
 const INSPECTOR_NOTICE =
   /^(Debugger listening on ws:\/\/\S+|For help, see: https:\/\/nodejs\.org\/en\/docs\/inspector|Debugger attached\.|Debugger ending on ws:\/\/\S+|Waiting for the debugger to disconnect\.\.\.)\r?\n/gm;
@@ -35,12 +35,13 @@ export class CommandApp implements RunApp {
   private readonly shellExited: Promise<ExitInfo>;
   private serverPid: number | undefined;
   private endServer: ((exit: ExitInfo) => void) | undefined;
-  private tail = '';
   private stopping: Promise<void> | undefined;
 
   private constructor(
     private readonly shell: ChildProcess,
     line: string,
+    /** The command's stdout, written there by the kernel (output-log.ts); its stderr added by us. */
+    private readonly log: OutputLog,
     onOutput: CommandOptions['onOutput'],
   ) {
     // What run.json and the report keep: no secret a script passes inline (`API_KEY=… node …`).
@@ -48,7 +49,7 @@ export class CommandApp implements RunApp {
     this.shellExited = new Promise((resolve) => {
       shell.once('exit', (code, signal) => resolve((this.shellExit = { code, signal })));
       shell.once('error', (err) => {
-        this.record(`${err.message}\n`);
+        log.append(`${err.message}\n`);
         resolve((this.shellExit = { code: null, signal: null }));
       });
     });
@@ -69,15 +70,9 @@ export class CommandApp implements RunApp {
         ),
       );
     });
-    for (const stream of ['stdout', 'stderr'] as const) {
-      shell[stream]?.setEncoding('utf8');
-      shell[stream]?.on('data', (raw: string) => {
-        const text = stream === 'stderr' ? raw.replace(INSPECTOR_NOTICE, '') : raw;
-        if (text === '') return;
-        this.record(text);
-        onOutput?.(stream, text);
-      });
-    }
+    shell.stderr?.setEncoding('utf8');
+    shell.stderr?.on('data', (raw: string) => log.append(raw.replace(INSPECTOR_NOTICE, '')));
+    if (onOutput) log.follow((text) => onOutput('stdout', text));
   }
 
   /** Runs the command in its own process group (so that the whole tree can be stopped at once). */
@@ -89,14 +84,21 @@ export class CommandApp implements RunApp {
     }
     env.PATH = commandPath(opts.cwd, env.PATH ?? '', opts.nodePath);
     if (opts.script !== undefined) Object.assign(env, npmScriptEnv(opts.cwd, opts.script, opts.command));
-    const shell = spawn(opts.command, {
-      cwd: opts.cwd,
-      env,
-      shell: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-    });
-    return new CommandApp(shell, opts.command, opts.onOutput);
+    const log = OutputLog.open();
+    let shell: ChildProcess;
+    try {
+      shell = spawn(opts.command, {
+        cwd: opts.cwd,
+        env,
+        shell: true,
+        stdio: ['ignore', log.fd, 'pipe'],
+        detached: process.platform !== 'win32',
+      });
+    } catch (err) {
+      log.close();
+      throw err;
+    }
+    return new CommandApp(shell, opts.command, log, opts.onOutput);
   }
 
   /**
@@ -136,18 +138,20 @@ export class CommandApp implements RunApp {
   }
 
   output(): string {
-    return this.tail;
+    return this.log.tail();
   }
 
-  private record(text: string): void {
-    this.tail = (this.tail + text).slice(-OUTPUT_TAIL);
+  printed(): string {
+    return this.log.all();
   }
 
   /** Stops every process the command started: one SIGTERM each, then SIGKILL after `graceMs`. */
   async stop(graceMs = 5000): Promise<void> {
     const pid = this.shell.pid;
     if (pid === undefined) return;
-    this.stopping ??= killTree(pid, this.shellExited, graceMs, this.shellExit !== undefined);
+    this.stopping ??= killTree(pid, this.shellExited, graceMs, this.shellExit !== undefined).finally(() =>
+      this.log.close(),
+    );
     await this.stopping;
   }
 }

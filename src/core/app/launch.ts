@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { OutputLog } from './output-log.ts';
 import { killTree } from './processes.ts';
 
 export interface LaunchSpec {
@@ -44,6 +45,8 @@ export interface RunApp {
   readonly exit: ExitInfo | undefined;
   /** The tail of what the app printed, when the run can see it. */
   output(): string;
+  /** All it printed (for the run's app.log); '' when the run cannot see it. */
+  printed(): string;
   /** A launched app is stopped with everything it started; an attached one is only let go. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -63,13 +66,11 @@ export class LaunchError extends Error {
 }
 
 const INSPECTOR_FLAG = /^--(inspect|inspect-brk|inspect-port|debug-port|inspect-wait|inspect-publish-uid)(=|$)/;
-const OUTPUT_TAIL = 16 * 1024;
 /** What Node prints to stderr when its inspector opens, a client attaches, or the app waits for it to leave. */
 const INSPECTOR_NOTICE =
   /^(Debugger listening on ws:\/\/\S+|For help, see: https:\/\/nodejs\.org\/en\/docs\/inspector|Debugger attached\.|Debugger ending on ws:\/\/\S+|Waiting for the debugger to disconnect\.\.\.)\r?\n/gm;
 
 export class AppProcess implements RunApp {
-  private tail = '';
   private exitInfo: ExitInfo | undefined;
   readonly exited: Promise<ExitInfo>;
   readonly command: string[];
@@ -77,6 +78,8 @@ export class AppProcess implements RunApp {
   private constructor(
     private readonly child: ChildProcess,
     command: string[],
+    /** Its stdout, written there by the kernel; its stderr, which Hotline reads for the inspector's URL, added by us. */
+    private readonly log: OutputLog,
     onOutput?: LaunchOptions['onOutput'],
   ) {
     this.command = command;
@@ -87,21 +90,17 @@ export class AppProcess implements RunApp {
       });
       // spawn failures (ENOENT for a wrong node path) come as 'error' without 'exit'
       child.once('error', (err) => {
-        this.record('stderr', `${err.message}\n`);
+        log.append(`${err.message}\n`);
         this.exitInfo = { code: null, signal: null };
         resolve(this.exitInfo);
       });
     });
-    for (const stream of ['stdout', 'stderr'] as const) {
-      child[stream]?.setEncoding('utf8');
-      child[stream]?.on('data', (raw: string) => {
-        // Node's notices of each reopened inspector (one per profiled sub-window) are ours, not the app's.
-        const text = stream === 'stderr' && this.reopened ? raw.replace(INSPECTOR_NOTICE, '') : raw;
-        if (text === '') return;
-        this.record(stream, text);
-        onOutput?.(stream, text);
-      });
-    }
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (raw: string) => {
+      // Node's notices of each reopened inspector (one per profiled sub-window) are ours, not the app's.
+      log.append(this.reopened ? raw.replace(INSPECTOR_NOTICE, '') : raw);
+    });
+    if (onOutput) log.follow((text) => onOutput('stdout', text));
   }
 
   /** Set once the run has closed and reopened the app's inspector (reopenInspector). */
@@ -133,13 +132,20 @@ export class AppProcess implements RunApp {
       env.NODE_OPTIONS = env.NODE_OPTIONS.split(/\s+/)
         .filter((a) => a && !INSPECTOR_FLAG.test(a))
         .join(' ');
-    const child = spawn(node, args, {
-      cwd: opts.cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-    });
-    const app = new AppProcess(child, [node, ...args], opts.onOutput);
+    const log = OutputLog.open();
+    let child: ChildProcess;
+    try {
+      child = spawn(node, args, {
+        cwd: opts.cwd,
+        env,
+        stdio: ['ignore', log.fd, 'pipe'],
+        detached: process.platform !== 'win32',
+      });
+    } catch (err) {
+      log.close();
+      throw err;
+    }
+    const app = new AppProcess(child, [node, ...args], log, opts.onOutput);
     try {
       const inspectorUrl = await app.waitForInspector(opts.inspectorTimeoutMs ?? 15_000);
       return { app, inspectorUrl };
@@ -159,11 +165,11 @@ export class AppProcess implements RunApp {
 
   /** The last 16 KiB the app printed, stdout and stderr interleaved. */
   output(): string {
-    return this.tail;
+    return this.log.tail();
   }
 
-  private record(_stream: 'stdout' | 'stderr', text: string): void {
-    this.tail = (this.tail + text).slice(-OUTPUT_TAIL);
+  printed(): string {
+    return this.log.all();
   }
 
   private waitForInspector(timeoutMs: number, o: { quietly?: boolean } = {}): Promise<string> {
@@ -185,7 +191,7 @@ export class AppProcess implements RunApp {
             o.quietly
               ? `The app did not reopen its inspector within ${Math.round(timeoutMs / 1000)} s of SIGUSR1.`
               : `node did not open its inspector within ${Math.round(timeoutMs / 1000)} s (${this.command[0]}).`,
-            this.tail,
+            this.output(),
           ),
         );
       }, timeoutMs);
@@ -196,7 +202,9 @@ export class AppProcess implements RunApp {
       this.child.stderr?.on('data', onData);
       void this.exited.then((exit) => {
         done();
-        reject(new LaunchError('exited', `The app exited before it started (${describeExit(exit)}).`, this.tail, exit));
+        reject(
+          new LaunchError('exited', `The app exited before it started (${describeExit(exit)}).`, this.output(), exit),
+        );
       });
     });
   }
@@ -235,7 +243,7 @@ export class AppProcess implements RunApp {
     const pid = this.child.pid;
     if (pid === undefined) return;
     // Once is enough: a second signal could reach a process that reused the pid.
-    this.stopping ??= killTree(pid, this.exited, graceMs, this.exitInfo !== undefined);
+    this.stopping ??= killTree(pid, this.exited, graceMs, this.exitInfo !== undefined).finally(() => this.log.close());
     await this.stopping;
   }
 

@@ -25,8 +25,6 @@ export class RunControl {
   /** Run by stopAll(), whatever happens: what the run's steps started. */
   readonly disposers: Array<() => void> = [];
   releaseLock: (() => void) | undefined;
-  /** The app's output, for app.log. */
-  readonly output: string[] = [];
   /** Rejects when the run can't go on: the app exited, the user cancelled, the load died. */
   stopReason: Promise<never> | undefined;
 

@@ -104,10 +104,7 @@ export async function launch(run: RunControl, port: number): Promise<StartedApp>
   const { app, inspectorUrl } = await AppProcess.start({
     ...target,
     env,
-    onOutput: (stream, text) => {
-      run.output.push(text);
-      run.opts.onOutput?.(stream, text);
-    },
+    onOutput: run.opts.onOutput,
   });
   run.watchApp(app);
   run.inspector = await run.owned(InspectorSession.connect(inspectorUrl), (i) => i.close());

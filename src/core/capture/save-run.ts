@@ -34,7 +34,7 @@ export function saveRun(
   const id = newRunId(startedAt);
   const runDir = createRunDir(runsDir, id);
   writeFileAtomic(path.join(runDir, PROFILE_FILE), JSON.stringify(m.profile));
-  writeFileAtomic(path.join(runDir, LOG_FILE), run.output.join(''));
+  writeFileAtomic(path.join(runDir, LOG_FILE), run.app?.printed() ?? '');
   if (m.stacks) writeFileAtomic(path.join(runDir, STACKS_FILE), JSON.stringify(m.stacks));
   writeRuntimeScripts(runDir, app.runtimeScripts);
   const extras = m.extras ? saveExtras(runDir, m.extras) : undefined;

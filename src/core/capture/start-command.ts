@@ -23,10 +23,7 @@ export async function startCommand(run: RunControl, port: number, command: strin
     script: target.script,
     nodePath: target.nodePath,
     env: { PORT: String(port), ...(target.env ?? {}), ...children.env(nodeOptions, { command: true }) },
-    onOutput: (stream, text) => {
-      run.output.push(text);
-      run.opts.onOutput?.(stream, text);
-    },
+    onOutput: run.opts.onOutput,
   });
   run.watchApp(app);
   const processes = childProfilers(run);
