@@ -2,7 +2,7 @@
 // line on stderr and a non-zero exit; `--json` prints the report (or comparison) on stdout.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { parseArgs } from 'node:util';
+import { stripVTControlCharacters, type parseArgs } from 'node:util';
 import {
   analyzeFile,
   analyzeHeapProfile,
@@ -100,6 +100,7 @@ function fail(err: unknown): number {
     const lines = err.output
       .trimEnd()
       .split('\n')
+      .map((l) => stripVTControlCharacters(l)) // a build step's colours (tsc under `nest start`) are noise here
       .filter((l) => !INSPECTOR_NOISE.test(l) && !/^\s+at /.test(l));
     const tail = lines.slice(-12);
     process.stderr.write(`The app's last output:\n${tail.map((l) => `  | ${l}`).join('\n')}\n`);

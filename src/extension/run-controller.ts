@@ -2,6 +2,7 @@
 // phase and live req/s and whose Cancel stops the app and the load at once. The app's output
 // goes to an output channel; the run is captured here (I/O only) and analyzed by the language
 // server, which writes report.json before anything is shown.
+import { stripVTControlCharacters } from 'node:util';
 import * as vscode from 'vscode';
 import {
   type AttachSpec,
@@ -100,7 +101,8 @@ export class RunController implements vscode.Disposable {
           target: app,
           signal: abort.signal,
           onProgress,
-          onOutput: (_stream, text) => this.output.append(text),
+          // The Output channel shows no colours: their escape codes would be noise.
+          onOutput: (_stream, text) => this.output.append(stripVTControlCharacters(text)),
         });
         progress.report({ message: 'Analyzing the profile', increment: 0 });
         this.status.text = '$(pulse) Hotline: analyzing';
@@ -151,7 +153,7 @@ export class RunController implements vscode.Disposable {
     this.output.appendLine(`Hotline: ${message}`);
     const appAtFault = err instanceof RunError && ['app-exited', 'never-listened', 'port-in-use'].includes(err.kind);
     if (appAtFault && err instanceof RunError && err.output)
-      this.output.appendLine(err.output.trimEnd().split('\n').slice(-30).join('\n'));
+      this.output.appendLine(stripVTControlCharacters(err.output).trimEnd().split('\n').slice(-30).join('\n'));
     void vscode.window.showErrorMessage(`Hotline: ${message}`, 'Show App Output').then((choice) => {
       if (choice) this.output.show(true);
     });
