@@ -60,7 +60,7 @@ export function requestTimeSection(ctx: ViewContext): HTMLElement | null {
     h(
       'p',
       { class: 'muted', data: { field: 'request-time-note' } },
-      `The CPU parts are the main thread's CPU in the profiled window divided by the ${t.requestsProfiled} requests served while it ran; the waits are the wait probe's, per request; the rest — waiting behind other requests on the event loop, idle, anything not measured — is inferred.`,
+      `The CPU parts are the main thread's CPU in the profiled window divided by the ${t.requestsProfiled} requests served while it ran, by where each sample was: a call your code makes into Node or native code (a hash, JSON.parse) counts under Node internals, GC, native, while the hot lines put it on the line of your code that makes it. The waits are the wait probe's, per request; the rest — waiting behind other requests on the event loop, idle, anything not measured — is inferred.`,
       t.overMs > 0
         ? ` The parts add up to ${ms(t.overMs)} more than the p50: waits that ran side by side, or the profiler's own cost in the CPU.`
         : '',
