@@ -15,7 +15,12 @@ import { compareWithPc, compareWithTruth, truthLines } from '../helpers/truth.ts
 const TRUTH_APPS = path.join(REPO_ROOT, 'test', 'apps', 'truth');
 /** Points a share may be off its constructed value. */
 const TOLERANCE = 3;
-/** Long enough for ~2000 ticks at the default rate: a share's standard error is then about 1 point. */
+/**
+ * 10 s windows: ~8000 profiler ticks on the marked lines, a PC-decided share's standard error well
+ * under a point. Calling lines in another function are decided by stack captures (200 a second,
+ * the default): ~2000 of them, a spread of ~1.3 points, and a bias of ~−0.9 point towards an even
+ * split on those apps (docs/attribution.md, "Limits").
+ */
 const LOAD = { url: '/', warmupS: 2, durationS: 10, connections: 4 } as const;
 
 const runs = leakCheckedRuns();
