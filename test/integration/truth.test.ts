@@ -80,6 +80,8 @@ for (const app of apps) {
       runsDir: path.join(cwd, '.hotline', 'runs'),
     });
     runs.appStarted(report.app.pid);
+    // A run cut short (the app exited in it) has too little to split: say so rather than a share.
+    assert.equal(report.partial, undefined, `${app}: ${report.partial?.reason}`);
     const { checks, deadHits, undecided } = compareWithTruth(report, truth);
     if (truth.some((l) => l.kind === 'pc')) checks.push(...compareWithPc(report, pcOnlyLines(runDir, cwd), truth));
     const table = checks
