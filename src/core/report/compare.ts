@@ -248,7 +248,8 @@ function counted(b: number, bReq: number, c: number, cReq: number, bWindows: num
  * line is cheaper, its new caller costlier, the request not). Carriers:
  * - CPU per request, moved the row's way by at least a share of the row's change (CARRY_REACH):
  *   a line 40 ms cheaper is not carried by a request 1.4 ms cheaper;
- * - the loop's busy share (a hash moved to the threadpool frees the loop, not the CPU);
+ * - the loop's busy share or its delay p99 (a hash moved to the threadpool frees the loop, not the
+ *   CPU; on a starved machine the loop can stay busy, but it stops stalling);
  * - req/s and latency p50/p99, unless the loop was saturated in both runs: then they follow the
  *   CPU the machine gave the app between the runs, not the code.
  * When every request figure is too short to tell, so is the row.
@@ -259,6 +260,7 @@ function holdBackUncarried(out: Comparison): void {
   const loopFigures = [
     ...(l?.saturated ? [] : [l?.requestsPerSecond.noise, l?.latencyMs.p50.noise, l?.latencyMs.p99.noise]),
     out.eventLoop?.utilization.noise,
+    out.eventLoop?.p99.noise,
   ].filter((n): n is Change => n !== undefined);
   const all = [
     cpu?.noise,
