@@ -341,4 +341,20 @@ describe('the loop freed carries a line’s saving', () => {
     assert.equal(row.verdict, 'better');
     assert.equal(row.heldBack, undefined);
   });
+  test('on a starved machine the loop stays busy but stops stalling: its delay p99 carries the saving', () => {
+    // Saturated in both runs (req/s and latency then follow the machine's CPU, not the code), the
+    // same CPU per request: only the loop's delay says the hash left it.
+    const late = (k: number): SubWindowFigures[] =>
+      measured.map((w, i) => ({ ...w, utilization: 1, loopIntervalP99Ms: (60 + 4 * ((i * 3) % 5)) * k }));
+    const c = compareReports(
+      run('a', late(4), (r) => (r.eventLoop!.utilization = 1)),
+      run('b', late(1), (r) => {
+        r.eventLoop!.utilization = 1;
+        r.lines[0].ownMs *= 0.1;
+      }),
+    );
+    assert.equal(c.load!.saturated, true);
+    assert.equal(c.eventLoop!.p99.noise?.verdict, 'better');
+    assert.equal(c.lines.find((x) => x.line === 35)!.verdict, 'better');
+  });
 });
