@@ -53,14 +53,19 @@ test(
     // On the stall line, each at least the 200 ms the app blocked for. A shared machine may
     // deschedule the app inside a stall (the timer then runs later and the profiler misses
     // samples), so the length and the line's share are checked on most stalls, not every one.
+    // The stall line is first in most stalls and among the first two in every one: once in CI the
+    // run's first stall (751 ms into the profiled window, right after V8's code flush at its start)
+    // split 95/93 ms between the calling line (setTimeout callback, `stallEverySecond(…)`) and it.
+    const most = Math.ceil(stalls.length * 0.75);
     for (const s of stalls) {
       assert.ok(s.durationMs >= 50, `stall of ${s.durationMs} ms`);
-      const top = s.lines[0];
-      assert.equal(top?.file, SERVER_JS, JSON.stringify(s));
-      assert.equal(top.line, STALL_LINE, JSON.stringify(s));
-      assert.equal(top.function, 'stallEverySecond');
+      assert.equal(s.lines[0]?.file, SERVER_JS, JSON.stringify(s));
+      const stallLine = s.lines.slice(0, 2).find((l) => l.line === STALL_LINE);
+      assert.ok(stallLine, `the stall line among the first two: ${JSON.stringify(s)}`);
+      assert.equal(stallLine.function, 'stallEverySecond');
     }
-    const most = Math.ceil(stalls.length * 0.75);
+    const first = stalls.filter((s) => s.lines[0].line === STALL_LINE);
+    assert.ok(first.length >= most, `the stall line first in ${first.length} of ${stalls.length} stalls`);
     const long = stalls.filter((s) => s.durationMs >= STALL_MS * 0.9);
     assert.ok(long.length >= most, `${long.length} of ${stalls.length} stalls last ≈${STALL_MS} ms or more`);
     const asPrinted = stalls.filter((s) => printed.some((d) => Math.abs(d - s.durationMs) <= 15));
@@ -70,7 +75,7 @@ test(
     );
     // (The rest of a stall is time the profiler did not see in the app's code: samples it missed
     // on a loaded machine, the profiler's and the stack captures' own work.)
-    const owned = stalls.filter((s) => s.lines[0].ownMs >= s.durationMs * 0.5);
+    const owned = stalls.filter((s) => (s.lines.find((l) => l.line === STALL_LINE)?.ownMs ?? 0) >= s.durationMs * 0.5);
     assert.ok(owned.length >= most, `the stall line owns half or more of ${owned.length} of ${stalls.length} stalls`);
     // Their period (≈1 s) is checked through the hint below: it is read on the app's clock, which
     // the profile's timeline is not (the pauses between profiled sub-windows are cut out of it).
