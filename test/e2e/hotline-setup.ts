@@ -4,6 +4,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT } from './harness.ts';
+import type { Page } from 'playwright-core';
+import * as dom from './vscode-dom.ts';
 
 export const LOGIN_API = path.join(REPO_ROOT, 'examples/login-api');
 
@@ -36,3 +38,30 @@ export const LOGIN_SETTINGS = {
   'hotline.duration': 4,
   'hotline.warmup': 1,
 };
+
+/**
+ * The verify loop's first step in the login example: Profile Under Load from the palette, the
+ * report on its pbkdf2Sync line, that run set as the baseline. Returns its id.
+ */
+export async function profileAsBaseline(page: Page, runsDir: string): Promise<string> {
+  await dom.runCommand(page, 'Hotline: Profile Under Load');
+  const report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
+  await report.getByText('server.js:35').first().waitFor({ state: 'visible', timeout: 120_000 });
+  const [baseId] = fs.readdirSync(runsDir);
+  await dom.dismissNotifications(page);
+  await dom.runCommand(page, 'Hotline: Set as Baseline');
+  // The run's id is in the row's description (its label leads with req/s and the hot line).
+  await dom.pickQuickRowWith(page, baseId);
+  await dom.waitForNotification(page, new RegExp(`run ${baseId} is the baseline`), 15_000);
+  return baseId;
+}
+
+/** Waits until `count` runs in `runsDir` have their report.json on disk. */
+export async function runsOnDisk(runsDir: string, count: number): Promise<void> {
+  await dom.waitUntil(
+    `${count} runs on disk`,
+    async () =>
+      fs.readdirSync(runsDir).filter((d) => fs.existsSync(path.join(runsDir, d, 'report.json'))).length === count,
+    120_000,
+  );
+}

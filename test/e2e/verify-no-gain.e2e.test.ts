@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { ensureSetup, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
-import { LOGIN_SETTINGS, loginApiCopy, packExtension } from './hotline-setup.ts';
+import { LOGIN_SETTINGS, loginApiCopy, packExtension, profileAsBaseline, runsOnDisk } from './hotline-setup.ts';
 import { describeFailure } from './failure.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 
@@ -48,14 +48,7 @@ test(
     const { page } = vs;
     try {
       // 1. Baseline: the blocking version, set from the palette.
-      await dom.runCommand(page, 'Hotline: Profile Under Load');
-      let report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
-      await report.getByText('server.js:35').first().waitFor({ state: 'visible', timeout: 120_000 });
-      const [baseId] = fs.readdirSync(runsDir);
-      await dom.dismissNotifications(page);
-      await dom.runCommand(page, 'Hotline: Set as Baseline');
-      await dom.pickQuickRowWith(page, baseId);
-      await dom.waitForNotification(page, new RegExp(`run ${baseId} is the baseline`), 15_000);
+      const baseId = await profileAsBaseline(page, runsDir);
       await dom.dismissNotifications(page);
 
       // 2. The "fix": the call wrapped in a promise, saved.
@@ -65,12 +58,7 @@ test(
       await dom.runCommand(page, 'Hotline: Profile Under Load');
       const summaryShown = dom.waitForNotification(page, new RegExp(`against the baseline ${baseId}: `), 240_000);
       summaryShown.catch(() => undefined); // awaited below; a failure is reported there
-      await dom.waitUntil(
-        'the second run on disk',
-        async () =>
-          fs.readdirSync(runsDir).filter((d) => fs.existsSync(path.join(runsDir, d, 'report.json'))).length === 2,
-        120_000,
-      );
+      await runsOnDisk(runsDir, 2);
       const summary = await summaryShown;
       t.diagnostic(summary);
       await vs.screenshot('no-gain-1-toast');
@@ -86,7 +74,7 @@ test(
       assert.match(summary, /server\.js:35 still blocks the event loop/, summary);
 
       // 4. The report, at the width it opens at: the changed line is within noise, not cheaper.
-      report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 60_000 });
+      let report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 60_000 });
       await report.getByText(baseId).first().waitFor({ state: 'visible', timeout: 60_000 });
       await vs.screenshot('no-gain-2-report');
       await report.getByText('Cheaper / costlier').first().click();

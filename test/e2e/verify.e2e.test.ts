@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { ensureSetup, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
-import { LOGIN_SETTINGS, loginApiCopy, packExtension } from './hotline-setup.ts';
+import { LOGIN_SETTINGS, loginApiCopy, packExtension, profileAsBaseline, runsOnDisk } from './hotline-setup.ts';
 import { describeFailure } from './failure.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 
@@ -38,15 +38,7 @@ test(
     const { page } = vs;
     try {
       // 1. Baseline: the blocking version.
-      await dom.runCommand(page, 'Hotline: Profile Under Load');
-      let report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 120_000 });
-      await report.getByText('server.js:35').first().waitFor({ state: 'visible', timeout: 120_000 });
-      const [baseId] = fs.readdirSync(runsDir);
-      await dom.dismissNotifications(page);
-      await dom.runCommand(page, 'Hotline: Set as Baseline');
-      // The run's id is in the row's description (its label leads with req/s and the hot line).
-      await dom.pickQuickRowWith(page, baseId);
-      await dom.waitForNotification(page, new RegExp(`run ${baseId} is the baseline`), 15_000);
+      const baseId = await profileAsBaseline(page, runsDir);
       await dom.openViewContainer(page, 'Hotline');
       await dom.waitForViewItem(page, 'Runs', /./, 30_000);
       await vs.screenshot('verify-1-baseline-set');
@@ -65,14 +57,9 @@ test(
         240_000,
       );
       summaryShown.catch(() => undefined); // awaited below; a failure is reported there
-      await dom.waitUntil(
-        'the second run on disk',
-        async () =>
-          fs.readdirSync(runsDir).filter((d) => fs.existsSync(path.join(runsDir, d, 'report.json'))).length === 2,
-        120_000,
-      );
+      await runsOnDisk(runsDir, 2);
       const currentId = fs.readdirSync(runsDir).filter((d) => d !== baseId)[0];
-      report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 60_000 });
+      const report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 60_000 });
       await report.getByText(baseId).first().waitFor({ state: 'visible', timeout: 60_000 });
       const summary = await summaryShown;
       t.diagnostic(summary);
