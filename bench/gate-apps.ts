@@ -7,10 +7,11 @@
 // - A beside A (identical code in two folders): a regression verdict is a false alarm (≤ 1 in 20);
 // - A beside B, B's hot line made costlier by a code change so the request costs ~10% more
 //   (measured and printed: the effect): "regressed" is caught (≥ 19 in 20); "inconclusive" is not.
-// Alternated A|A, A|B per app. Prints one line per figure and writes
-// bench/out/gate-apps.json (every gate's verdict, rounds, time and CPU/request change).
+// Alternated A|A, A|B per app. Prints one line per figure and writes bench/out/gate-apps-<app>.json
+// as each app ends and bench/out/gate-apps.json at the end (every gate's verdict, rounds, time and
+// CPU/request change). The login example needs its dependencies (`npm run setup:examples`).
 //
-//   node --import tsx bench/gate-apps.ts            (20 of each per app, ~90 min)
+//   node --import tsx bench/gate-apps.ts            (20 of each per app, ~2 h on 2 cores)
 //   HOTLINE_BENCH_QUICK=1 node --import tsx bench/gate-apps.ts
 //   HOTLINE_BENCH_GATE_APPS=crypto node --import tsx bench/gate-apps.ts   (some apps: json, logging, crypto)
 import { execFile } from 'node:child_process';
