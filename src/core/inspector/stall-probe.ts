@@ -5,6 +5,10 @@
 // nothing. It runs only in the profiled sub-windows; `take` removes it and leaves no trace.
 // Inspector commands run from a V8 interrupt, even inside a blocked loop: a stall under way when
 // the probe starts or is taken is seen only in part, so it is counted as clipped, not listed.
+// For the same reason the probe never clears its timer from an evaluation: an interrupt can land
+// inside Node's timer loop between its check that a timer is still set and the call of it, and a
+// clearInterval there made the app die with "timer._onTimeout is not a function" (seen once in a
+// few hundred runs). Taking the probe marks it stopped; its timer clears itself when it next runs.
 import type { Evaluate } from './loop-probe.ts';
 
 /** A gap the probe's timer could not run in: [last run, next run], µs of process.hrtime. */
@@ -29,11 +33,12 @@ const MAX_GAPS = 10_000;
 export async function startStallProbe(evaluate: Evaluate, thresholdMs: number): Promise<void> {
   await evaluate(`(() => {
     const old = ${PROBE};
-    if (old) clearInterval(old.timer);
+    if (old) old.stopped = true;
     const nowUs = () => Number(process.hrtime.bigint() / 1000n);
     const since = nowUs();
-    const p = { gaps: [], clipped: 0, last: since, thresholdUs: ${Math.round(thresholdMs * 1000)}, timer: undefined };
+    const p = { gaps: [], clipped: 0, last: since, thresholdUs: ${Math.round(thresholdMs * 1000)}, timer: undefined, stopped: false };
     p.timer = setInterval(() => {
+      if (p.stopped) return clearInterval(p.timer);
       const now = nowUs();
       if (now - p.last >= p.thresholdUs) {
         if (p.last === since) p.clipped++;
@@ -53,7 +58,7 @@ export async function takeStallGaps(evaluate: Evaluate): Promise<StallGaps> {
   const json = await evaluate(`(() => {
     const p = ${PROBE};
     if (!p) return '{"gaps":[],"clipped":0}';
-    clearInterval(p.timer);
+    p.stopped = true;
     delete ${PROBE};
     const open = Number(process.hrtime.bigint() / 1000n) - p.last >= p.thresholdUs ? 1 : 0;
     return JSON.stringify({ gaps: p.gaps, clipped: p.clipped + open });
