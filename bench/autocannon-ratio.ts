@@ -9,13 +9,13 @@
 //   HOTLINE_BENCH_QUICK=1 node --import tsx bench/autocannon-ratio.ts
 //
 // Prints one line per figure and writes bench/out/autocannon-ratio.json.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { HONEST_LOAD } from './honest.ts';
 import { APP_URL, hotlineRun, startPlain, type AppName } from './apps.ts';
-import { BENCH_DIR, PAIRS, REPO, alternate, progress, ratioFigure, type Figure } from './common.ts';
+import { BENCH_DIR, PAIRS, REPO, alternate, burner, progress, ratioFigure, type Figure } from './common.ts';
 
 const run = promisify(execFile);
 const AUTOCANNON = path.join(REPO, 'node_modules', 'autocannon', 'autocannon.js');
@@ -43,18 +43,6 @@ async function plainAutocannon(app: AppName): Promise<number> {
   } finally {
     await plain.stop();
   }
-}
-
-/** One CPU-bound process beside the bench, in its own session (as another user's job). */
-function burner(): () => void {
-  const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore', detached: true });
-  return () => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
-  };
 }
 
 async function main(): Promise<void> {

@@ -1,5 +1,6 @@
 // What every figure module shares: the result shape, the A B A B … alternation, the statistics,
 // progress on stderr, and the short settings of HOTLINE_BENCH_QUICK=1 (for developing the bench).
+import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 
@@ -86,4 +87,16 @@ export function tmpDir(prefix: string): string {
 /** A figure that could not be measured here: shown as MISS with the reason. */
 export function unavailable(id: string, name: string, target: string, unit: string, why: string): Figure {
   return { id, name, median: null, unit, target, pass: false, note: `not measured: ${why}` };
+}
+
+/** One CPU-bound process beside the bench, in its own session (as another user's job). */
+export function burner(): () => void {
+  const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore', detached: true });
+  return () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  };
 }

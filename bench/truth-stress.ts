@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BENCH_DIR, REPO, progress, round } from './common.ts';
+import { BENCH_DIR, REPO, burner, progress, round } from './common.ts';
 
 const RUNS = Number(process.env.HOTLINE_BENCH_TRUTH_RUNS) || 5;
 const ONLY = process.env.HOTLINE_BENCH_TRUTH_ONLY;
@@ -39,18 +39,6 @@ function parseTruthTables(output: string): Check[] {
       checks.push({ app, line: `${row[1]} ${row[2]}`, expectedPct: Number(row[3]), actualPct: Number(row[4]) });
   }
   return checks;
-}
-
-/** One CPU-bound process in its own session, as another user's job on the machine. */
-function burner(): () => void {
-  const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore', detached: true });
-  return () => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
-  };
 }
 
 function suite(): Promise<{ output: string; code: number | null }> {
