@@ -2,7 +2,7 @@
 // runs of at least the stall threshold. A timer cannot run while the event loop is blocked, so a
 // gap is a measured stall: the loop was stuck from (at the latest) the earlier run to the later
 // one. Only the gaps are kept (µs of the monotonic clock V8's profiles use), so it stores next to
-// nothing. It runs only in the profiled sub-windows; `take` removes it and leaves no trace.
+// nothing. It runs only in the profiled sub-windows; `take` removes it (its timer goes at its next run).
 // Inspector commands run from a V8 interrupt, even inside a blocked loop: a stall under way when
 // the probe starts or is taken is seen only in part, so it is counted as clipped, not listed.
 // For the same reason the probe never clears its timer from an evaluation: an interrupt can land
