@@ -79,7 +79,10 @@ export function attachBaseline(
 export function gateOutcome(
   c: Pick<Comparison, 'baseId' | 'load'>,
   thresholdPct: number,
+  /** The intervals' level (a sequential gate's is above 95%: sequentialConfidence). */
+  confidence = 0.95,
 ): { lines: string[]; exitCode: number; verdict: GateVerdict } {
+  const level = `${Number((confidence * 100).toFixed(1))}%`;
   const verdict = regressionGate(c, thresholdPct);
   if (!verdict.decided) {
     return {
@@ -91,7 +94,7 @@ export function gateOutcome(
   const lines = verdict.checks.map((x) => {
     const limit = `limit ${x.figure === 'req/s' ? MINUS : '+'}${thresholdPct}%`;
     const interval =
-      x.lowPct !== undefined && x.highPct !== undefined ? ` 95% ${intervalPct(x.lowPct, x.highPct)}` : '';
+      x.lowPct !== undefined && x.highPct !== undefined ? ` ${level} ${intervalPct(x.lowPct, x.highPct)}` : '';
     const outcome =
       x.outcome === 'not gated'
         ? 'not gated'

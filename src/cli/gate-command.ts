@@ -27,6 +27,7 @@ export async function gateCommand(argv: string[]): Promise<number> {
     ...APP_AND_LOAD_OPTIONS,
     rounds: { type: 'string' },
     'max-rounds': { type: 'string' },
+    'one-start': { type: 'boolean' },
   });
   if (positionals.length < 1 || positionals.length > 2)
     throw new UsageError(
@@ -63,6 +64,7 @@ export async function gateCommand(argv: string[]): Promise<number> {
       url: values.url,
       ...loadAndStartOf(values),
       rounds: num(values.rounds, 'rounds'),
+      freshEachRound: values['one-start'] !== true,
       // Undecided after its rounds: as many again, up to the cap (3× by default).
       extend: {
         maxRounds:
@@ -77,14 +79,14 @@ export async function gateCommand(argv: string[]): Promise<number> {
     });
     progress.end();
     const comparison = compareSideBySide(figures, figures.confidence);
-    const { lines, exitCode, verdict } = gateOutcome(comparison, thresholdPct);
+    const { lines, exitCode, verdict } = gateOutcome(comparison, thresholdPct, figures.confidence);
     // On disk before it is shown.
     const file = path.join(currentDir, '.hotline', 'gates', `${newRunId(new Date())}.json`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     writeFileAtomic(file, JSON.stringify({ figures, comparison, verdict }, null, 1));
     if (values.json === true) process.stdout.write(`${JSON.stringify({ figures, comparison, verdict }, null, 1)}\n`);
     process.stderr.write(
-      `hotline: ${figures.rounds} rounds of ${figures.windowS.toFixed(1)} s, the two versions loaded in turn: the intervals (${((figures.confidence ?? 0.95) * 100).toFixed(1)}%, a sequential test's level) are of the rounds' ratios\n`,
+      `hotline: ${figures.rounds} rounds of ${figures.windowS.toFixed(1)} s, the two versions loaded in turn${figures.freshEachRound ? ', started afresh each round' : ', started once'}: the intervals (${((figures.confidence ?? 0.95) * 100).toFixed(1)}%, a sequential test's level) are of the rounds' ratios\n`,
     );
     process.stderr.write(`${lines.map((l) => `hotline: ${l}`).join('\n')}\n`);
     process.stderr.write(`hotline: saved ${path.relative(process.cwd(), file) || file}\n`);

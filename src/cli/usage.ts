@@ -62,6 +62,9 @@ export const USAGE = `Usage:
       --rounds N              rounds of one window per version (default: duration ÷ 2 s)
       --max-rounds N          undecided after its rounds, the gate adds as many again up to N
                               (default 3× --rounds), then says inconclusive (exit 4)
+      --one-start             start each version once for all rounds, not afresh each round:
+                              faster for an app slow to start, but blind to the offset between
+                              two processes of the same code (docs/measurement.md, "The gate")
       --duration S            seconds of load per version, over all rounds (default ${RUN_DEFAULTS.durationS})
       --warmup, --connections, --pipelining, --method, --header, --body, --timeout, --env, --node,
       --listen-timeout, --stop-grace, --json: as for profile. The figures and the verdict are kept

@@ -90,13 +90,20 @@ test(
     const guard = new LeakGuard(path.dirname(v.base));
     const r = await runCli(['gate', v.base, v.slower, ...SHORT, '--json']);
     assert.equal(r.code, 3, `${show(r)}\n--- windows ---\n${windowsOf(r.stdout)}`);
-    assert.match(r.stderr, /^hotline: 3 rounds of 2\.0 s, the two versions loaded in turn/m, show(r));
+    assert.match(
+      r.stderr,
+      /^hotline: 3 rounds of 2\.0 s, the two versions loaded in turn, started afresh each round/m,
+      show(r),
+    );
+    // Each round's versions are new processes (the offset between two processes is in the rounds).
+    assert.equal((r.stderr.match(/: starting both versions/g) ?? []).length, 3, show(r));
     assert.match(r.stderr, /^hotline: gate: FAIL/m, show(r));
     const out = JSON.parse(r.stdout) as {
-      figures: { base: { windows: unknown[] }; current: { windows: unknown[] } };
+      figures: { freshEachRound?: boolean; base: { windows: unknown[] }; current: { windows: unknown[] } };
       comparison: { load: { cpuPerRequestMs: { changePct: number } } };
       verdict: { failed: boolean };
     };
+    assert.equal(out.figures.freshEachRound, true);
     assert.equal(out.figures.base.windows.length, 3);
     assert.equal(out.figures.current.windows.length, 3);
     // Twice the loop: well above +50% CPU per request, whatever the machine does meanwhile.
@@ -109,12 +116,14 @@ test(
 );
 
 test(
-  'identical versions: never a regression — a pass, or inconclusive when 3 rounds cannot rule out 5%',
+  'identical versions, each started once (--one-start): never a regression — a pass, or inconclusive when 3 rounds cannot rule out 5%',
   RUN_TEST_TIMEOUT,
   async () => {
     const v = versions({ base: 200_000, same: 200_000 });
     const guard = new LeakGuard(path.dirname(v.base));
-    const r = await runCli(['gate', v.base, v.same, ...SHORT]);
+    const r = await runCli(['gate', v.base, v.same, ...SHORT, '--one-start']);
+    assert.match(r.stderr, /^hotline: 3 rounds of 2\.0 s, the two versions loaded in turn, started once/m, show(r));
+    assert.equal((r.stderr.match(/: starting both versions/g) ?? []).length, 1, show(r));
     // ok needs the interval's worse end within 5% (report/gate.ts); 3 rounds on a busy machine may
     // not get there, and then the gate says so (exit 4) rather than pass.
     assert.ok(r.code === 0 || r.code === 4, show(r));

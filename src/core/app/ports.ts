@@ -1,4 +1,5 @@
 // Ports and addresses on this machine: which port a run loads, and whether something answers.
+import * as fs from 'node:fs';
 import * as net from 'node:net';
 import type { ListenAddress } from '../common/index.ts';
 
@@ -23,13 +24,48 @@ export function joinUrl(url: string, address: ListenAddress): string {
   return `http://${host}:${address.port}${url}`;
 }
 
-export function freePort(): Promise<number> {
+/** Below this, ports are the well-known ones and the usual dev servers' (3000, 5173, 8080, 9229). */
+const FIRST_PORT = 10_000;
+
+/**
+ * A port nothing uses now, for the app to listen on, chosen below the kernel's range of ephemeral
+ * ports. A port from bind(0) lies in that range, where the machine's outgoing connections (the
+ * load's among them) take their local ports: such a port can be taken between this choice and the
+ * app's listen (seen once, EADDRINUSE: bench/JOURNAL.md, 2026-11-27). Outside Linux, or when no
+ * port below the range is free in a few tries, bind(0).
+ */
+export async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  const below =
+    low !== undefined && low > FIRST_PORT + 1000
+      ? Array.from({ length: 20 }, () => FIRST_PORT + Math.floor(Math.random() * (low - FIRST_PORT)))
+      : [];
+  return (await firstFree(below)) ?? listenAndClose(0);
+}
+
+/** The first of `ports` that can be listened on now (on 127.0.0.1), or undefined. */
+export async function firstFree(ports: readonly number[]): Promise<number | undefined> {
+  for (const port of ports) if ((await listenAndClose(port).catch(() => undefined)) === port) return port;
+  return undefined;
+}
+
+/** The first port of the kernel's ephemeral range (Linux), or undefined. */
+export function ephemeralLow(): number | undefined {
+  try {
+    const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 0 ? low : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function listenAndClose(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+    server.listen(port, '127.0.0.1', () => {
+      const { port: opened } = server.address() as net.AddressInfo;
+      server.close(() => resolve(opened));
     });
   });
 }

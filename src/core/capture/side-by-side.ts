@@ -1,11 +1,14 @@
 // Two versions of an app (a baseline's folder and the current one) measured side by side, for a
-// gate that a shared, noisy machine cannot fool. Both are started at once on their own ports;
-// then, round after round, each serves the same load alone for a short window (A B, B A, …: the
-// order flips so a steady drift hits both alike), the profiler never on and the inspector closed
-// in the window (closed-inspector.ts), exactly as a run's measured sub-windows. Two runs taken
-// minutes apart differed by up to ±15% in CPU per request on this machine with identical code,
-// which hides a 10% regression; two windows seconds apart share the machine's state, and the
-// rounds' ratios carry only the noise that is left (report/compare-side-by-side.ts).
+// gate that a shared, noisy machine cannot fool. Each round starts both on their own ports; then
+// each serves the same load alone for a short window (A B, B A, …: the order flips so a steady
+// drift hits both alike), the profiler never on and the inspector closed in the window
+// (closed-inspector.ts), exactly as a run's measured sub-windows. Two runs taken minutes apart
+// differed by up to ±15% in CPU per request on this machine with identical code, which hides a
+// 10% regression; two windows seconds apart share the machine's state. And two processes of the
+// same code differ by an offset of their own as long as they run (~3% SD, up to 8% in a gate, on
+// an app that allocates a lot): fresh processes each round put that offset into the rounds'
+// ratios, whose spread the interval is made of (report/compare-side-by-side.ts), instead of into
+// every round alike, where no interval of the rounds can see it. docs/measurement.md ("The gate").
 import { between } from '../inspector/index.ts';
 import { RunError } from '../common/index.ts';
 import { LoadRun, type PhaseResult, probe, probeFailureLine } from '../load/index.ts';
@@ -36,6 +39,13 @@ export interface SideBySideOptions extends Omit<LoadSettings, 'samplingIntervalU
    * `maxRounds` in all (the time cap).
    */
   extend?: { maxRounds: number; decided: (f: SideBySideFigures) => boolean };
+  /**
+   * Both versions started afresh for each round (default), so a round's ratio carries the offset
+   * between two processes of the same code, which lasts as long as they run (~3% SD on an app
+   * that allocates a lot, docs/measurement.md "The gate"); false: one start for all rounds, faster
+   * for an app slow to start, and blind to that offset.
+   */
+  freshEachRound?: boolean;
   listenTimeoutS?: number;
   stopGraceS?: number;
   signal?: AbortSignal;
@@ -69,28 +79,25 @@ export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySid
       'bad-options',
       `${rounds} rounds of ${s.durationS} s make windows of ${windowS.toFixed(2)} s: each needs at least ${MIN_WINDOW_S} s (fewer rounds or a longer --duration).`,
     );
-  const sides = { base: new Side(o, s, o.base, 'baseline'), current: new Side(o, s, o.current, 'current') };
   const taken = { base: [] as SubWindowTaken[], current: [] as SubWindowTaken[] };
-  let confidence = 0.95;
+  const maxRounds = Math.max(rounds, Math.min(MAX_ROUNDS, o.extend?.maxRounds ?? rounds));
+  // Each look at the level that keeps the gate's error rates within 5% over all its looks.
+  const confidence = o.extend ? sequentialConfidence(rounds, maxRounds) : 0.95;
+  let sides: Record<'base' | 'current', Side> | undefined;
   try {
-    await sides.base.launch();
-    await sides.current.launch().catch((err: unknown) => {
-      const port = sides.base.port;
-      if (err instanceof RunError && err.kind === 'port-in-use' && port !== undefined)
-        throw new RunError(
-          'port-in-use',
-          `The two versions cannot run at once: the baseline listens on port ${port} and the current version could not open its port (EADDRINUSE). Make the app take its port from PORT (Hotline gives each version its own) or listen on port 0.`,
-          err.output,
-        );
-      throw err;
-    });
-    for (const side of [sides.base, sides.current]) await side.probe();
-    for (const side of [sides.base, sides.current]) await side.warm(s.warmupS);
-    const maxRounds = Math.max(rounds, Math.min(MAX_ROUNDS, o.extend?.maxRounds ?? rounds));
-    // Each look at the level that keeps the gate's error rates within 5% over all its looks.
-    confidence = o.extend ? sequentialConfidence(rounds, maxRounds) : 0.95;
     let planned = rounds;
     for (let r = 0; r < planned; r++) {
+      if (!sides || o.freshEachRound !== false) {
+        if (sides) await stopBoth(sides);
+        sides = { base: new Side(o, s, o.base, 'baseline'), current: new Side(o, s, o.current, 'current') };
+        o.onProgress?.({
+          phase: 'starting',
+          message: `round ${r + 1}/${planned}: starting both versions`,
+          second: r * windowS,
+          of: s.durationS,
+        });
+        await startBoth(sides, s.warmupS);
+      }
       const order = r % 2 === 0 ? (['base', 'current'] as const) : (['current', 'base'] as const);
       for (const which of order) {
         o.onProgress?.({
@@ -106,7 +113,7 @@ export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySid
         planned = Math.min(maxRounds, planned + rounds);
     }
   } finally {
-    await Promise.all([sides.base.stop(), sides.current.stop()]);
+    if (sides) await stopBoth(sides);
   }
   return soFar(taken.base.length);
 
@@ -115,11 +122,33 @@ export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySid
       version: 1,
       rounds: done,
       windowS,
+      ...(o.freshEachRound !== false ? { freshEachRound: true } : {}),
       ...(o.extend ? { confidence } : {}),
       base: figuresOf(o.base.cwd, taken.base),
       current: figuresOf(o.current.cwd, taken.current),
     };
   }
+}
+
+/** Both versions started on ports of their own, checked to answer, and warmed. */
+async function startBoth(sides: Record<'base' | 'current', Side>, warmupS: number): Promise<void> {
+  await sides.base.launch();
+  await sides.current.launch().catch((err: unknown) => {
+    const port = sides.base.port;
+    if (err instanceof RunError && err.kind === 'port-in-use' && port !== undefined)
+      throw new RunError(
+        'port-in-use',
+        `The two versions cannot run at once: the baseline listens on port ${port} and the current version could not open its port (EADDRINUSE). Make the app take its port from PORT (Hotline gives each version its own) or listen on port 0.`,
+        err.output,
+      );
+    throw err;
+  });
+  for (const side of [sides.base, sides.current]) await side.probe();
+  for (const side of [sides.base, sides.current]) await side.warm(warmupS);
+}
+
+async function stopBoth(sides: Record<'base' | 'current', Side>): Promise<void> {
+  await Promise.all([sides.base.stop(), sides.current.stop()]);
 }
 
 function figuresOf(id: string, taken: SubWindowTaken[]): SideFigures {

@@ -23,6 +23,8 @@ export interface SideBySideFigures {
   rounds: number;
   /** Seconds of each window. */
   windowS: number;
+  /** Both versions were started afresh for each round (absent: one start for all rounds). */
+  freshEachRound?: boolean;
   /** The intervals' level when the gate was sequential (sequentialConfidence); 0.95 when absent. */
   confidence?: number;
   base: SideFigures;
