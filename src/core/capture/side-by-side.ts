@@ -4,11 +4,12 @@
 // drift hits both alike), the profiler never on and the inspector closed in the window
 // (closed-inspector.ts), exactly as a run's measured sub-windows. Two runs taken minutes apart
 // differed by up to ±15% in CPU per request on this machine with identical code, which hides a
-// 10% regression; two windows seconds apart share the machine's state. And two processes of the
-// same code differ by an offset of their own as long as they run (~3% SD, up to 8% in a gate, on
-// an app that allocates a lot): fresh processes each round put that offset into the rounds'
-// ratios, whose spread the interval is made of (report/compare-side-by-side.ts), instead of into
-// every round alike, where no interval of the rounds can see it. docs/measurement.md ("The gate").
+// 10% regression; two windows seconds apart share the machine's state. And a gate whose versions
+// started once carried an offset of its own through all its rounds (~3–4% SD, up to 8%, on an app
+// that allocates a lot), most likely its two processes': fresh processes each round put it into
+// the rounds' ratios, whose spread the interval is made of (report/compare-side-by-side.ts),
+// instead of into every round alike, where no interval of the rounds can see it.
+// docs/measurement.md ("The gate").
 import { between } from '../inspector/index.ts';
 import { RunError } from '../common/index.ts';
 import { LoadRun, type PhaseResult, probe, probeFailureLine } from '../load/index.ts';
