@@ -5,6 +5,8 @@
 //
 //   node --import tsx bench/truth-stress.ts              (5 runs, ~50 min on 2 cores)
 //   HOTLINE_BENCH_TRUTH_RUNS=1 HOTLINE_BENCH_TRUTH_ONLY=two-calls node --import tsx bench/truth-stress.ts
+//   HOTLINE_BENCH_TRUTH_FROM_LOGS=1 node --import tsx bench/truth-stress.ts   (the table again, from bench/out's logs)
+// An app the suite measured twice (its judge asks for a second run) counts as two measurements.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -34,7 +36,9 @@ function parseTruthTables(output: string): Check[] {
       app = head[1];
       continue;
     }
-    const row = /^#\s+(own|total) (\S+) expected ([\d.]+)% got ([\d.]+)%/.exec(line);
+    // The suite's own rows end with their ticks; the judge's echoes of them (its second run, the
+    // mean of two) do not, and are not measurements of their own.
+    const row = /^#\s+(own|total) (\S+) expected ([\d.]+)% got ([\d.]+)% \(\d+ ticks\)/.exec(line);
     if (row && app)
       checks.push({ app, line: `${row[1]} ${row[2]}`, expectedPct: Number(row[3]), actualPct: Number(row[4]) });
   }
@@ -59,7 +63,18 @@ function suite(): Promise<{ output: string; code: number | null }> {
   });
 }
 
+/** The table again from the suites' saved logs, without running them. */
+function fromLogs(): void {
+  const runs: Run[] = [];
+  for (let i = 1; fs.existsSync(path.join(BENCH_DIR, 'out', `truth-stress-${i}.log`)); i++) {
+    const output = fs.readFileSync(path.join(BENCH_DIR, 'out', `truth-stress-${i}.log`), 'utf8');
+    runs.push({ checks: parseTruthTables(output), failed: /^# fail [1-9]/m.test(output), loadAverage: [] });
+  }
+  report(runs, Date.now());
+}
+
 async function main(): Promise<void> {
+  if (process.env.HOTLINE_BENCH_TRUTH_FROM_LOGS) return fromLogs();
   const started = Date.now();
   const stop = burner();
   const runs: Run[] = [];
