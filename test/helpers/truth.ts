@@ -186,7 +186,9 @@ export async function measureShares<R>(
       failures:
         again <= 1 && secondShares.length === firstShares.length
           ? []
-          : [`off in two runs, the first by ${worst.toFixed(2)}× the tolerance:\n${table(firstShares)}\n${table(secondShares)}`],
+          : [
+              `off in two runs, the first by ${worst.toFixed(2)}× the tolerance:\n${table(firstShares)}\n${table(secondShares)}`,
+            ],
     };
   }
   const mean = firstShares.map((s) => {

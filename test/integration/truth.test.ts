@@ -106,7 +106,8 @@ for (const app of apps) {
         `# ${app}\n${checks.map((c) => `#   ${label(c)} expected ${c.expectedPct.toFixed(1)}% got ${c.actualPct.toFixed(1)}% (${c.ticks} ticks)`).join('\n')}`,
       );
       // A run that is off: where its time went instead, so that a CI log says what happened.
-      if (checks.some((c) => !(Math.abs(c.actualPct - c.expectedPct) <= TOLERANCE))) console.log(whereTheTimeWent(report));
+      if (checks.some((c) => !(Math.abs(c.actualPct - c.expectedPct) <= TOLERANCE)))
+        console.log(whereTheTimeWent(report));
       for (const u of undecided) t.diagnostic(`${app}: ${u}`);
       assert.deepEqual(deadHits, [], `${app}: lines that never ran got time`);
       return { report, checks };
