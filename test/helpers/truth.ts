@@ -148,9 +148,9 @@ export interface ShareCheck {
  * capture-decided split rests on ~2000 captures (±1 point) and on a busy machine one run in a few
  * dozen lands 3–5 points off (docs/attribution.md, "Precision"), while the mean of two has √2 less
  * spread and the same lean. More than twice off (a wrong line, not noise): the second run alone
- * must be within the tolerance, so a line that is wrong fails both times, and a run in a few
- * hundred where V8's profile lost the code (docs/attribution.md, "Limits") is printed and measured
- * again. A share that is not a number fails at once.
+ * must be within the tolerance, so a line that is wrong fails both times, and a rare run whose
+ * profile lost the code (docs/attribution.md, "Limits": once in all the runs so far) is printed
+ * and measured again. A share that is not a number fails at once.
  */
 export async function measureShares<R>(
   measure: () => Promise<R>,
