@@ -88,15 +88,19 @@ test(
   async () => {
     const v = versions({ base: 200_000, slower: 400_000 });
     const guard = new LeakGuard(path.dirname(v.base));
-    const r = await runCli(['gate', v.base, v.slower, ...SHORT, '--json']);
+    // Up to 6 rounds: one window in a few is far dearer on a busy machine (one came out 3× its
+    // version's others in CI), and 3 rounds with such a one cannot rule out no change; the gate
+    // then extends, as users' gates do, and 3 more rounds decide.
+    const r = await runCli(['gate', v.base, v.slower, ...SHORT, '--max-rounds', '6', '--json']);
     assert.equal(r.code, 3, `${show(r)}\n--- windows ---\n${windowsOf(r.stdout)}`);
-    assert.match(
+    const header = /^hotline: (\d+) rounds of 2\.0 s, the two versions loaded in turn, started afresh each round/m.exec(
       r.stderr,
-      /^hotline: 3 rounds of 2\.0 s, the two versions loaded in turn, started afresh each round/m,
-      show(r),
     );
+    assert.ok(header, show(r));
+    const rounds = Number(header[1]);
+    assert.ok(rounds >= 3 && rounds <= 6, show(r));
     // Each round's versions are new processes (the offset between two processes is in the rounds).
-    assert.equal((r.stderr.match(/: starting both versions/g) ?? []).length, 3, show(r));
+    assert.equal((r.stderr.match(/: starting both versions/g) ?? []).length, rounds, show(r));
     assert.match(r.stderr, /^hotline: gate: FAIL/m, show(r));
     const out = JSON.parse(r.stdout) as {
       figures: { freshEachRound?: boolean; base: { windows: unknown[] }; current: { windows: unknown[] } };
@@ -104,8 +108,8 @@ test(
       verdict: { failed: boolean };
     };
     assert.equal(out.figures.freshEachRound, true);
-    assert.equal(out.figures.base.windows.length, 3);
-    assert.equal(out.figures.current.windows.length, 3);
+    assert.equal(out.figures.base.windows.length, rounds);
+    assert.equal(out.figures.current.windows.length, rounds);
     // Twice the loop: well above +50% CPU per request, whatever the machine does meanwhile.
     assert.ok(out.comparison.load.cpuPerRequestMs.changePct > 50, show(r));
     const saved = fs.readdirSync(path.join(v.slower, '.hotline', 'gates'));
