@@ -63,11 +63,14 @@ function suite(): Promise<{ output: string; code: number | null }> {
   });
 }
 
+/** Where run `i` (from 1) of the suite keeps its output. */
+const logOf = (i: number): string => path.join(BENCH_DIR, 'out', `truth-stress-${i}.log`);
+
 /** The table again from the suites' saved logs, without running them. */
 function fromLogs(): void {
   const runs: Run[] = [];
-  for (let i = 1; fs.existsSync(path.join(BENCH_DIR, 'out', `truth-stress-${i}.log`)); i++) {
-    const output = fs.readFileSync(path.join(BENCH_DIR, 'out', `truth-stress-${i}.log`), 'utf8');
+  for (let i = 1; fs.existsSync(logOf(i)); i++) {
+    const output = fs.readFileSync(logOf(i), 'utf8');
     runs.push({ checks: parseTruthTables(output), failed: /^# fail [1-9]/m.test(output), loadAverage: [] });
   }
   report(runs, Date.now());
@@ -85,7 +88,7 @@ async function main(): Promise<void> {
       const checks = parseTruthTables(output);
       if (checks.length === 0) throw new Error(`run ${i + 1}: no truth table in the output\n${output.slice(-2000)}`);
       fs.mkdirSync(path.join(BENCH_DIR, 'out'), { recursive: true });
-      fs.writeFileSync(path.join(BENCH_DIR, 'out', `truth-stress-${i + 1}.log`), output);
+      fs.writeFileSync(logOf(i + 1), output);
       const worst = Math.max(...checks.map((c) => Math.abs(c.actualPct - c.expectedPct)));
       runs.push({ checks, failed: code !== 0, loadAverage: os.loadavg().map((x) => round(x, 2)) });
       progress(`  ${checks.length} checks, worst deviation ${worst.toFixed(1)} points, suite exit ${code}`);
