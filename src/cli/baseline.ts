@@ -10,8 +10,10 @@ import {
   minus,
   parseThreshold,
   readRun,
+  readSourceSnapshot,
   regressionGate,
   type ReportV1,
+  type RunSources,
   signedPct,
   StoreError,
   ThresholdError,
@@ -27,9 +29,9 @@ export const EXIT_INCONCLUSIVE = 4;
 export class BaselineError extends Error {}
 
 /** Reads the baseline before the run starts, so a wrong id fails in a second, not after the load. */
-export function readBaseline(ref: string, runsDir: string): ReportV1 {
+export function readBaseline(ref: string, runsDir: string): { dir: string; report: ReportV1 } {
   try {
-    return readRun(ref, runsDir).report;
+    return readRun(ref, runsDir);
   } catch (err) {
     if (err instanceof StoreError) throw new BaselineError(`--baseline: ${err.message}`);
     throw err;
@@ -50,8 +52,8 @@ export function threshold(value: unknown): number | undefined {
  * The comparison, or IncomparableError when the runs loaded something different
  * (report/comparable.ts) and `force` is not set: a verdict on two different requests is no verdict.
  */
-export function checkedComparison(base: ReportV1, current: ReportV1, force: boolean): Comparison {
-  const comparison = compareReports(base, current);
+export function checkedComparison(base: ReportV1, current: ReportV1, force: boolean, sources?: RunSources): Comparison {
+  const comparison = compareReports(base, current, undefined, sources);
   if (comparison.refused && !force) throw new IncomparableError(comparison.refused);
   return comparison;
 }
@@ -60,10 +62,11 @@ export function checkedComparison(base: ReportV1, current: ReportV1, force: bool
 export function attachBaseline(
   runDir: string,
   report: ReportV1,
-  base: ReportV1,
+  baseline: { dir: string; report: ReportV1 },
   force = false,
 ): { report: ReportV1; comparison: Comparison } {
-  const comparison = checkedComparison(base, report, force);
+  const base = baseline.report;
+  const comparison = checkedComparison(base, report, force, sourcesOf(baseline.dir, runDir));
   // A hint whose fix did not move the cost stays on its line (report/kept-hints.ts): the
   // editor's lenses and Problems read report.hints.
   const withBaseline: ReportV1 = {
@@ -73,6 +76,11 @@ export function attachBaseline(
   };
   writeReport(runDir, withBaseline);
   return { report: withBaseline, comparison };
+}
+
+/** The texts both runs analyzed: the lines a fix rewrote are then found by a diff (compare.ts). */
+export function sourcesOf(baseDir: string, currentDir: string): RunSources {
+  return { base: readSourceSnapshot(baseDir), current: readSourceSnapshot(currentDir) };
 }
 
 /** The gate's lines for the terminal, and the exit code it asks for. */

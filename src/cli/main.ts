@@ -34,7 +34,15 @@ import {
 import { renderAnalysis, renderHeapAnalysis, renderReport } from './render.ts';
 import { renderComparison } from './render-comparison.ts';
 import { formatOf, notAnalysable } from './other-profiles.ts';
-import { attachBaseline, BaselineError, checkedComparison, gateOutcome, readBaseline, threshold } from './baseline.ts';
+import {
+  attachBaseline,
+  BaselineError,
+  checkedComparison,
+  gateOutcome,
+  readBaseline,
+  sourcesOf,
+  threshold,
+} from './baseline.ts';
 import { APP_AND_LOAD_OPTIONS, loadAndStartOf, num, pairs, parse, UsageError } from './args.ts';
 import { USAGE } from './usage.ts';
 import { cancelOnInterrupt, progressPrinter } from './progress.ts';
@@ -434,7 +442,12 @@ function compare(argv: string[]): number {
   try {
     const base = readRun(positionals[0], runsDir);
     const current = readRun(positionals[1], runsDir);
-    const comparison = checkedComparison(base.report, current.report, values.force === true);
+    const comparison = checkedComparison(
+      base.report,
+      current.report,
+      values.force === true,
+      sourcesOf(base.dir, current.dir),
+    );
     if (values.json) process.stdout.write(`${JSON.stringify(comparison, null, 1)}\n`);
     else process.stdout.write(`${renderComparison(comparison, { cwd: process.cwd(), color: false })}\n`);
     return failIfSlower !== undefined ? gate(comparison, failIfSlower) : 0;

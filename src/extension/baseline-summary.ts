@@ -8,6 +8,7 @@ import {
   type Delta,
   isChange,
   readRun,
+  readSourceSnapshot,
   refusalLine,
   signedPct,
   withSign,
@@ -18,7 +19,12 @@ export function againstBaseline(reportFile: string, baselineFile: string | undef
   if (!baselineFile || path.resolve(baselineFile) === path.resolve(reportFile)) return undefined;
   let comparison: Comparison;
   try {
-    comparison = compareReports(readRun(baselineFile).report, readRun(reportFile).report);
+    const base = readRun(baselineFile);
+    const current = readRun(reportFile);
+    comparison = compareReports(base.report, current.report, undefined, {
+      base: readSourceSnapshot(base.dir),
+      current: readSourceSnapshot(current.dir),
+    });
   } catch {
     return undefined; // a baseline deleted or damaged since: the report still shows, without deltas
   }

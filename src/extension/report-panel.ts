@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { reportHtml } from '../../webview/report/html.ts';
-import { readRun, type ReportV1, TIMELINE_FILE, type TimelineV1 } from '../core/index.ts';
+import { readRun, readSourceSnapshot, type ReportV1, TIMELINE_FILE, type TimelineV1 } from '../core/index.ts';
 import { parseFromReportView, type ToReportView } from '../protocol.ts';
 import { nonce } from './webview-html.ts';
 import { openInWorkspace } from './open-source.ts';
@@ -83,7 +83,14 @@ export class ReportPanel implements vscode.Disposable {
     }
     current.reportFile = reportFile;
     current.panel.title = title(report);
-    current.post({ type: 'report', report, baseline, focus: opts.focus, timeline: readTimeline(reportFile) });
+    current.post({
+      type: 'report',
+      report,
+      baseline,
+      ...(baseline && opts.baselineFile ? changedSourcesOf(opts.baselineFile, reportFile) : {}),
+      focus: opts.focus,
+      timeline: readTimeline(reportFile),
+    });
   }
 
   static disposeCurrent(): void {
@@ -123,6 +130,35 @@ export class ReportPanel implements vscode.Disposable {
     this.disposables.splice(0).forEach((d) => d.dispose());
   }
 }
+
+/**
+ * What the page's diff needs of both runs' sources.json: the texts of the files that differ, the
+ * names of those that do not (the webview has no file access).
+ */
+function changedSourcesOf(
+  baselineFile: string,
+  reportFile: string,
+): { changedSources?: { base: Record<string, string>; current: Record<string, string>; same: string[] } } {
+  const base = readSourceSnapshot(runDirOf(baselineFile));
+  const now = readSourceSnapshot(runDirOf(reportFile));
+  const changedSources = {
+    base: {} as Record<string, string>,
+    current: {} as Record<string, string>,
+    same: [] as string[],
+  };
+  for (const [file, text] of now) {
+    const before = base.get(file);
+    if (before === undefined) continue;
+    if (before === text) changedSources.same.push(file);
+    else {
+      changedSources.base[file] = before;
+      changedSources.current[file] = text;
+    }
+  }
+  return now.size > 0 && base.size > 0 ? { changedSources } : {};
+}
+
+const runDirOf = (reportFile: string): string => (reportFile.endsWith('.json') ? path.dirname(reportFile) : reportFile);
 
 function tryRead(reportFile: string): ReportV1 | undefined {
   try {

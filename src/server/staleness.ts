@@ -4,13 +4,9 @@
 // lines inside a changed hunk are dropped. A cost on the wrong line is worse than none
 // (docs/architecture.md, "How time is counted"), so nothing is guessed. A file the run has no snapshot of is not mapped at all:
 // its costs are not shown (see mapLines' caller).
-import { diffArrays } from 'diff';
+import { correspondence, splitLines } from '../core/index.ts';
 
-/**
- * A diff of files this different is not worth finishing: the file was rewritten, and its costs
- * are stale anyway. Bounds the work per keystroke on large files.
- */
-export const MAX_EDIT_LENGTH = 4000;
+export { splitLines };
 
 export interface LineMapping {
   /** The texts are the same: every line maps to itself. */
@@ -25,18 +21,12 @@ export interface LineMapping {
   toSnapshot(line0: number): number | undefined;
 }
 
-/** Splits text into lines the way editors count them (\n, \r\n or \r). */
-export function splitLines(text: string): string[] {
-  return text.split(/\r\n|\r|\n/);
-}
-
 /**
  * Maps lines of `snapshot` to `current`. `linesOfInterest` (1-based, in the snapshot) are the
  * lines that carry a cost: the share of them dropped decides `changedBeyondMapping`.
  */
 export function mapLines(snapshot: string, current: string, linesOfInterest: readonly number[]): LineMapping {
   const oldLines = splitLines(snapshot);
-  const newLines = splitLines(current);
   const interest = [...new Set(linesOfInterest)].sort((a, b) => a - b);
   if (snapshot === current) {
     const inRange = (l: number): boolean => Number.isInteger(l) && l >= 1 && l <= oldLines.length;
@@ -49,26 +39,7 @@ export function mapLines(snapshot: string, current: string, linesOfInterest: rea
       toSnapshot: (l0) => (inRange(l0 + 1) ? l0 + 1 : undefined),
     };
   }
-  // oldToNew[i]: 0-based new line of 0-based old line i, or -1; newToOld likewise.
-  const oldToNew = new Int32Array(oldLines.length).fill(-1);
-  const newToOld = new Int32Array(newLines.length).fill(-1);
-  const changes = diffArrays(oldLines, newLines, { maxEditLength: MAX_EDIT_LENGTH });
-  if (changes) {
-    let o = 0;
-    let n = 0;
-    for (const c of changes) {
-      if (c.added) n += c.count;
-      else if (c.removed) o += c.count;
-      else {
-        for (let k = 0; k < c.count; k++) {
-          oldToNew[o + k] = n + k;
-          newToOld[n + k] = o + k;
-        }
-        o += c.count;
-        n += c.count;
-      }
-    }
-  }
+  const { oldToNew, newToOld } = correspondence(snapshot, current);
   const toCurrent = (l: number): number | undefined => {
     if (!Number.isInteger(l) || l < 1 || l > oldToNew.length) return undefined;
     const m = oldToNew[l - 1];

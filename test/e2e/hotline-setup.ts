@@ -49,9 +49,8 @@ export async function profileAsBaseline(page: Page, runsDir: string): Promise<st
   await report.getByText('server.js:35').first().waitFor({ state: 'visible', timeout: 120_000 });
   const [baseId] = fs.readdirSync(runsDir);
   await dom.dismissNotifications(page);
-  await dom.runCommand(page, 'Hotline: Set as Baseline');
   // The run's id is in the row's description (its label leads with req/s and the hot line).
-  await dom.pickQuickRowWith(page, baseId);
+  await dom.runCommandAndPick(page, 'Hotline: Set as Baseline', baseId);
   await dom.waitForNotification(page, new RegExp(`run ${baseId} is the baseline`), 15_000);
   return baseId;
 }

@@ -81,7 +81,8 @@ test(
       const view = report.locator('.compare-view');
       await view.getByText('checkPassword').first().waitFor({ state: 'visible', timeout: 15_000 });
       const text = (await view.innerText()).replace(/\s+/g, ' ');
-      assert.match(text, /within noise −\d+(\.\d+)? \S+ → 0\.000 checkPassword server\.js:35/i, text.slice(0, 600));
+      // Its cost now: under a millisecond (the promise and the setImmediate; a sample may land there or not).
+      assert.match(text, /within noise −\d+(\.\d+)? \S+ → 0\.\d+ checkPassword server\.js:35/i, text.slice(0, 600));
       await vs.screenshot('no-gain-3-cheaper-costlier');
 
       // 5. The Timeline in High Contrast: the stalls the wrapper still makes are listed and visible.

@@ -165,14 +165,39 @@ export async function runCommand(page: Page, title: string, opts: { timeout?: nu
   );
 }
 
-/** In a quick pick an extension opened (showQuickPick), accepts the row whose label matches. */
-/** Picks the first quick-pick row whose text anywhere (label, description or detail) has `text`. */
-export async function pickQuickRowWith(page: Page, text: string | RegExp, timeout = 30_000): Promise<void> {
-  const row = page.locator(SEL.quickInputRow).filter({ hasText: text }).first();
-  await row.waitFor({ state: 'visible', timeout });
-  await acceptRow(page, row);
+/**
+ * Runs a palette command that opens a quick pick, then picks the first row whose text anywhere
+ * (label, description or detail) has `text`. A quick pick without ignoreFocusOut closes when
+ * something else takes the focus (a report webview that finishes loading, a toast), leaving its
+ * rows hidden in the DOM; the command is then run again until its row is shown (or `timeout`).
+ */
+export async function runCommandAndPick(
+  page: Page,
+  title: string,
+  text: string | RegExp,
+  timeout = 60_000,
+): Promise<void> {
+  const attemptWait = growingWaits();
+  await waitUntil(
+    `"${title}" offering a row with ${String(text)}`,
+    async () => {
+      await runCommand(page, title);
+      const row = page.locator(SEL.quickInputRow).filter({ hasText: text }).first();
+      try {
+        await row.waitFor({ state: 'visible', timeout: attemptWait() });
+      } catch {
+        await closeQuickInput(page);
+        return false;
+      }
+      await acceptRow(page, row);
+      return true;
+    },
+    timeout,
+    0,
+  );
 }
 
+/** In a quick pick an extension opened (showQuickPick), accepts the row whose label matches. */
 export async function pickQuickItem(page: Page, label: string | RegExp, timeout = 30_000): Promise<void> {
   const row = page
     .locator(SEL.quickInputRow)

@@ -245,6 +245,62 @@ describe('a call wrapped in a promise: its cost leaves the line, not the request
   });
 });
 
+describe('the texts both runs analyzed say which line a fix rewrote', () => {
+  // The e2e's fix that does not help: line 35's pbkdf2Sync wrapped in a promise run from
+  // setImmediate (appended below), so the new line 35 costs microseconds and may get no sample,
+  // while line 36 (unchanged) was sampled in this run only. By code and place alone, 36 passes for
+  // 35's new code; the diff of the two texts (sources.json) says it is not.
+  const file = path.join(FIXTURES_DIR, 'login-api', 'server.js');
+  const before = fs.readFileSync(file, 'utf8');
+  const syncCall = "const hash = crypto.pbkdf2Sync(password, user.salt, 10000, 512, 'sha512');";
+  const wrapper =
+    '\nfunction pbkdf2Later(password, salt, iterations, keylen, digest) {\n  return new Promise((resolve) => setImmediate(() => resolve(crypto.pbkdf2Sync(password, salt, iterations, keylen, digest))));\n}\n';
+  const after =
+    before.replace(syncCall, "const hash = await pbkdf2Later(password, user.salt, 10000, 512, 'sha512');") + wrapper;
+  const wrapperLine = after.split('\n').findIndex((l) => l.includes('setImmediate(() => resolve')) + 1;
+  const base = run('a', measured, (r) => {
+    r.lines = r.lines.filter((x) => !(x.function === 'checkPassword' && x.line === 36));
+  });
+  const current = run('b', measured, (r) => {
+    const hot = r.lines.find((x) => x.line === 35)!;
+    const kept = r.lines.find((x) => x.line === 36)!;
+    r.lines.push({
+      ...hot,
+      line: wrapperLine,
+      function: 'setImmediate callback',
+      code: after.split('\n')[wrapperLine - 1].trim(),
+    });
+    r.lines = r.lines.filter((x) => x !== hot);
+    kept.ownMs = 0.4;
+  });
+  const texts = { base: new Map([[file, before]]), current: new Map([[file, after]]) };
+
+  test('by code and place alone, the unchanged line sampled only now is taken for the new code', () => {
+    const row = compareReports(base, current).lines.find((x) => x.codeChanged?.baseLine === 35);
+    assert.equal(row?.line, 36, JSON.stringify(row));
+  });
+
+  test('with the texts, the row is line 35 with its new code, and 36 is a line of its own', () => {
+    const c = compareReports(base, current, undefined, texts);
+    const rows = c.lines.filter((x) => x.codeChanged?.baseLine === 35);
+    assert.equal(rows.length, 1, JSON.stringify(c.lines));
+    const [row] = rows;
+    assert.equal(row.line, 35);
+    assert.match(row.codeChanged?.after ?? '', /await pbkdf2Later/);
+    assert.match(row.codeChanged?.before ?? '', /pbkdf2Sync/);
+    assert.equal(row.current, 0);
+    assert.ok(row.base > 10, JSON.stringify(row));
+    const other = c.lines.find((x) => x.line === 36);
+    assert.ok(other && other.codeChanged === undefined, JSON.stringify(other));
+  });
+
+  test('files whose text is the same in both runs are never paired', () => {
+    const same = { base: new Map([[file, before]]), current: new Map([[file, before]]) };
+    const c = compareReports(base, current, undefined, same);
+    assert.equal(c.lines.filter((x) => x.codeChanged).length, 0, JSON.stringify(c.lines));
+  });
+});
+
 describe('errors have a noise test', () => {
   test('3 errors against none in 1700 requests: within noise; 40: worse', () => {
     const few = compareReports(

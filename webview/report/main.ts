@@ -54,8 +54,16 @@ function saveTab(tab: TabId, reportId: string): void {
 }
 
 function show(msg: Extract<ToReportView, { type: 'report' }>): void {
-  const { report, baseline } = msg;
-  const compared = baseline ? compareReports(baseline, report) : undefined;
+  const { report, baseline, changedSources: texts } = msg;
+  // A file the same in both runs stands as one empty text on each side: equal, so never diffed.
+  const same = (texts?.same ?? []).map((f): [string, string] => [f, '']);
+  const sources = texts
+    ? {
+        base: new Map([...Object.entries(texts.base), ...same]),
+        current: new Map([...Object.entries(texts.current), ...same]),
+      }
+    : undefined;
+  const compared = baseline ? compareReports(baseline, report, undefined, sources) : undefined;
   // Runs that loaded something different get no deltas (report/comparable.ts): the page says why.
   const ctx: ViewContext = {
     report,

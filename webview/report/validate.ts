@@ -57,6 +57,11 @@ export function isTimeline(v: unknown): v is TimelineV1 {
   return true;
 }
 
+/** file → text. */
+function isTexts(v: unknown): v is Record<string, string> {
+  return isObject(v) && Object.values(v).every((t) => typeof t === 'string');
+}
+
 /** The message as the page may use it, or undefined (dropped). */
 export function parseToReportView(v: unknown): ToReportView | undefined {
   if (!isObject(v)) return undefined;
@@ -68,10 +73,21 @@ export function parseToReportView(v: unknown): ToReportView | undefined {
       const f = v.focus as { file: string; line: number; functionName?: string } | undefined;
       // A damaged timeline costs the heat map only, not the report.
       const timeline = v.timeline !== undefined && isTimeline(v.timeline) ? { timeline: v.timeline } : {};
+      // Damaged texts cost the diff only: lines are then matched by their code and place.
+      const cs = v.changedSources;
+      const changedSources =
+        isObject(cs) &&
+        isTexts(cs.base) &&
+        isTexts(cs.current) &&
+        Array.isArray(cs.same) &&
+        cs.same.every((f) => typeof f === 'string')
+          ? { changedSources: { base: cs.base, current: cs.current, same: cs.same as string[] } }
+          : {};
       return {
         type: 'report',
         report: v.report,
         ...timeline,
+        ...changedSources,
         ...(v.baseline !== undefined ? { baseline: v.baseline as ReportV1 } : {}),
         ...(f
           ? {

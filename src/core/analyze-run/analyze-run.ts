@@ -30,6 +30,7 @@ import {
   PROFILE_FILE,
   readRunRecord,
   readRuntimeScriptsBeside,
+  readSourceSnapshot,
   SOURCES_FILE,
   STACKS_FILE,
   writeFileAtomic,
@@ -203,18 +204,8 @@ function readStreamed(profileFile: string): CpuProfile {
 
 /** The sources.json of a run folder's own profile.cpuprofile (file → text), or nothing. */
 function savedSourcesBeside(profileFile: string): Map<string, string> {
-  const saved = new Map<string, string>();
-  if (path.basename(profileFile) !== PROFILE_FILE) return saved;
-  let value: unknown;
-  try {
-    value = JSON.parse(fs.readFileSync(path.join(path.dirname(profileFile), SOURCES_FILE), 'utf8'));
-  } catch {
-    return saved; // none yet (a run analyzed for the first time), or unreadable: today's files are read
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return saved;
-  for (const [file, text] of Object.entries(value))
-    if (path.isAbsolute(file) && typeof text === 'string') saved.set(file, text);
-  return saved;
+  // None yet (a run analyzed for the first time) or unreadable: today's files are read.
+  return path.basename(profileFile) === PROFILE_FILE ? readSourceSnapshot(path.dirname(profileFile)) : new Map();
 }
 
 /**

@@ -113,7 +113,7 @@ const HTTP_PROBE = `
 export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
   await evaluate(`(() => {
     const old = ${PROBE};
-    if (old) { old.hook.disable(); old.waiting?.disable(); old.unhttp?.(); }
+    if (old) { process.nextTick(() => { old.hook.disable(); old.waiting?.disable(); }); old.unhttp?.(); }
     const ah = process.getBuiltinModule ? process.getBuiltinModule('async_hooks') : require('async_hooks');
     const os = process.getBuiltinModule ? process.getBuiltinModule('os') : require('os');
     const TYPES = new Set(${JSON.stringify(POOL_TYPES)});
@@ -162,13 +162,20 @@ export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
     // The before hook runs for every callback of the app (each socket read, each promise
     // reaction): it is on only while a pool request waits for its callback (3 points of CPU per
     // request on a JSON API that never uses the pool, bench/profiler-cost.ts).
+    // A hook turned on or off inside another hook's callback leaves Node a copy of the hook list
+    // to restore when that callback's emit ends; an inspector message served in that gap (a probe
+    // that makes a timer or a histogram) restores it first, and the emit's own restore then reads
+    // null and the app dies (TypeError in copyHooks, node:internal/async_hooks). So every turn is
+    // made on the next tick, outside any hook's callback (docs/reliability.md).
+    const later = (f) => process.nextTick(f);
+    const settleWaiting = () => { if (p.open.size > 0) waiting.enable(); else waiting.disable(); };
     const waiting = ah.createHook({
       before(id) {
         const o = p.open.get(id);
         if (o === undefined) return;
         p.open.delete(id);
         note(o);
-        if (p.open.size === 0) waiting.disable();
+        if (p.open.size === 0) later(settleWaiting);
       },
     });
     p.hook = ah.createHook({
@@ -177,12 +184,13 @@ export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
         let t = p.typeIndex.get(type);
         if (t === undefined) { t = p.types.length; p.typeIndex.set(type, t); p.types.push(type); }
         p.open.set(id, [where(), t, nowUs()]);
-        if (p.open.size === 1) waiting.enable();
+        if (p.open.size === 1) later(settleWaiting);
       },
       // No destroy hook: it would make V8 track every promise's death, a cost on all the app's code.
     });
     p.waiting = waiting;
-    p.hook.enable();
+    p.later = later;
+    later(() => { if (${PROBE} === p) p.hook.enable(); });
     ${PROBE} = p;
     ${HTTP_PROBE}
   })()
@@ -194,8 +202,10 @@ export async function takeWaitTrace(evaluate: Evaluate): Promise<WaitTrace | und
   const json = await evaluate(`(() => {
     const p = ${PROBE};
     if (!p) return '';
-    p.hook.disable();
-    p.waiting?.disable();
+    // Turned off on the next tick, outside any hook's callback (see startWaitProbe); what they
+    // note until then is not read.
+    const off = () => { p.hook.disable(); p.waiting?.disable(); };
+    if (p.later) p.later(off); else off();
     p.unhttp?.();
     delete ${PROBE};
     const taken = Number(process.hrtime.bigint() / 1000n);

@@ -7,6 +7,7 @@ import type { ReportV1, SubWindowFigures } from './schema.ts';
 import { CATEGORIES, type Category } from '../analysis/model.ts';
 import { comparabilityOf } from './comparable.ts';
 import { keptHints } from './kept-hints.ts';
+import { correspondence, newPlaceOf, type LineCorrespondence } from './line-correspondence.ts';
 import type { Hint } from '../analysis/model.ts';
 import {
   changeOf,
@@ -112,7 +113,16 @@ function profiledRequests(r: ReportV1): number | undefined {
   return total > 0 ? total : undefined;
 }
 
-export function compareReports(base: ReportV1, current: ReportV1, limit = 20): Comparison {
+/**
+ * The texts each run analyzed (its sources.json: file → text). With them, the lines a fix
+ * rewrote are found by a diff of the two texts; without them, by a line's code and place alone.
+ */
+export interface RunSources {
+  base: ReadonlyMap<string, string>;
+  current: ReadonlyMap<string, string>;
+}
+
+export function compareReports(base: ReportV1, current: ReportV1, limit = 20, sources?: RunSources): Comparison {
   const baseReq = profiledRequests(base);
   const curReq = profiledRequests(current);
   const perRequest = baseReq !== undefined && curReq !== undefined;
@@ -157,6 +167,7 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20): C
       lineEntries(base.lines).map((e) => ({ ...e, ms: scaleBase(e.ms) })),
       lineEntries(current.lines).map((e) => ({ ...e, ms: scaleCur(e.ms) })),
       limit,
+      sources,
     ),
   };
   // An external load runs once per window: one sub-window of each kind, never more, so no
@@ -381,7 +392,7 @@ interface Entry {
  * the other. Lines whose code changed (a key only in the base and another only now, in the same
  * function at the same place once the function's shift is taken out) are one row, before → after.
  */
-function changes(base: Entry[], current: Entry[], limit: number): CostChange[] {
+function changes(base: Entry[], current: Entry[], limit: number, sources?: RunSources): CostChange[] {
   const merged = new Map<string, Merged>();
   for (const e of base) {
     const m = merged.get(e.key) ?? { e, base: 0, current: 0, baseLine: e.line, inBase: true, inCurrent: false };
@@ -395,7 +406,7 @@ function changes(base: Entry[], current: Entry[], limit: number): CostChange[] {
     m.e = e; // show where it is now
     merged.set(e.key, m);
   }
-  const all = pairChangedLines([...merged.values()])
+  const all = pairChangedLines([...merged.values()], sources)
     .map(({ e, base: b, current: c, changed }) => ({
       name: e.name,
       file: e.file,
@@ -432,7 +443,77 @@ interface Merged {
 /** Lines within this many of where a vanished line would now be count as its new code. */
 const CHANGED_LINE_REACH = 2;
 
-function pairChangedLines(rows: Merged[]): Merged[] {
+/**
+ * A line only in the base and another only now are one row when the second is the first's new
+ * code. A file whose text each run kept (RunSources) is diffed; any other by place and function.
+ */
+function pairChangedLines(rows: Merged[], sources?: RunSources): Merged[] {
+  if (!sources) return pairByPlace(rows);
+  const diffs = new Map<string, LineCorrespondence | 'same' | undefined>();
+  const diffOf = (file: string): LineCorrespondence | 'same' | undefined => {
+    if (!diffs.has(file)) {
+      const b = sources.base.get(file);
+      const c = sources.current.get(file);
+      diffs.set(file, b === undefined || c === undefined ? undefined : b === c ? 'same' : correspondence(b, c));
+    }
+    return diffs.get(file);
+  };
+  const byPlace = rows.filter((m) => diffOf(m.e.file) === undefined);
+  const diffed = rows.filter((m) => diffOf(m.e.file) !== undefined);
+  return [...pairByPlace(byPlace), ...pairByDiff(diffed, diffOf)];
+}
+
+/**
+ * Through the diff of the two texts: a line the diff kept is the same line, sampled or not; a
+ * rewritten one's new code is where the diff put it — a row there carries its old cost even when
+ * no sample landed on the new code (a promise around the same call costs microseconds). Without
+ * this, an unchanged line that happened to be sampled only now was taken for the new code.
+ */
+function pairByDiff(rows: Merged[], diffOf: (file: string) => LineCorrespondence | 'same' | undefined): Merged[] {
+  const dropped = new Set<Merged>();
+  const added: Merged[] = [];
+  /** Per file and thread, the row that took each rewritten new line (0-based). */
+  const taken = new Map<string, Map<number, Merged>>();
+  for (const g of rows.filter((m) => m.inBase && !m.inCurrent)) {
+    const c = diffOf(g.e.file);
+    if (c === undefined || c === 'same') continue;
+    const place = newPlaceOf(c, g.baseLine - 1);
+    if (!place) continue; // unchanged (not sampled now) or deleted: a row of its own
+    const where = `${g.e.file}\u0000${g.e.thread ?? ''}`;
+    const inFile = taken.get(where) ?? new Map<number, Merged>();
+    taken.set(where, inFile);
+    const free = rows
+      .filter((a) => a.inCurrent && !a.inBase && a.e.file === g.e.file && a.e.thread === g.e.thread)
+      .filter((a) => !inFile.has(a.e.line - 1))
+      .filter((a) => a.e.line - 1 >= place.first && a.e.line - 1 <= place.last)
+      .sort((x, y) => rank(x, g, place.at) - rank(y, g, place.at));
+    let row = free[0] ?? inFile.get(place.at);
+    if (!row) {
+      const code = c.newLines[place.at]?.trim().slice(0, 160);
+      row = {
+        e: { ...g.e, key: `${g.e.key}\u0000now`, line: place.at + 1, ...(code ? { code } : {}) },
+        base: 0,
+        current: 0,
+        baseLine: g.baseLine,
+        inBase: true,
+        inCurrent: false,
+      };
+      added.push(row);
+    }
+    inFile.set(row.e.line - 1, row);
+    row.base += g.base;
+    row.baseLine = g.baseLine;
+    row.changed = { baseLine: g.baseLine, before: g.e.code, after: row.e.code };
+    dropped.add(g);
+  }
+  return [...rows.filter((m) => !dropped.has(m)), ...added];
+}
+
+/** Candidates for a rewritten line's new code: its own function first, then the nearest its place. */
+const rank = (a: Merged, g: Merged, at: number): number =>
+  (a.e.name === g.e.name ? 0 : 1_000_000) + Math.abs(a.e.line - 1 - at);
+
+function pairByPlace(rows: Merged[]): Merged[] {
   const groupOf = (m: Merged): string => `${m.e.file}\u0000${m.e.name}\u0000${m.e.thread ?? ''}`;
   const gone = rows.filter((m) => m.inBase && !m.inCurrent && m.e.code !== undefined);
   const added = rows.filter((m) => m.inCurrent && !m.inBase && m.e.code !== undefined);

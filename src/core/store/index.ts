@@ -25,6 +25,7 @@ export {
   processStacksFile,
   PROFILE_FILE,
   readRun,
+  readSourceSnapshot,
   REPORT_FILE,
   runsDirOf,
   SOURCES_FILE,

@@ -150,6 +150,24 @@ export function readRun(ref: string, runsDir?: string): { dir: string; report: R
   return { dir: path.dirname(file), report: value };
 }
 
+/**
+ * A run folder's sources.json (file → the text the run analyzed); empty when it has none or it
+ * cannot be read (a run from before it existed): its lines are then matched without it.
+ */
+export function readSourceSnapshot(runDir: string): Map<string, string> {
+  const saved = new Map<string, string>();
+  let value: unknown;
+  try {
+    value = JSON.parse(fs.readFileSync(path.join(runDir, SOURCES_FILE), 'utf8'));
+  } catch {
+    return saved;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return saved;
+  for (const [file, text] of Object.entries(value))
+    if (path.isAbsolute(file) && typeof text === 'string') saved.set(file, text);
+  return saved;
+}
+
 export interface RunListing {
   runs: Array<{ dir: string; report: ReportV1 }>;
   /** Folders that could not be read, with why: shown as a note, never an error. */
