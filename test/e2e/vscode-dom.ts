@@ -134,6 +134,18 @@ async function acceptRow(page: Page, row: Locator): Promise<void> {
   await page.locator(SEL.quickInput).waitFor({ state: 'hidden' });
 }
 
+/** Accepts `row` once it is shown within `wait` ms; else closes the quick input and says false. */
+async function acceptOnceShown(page: Page, row: Locator, wait: number): Promise<boolean> {
+  try {
+    await row.waitFor({ state: 'visible', timeout: wait });
+  } catch {
+    await closeQuickInput(page);
+    return false;
+  }
+  await acceptRow(page, row);
+  return true;
+}
+
 /**
  * Runs a command by its palette title ("Category: Title", e.g. "Smoke: Hello"): F1, `>title`,
  * then the row whose label is exactly that title. Commands contributed by an extension appear in
@@ -151,14 +163,7 @@ export async function runCommand(page: Page, title: string, opts: { timeout?: nu
         .locator(SEL.quickInputRow)
         .filter({ has: page.locator(SEL.rowLabel, { hasText: exactly(title) }) })
         .first();
-      try {
-        await row.waitFor({ state: 'visible', timeout: attemptWait() });
-      } catch {
-        await closeQuickInput(page);
-        return false;
-      }
-      await acceptRow(page, row);
-      return true;
+      return acceptOnceShown(page, row, attemptWait());
     },
     timeout,
     0,
@@ -182,15 +187,7 @@ export async function runCommandAndPick(
     `"${title}" offering a row with ${String(text)}`,
     async () => {
       await runCommand(page, title);
-      const row = page.locator(SEL.quickInputRow).filter({ hasText: text }).first();
-      try {
-        await row.waitFor({ state: 'visible', timeout: attemptWait() });
-      } catch {
-        await closeQuickInput(page);
-        return false;
-      }
-      await acceptRow(page, row);
-      return true;
+      return acceptOnceShown(page, page.locator(SEL.quickInputRow).filter({ hasText: text }).first(), attemptWait());
     },
     timeout,
     0,
