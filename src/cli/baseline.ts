@@ -10,7 +10,7 @@ import {
   minus,
   parseThreshold,
   readRun,
-  readSourceSnapshot,
+  readRunSources,
   regressionGate,
   type ReportV1,
   type RunSources,
@@ -66,7 +66,7 @@ export function attachBaseline(
   force = false,
 ): { report: ReportV1; comparison: Comparison } {
   const base = baseline.report;
-  const comparison = checkedComparison(base, report, force, sourcesOf(baseline.dir, runDir));
+  const comparison = checkedComparison(base, report, force, readRunSources(baseline.dir, runDir));
   // A hint whose fix did not move the cost stays on its line (report/kept-hints.ts): the
   // editor's lenses and Problems read report.hints.
   const withBaseline: ReportV1 = {
@@ -76,11 +76,6 @@ export function attachBaseline(
   };
   writeReport(runDir, withBaseline);
   return { report: withBaseline, comparison };
-}
-
-/** The texts both runs analyzed: the lines a fix rewrote are then found by a diff (compare.ts). */
-export function sourcesOf(baseDir: string, currentDir: string): RunSources {
-  return { base: readSourceSnapshot(baseDir), current: readSourceSnapshot(currentDir) };
 }
 
 /** The gate's lines for the terminal, and the exit code it asks for. */

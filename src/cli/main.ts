@@ -22,6 +22,7 @@ import {
   profileUnderLoad,
   PROFILE_FILE,
   readRun,
+  readRunSources,
   REMOTE_ATTACH_WARNING,
   remoteHostOf,
   resolveTarget,
@@ -34,15 +35,7 @@ import {
 import { renderAnalysis, renderHeapAnalysis, renderReport } from './render.ts';
 import { renderComparison } from './render-comparison.ts';
 import { formatOf, notAnalysable } from './other-profiles.ts';
-import {
-  attachBaseline,
-  BaselineError,
-  checkedComparison,
-  gateOutcome,
-  readBaseline,
-  sourcesOf,
-  threshold,
-} from './baseline.ts';
+import { attachBaseline, BaselineError, checkedComparison, gateOutcome, readBaseline, threshold } from './baseline.ts';
 import { APP_AND_LOAD_OPTIONS, loadAndStartOf, num, pairs, parse, UsageError } from './args.ts';
 import { USAGE } from './usage.ts';
 import { cancelOnInterrupt, progressPrinter } from './progress.ts';
@@ -446,7 +439,7 @@ function compare(argv: string[]): number {
       base.report,
       current.report,
       values.force === true,
-      sourcesOf(base.dir, current.dir),
+      readRunSources(base.dir, current.dir),
     );
     if (values.json) process.stdout.write(`${JSON.stringify(comparison, null, 1)}\n`);
     else process.stdout.write(`${renderComparison(comparison, { cwd: process.cwd(), color: false })}\n`);

@@ -111,6 +111,7 @@ export {
   newRunId,
   PROFILE_FILE,
   readRun,
+  readRunSources,
   readSourceSnapshot,
   REPORT_FILE,
   runsDirOf,

@@ -8,7 +8,7 @@ import {
   type Delta,
   isChange,
   readRun,
-  readSourceSnapshot,
+  readRunSources,
   refusalLine,
   signedPct,
   withSign,
@@ -21,10 +21,7 @@ export function againstBaseline(reportFile: string, baselineFile: string | undef
   try {
     const base = readRun(baselineFile);
     const current = readRun(reportFile);
-    comparison = compareReports(base.report, current.report, undefined, {
-      base: readSourceSnapshot(base.dir),
-      current: readSourceSnapshot(current.dir),
-    });
+    comparison = compareReports(base.report, current.report, undefined, readRunSources(base.dir, current.dir));
   } catch {
     return undefined; // a baseline deleted or damaged since: the report still shows, without deltas
   }

@@ -5,7 +5,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { reportHtml } from '../../webview/report/html.ts';
-import { readRun, readSourceSnapshot, type ReportV1, TIMELINE_FILE, type TimelineV1 } from '../core/index.ts';
+import {
+  readRun,
+  readRunSources,
+  type ReportV1,
+  type RunSources,
+  TIMELINE_FILE,
+  type TimelineV1,
+} from '../core/index.ts';
 import { parseFromReportView, type ToReportView } from '../protocol.ts';
 import { nonce } from './webview-html.ts';
 import { openInWorkspace } from './open-source.ts';
@@ -59,11 +66,12 @@ export class ReportPanel implements vscode.Disposable {
       onFlameGraph: (reportFile: string) => void;
     },
   ): void {
-    const { report } = readRun(reportFile);
-    const baseline =
+    const { dir, report } = readRun(reportFile);
+    const base =
       opts.baselineFile && path.resolve(opts.baselineFile) !== path.resolve(reportFile)
         ? tryRead(opts.baselineFile)
         : undefined;
+    const baseline = base?.report;
     let current = ReportPanel.current;
     if (!current) {
       const panel = vscode.window.createWebviewPanel(
@@ -87,7 +95,7 @@ export class ReportPanel implements vscode.Disposable {
       type: 'report',
       report,
       baseline,
-      ...(baseline && opts.baselineFile ? changedSourcesOf(opts.baselineFile, reportFile) : {}),
+      ...(base ? changedSourcesOf(readRunSources(base.dir, dir)) : {}),
       focus: opts.focus,
       timeline: readTimeline(reportFile),
     });
@@ -135,12 +143,10 @@ export class ReportPanel implements vscode.Disposable {
  * What the page's diff needs of both runs' sources.json: the texts of the files that differ, the
  * names of those that do not (the webview has no file access).
  */
-function changedSourcesOf(
-  baselineFile: string,
-  reportFile: string,
-): { changedSources?: { base: Record<string, string>; current: Record<string, string>; same: string[] } } {
-  const base = readSourceSnapshot(runDirOf(baselineFile));
-  const now = readSourceSnapshot(runDirOf(reportFile));
+function changedSourcesOf({
+  base,
+  current: now,
+}: RunSources): Pick<Extract<ToReportView, { type: 'report' }>, 'changedSources'> {
   const changedSources = {
     base: {} as Record<string, string>,
     current: {} as Record<string, string>,
@@ -158,11 +164,9 @@ function changedSourcesOf(
   return now.size > 0 && base.size > 0 ? { changedSources } : {};
 }
 
-const runDirOf = (reportFile: string): string => (reportFile.endsWith('.json') ? path.dirname(reportFile) : reportFile);
-
-function tryRead(reportFile: string): ReportV1 | undefined {
+function tryRead(reportFile: string): { dir: string; report: ReportV1 } | undefined {
   try {
-    return readRun(reportFile).report;
+    return readRun(reportFile);
   } catch {
     return undefined; // a baseline that was deleted: the report shows without deltas
   }

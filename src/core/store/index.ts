@@ -25,6 +25,7 @@ export {
   processStacksFile,
   PROFILE_FILE,
   readRun,
+  readRunSources,
   readSourceSnapshot,
   REPORT_FILE,
   runsDirOf,

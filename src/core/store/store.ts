@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isAlive } from '../app/index.ts';
-import { isReportV1, type ReportV1 } from '../report/index.ts';
+import { isReportV1, type ReportV1, type RunSources } from '../report/index.ts';
 
 export const PROFILE_FILE = 'profile.cpuprofile';
 export const REPORT_FILE = 'report.json';
@@ -166,6 +166,11 @@ export function readSourceSnapshot(runDir: string): Map<string, string> {
   for (const [file, text] of Object.entries(value))
     if (path.isAbsolute(file) && typeof text === 'string') saved.set(file, text);
   return saved;
+}
+
+/** Both runs' sources.json, for a comparison that finds rewritten lines by a diff (report/compare.ts). */
+export function readRunSources(baseDir: string, currentDir: string): RunSources {
+  return { base: readSourceSnapshot(baseDir), current: readSourceSnapshot(currentDir) };
 }
 
 export interface RunListing {
