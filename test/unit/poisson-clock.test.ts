@@ -1,16 +1,17 @@
-// PoissonClock (capture/poisson-clock.ts): the moments captures are sent at come from a thread of
-// their own, while running, never while paused or after the end; a clock whose paused thread ended
-// itself starts another when asked to run again. States only: how often it ticks is not tested.
+// PoissonClock (capture/poisson-clock.ts): the moments captures are sent at come while running,
+// never while paused or after the end, from its thread or from Node's timers (its fallback); a
+// clock whose paused thread ended itself starts another when asked to run again. States only: how
+// often it ticks is not tested.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PoissonClock } from '../../src/core/capture/poisson-clock.ts';
+import { PoissonClock, type PoissonClockOptions } from '../../src/core/capture/poisson-clock.ts';
 import { waitFor } from '../helpers/waits.ts';
 
 const pauseMs = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-test('ticks while running, none while paused, again when run again, none after the end', async () => {
+async function runPauseRunEnd(opts: PoissonClockOptions): Promise<void> {
   let ticks = 0;
-  const clock = new PoissonClock(1000, () => ticks++);
+  const clock = new PoissonClock(1000, () => ticks++, opts);
   try {
     clock.run();
     await waitFor('20 ticks while running', () => ticks >= 20);
@@ -29,7 +30,13 @@ test('ticks while running, none while paused, again when run again, none after t
   const ended = ticks;
   await pauseMs(200);
   assert.equal(ticks, ended, 'no tick after the end');
-});
+}
+
+test('its thread ticks while running, none while paused, again when run again, none after the end', () =>
+  runPauseRunEnd({}));
+
+test("with Node's timers only (its fallback when the thread cannot run): the same states", () =>
+  runPauseRunEnd({ thread: false }));
 
 test('a thread that ended itself after a long pause is replaced when the clock runs again', async () => {
   let ticks = 0;
@@ -46,24 +53,4 @@ test('a thread that ended itself after a long pause is replaced when the clock r
   } finally {
     clock.end();
   }
-});
-
-test("with Node's timers only (its fallback when the thread cannot run): the same states", async () => {
-  let ticks = 0;
-  const clock = new PoissonClock(1000, () => ticks++, { thread: false });
-  try {
-    clock.run();
-    await waitFor('ticks from timers', () => ticks >= 20);
-    clock.pause();
-    const paused = ticks;
-    await pauseMs(100);
-    assert.equal(ticks, paused, 'no tick while paused');
-    clock.run();
-    await waitFor('ticks again', () => ticks >= paused + 20);
-  } finally {
-    clock.end();
-  }
-  const ended = ticks;
-  await pauseMs(100);
-  assert.equal(ticks, ended, 'no tick after the end');
 });
