@@ -3,7 +3,7 @@
 // messages from a V8 interrupt: an expression evaluated through the inspector runs on top of
 // whatever JS is running, and Error.captureStackTrace inside it sees the interrupted stack with
 // the line and column of every frame, inlined ones included. This module sends one capture per
-// tick, at Poisson-distributed ticks (poisson-clock.ts), and records, for every tick, the sample of the CPU profile
+// tick, at Poisson-distributed ticks, and records, for every tick, the sample of the CPU profile
 // taken at that moment (same monotonic clock: V8's TimeTicks and process.hrtime are both
 // CLOCK_MONOTONIC), so the analysis can split each stack's time among the lines that were on it
 // (analysis/attribution/stacks.ts). A capture sent while the app is inside a long native call waits for it
@@ -15,7 +15,6 @@
 // one-way transit, which shifts the ticks of every call alike.
 import type { CdpChannel } from '../inspector/index.ts';
 import type { CpuProfile } from '../analysis/index.ts';
-import { PoissonClock } from './poisson-clock.ts';
 
 /**
  * Default rate. A line's share of an edge is a count of ticks, so its standard error is about
@@ -122,8 +121,7 @@ export class StackSampler {
   private threw = 0;
   /** Captures sent and not yet answered. */
   private readonly inFlight = new Set<Promise<void>>();
-  /** The moments ticks are sent at (a thread of their own: see poisson-clock.ts). */
-  private readonly clock: PoissonClock;
+  private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private disposed = false;
   private failure: string | undefined;
@@ -131,11 +129,7 @@ export class StackSampler {
   private constructor(
     private channel: CdpChannel,
     private readonly rateHz: number,
-  ) {
-    this.clock = new PoissonClock(rateHz, () => {
-      if (!this.stopped) this.tick();
-    });
-  }
+  ) {}
 
   /** Installs the capture function in the app and starts ticking (or, `paused`, waits for `resume`). */
   static async start(
@@ -146,13 +140,23 @@ export class StackSampler {
     const sampler = new StackSampler(channel, rateHz);
     await sampler.evaluate(INSTALL);
     if (opts.paused) sampler.stopped = true;
-    else sampler.clock.run();
+    else sampler.schedule();
     return sampler;
   }
 
   /** Why captures stopped early, if they did (the app went away, the session closed). */
   get error(): string | undefined {
     return this.failure;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    // Exponential gaps: ticks at random moments, never in step with a periodic task of the app.
+    const gapMs = -Math.log(1 - Math.random()) * (1000 / this.rateHz);
+    this.timer = setTimeout(() => {
+      this.tick();
+      this.schedule();
+    }, gapMs);
   }
 
   private tick(): void {
@@ -170,7 +174,7 @@ export class StackSampler {
         // The app went away or refused: stop asking (the window itself goes on).
         this.failure ??= (err as Error).message;
         this.stopped = true;
-        this.clock.end();
+        clearTimeout(this.timer);
       },
     );
     this.inFlight.add(done);
@@ -221,7 +225,7 @@ export class StackSampler {
    */
   async stop(waitMs = 1000): Promise<void> {
     this.stopped = true;
-    this.clock.pause();
+    clearTimeout(this.timer);
     if (this.inFlight.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -241,7 +245,7 @@ export class StackSampler {
     if (channel) this.channel = channel;
     if (!this.stopped || this.failure !== undefined || this.disposed) return;
     this.stopped = false;
-    this.clock.run();
+    this.schedule();
   }
 
   /**
@@ -270,7 +274,7 @@ export class StackSampler {
   async dispose(): Promise<void> {
     this.disposed = true;
     this.stopped = true;
-    this.clock.end();
+    clearTimeout(this.timer);
     await this.evaluate(`delete ${FN}`).catch(() => undefined);
   }
 
