@@ -97,7 +97,7 @@ export class ReportPanel implements vscode.Disposable {
       baseline,
       ...(base ? changedSourcesOf(readRunSources(base.dir, dir)) : {}),
       focus: opts.focus,
-      timeline: readTimeline(reportFile),
+      timeline: readTimeline(dir),
     });
   }
 
@@ -172,9 +172,9 @@ function tryRead(reportFile: string): { dir: string; report: ReportV1 } | undefi
   }
 }
 
-/** timeline.json beside the report (the page validates it); none for runs analyzed before it existed. */
-function readTimeline(reportFile: string): TimelineV1 | undefined {
-  const file = path.join(path.dirname(reportFile), TIMELINE_FILE);
+/** The run folder's timeline.json (the page validates it); none for runs analyzed before it existed. */
+function readTimeline(runDir: string): TimelineV1 | undefined {
+  const file = path.join(runDir, TIMELINE_FILE);
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8')) as TimelineV1;
   } catch {
