@@ -1,5 +1,6 @@
-// What a failed e2e test leaves for whoever reads it: a screenshot, the notifications on screen
-// and the extension host's recent Hotline and error lines.
+// What a failed e2e test leaves for whoever reads it: a screenshot, the notifications on screen,
+// the extension host's recent Hotline and error lines, and the browser's recent errors and warnings
+// (a webview's host page reports its own failures only there).
 import type { TestContext } from 'node:test';
 import type { VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
@@ -13,4 +14,9 @@ export async function describeFailure(vs: VSCode, t: TestContext, screenshot: st
     .filter((l) => /hotline|error/i.test(l))
     .slice(-40);
   t.diagnostic(`extension host log:\n${log.join('\n')}`);
+  const browser = vs
+    .browserLogs()
+    .filter((l) => /^\[(error|warning|pageerror)\]/.test(l))
+    .slice(-20);
+  t.diagnostic(`browser errors and warnings:\n${browser.join('\n')}`);
 }

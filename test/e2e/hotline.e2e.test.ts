@@ -154,8 +154,7 @@ describe('a completed run', () => {
     await dom.waitForViewItem(page, 'Runs', /./, 30_000);
     const items = await dom.viewItems(page, 'Runs');
     assert.equal(items.length, 1, `one run in the Runs view: ${JSON.stringify(items)}`);
-    await dom.openFile(page, `.hotline/runs/${runId}/profile.cpuprofile`, { textEditor: false });
-    const editor = await dom.webviewFrame(page, { title: 'profile.cpuprofile', timeout: 60_000 });
+    const editor = await dom.openCustomEditor(page, `.hotline/runs/${runId}/profile.cpuprofile`);
     await editor
       .getByText(/profile\.cpuprofile/)
       .first()

@@ -28,6 +28,10 @@ before(async () => {
     extensionVsix: vsix,
     userSettings: { 'hotline.pathMap': { '/tmp/fleet/app/': './' } },
   });
+  // A file opened before the installed extensions are registered gets the text editor ("binary"),
+  // not Hotline's custom editor: in a fresh browser profile VS Code's editor resolver does not wait
+  // for them. The Hotline view container shows once they are.
+  await dom.activityBarItem(vs.page, 'Hotline').waitFor({ state: 'visible', timeout: 60_000 });
 });
 
 after(async () => {
@@ -42,8 +46,7 @@ test(
     assert.ok(vs, 'VS Code started');
     const { page } = vs;
     try {
-      await dom.openFile(page, 'wall.pb.gz', { textEditor: false });
-      const flame = await dom.webviewFrame(page, { title: 'wall.pb.gz', timeout: 60_000 });
+      const flame = await dom.openCustomEditor(page, 'wall.pb.gz');
       await flame
         .getByText(/wall\.cpuprofile/)
         .first()

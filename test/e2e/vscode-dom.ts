@@ -411,27 +411,74 @@ export async function webviewFrame(page: Page, opts: { title?: string; timeout?:
     await expandView(page, title);
     container = pane.locator('.pane-body');
   }
-  const index = await waitUntil(
-    `webview "${title}"`,
-    async () => {
-      const box = await container.boundingBox();
-      if (!box) return undefined;
-      const i = await outer.evaluateAll((frames, b) => {
-        return frames.findIndex((f) => {
-          const r = f.getBoundingClientRect();
-          const style = getComputedStyle(f.parentElement ?? f);
-          if (r.width === 0 || r.height === 0 || style.visibility === 'hidden' || style.display === 'none')
-            return false;
-          const cx = r.x + r.width / 2;
-          const cy = r.y + r.height / 2;
-          return cx >= b.x && cx <= b.x + b.width && cy >= b.y && cy <= b.y + b.height;
-        });
-      }, box);
-      return i >= 0 ? i : undefined;
-    },
-    timeout,
-  );
+  let index: number;
+  try {
+    index = await waitUntil(
+      `webview "${title}"`,
+      async () => {
+        const box = await container.boundingBox();
+        if (!box) return undefined;
+        const i = await outer.evaluateAll((frames, b) => {
+          return frames.findIndex((f) => {
+            const r = f.getBoundingClientRect();
+            const style = getComputedStyle(f.parentElement ?? f);
+            if (r.width === 0 || r.height === 0 || style.visibility === 'hidden' || style.display === 'none')
+              return false;
+            const cx = r.x + r.width / 2;
+            const cy = r.y + r.height / 2;
+            return cx >= b.x && cx <= b.x + b.width && cy >= b.y && cy <= b.y + b.height;
+          });
+        }, box);
+        return i >= 0 ? i : undefined;
+      },
+      timeout,
+    );
+  } catch (err) {
+    // Say what was there: a webview that never became ready, or one that is not over the editor.
+    (err as Error).message += `\n${await describeWebviews(page, container)}`;
+    throw err;
+  }
   return outer.nth(index).contentFrame().locator(SEL.webviewInner).contentFrame();
+}
+
+/**
+ * Opens a workspace file that shows in a custom editor (a .cpuprofile, a .pb.gz) and returns its
+ * webview's content frame. When no ready webview is over the editor after half the time (VS Code
+ * opened it as text, or its webview host page never loaded: both VS Code's, not the extension's),
+ * the editor is closed and the file opened once more, and the test's output says so.
+ */
+export async function openCustomEditor(page: Page, relPath: string, timeout = 60_000): Promise<FrameLocator> {
+  const title = relPath.split(/[\\/]/).pop()!;
+  await openFile(page, relPath, { textEditor: false, timeout });
+  try {
+    return await webviewFrame(page, { title, timeout: timeout / 2 });
+  } catch (err) {
+    console.log(`# ${(err as Error).message.replace(/\n/g, ' ')}: the editor closed and "${relPath}" opened once more`);
+    await runCommand(page, 'View: Close Editor');
+    await openFile(page, relPath, { textEditor: false, timeout });
+    return webviewFrame(page, { title, timeout: timeout / 2 });
+  }
+}
+
+/** Every webview host frame on the page, its state and place, and the box a webview was expected in. */
+async function describeWebviews(page: Page, container: Locator): Promise<string> {
+  const box = await container.boundingBox({ timeout: 1000 }).catch(() => null);
+  const frames = await page
+    .locator('iframe.webview')
+    .evaluateAll((fs) =>
+      fs.map((f) => {
+        const r = f.getBoundingClientRect();
+        const style = getComputedStyle(f.parentElement ?? f);
+        return `${f.className} at ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)} ${style.visibility}/${style.display}`;
+      }),
+    )
+    .catch((e: unknown) => [`(could not read: ${String(e)})`]);
+  const where = box
+    ? `${Math.round(box.x)},${Math.round(box.y)} ${Math.round(box.width)}×${Math.round(box.height)}`
+    : 'none';
+  // A file opened before the extensions were registered shows in the text editor instead ("binary").
+  const shown = ((await container.textContent({ timeout: 1000 }).catch(() => '')) ?? '').trim().slice(0, 160);
+  return `expected over the box ${where} (it shows "${shown}"); webview frames: ${frames.length ? frames.join('; ') : 'none'}`;
 }
 
 // ------------------------------------------------------------------------------------------
