@@ -100,3 +100,14 @@ export function burner(): () => void {
     }
   };
 }
+
+/** Saved runs of the truth apps whose time is in two `pbkdf2Sync` calls of 2:1 (their captures land at each call's end). */
+export function truthPbkdf2Runs(): string[] {
+  const out: string[] = [];
+  for (const app of ['two-levels', 'helper-two-sites', 'two-calls']) {
+    const dir = path.join(REPO, 'test', 'apps', 'truth', app, '.hotline', 'runs');
+    if (!fs.existsSync(dir)) continue;
+    for (const run of fs.readdirSync(dir).sort()) out.push(path.join(dir, run));
+  }
+  return out;
+}

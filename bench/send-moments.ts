@@ -10,7 +10,7 @@
 //   truth apps' pbkdf2 cases: test/apps/truth/{two-levels,helper-two-sites,two-calls}/.hotline/runs/*)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO, median, round } from './common.ts';
+import { REPO, median, round, truthPbkdf2Runs } from './common.ts';
 
 /** Two landings further apart than this are in different sub-windows (the profiler was off). */
 const SAME_WINDOW_US = 100_000;
@@ -56,18 +56,8 @@ function sharesOf(runDir: string): Shares | undefined {
   return { run: path.relative(REPO, runDir), sends: sends.length, bySpan };
 }
 
-function defaultRuns(): string[] {
-  const out: string[] = [];
-  for (const app of ['two-levels', 'helper-two-sites', 'two-calls']) {
-    const dir = path.join(REPO, 'test', 'apps', 'truth', app, '.hotline', 'runs');
-    if (!fs.existsSync(dir)) continue;
-    for (const run of fs.readdirSync(dir).sort()) out.push(path.join(dir, run));
-  }
-  return out;
-}
-
 const runs = process.argv.slice(2);
-const results = (runs.length ? runs : defaultRuns()).map(sharesOf).filter((r): r is Shares => r !== undefined);
+const results = (runs.length ? runs : truthPbkdf2Runs()).map(sharesOf).filter((r): r is Shares => r !== undefined);
 for (const r of results) {
   const cells = r.bySpan.map(
     ([obs, exp], i) => `${SPANS_US[i]} µs: ${(100 * obs).toFixed(1)}% of sends, ${(100 * exp).toFixed(1)}% of time`,
