@@ -13,9 +13,8 @@
 //
 //   node --import tsx bench/call-densities.ts [run folders…]   (default: the saved runs of the
 //   truth apps' pbkdf2 cases, as bench/send-moments.ts)
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO, median, round, truthPbkdf2Runs } from './common.ts';
+import { REPO, mean, median, readSavedStacks, round, truthPbkdf2Runs } from './common.ts';
 
 /** A site needs this many captures for its mean wait to be worth reading. */
 const MIN_CAPTURES = 200;
@@ -25,12 +24,6 @@ const MIN_LENGTH_MS = 2;
 const SAME_CALL_US = 800;
 /** Waits longer than this crossed into another request (a capture queued behind a late one). */
 const MAX_WAIT_US = 20_000;
-
-interface Frame {
-  url: string;
-  line: number;
-  functionName: string;
-}
 
 interface Site {
   /** The site's calling frames of the app's code, innermost first, as file:line. */
@@ -66,13 +59,8 @@ function quantile(sorted: number[], q: number): number {
 }
 
 function densitiesOf(runDir: string): { run: string; sites: [Density, Density] } | undefined {
-  const file = path.join(runDir, 'stacks.json');
-  if (!fs.existsSync(file)) return undefined;
-  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as {
-    frames?: Frame[];
-    captures?: number[][];
-    timing?: Array<[number, number]>;
-  };
+  const data = readSavedStacks(runDir);
+  if (!data) return undefined;
   const frames = data.frames ?? [];
   const timing = data.timing ?? [];
   const sites = new Map<string, Site>();
@@ -96,13 +84,12 @@ function densitiesOf(runDir: string): { run: string; sites: [Density, Density] }
     differ++;
   const measured = top.map((site): Density => {
     const waits = site.waits.filter((w) => w < MAX_WAIT_US).sort((a, b) => a - b);
-    const mean = waits.reduce((a, b) => a + b, 0) / waits.length;
     const ran = [...site.ran].sort((a, b) => a - b);
     const captured = ran.filter((t, i) => i === 0 || t - ran[i - 1] > SAME_CALL_US).length;
     return {
       label: site.path[differ] ?? site.path[0],
       captures: site.waits.length,
-      lengthMs: (2 * (mean - quantile(waits, 0.02))) / 1000,
+      lengthMs: (2 * (mean(waits) - quantile(waits, 0.02))) / 1000,
       calls: site.waits.length / poissonMean(site.waits.length / captured),
     };
   });
@@ -123,8 +110,8 @@ const shares: Record<'captures' | 'lengths' | 'calls × length', number[]> = {
   'calls × length': [],
 };
 const spread = (xs: number[]): number => {
-  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length);
+  const m = mean(xs);
+  return Math.sqrt(mean(xs.map((x) => (x - m) ** 2)));
 };
 for (const { run, sites } of results) {
   const [long, short] = sites;
@@ -150,7 +137,6 @@ if (ratios.length) {
   );
   for (const [name, xs] of Object.entries(shares))
     console.log(
-      `the longer call's share by ${name}: mean ${round(xs.reduce((a, b) => a + b, 0) / xs.length, 2)}%, ` +
-        `spread ${round(spread(xs), 2)} points`,
+      `the longer call's share by ${name}: mean ${round(mean(xs), 2)}%, ` + `spread ${round(spread(xs), 2)} points`,
     );
 }

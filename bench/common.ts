@@ -3,6 +3,8 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
+import type { StackCapturesV1 } from '../src/core/capture/stack-sampler.ts';
+import { STACKS_FILE } from '../src/core/store/index.ts';
 
 export const BENCH_DIR = __dirname;
 export const REPO = path.resolve(BENCH_DIR, '..');
@@ -35,6 +37,8 @@ export function median(xs: number[]): number {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
+
+export const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 export const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
@@ -110,4 +114,11 @@ export function truthPbkdf2Runs(): string[] {
     for (const run of fs.readdirSync(dir).sort()) out.push(path.join(dir, run));
   }
   return out;
+}
+
+/** A saved run's stack captures with their send and run moments; none when the run has no stacks.json. */
+export function readSavedStacks(runDir: string): Partial<StackCapturesV1> | undefined {
+  const file = path.join(runDir, STACKS_FILE);
+  if (!fs.existsSync(file)) return undefined;
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<StackCapturesV1>;
 }

@@ -8,9 +8,8 @@
 //
 //   node --import tsx bench/send-moments.ts [run folders…]   (default: every saved run of the
 //   truth apps' pbkdf2 cases: test/apps/truth/{two-levels,helper-two-sites,two-calls}/.hotline/runs/*)
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO, median, round, truthPbkdf2Runs } from './common.ts';
+import { REPO, median, readSavedStacks, round, truthPbkdf2Runs } from './common.ts';
 
 /** Two landings further apart than this are in different sub-windows (the profiler was off). */
 const SAME_WINDOW_US = 100_000;
@@ -24,9 +23,7 @@ interface Shares {
 }
 
 function sharesOf(runDir: string): Shares | undefined {
-  const file = path.join(runDir, 'stacks.json');
-  if (!fs.existsSync(file)) return undefined;
-  const timing = (JSON.parse(fs.readFileSync(file, 'utf8')) as { timing?: Array<[number, number]> }).timing ?? [];
+  const timing = readSavedStacks(runDir)?.timing ?? [];
   const sends = timing.map((t) => t[0]).sort((a, b) => a - b);
   const lands = timing
     .map((t) => t[1])
