@@ -1,4 +1,5 @@
 // What a failed e2e test leaves for whoever reads it: a screenshot, the notifications on screen,
+// the workbench in one line (focus, quick input, tabs, side bar, panel),
 // the extension host's recent Hotline and error lines, and the browser's recent errors and warnings
 // (a webview's host page reports its own failures only there).
 import type { TestContext } from 'node:test';
@@ -8,6 +9,7 @@ import * as dom from './vscode-dom.ts';
 export async function describeFailure(vs: VSCode, t: TestContext, screenshot: string): Promise<void> {
   await vs.screenshot(screenshot).catch(() => undefined);
   t.diagnostic(`notifications: ${JSON.stringify(await dom.notificationTexts(vs.page).catch(() => []))}`);
+  t.diagnostic(`workbench: ${await dom.describeWorkbench(vs.page)}`);
   const log = vs
     .extensionHostLog()
     .split('\n')

@@ -155,6 +155,7 @@ test(
     } finally {
       if (failed) {
         await vs.screenshot('smoke-failure').catch(() => {});
+        t.diagnostic(`workbench: ${await dom.describeWorkbench(page)}`);
         t.diagnostic(`code-server log (tail):\n${vs.logs().slice(-3000)}`);
       }
       await vs.stop({ keepRunDir: failed });

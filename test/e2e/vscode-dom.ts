@@ -171,6 +171,40 @@ export async function runCommand(page: Page, title: string, opts: { timeout?: nu
 }
 
 /**
+ * Runs a command that is safe to run twice (a view or editor command) until `done` says its
+ * effect shows. The palette closes when a webview that finishes loading takes the focus, and a
+ * palette closed that way before its Enter looks the same as one that ran the command: the effect
+ * is what tells them apart. Each retry is printed in the test's output.
+ */
+export async function runCommandUntil(
+  page: Page,
+  title: string,
+  done: (wait: number) => Promise<boolean>,
+  timeout = 60_000,
+): Promise<void> {
+  const attemptWait = growingWaits();
+  let attempts = 0;
+  await waitUntil(
+    `command "${title}" to take effect`,
+    async () => {
+      if (attempts++ > 0) console.log(`# "${title}" showed no effect: run once more`);
+      await runCommand(page, title, { timeout });
+      return done(attemptWait());
+    },
+    timeout,
+    0,
+  );
+}
+
+/** Whether `locator` reaches `state` within `wait` ms. */
+async function shows(locator: Locator, wait: number, state: 'visible' | 'detached' = 'visible'): Promise<boolean> {
+  return locator.waitFor({ state, timeout: wait }).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
  * Runs a palette command that opens a quick pick, then picks the first row whose text anywhere
  * (label, description or detail) has `text`. A quick pick without ignoreFocusOut closes when
  * something else takes the focus (a report webview that finishes loading, a toast), leaving its
@@ -219,25 +253,23 @@ export async function openFile(
   const base = parts[parts.length - 1]!;
   const dir = parts.slice(0, -1).join('/');
   const attemptWait = growingWaits();
+  const opened = tabByTitle(page, base, `${SEL.activeGroup} ${SEL.tab}.active`);
   await waitUntil(
-    `"${relPath}" in quick open`,
+    `"${relPath}" opened from quick open`,
     async () => {
       await openQuickInput(page, 'Control+P', relPath);
       let row = page.locator(SEL.quickInputRow).filter({ has: page.locator(SEL.rowLabel, { hasText: exactly(base) }) });
       if (dir) row = row.filter({ has: page.locator(SEL.rowDescription, { hasText: dir }) });
-      try {
-        await row.first().waitFor({ state: 'visible', timeout: attemptWait() });
-      } catch {
-        await closeQuickInput(page);
-        return false;
-      }
-      await acceptRow(page, row.first());
-      return true;
+      const wait = attemptWait();
+      if (!(await acceptOnceShown(page, row.first(), wait))) return false;
+      // Quick open also closes when a webview takes the focus, before its Enter opened anything.
+      if (await shows(opened, wait)) return true;
+      console.log(`# "${relPath}" was not the active editor ${wait} ms after its quick open: opened once more`);
+      return false;
     },
     timeout,
     0,
   );
-  await tabByTitle(page, base, `${SEL.activeGroup} ${SEL.tab}.active`).waitFor({ state: 'visible', timeout });
   // A custom editor (a webview) has no text lines to wait for.
   if (opts.textEditor !== false) await page.locator(SEL.activeEditorLines).waitFor({ state: 'visible', timeout });
 }
@@ -309,8 +341,9 @@ export async function waitForEditorText(page: Page, re: RegExp, timeout = 30_000
 
 /** Closes every editor (View: Close All Editors via the palette). */
 export async function closeAllEditors(page: Page): Promise<void> {
-  await runCommand(page, 'View: Close All Editors');
-  await page.locator(SEL.tab).first().waitFor({ state: 'detached' });
+  await runCommandUntil(page, 'View: Close All Editors', (wait) =>
+    shows(page.locator(SEL.tab).first(), wait, 'detached'),
+  );
 }
 
 // ------------------------------------------------------------------------------------------
@@ -603,6 +636,46 @@ export async function activeTabPerGroup(page: Page): Promise<string[]> {
     );
 }
 
+/**
+ * What is on screen, in one line, for a failed test whose screenshot may be gone: the focused
+ * element, the quick input, each group's tabs (the active one starred), the side bar and panel
+ * titles and the Problems rows.
+ */
+export async function describeWorkbench(page: Page): Promise<string> {
+  return page
+    .evaluate(() => {
+      // No named functions in here: tsx's keepNames would wrap them in a helper the page lacks.
+      const a = document.activeElement;
+      const focus = a
+        ? `${a.tagName.toLowerCase()}.${[...a.classList].join('.')} "${(a.getAttribute('aria-label') ?? '').slice(0, 60)}"`
+        : 'none';
+      const quick = document.querySelector('.quick-input-widget');
+      const quickShown = quick && getComputedStyle(quick).display !== 'none';
+      const input = document.querySelector('.quick-input-widget input') as { value?: string } | null;
+      const groups = [...document.querySelectorAll('.editor-group-container')].map((g) => {
+        const tabs = [...g.querySelectorAll('.tabs-container .tab')].map(
+          (t) => `${t.classList.contains('active') ? '*' : ''}${(t.getAttribute('aria-label') ?? '').split(',')[0]}`,
+        );
+        return `${g.classList.contains('active') ? 'active ' : ''}[${tabs.join(', ')}]`;
+      });
+      const rows = document.querySelectorAll('.markers-panel .monaco-list-row').length;
+      return [
+        `focus: ${focus}`,
+        `quick input: ${quickShown ? `"${input?.value ?? ''}"` : 'closed'}`,
+        `groups: ${groups.join(' ') || 'none'}`,
+        ...[
+          'side bar:.part.sidebar .composite.title .title-label',
+          'panel:.part.panel .composite.title .action-item.checked',
+        ].map(
+          (w) =>
+            `${w.split(':')[0]}: ${(document.querySelector(w.split(':')[1])?.textContent ?? '').replace(/\s+/g, ' ').trim() || 'none'}`,
+        ),
+        `problems rows: ${rows}`,
+      ].join(' · ');
+    })
+    .catch((e: unknown) => `(the workbench could not be read: ${String(e)})`);
+}
+
 /** Puts the cursor on a 1-based line (and column) of the active editor (Go to Line). */
 export async function goToLine(page: Page, line: number, column?: number): Promise<void> {
   await openQuickInput(page, 'Control+G', column === undefined ? `:${line}` : `:${line}:${column}`);
@@ -668,9 +741,9 @@ export async function hoverText(
 
 /** Texts of the Problems panel's rows (it is opened with Ctrl+Shift+M if needed). */
 export async function problems(page: Page, timeout = 30_000): Promise<string[]> {
-  if (!(await page.locator(SEL.problemsRows).first().isVisible()))
-    await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
-  await page.locator(SEL.problemsRows).first().waitFor({ state: 'visible', timeout });
+  const rows = page.locator(SEL.problemsRows).first();
+  if (!(await rows.isVisible()))
+    await runCommandUntil(page, 'View: Focus Problems (Errors, Warnings, Infos)', (wait) => shows(rows, wait), timeout);
   return (await page.locator(SEL.problemsRows).allTextContents()).map((s) => s.replace(/\u00a0/g, ' ').trim());
 }
 
