@@ -113,7 +113,7 @@ const HTTP_PROBE = `
 export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
   await evaluate(`(() => {
     const old = ${PROBE};
-    if (old) { process.nextTick(() => { old.hook.disable(); old.waiting?.disable(); }); old.unhttp?.(); }
+    if (old) { setImmediate(() => { old.hook.disable(); old.waiting?.disable(); }); old.unhttp?.(); }
     const ah = process.getBuiltinModule ? process.getBuiltinModule('async_hooks') : require('async_hooks');
     const os = process.getBuiltinModule ? process.getBuiltinModule('os') : require('os');
     const TYPES = new Set(${JSON.stringify(POOL_TYPES)});
@@ -166,7 +166,11 @@ export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
     // to restore when that callback's emit ends; an inspector message served in that gap (a probe
     // that makes a timer or a histogram) restores it first, and the emit's own restore then reads
     // null and the app dies (TypeError in copyHooks, node:internal/async_hooks). So every turn is
-    // made on the next tick, outside any hook's callback (docs/reliability.md).
+    // made later, outside any hook's callback (docs/reliability.md): on the next tick from the
+    // hooks' own callbacks (ordinary app code), but never by process.nextTick from this script or
+    // any other served from an interrupt: landing between Node's last look at an empty tick queue
+    // and its clearing of "a tick is scheduled", it strands the queue, and no nextTick callback of
+    // the app runs again (the app stops serving). From here, setImmediate (its queue has no such gap).
     const later = (f) => process.nextTick(f);
     const settleWaiting = () => { if (p.open.size > 0) waiting.enable(); else waiting.disable(); };
     const waiting = ah.createHook({
@@ -189,8 +193,7 @@ export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
       // No destroy hook: it would make V8 track every promise's death, a cost on all the app's code.
     });
     p.waiting = waiting;
-    p.later = later;
-    later(() => { if (${PROBE} === p) p.hook.enable(); });
+    setImmediate(() => { if (${PROBE} === p) p.hook.enable(); });
     ${PROBE} = p;
     ${HTTP_PROBE}
   })()
@@ -202,10 +205,9 @@ export async function takeWaitTrace(evaluate: Evaluate): Promise<WaitTrace | und
   const json = await evaluate(`(() => {
     const p = ${PROBE};
     if (!p) return '';
-    // Turned off on the next tick, outside any hook's callback (see startWaitProbe); what they
-    // note until then is not read.
-    const off = () => { p.hook.disable(); p.waiting?.disable(); };
-    if (p.later) p.later(off); else off();
+    // Turned off by an immediate, outside any hook's callback and never by process.nextTick from
+    // this interrupt (see startWaitProbe); what they note until then is not read.
+    setImmediate(() => { p.hook.disable(); p.waiting?.disable(); });
     p.unhttp?.();
     delete ${PROBE};
     const taken = Number(process.hrtime.bigint() / 1000n);
