@@ -643,36 +643,35 @@ export async function activeTabPerGroup(page: Page): Promise<string[]> {
  */
 export async function describeWorkbench(page: Page): Promise<string> {
   return page
-    .evaluate(() => {
+    .evaluate((sel) => {
       // No named functions in here: tsx's keepNames would wrap them in a helper the page lacks.
       const a = document.activeElement;
       const focus = a
         ? `${a.tagName.toLowerCase()}.${[...a.classList].join('.')} "${(a.getAttribute('aria-label') ?? '').slice(0, 60)}"`
         : 'none';
-      const quick = document.querySelector('.quick-input-widget');
+      const quick = document.querySelector(sel.quickInput);
       const quickShown = quick && getComputedStyle(quick).display !== 'none';
-      const input = document.querySelector('.quick-input-widget input') as { value?: string } | null;
-      const groups = [...document.querySelectorAll('.editor-group-container')].map((g) => {
-        const tabs = [...g.querySelectorAll('.tabs-container .tab')].map(
+      const input = document.querySelector(sel.quickInputBox) as { value?: string } | null;
+      const groups = [...document.querySelectorAll(sel.editorGroup)].map((g) => {
+        const tabs = [...g.querySelectorAll(sel.tab)].map(
           (t) => `${t.classList.contains('active') ? '*' : ''}${(t.getAttribute('aria-label') ?? '').split(',')[0]}`,
         );
         return `${g.classList.contains('active') ? 'active ' : ''}[${tabs.join(', ')}]`;
       });
-      const rows = document.querySelectorAll('.markers-panel .monaco-list-row').length;
       return [
         `focus: ${focus}`,
         `quick input: ${quickShown ? `"${input?.value ?? ''}"` : 'closed'}`,
         `groups: ${groups.join(' ') || 'none'}`,
         ...[
-          'side bar:.part.sidebar .composite.title .title-label',
-          'panel:.part.panel .composite.title .action-item.checked',
+          ['side bar', sel.sideBarTitle],
+          ['panel', '.part.panel .composite.title .action-item.checked'],
         ].map(
-          (w) =>
-            `${w.split(':')[0]}: ${(document.querySelector(w.split(':')[1])?.textContent ?? '').replace(/\s+/g, ' ').trim() || 'none'}`,
+          ([name, css]) =>
+            `${name}: ${(document.querySelector(css)?.textContent ?? '').replace(/\s+/g, ' ').trim() || 'none'}`,
         ),
-        `problems rows: ${rows}`,
+        `problems rows: ${document.querySelectorAll(sel.problemsRows).length}`,
       ].join(' · ');
-    })
+    }, SEL)
     .catch((e: unknown) => `(the workbench could not be read: ${String(e)})`);
 }
 
