@@ -257,18 +257,22 @@ function counted(b: number, bReq: number, c: number, cReq: number, bWindows: num
  * sampling error says nothing of the run-to-run spread of the whole, and a cost moved from one
  * line to another is no saving (a hash wrapped in a promise still runs on the main thread: its
  * line is cheaper, its new caller costlier, the request not). Carriers:
- * - CPU per request, moved the row's way by at least a share of the row's change (CARRY_REACH):
- *   a line 40 ms cheaper is not carried by a request 1.4 ms cheaper;
+ * - CPU per request;
  * - the loop's busy share or its delay p99 (a hash moved to the threadpool frees the loop, not the
  *   CPU; on a starved machine the loop can stay busy, but it stops stalling);
  * - req/s and latency p50/p99, unless the loop was saturated in both runs: then they follow the
  *   CPU the machine gave the app between the runs, not the code.
+ * Each carries only a change of its size (CARRY_REACH): moved the row's way, by at least half of
+ * the row's share of the request's CPU — a line that was the whole request is not carried by a
+ * loop delay 5% shorter (the batching of a saturated loop's turns changes with the code's shape),
+ * nor a line 40 ms cheaper by a request 1.4 ms cheaper.
  * When every request figure is too short to tell, so is the row.
  */
 function holdBackUncarried(out: Comparison): void {
   const l = out.load;
   const cpu = l?.cpuPerRequestMs;
-  const loopFigures = [
+  const carriers = [
+    cpu?.noise,
     ...(l?.saturated ? [] : [l?.requestsPerSecond.noise, l?.latencyMs.p50.noise, l?.latencyMs.p99.noise]),
     out.eventLoop?.utilization.noise,
     out.eventLoop?.p99.noise,
@@ -282,21 +286,20 @@ function holdBackUncarried(out: Comparison): void {
   ].filter((n): n is Change => n !== undefined);
   if (all.length === 0) return; // runs without sub-windows: the rows' own test stands
   const allTooShort = all.every((n) => n.verdict === 'too short');
-  /** The most the request's CPU could have moved the row's way, ms (the interval's far end). */
-  const cpuReachMs = (row: CostChange): number => {
-    if (!cpu?.noise || cpu.noise.verdict !== row.verdict) return 0;
-    const far = row.change < 0 ? (cpu.noise.lowPct ?? cpu.noise.changePct) : (cpu.noise.highPct ?? cpu.noise.changePct);
-    return Math.abs((cpu.base * far) / 100);
-  };
+  /** The row's share of the request's CPU (0–1); 0 when the CPU is unknown: the verdict alone. */
+  const shareOf = (row: CostChange): number => (cpu && cpu.base > 0 ? Math.min(1, Math.abs(row.change) / cpu.base) : 0);
+  /** How far a figure moved at most, % (its interval's far end). */
+  const reachPct = (n: Change): number =>
+    Math.max(Math.abs(n.lowPct ?? n.changePct), Math.abs(n.highPct ?? n.changePct));
   for (const row of [...out.functions, ...out.lines]) {
     if (!isChange(row.verdict)) continue;
     if (allTooShort) {
       row.verdict = 'too short';
       continue;
     }
-    const byLoop = loopFigures.some((n) => n.verdict === row.verdict);
-    const byCpu = cpuReachMs(row) * CARRY_REACH >= Math.abs(row.change);
-    if (!byLoop && !byCpu) {
+    const share = shareOf(row);
+    const carried = carriers.some((n) => n.verdict === row.verdict && (reachPct(n) / 100) * CARRY_REACH >= share);
+    if (!carried) {
       row.verdict = 'within noise';
       row.heldBack = true;
     }
@@ -304,8 +307,9 @@ function holdBackUncarried(out: Comparison): void {
 }
 
 /**
- * A row's change is carried by the request's CPU when the CPU interval reaches at least half of
- * it: parts of a request's change can offset each other, but not by more than that.
+ * A row's change is carried by a request figure whose interval reaches at least half of the
+ * row's share of the request: parts of a request's change can offset each other, but not by more
+ * than that.
  */
 const CARRY_REACH = 2;
 
@@ -486,6 +490,9 @@ function pairByDiff(rows: Merged[], diffOf: (file: string) => LineCorrespondence
       .filter((a) => a.inCurrent && !a.inBase && a.e.file === g.e.file && a.e.thread === g.e.thread)
       .filter((a) => !inFile.has(a.e.line - 1))
       .filter((a) => a.e.line - 1 >= place.first && a.e.line - 1 <= place.last)
+      // A hunk rewritten line for line: only the line at its offset is its new code (an async
+      // function's rewritten header, sampled now, is not the rewritten call below it).
+      .filter((a) => !place.sameSize || a.e.line - 1 === place.at)
       .sort((x, y) => rank(x, g, place.at) - rank(y, g, place.at));
     let row = free[0] ?? inFile.get(place.at);
     if (!row) {

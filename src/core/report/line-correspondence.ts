@@ -53,13 +53,14 @@ export function correspondence(oldText: string, newText: string): LineCorrespond
 
 /**
  * Where a changed old line (0-based, oldToNew −1) is now: the new lines between its unchanged
- * neighbours' new places, and the one at its own offset in that hunk. Undefined when the hunk has
+ * neighbours' new places, the one at its own offset in that hunk, and whether the hunk kept its
+ * number of lines (then that one is its new code, line for line). Undefined when the hunk has
  * no new lines (the line was deleted) or the diff was given up.
  */
 export function newPlaceOf(
   c: LineCorrespondence,
   oldLine: number,
-): { first: number; last: number; at: number } | undefined {
+): { first: number; last: number; at: number; sameSize: boolean } | undefined {
   if (!c.complete || oldLine < 0 || oldLine >= c.oldToNew.length || c.oldToNew[oldLine] >= 0) return undefined;
   let before = oldLine - 1;
   while (before >= 0 && c.oldToNew[before] < 0) before--;
@@ -68,5 +69,7 @@ export function newPlaceOf(
   const first = before >= 0 ? c.oldToNew[before] + 1 : 0;
   const last = after < c.oldToNew.length ? c.oldToNew[after] - 1 : c.newLines.length - 1;
   if (last < first) return undefined;
-  return { first, last, at: Math.min(first + (oldLine - before - 1), last) };
+  // As many new lines as old ones: each rewritten line is the one at its own offset.
+  const sameSize = last - first === after - before - 2;
+  return { first, last, at: Math.min(first + (oldLine - before - 1), last), sameSize };
 }
