@@ -138,6 +138,14 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
       },
       15_000,
     );
+    // Moved to the other group, the webview draws again: the screenshot waits for the hot line
+    // the lens revealed.
+    report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 30_000 });
+    await report
+      .getByText(`server.js:${hotLine}`)
+      .filter({ visible: true })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await vs.screenshot('ux-2-report-beside-code');
 
     // 4. The hint in plain text, once: Problems, the hover, the quick-fix menu. From the code, as a
