@@ -83,6 +83,7 @@ export {
   type LoadComparison,
   type SideBySideFigures,
   type Comparison,
+  type CostChange,
   type Delta,
   type GateVerdict,
   intervalPct,

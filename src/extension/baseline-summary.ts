@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import {
   compareReports,
   type Comparison,
+  type CostChange,
   type Delta,
   isChange,
   readRun,
@@ -43,12 +44,24 @@ export function summarise(c: Comparison): string {
   // The line that saved the most, only when the request carries it (compare.ts holds a line's
   // saving back otherwise): a caller's total holds the same saving and would name the route
   // handler rather than the line that was fixed.
-  const line = c.lines.find((l) => l.change < 0 && isChange(l.verdict));
-  const saving = line ?? c.functions.find((f) => f.change < 0 && isChange(f.verdict));
+  const worthNaming = (r: CostChange): boolean => r.change < 0 && isChange(r.verdict) && -r.change >= minNamedMs(c);
+  const saving = c.lines.find(worthNaming) ?? c.functions.find(worthNaming);
   if (saving) parts.push(`${saving.name} ${signed(saving.change)} ${c.unit}`);
   // A fix applied whose cost did not move: said, not dropped.
   for (const h of c.keptHints ?? []) parts.push(`${path.basename(h.file)}:${h.line} ${h.message.split(':')[0]}`);
   return `against the baseline ${c.baseId}: ${parts.length > 0 ? parts.join(', ') : 'no change in your code'}.`;
+}
+
+/** A saving named in the toast is at least this share of the request's CPU. */
+const MIN_NAMED_SHARE = 0.05;
+
+/**
+ * The smallest saving the toast names, ms: a line that was 0.5% of the request, cheaper beside a
+ * loop that batches differently, is no answer to "did the fix help?" (the report lists it).
+ */
+function minNamedMs(c: Comparison): number {
+  const cpu = c.load?.cpuPerRequestMs;
+  return cpu && c.unit === 'ms/request' ? cpu.base * MIN_NAMED_SHARE : 0;
 }
 
 /**

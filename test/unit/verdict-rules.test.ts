@@ -260,6 +260,28 @@ describe('a call wrapped in a promise: its cost leaves the line, not the request
     assert.doesNotMatch(summarise(d), /checkPassword −/, summarise(d));
   });
 
+  test('a line that was 0.5% of the request, cheaper beside that loop, is not named in the toast', () => {
+    // As in the same e2e run: a line of the route handler sampled in the base run only (0.16 ms
+    // a request), carried by the loop delay's 5%, was named as the saving.
+    const small = (r: ReportV1): void => {
+      const hot = r.lines.find((x) => x.line === 35)!;
+      const ms = hot.ownMs * 0.005;
+      r.lines.push({ ...hot, line: 65, function: 'handler', code: 'return res.status(400)', ownMs: ms, totalMs: ms });
+    };
+    const d = compareReports(
+      run('a', delayed(measured, 600), (r) => {
+        r.eventLoop!.utilization = 1;
+        small(r);
+      }),
+      run('b', delayed(measured, 570), wrapped),
+    );
+    // The row itself stands (the report lists it), the toast does not lead with it.
+    const row = d.lines.find((x) => x.line === 65)!;
+    assert.equal(row.verdict, 'better', JSON.stringify(row));
+    assert.doesNotMatch(summarise(d), /handler −/, summarise(d));
+    assert.match(summarise(d), /server\.js:35 still blocks the event loop/, summarise(d));
+  });
+
   test('a loop freed of the hash (moved to the threadpool) carries its saving', () => {
     const pooled = (r: ReportV1): void => {
       r.lines = r.lines.filter((x) => x.line !== 35);
