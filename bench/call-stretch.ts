@@ -1,19 +1,19 @@
 // Issue 20, item 4: does a CPU-bound neighbour stretch the long call of two `pbkdf2Sync` calls of
 // 2:1 beyond its share, with no Hotline attached? The app times each call itself (wall:
 // process.hrtime; CPU: process.cpuUsage, the process's, which is the main thread's here: the
-// calls run there and nothing else is busy) and keeps the sums; 8 keep-alive connections from
-// this process load it. Runs alternate quiet / beside one CPU-bound process. Prints, per run, the
+// calls run there and nothing else is busy) and keeps the sums; autocannon in this process loads
+// it (8 connections). Runs alternate quiet / beside one CPU-bound process. Prints, per run, the
 // long call's share of the two calls' wall time and of their CPU time.
 //
 //   node --import tsx bench/call-stretch.ts        (HOTLINE_BENCH_QUICK=1: 2 runs a side, else 5)
 import { fork } from 'node:child_process';
+import autocannon from 'autocannon';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as path from 'node:path';
 import { PAIRS, burner, mean, round, tmpDir } from './common.ts';
 
-const WARM_MS = 2_000;
-const MEASURE_MS = 15_000;
+const WARM_S = 2;
+const MEASURE_S = 15;
 const CONNECTIONS = 8;
 
 /** The app: two calls of 20000 and 10000 iterations per request, each timed by the app itself. */
@@ -50,42 +50,21 @@ interface Shares {
 async function oneRun(appFile: string): Promise<Shares> {
   const app = fork(appFile, [], { stdio: 'ignore' });
   // Bounded: a run that does not report in time is killed, never waited on forever.
-  const guard = setTimeout(() => app.kill('SIGKILL'), WARM_MS + MEASURE_MS + 30_000);
+  const guard = setTimeout(() => app.kill('SIGKILL'), (WARM_S + MEASURE_S + 30) * 1000);
   try {
     const port = await new Promise<number>((resolve, reject) => {
       app.once('message', (m: { port: number }) => resolve(m.port));
       app.once('exit', () => reject(new Error('the app exited before listening')));
     });
-    const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-    let stop = false;
-    const connection = (): Promise<void> =>
-      new Promise((resolve) => {
-        const next = (): void => {
-          if (stop) return resolve();
-          http
-            .get({ host: '127.0.0.1', port, agent }, (res) => {
-              res.resume();
-              res.on('end', next);
-            })
-            .on('error', () => resolve());
-        };
-        next();
-      });
-    const load = Promise.all(Array.from({ length: CONNECTIONS }, connection));
-    await new Promise((r) => setTimeout(r, WARM_MS));
+    const url = `http://127.0.0.1:${port}/`;
+    await autocannon({ url, connections: CONNECTIONS, duration: WARM_S });
     app.send('reset');
-    await new Promise((r) => setTimeout(r, MEASURE_MS));
-    const report = new Promise<{ sums: Record<string, number> }>((resolve) =>
-      app.on(
-        'message',
-        (m: { sums?: Record<string, number> }) => m.sums && resolve(m as { sums: Record<string, number> }),
-      ),
-    );
-    app.send('report');
-    const { sums } = await report;
-    stop = true;
-    await load;
-    agent.destroy();
+    await autocannon({ url, connections: CONNECTIONS, duration: MEASURE_S });
+    const { sums } = await new Promise<{ sums: Record<string, number> }>((resolve, reject) => {
+      app.on('message', (m: { sums?: Record<string, number> }) => m.sums && resolve({ sums: m.sums }));
+      app.once('exit', () => reject(new Error('the app exited before it reported')));
+      app.send('report');
+    });
     return {
       wallPct: (100 * sums.wallLong) / (sums.wallLong + sums.wallShort),
       cpuPct: (100 * sums.cpuLong) / (sums.cpuLong + sums.cpuShort),

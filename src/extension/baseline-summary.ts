@@ -44,7 +44,8 @@ export function summarise(c: Comparison): string {
   // The line that saved the most, only when the request carries it (compare.ts holds a line's
   // saving back otherwise): a caller's total holds the same saving and would name the route
   // handler rather than the line that was fixed.
-  const worthNaming = (r: CostChange): boolean => r.change < 0 && isChange(r.verdict) && -r.change >= minNamedMs(c);
+  const minMs = minNamedMs(c);
+  const worthNaming = (r: CostChange): boolean => r.change < 0 && isChange(r.verdict) && -r.change >= minMs;
   const saving = c.lines.find(worthNaming) ?? c.functions.find(worthNaming);
   if (saving) parts.push(`${saving.name} ${signed(saving.change)} ${c.unit}`);
   // A fix applied whose cost did not move: said, not dropped.

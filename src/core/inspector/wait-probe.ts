@@ -38,6 +38,13 @@ export const WAIT_PROBE_URL = 'hotline:wait-probe';
 const MAX_REQUESTS = 200_000;
 
 /**
+ * Script text turning off the hooks of the probe `p` (an expression) by an immediate: outside any
+ * hook's callback, and never by process.nextTick from a script served by an interrupt (see
+ * startWaitProbe).
+ */
+const hooksOffLater = (p: string): string => `setImmediate(() => { ${p}.hook.disable(); ${p}.waiting?.disable(); })`;
+
+/**
  * libuv threadpool work as async_hooks names it. Each is one request to the pool; ZLIB is a
  * stream whose every write is one (its first write is what a one-shot zlib call makes).
  */
@@ -113,7 +120,7 @@ const HTTP_PROBE = `
 export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
   await evaluate(`(() => {
     const old = ${PROBE};
-    if (old) { setImmediate(() => { old.hook.disable(); old.waiting?.disable(); }); old.unhttp?.(); }
+    if (old) { ${hooksOffLater('old')}; old.unhttp?.(); }
     const ah = process.getBuiltinModule ? process.getBuiltinModule('async_hooks') : require('async_hooks');
     const os = process.getBuiltinModule ? process.getBuiltinModule('os') : require('os');
     const TYPES = new Set(${JSON.stringify(POOL_TYPES)});
@@ -205,9 +212,8 @@ export async function takeWaitTrace(evaluate: Evaluate): Promise<WaitTrace | und
   const json = await evaluate(`(() => {
     const p = ${PROBE};
     if (!p) return '';
-    // Turned off by an immediate, outside any hook's callback and never by process.nextTick from
-    // this interrupt (see startWaitProbe); what they note until then is not read.
-    setImmediate(() => { p.hook.disable(); p.waiting?.disable(); });
+    // What the hooks note until they are off is not read.
+    ${hooksOffLater('p')};
     p.unhttp?.();
     delete ${PROBE};
     const taken = Number(process.hrtime.bigint() / 1000n);
