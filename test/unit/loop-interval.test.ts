@@ -9,7 +9,7 @@ import { between, edge, startLoopProbe, stopLoopProbe } from '../../src/core/ins
 // The probe's expressions are self-contained JavaScript, as sent to the app's Runtime.evaluate.
 const evaluate = async (expression: string): Promise<unknown> => (0, eval)(expression);
 
-test('a closed sub-window carries its timer interval p99 (≥ the 10 ms period); an opening edge none', async () => {
+test('a closed sub-window carries its timer interval p99 (about the 10 ms period or more); an opening edge none', async () => {
   await startLoopProbe(evaluate);
   try {
     const open = await edge(evaluate, { open: 'measured' });
@@ -22,7 +22,9 @@ test('a closed sub-window carries its timer interval p99 (≥ the 10 ms period);
       await new Promise((resolve) => setImmediate(resolve));
     }
     const close = await edge(evaluate, { close: 'measured' });
-    assert.ok(close.closedLoopIntervalP99Ms! >= 10, String(close.closedLoopIntervalP99Ms));
+    // About the 10 ms period or more; a hair under it happens: libuv keeps its timers on a clock of
+    // whole milliseconds, so an interval read on the monotonic clock can be 9.99 ms (seen in CI).
+    assert.ok(close.closedLoopIntervalP99Ms! >= 9, String(close.closedLoopIntervalP99Ms));
     assert.equal(between(open, close).loopIntervalP99Ms, close.closedLoopIntervalP99Ms);
     assert.equal('loopIntervalP99Ms' in between(close, open), false);
   } finally {
