@@ -1,5 +1,6 @@
-// One build for every bundle: the CLI and the load runner (a child process), the extension and
-// its language server, and the webviews (browser bundles). `--watch` rebuilds on change.
+// One build for every bundle: the CLI, the load runner (a child process) and the capture sender
+// (a worker thread), the extension and its language server, and the webviews (browser bundles).
+// `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -54,6 +55,8 @@ const webBundle = {
 export const entries = [
   { ...nodeBundle, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   { ...nodeBundle, entryPoints: ['src/core/load/runner.ts'], outfile: 'dist/load-runner.js' },
+  // The stack captures' sender, a worker thread of the CLI or the extension host.
+  { ...nodeBundle, entryPoints: ['src/core/capture/send-thread.ts'], outfile: 'dist/capture-sender.js' },
   { ...nodeBundle, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
   { ...nodeBundle, entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
   // The flame graph's merged copy of a big .cpuprofile, written off the extension host's thread.

@@ -19,7 +19,7 @@ export const USAGE = `Usage:
       --sampling-interval US  profiler sampling interval in µs (default ${RUN_DEFAULTS.samplingIntervalUs})
       --stall-threshold MS    list event-loop stalls of at least MS ms (default 50; 0: off)
       --stack-rate HZ         stack captures a second in the profiled window, for the exact calling line
-                              of every frame (default ${DEFAULT_STACK_RATE_HZ}: ±1 point of a line's share in 10 s; each
+                              of every frame (default ${DEFAULT_STACK_RATE_HZ}: ±0.75 point of a line's share in 10 s; each
                               costs the app ~0.1–0.3 ms of CPU); 0: off, calling lines read from the source
       --no-waits              do not time the app's threadpool requests (crypto, zlib, fs, dns.lookup) and outgoing HTTP calls
       --heap                  also sample allocations (heap.heapprofile; bytes per function in the report)

@@ -56,9 +56,9 @@ export const RUN_TEST_TIMEOUT = { timeout: 60_000 };
 
 // ---- set-up ----------------------------------------------------------------------------------
 
-/** The load runner is forked from dist/: without a build every run fails with 'runner-missing'. */
+/** The load runner and the capture sender start from dist/: without a build every run fails. */
 export function assertBuilt(): void {
-  for (const file of ['dist/load-runner.js', 'dist/cli.js']) {
+  for (const file of ['dist/load-runner.js', 'dist/capture-sender.js', 'dist/cli.js']) {
     assert.ok(
       fs.existsSync(path.join(REPO_ROOT, file)),
       `${file} is missing: run \`npm run build\` before the integration tests`,

@@ -95,6 +95,8 @@ test(
       assert.equal(capture.segments.length, 3);
       assert.ok(capture.companion, 'its captures ran');
       const stacks = capture.companion.result(capture.segments);
+      // Sent by the sender thread on a session of its own, not by this thread's timers.
+      assert.equal(stacks.sentBy, 'thread');
       assert.ok(stacks.ticks.length >= 120, `${stacks.ticks.length} ticks: at least the 3 × 40 waited for`);
       // Sent between a segment's start and its end: never in the pause, never while restarting.
       const outside = stacks.timing.filter(
@@ -143,6 +145,27 @@ test('captures that cannot start leave the child profiled, with a note', { timeo
     assert.equal(record.processes?.[0].stacks, undefined);
     assert.ok(fs.existsSync(path.join(runDir, record.processes![0].file)));
     assert.match(record.notes.join('\n'), /stack captures did not run \(refused by the test\)/);
+  } finally {
+    await processes.dispose();
+  }
+});
+
+test('a session whose inspector address is unknown is captured by timers instead', { timeout: 60_000 }, async () => {
+  const info = await busyChild();
+  let sampler: StackSampler | undefined;
+  const processes = new ProcessProfilers<StackSampler>(async (c) => {
+    // The same connection without its address: the sender thread cannot open a session of its own.
+    const bare: CdpChannel = { send: (m, p) => c.send(m, p), on: (e, h) => c.on(e, h) };
+    return (sampler = await StackSampler.start(bare, 200, { paused: true }));
+  });
+  try {
+    processes.add(info);
+    await processes.startWindow(1000, true);
+    await moreCaptures(() => sampler, 40);
+    const [capture] = await processes.finish();
+    const stacks = capture.companion!.result(capture.segments);
+    assert.equal(stacks.sentBy, 'timers');
+    assert.ok(stacks.ticks.length >= 40, `${stacks.ticks.length} ticks`);
   } finally {
     await processes.dispose();
   }

@@ -16,12 +16,13 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const STEP_TIMEOUT_MS = 240_000;
 
-/** What the tarball holds, and nothing else: the launcher and the two bundles it runs. */
+/** What the tarball holds, and nothing else: the launcher and the three bundles it runs. */
 const SHIPPED = [
   'CHANGELOG.md',
   'LICENSE',
   'README.md',
   'bin/hotline.js',
+  'dist/capture-sender.js',
   'dist/cli.js',
   'dist/load-runner.js',
   'package.json',

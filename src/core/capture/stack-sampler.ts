@@ -12,16 +12,21 @@
 // answer (a round trip) would be classified by whatever call runs a round trip later, and a
 // short call loses more of its ticks that way than a long one (a 2:1 split of two pbkdf2Sync
 // calls came out 71/29 on a loaded machine). Sent at once, a tick lands after the message's
-// one-way transit, which shifts the ticks of every call alike.
+// one-way transit, which shifts the ticks of every call alike. The ticks are drawn and sent by a
+// thread of their own on a session of its own (capture-sender.ts), so that nothing the driver's
+// event loop does moves them; Node's timers of this thread are the fallback.
 import type { CdpChannel } from '../inspector/index.ts';
+import { senderSession, type SenderSession } from './capture-sender.ts';
 import type { CpuProfile } from '../analysis/index.ts';
 
 /**
  * Default rate. A line's share of an edge is a count of ticks, so its standard error is about
- * √(p(1−p)/n): 2000 ticks (10 s) give ±1 point. A capture costs the app ~50 µs of CPU (measured
- * on an idle app): at most 200 a second, about 1% of a core.
+ * √(p(1−p)/n): 4000 ticks (10 s) give ±0.75 point of a 2:1 split, where 2000 gave ±1.05, and
+ * that counting was most of a capture-decided split's spread (docs/attribution.md, "Precision").
+ * A capture costs the app ~20–50 µs of CPU: 400 a second, 1–2% of a core, in the profiled
+ * window only.
  */
-export const DEFAULT_STACK_RATE_HZ = 200;
+export const DEFAULT_STACK_RATE_HZ = 400;
 
 /** One distinct frame: where it was and which function it was in (all 1-based, as V8's CallSite gives them). */
 export interface CapturedFrame {
@@ -36,6 +41,8 @@ export interface StackCapturesV1 {
   version: 1;
   thread: 'main';
   rateHz: number;
+  /** What sent the captures: the sender thread (capture-sender.ts) alone, or this thread's timers (for some or all). */
+  sentBy?: 'thread' | 'timers';
   frames: CapturedFrame[];
   /** Per capture: frame indices, innermost first. An empty list: the app ran no JS (idle). */
   captures: number[][];
@@ -97,6 +104,7 @@ const INSTALL = `(() => {
 //# sourceURL=${SCRIPT_URL}`;
 
 const CALL = `${FN}()\n//# sourceURL=${SCRIPT_URL}`;
+const CALL_PARAMS = { expression: CALL, returnByValue: true, silent: true };
 
 /** The capture threw inside the app (not a lost connection). */
 class CaptureThrew extends Error {}
@@ -125,6 +133,13 @@ export class StackSampler {
   private stopped = false;
   private disposed = false;
   private failure: string | undefined;
+  /** The sender thread, while it works; without it (not built, or it failed) this thread's timers send. */
+  private sender: SenderSession | undefined;
+  /** The sender's session is open (a failure then stops the captures, as a lost connection does). */
+  private senderOpen = false;
+  /** Which sent captures in this run (both, when the thread failed in a later window). */
+  private sentByThread = false;
+  private sentByTimers = false;
 
   private constructor(
     private channel: CdpChannel,
@@ -139,6 +154,13 @@ export class StackSampler {
   ): Promise<StackSampler> {
     const sampler = new StackSampler(channel, rateHz);
     await sampler.evaluate(INSTALL);
+    if (channel.url !== undefined) {
+      const sender = senderSession(rateHz, CALL_PARAMS, {
+        answer: (sentUs, reply) => sampler.answered(reply, sentUs),
+        failed: (message) => sampler.senderFailed(message),
+      });
+      if (!('missing' in sender)) sampler.sender = sender;
+    }
     if (opts.paused) sampler.stopped = true;
     else sampler.schedule();
     return sampler;
@@ -151,6 +173,7 @@ export class StackSampler {
 
   private schedule(): void {
     if (this.stopped) return;
+    if (this.sender) return this.openSender(this.sender);
     // Exponential gaps: ticks at random moments, never in step with a periodic task of the app.
     const gapMs = -Math.log(1 - Math.random()) * (1000 / this.rateHz);
     this.timer = setTimeout(() => {
@@ -159,26 +182,62 @@ export class StackSampler {
     }, gapMs);
   }
 
-  private tick(): void {
-    const atUs = Number(process.hrtime.bigint() / 1000n);
-    const done = this.evaluate(CALL).then(
-      (text) => this.landed(typeof text === 'string' ? text : '', atUs),
-      (err: unknown) => {
-        // Unanswered because we stopped and closed the session meanwhile: no failure of the app's.
-        if (this.stopped) return;
-        // A capture that threw in the app costs that tick; many in a row stop the captures.
-        if (err instanceof CaptureThrew && ++this.threw < MAX_THROWN) {
-          this.unusable++;
-          return;
-        }
-        // The app went away or refused: stop asking (the window itself goes on).
-        this.failure ??= (err as Error).message;
-        this.stopped = true;
-        clearTimeout(this.timer);
+  /** Opens the sender's session on the app's inspector of the moment; on failure, timers send instead. */
+  private openSender(sender: SenderSession): void {
+    sender.open(this.channel.url!).then(
+      () => {
+        if (this.stopped) return void sender.pause(0);
+        this.senderOpen = true;
+        this.sentByThread = true;
       },
+      () => {
+        this.sender = undefined;
+        void sender.dispose();
+        this.schedule();
+      },
+    );
+  }
+
+  private senderFailed(message: string): void {
+    if (this.senderOpen) this.missed(new Error(message));
+  }
+
+  private tick(): void {
+    this.sentByTimers = true;
+    const atUs = Number(process.hrtime.bigint() / 1000n);
+    const done = this.channel.send('Runtime.evaluate', CALL_PARAMS).then(
+      (reply) => this.answered(reply, atUs),
+      (err: unknown) => this.missed(err),
     );
     this.inFlight.add(done);
     void done.finally(() => this.inFlight.delete(done));
+  }
+
+  /** A capture's answer, sent at `atUs`. */
+  private answered(reply: unknown, atUs: number): void {
+    let value: unknown;
+    try {
+      value = valueOf(reply);
+    } catch (err) {
+      return this.missed(err);
+    }
+    this.landed(typeof value === 'string' ? value : '', atUs);
+  }
+
+  private missed(err: unknown): void {
+    // Unanswered because we stopped and closed the session meanwhile: no failure of the app's.
+    if (this.stopped) return;
+    // A capture that threw in the app costs that tick; many in a row stop the captures.
+    if (err instanceof CaptureThrew && ++this.threw < MAX_THROWN) {
+      this.unusable++;
+      return;
+    }
+    // The app went away or refused: stop asking (the window itself goes on).
+    this.failure ??= (err as Error).message;
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.senderOpen = false;
+    void this.sender?.pause(0);
   }
 
   private landed(text: string, atUs: number): void {
@@ -226,6 +285,9 @@ export class StackSampler {
   async stop(waitMs = 1000): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.senderOpen = false;
+    // The sender's session closes too: the app's inspector, closed for a measured window, waits for every session.
+    if (this.sender) await this.sender.pause(waitMs);
     if (this.inFlight.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -259,6 +321,7 @@ export class StackSampler {
       version: 1,
       thread: 'main',
       rateHz: this.rateHz,
+      sentBy: this.sentByThread && !this.sentByTimers ? 'thread' : 'timers',
       frames: this.frames,
       captures: this.captures,
       timing: this.timing,
@@ -275,22 +338,32 @@ export class StackSampler {
     this.disposed = true;
     this.stopped = true;
     clearTimeout(this.timer);
+    this.senderOpen = false;
+    await this.sender?.dispose();
+    this.sender = undefined;
     await this.evaluate(`delete ${FN}`).catch(() => undefined);
   }
 
   private async evaluate(expression: string): Promise<unknown> {
-    const reply = (await this.channel.send('Runtime.evaluate', { expression, returnByValue: true, silent: true })) as {
-      result?: { value?: unknown };
-      exceptionDetails?: { text?: string; exception?: { description?: string } };
-    };
-    if (reply.exceptionDetails) {
-      const d = reply.exceptionDetails;
-      throw new CaptureThrew(
-        `stack capture failed in the app: ${d.exception?.description?.split('\n')[0] ?? d.text ?? 'exception'}`,
-      );
-    }
-    return reply.result?.value;
+    return valueOf(await this.channel.send('Runtime.evaluate', { expression, returnByValue: true, silent: true }));
   }
+}
+
+/** The value of a `Runtime.evaluate` reply; throws what the app threw, or the protocol's error. */
+function valueOf(reply: unknown): unknown {
+  const r = reply as {
+    result?: { value?: unknown };
+    exceptionDetails?: { text?: string; exception?: { description?: string } };
+    error?: string;
+  };
+  if (r.exceptionDetails) {
+    const d = r.exceptionDetails;
+    throw new CaptureThrew(
+      `stack capture failed in the app: ${d.exception?.description?.split('\n')[0] ?? d.text ?? 'exception'}`,
+    );
+  }
+  if (r.error !== undefined) throw new Error(r.error);
+  return r.result?.value;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Small rules every layer shares: which hosts are this machine, secrets kept out of reports, how
 // a run fails.
+export { bundledScript } from './bundles.ts';
 export { dataUrlText } from './data-url.ts';
 export { indexer } from './indexer.ts';
 export { isJson } from './json.ts';

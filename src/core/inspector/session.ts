@@ -58,7 +58,11 @@ export class InspectorSession {
   private readonly listeners: Array<(a: ListenAddress) => void> = [];
   readonly listening: ListenAddress[] = [];
 
-  private constructor(private readonly client: CDP.Client) {
+  private constructor(
+    private readonly client: CDP.Client,
+    /** The inspector's WebSocket address (another session may be opened there: capture-sender.ts). */
+    readonly url: string,
+  ) {
     this.closed = new Promise((resolve) => {
       client.on('disconnect', () => {
         this.closedFlag = true;
@@ -117,7 +121,7 @@ export class InspectorSession {
       );
     // No `local: true`: the bundled protocol lacks Node's own domains.
     const client = await CDP({ host: url.hostname, port: Number(url.port), target: wsUrl });
-    const session = new InspectorSession(client);
+    const session = new InspectorSession(client, wsUrl);
     try {
       if (!opts.quiet) await client.Runtime.enable();
       try {
@@ -417,6 +421,7 @@ export class InspectorSession {
       removeListener(event: string, handler: (params: never) => void): void;
     };
     return {
+      url: this.url,
       send: (method, params = {}) => client.send(method, params),
       on: (event, handler) => {
         client.on(event, handler);

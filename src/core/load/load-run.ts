@@ -4,9 +4,7 @@
 // The caller times the phases; the runner measures them. Messages: runner-protocol.ts.
 
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
-import { isLoopback } from '../common/index.ts';
+import { bundledScript, isLoopback } from '../common/index.ts';
 import {
   isLoadPhase,
   parseRunnerMessage,
@@ -117,24 +115,11 @@ export function normalizeLoadOptions(opts: LoadOptions): RunnerOptions {
   };
 }
 
-/**
- * Where the runner bundle is. Bundled (dist/cli.js, dist/extension.js, ...): beside the running
- * bundle, `__dirname/load-runner.js`. From TypeScript sources (tsx, tests): `__dirname` is
- * src/core/load, so walk up to the first directory with a package.json (the repo root) and use its
- * dist/load-runner.js, which `node esbuild.mjs` builds (it may be stale against the sources).
- */
+/** Where the runner bundle is (dist/load-runner.js; common/bundles.ts). */
 export function resolveRunnerPath(): string {
-  const beside = path.join(__dirname, 'load-runner.js');
-  if (existsSync(beside)) return beside;
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) {
-      const built = path.join(dir, 'dist', 'load-runner.js');
-      if (existsSync(built)) return built;
-      throw new LoadError('runner-missing', `load runner not built: ${built} is missing (run \`npm run build\`)`);
-    }
-    if (path.dirname(dir) === dir) break;
-  }
-  throw new LoadError('runner-missing', `load runner not found beside ${__dirname} nor in a package's dist/`);
+  const found = bundledScript('load-runner.js', __dirname);
+  if ('path' in found) return found.path;
+  throw new LoadError('runner-missing', `load runner not built: ${found.missing}`);
 }
 
 /** The caller's env without inspector flags: the runner must not grab the caller's debug port. */
