@@ -76,7 +76,8 @@ export function senderSession(
   params: object,
   handlers: SessionHandlers,
 ): SenderSession | { missing: string } {
-  if (!thread) {
+  // A thread that died (its error ends every session it had) is replaced, not reused.
+  if (!thread || thread.gone) {
     const found = bundledScript('capture-sender.js', __dirname);
     if (!('path' in found)) return found;
     thread = new SenderThread(found.path);
