@@ -1,18 +1,39 @@
 // The CLI's option parsing (main.ts): parseArgs with its errors as usage errors, and the values
-// it leaves as strings read as numbers and NAME=VALUE pairs.
+// it leaves as strings read as numbers and NAME=VALUE pairs. The options themselves: options.ts.
 import { parseArgs } from 'node:util';
+import { APP_AND_LOAD, COMMON_OPTIONS, parseConfigOf } from './options.ts';
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** The option the command does not know (main.ts points at the command's --help). */
+  unknownOption?: string;
+}
 
 export function parse(
   args: string[],
   options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>,
 ): ReturnType<typeof parseArgs> {
+  const all = { ...parseConfigOf(COMMON_OPTIONS), ...options };
   try {
-    return parseArgs({ args: joinNegativeValues(args, options), allowPositionals: true, options, strict: true });
+    return parseArgs({ args: joinNegativeValues(args, all), allowPositionals: true, options: all, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]);
+    const unknown = /^Unknown option '([^']+)'/.exec((err as Error).message)?.[1];
+    // Node's advice (put it after `--`) would hand the option to the app, not to Hotline.
+    const usage = new UsageError(unknown ? `unknown option ${unknown}` : (err as Error).message.split('\n')[0]);
+    usage.unknownOption = unknown;
+    throw usage;
   }
+}
+
+/** `--help` or `-h` before any `--` (after it, arguments are the app's). */
+export function wantsHelp(args: string[]): boolean {
+  const own = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+  return own.some((a) => a === '--help' || a === '-h');
+}
+
+/** `--verbose` before any `--`. */
+export function wantsVerbose(args: string[]): boolean {
+  const own = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+  return own.includes('--verbose');
 }
 
 /**
@@ -20,12 +41,16 @@ export function parse(
  * option and calls the call ambiguous, though the user plainly meant a (negative) number, which
  * then gets the range message it deserves.
  */
-function joinNegativeValues(args: string[], options: Record<string, { type: 'string' | 'boolean' }>): string[] {
+function joinNegativeValues(
+  args: string[],
+  options: Record<string, { type: 'string' | 'boolean'; short?: string }>,
+): string[] {
+  const byShort = new Map(Object.entries(options).flatMap(([name, o]) => (o.short ? [[o.short, name] as const] : [])));
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    const name = /^--([^=]+)$/.exec(args[i])?.[1];
+    const name = /^--([^=]+)$/.exec(args[i])?.[1] ?? byShort.get(/^-([a-zA-Z])$/.exec(args[i])?.[1] ?? '');
     if (name !== undefined && options[name]?.type === 'string' && /^-(\d|\.\d)/.test(args[i + 1] ?? '')) {
-      out.push(`${args[i]}=${args[i + 1]}`);
+      out.push(`--${name}=${args[i + 1]}`);
       i++;
     } else out.push(args[i]);
   }
@@ -50,26 +75,22 @@ export function pairs(values: unknown, sep: string, flag: string): Record<string
 }
 
 /** The options of the app Hotline starts and of its own load: `profile` and `gate` take them alike. */
-export const APP_AND_LOAD_OPTIONS = {
-  entry: { type: 'string' },
-  script: { type: 'string' },
-  command: { type: 'string' },
-  url: { type: 'string' },
-  method: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  body: { type: 'string' },
-  connections: { type: 'string' },
-  pipelining: { type: 'string' },
-  duration: { type: 'string' },
-  warmup: { type: 'string' },
-  timeout: { type: 'string' },
-  env: { type: 'string', multiple: true },
-  node: { type: 'string' },
-  'listen-timeout': { type: 'string' },
-  'stop-grace': { type: 'string' },
-  json: { type: 'boolean' },
-  'fail-if-slower': { type: 'string' },
-} as const;
+export const APP_AND_LOAD_OPTIONS = parseConfigOf(APP_AND_LOAD);
+
+/**
+ * `--header K:V`, or autocannon's `K=V`: whichever separator comes first (a header's name has
+ * neither), so `authorization:Basic a==` and `cookie=a=b` both read as meant.
+ */
+export function headersOf(values: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of (values as string[] | undefined) ?? []) {
+    const seps = [v.indexOf(':'), v.indexOf('=')].filter((i) => i >= 0);
+    const i = seps.length > 0 ? Math.min(...seps) : -1;
+    if (i <= 0) throw new UsageError(`--header takes NAME:VALUE or NAME=VALUE (got "${v}")`);
+    out[v.slice(0, i).trim()] = v.slice(i + 1).trim();
+  }
+  return out;
+}
 
 /** Those options' values as the engine takes them (undefined: its default). */
 export function loadAndStartOf(values: ReturnType<typeof parseArgs>['values']): {
@@ -86,7 +107,7 @@ export function loadAndStartOf(values: ReturnType<typeof parseArgs>['values']): 
 } {
   return {
     method: values.method as string | undefined,
-    headers: pairs(values.header, ':', 'header'),
+    headers: headersOf(values.header),
     body: values.body as string | undefined,
     connections: num(values.connections, 'connections'),
     pipelining: num(values.pipelining, 'pipelining'),

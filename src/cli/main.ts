@@ -36,14 +36,20 @@ import { renderAnalysis, renderHeapAnalysis, renderReport } from './render.ts';
 import { renderComparison } from './render-comparison.ts';
 import { formatOf, notAnalysable } from './other-profiles.ts';
 import { attachBaseline, BaselineError, checkedComparison, gateOutcome, readBaseline, threshold } from './baseline.ts';
-import { APP_AND_LOAD_OPTIONS, loadAndStartOf, num, pairs, parse, UsageError } from './args.ts';
-import { USAGE } from './usage.ts';
-import { cancelOnInterrupt, progressPrinter } from './progress.ts';
+import { loadAndStartOf, num, pairs, parse, UsageError, wantsVerbose } from './args.ts';
+import { COMMAND_OPTIONS, parseConfigOf } from './options.ts';
+import { conventionalAnswer } from './conventions.ts';
+import { USAGE, usageOf } from './usage.ts';
+import { cancelOnInterrupt, isVerbose, progressPrinter, setVerbose, verboseLine } from './progress.ts';
 import { gateCommand } from './gate-command.ts';
 import { lspCommand } from './lsp-command.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // --version, and `CMD --help` before the command checks anything (its required options too).
+  const answered = conventionalAnswer(command, rest);
+  if (answered !== undefined) return answered;
+  if (wantsVerbose(rest)) setVerbose(true);
   try {
     switch (command) {
       case 'profile':
@@ -69,7 +75,7 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command "${command}" (profile, gate, analyze, compare, export or lsp)`);
     }
   } catch (err) {
-    return fail(err);
+    return fail(err, command);
   }
 }
 
@@ -84,14 +90,19 @@ function gate(c: Comparison, thresholdPct: number): number {
 const INSPECTOR_NOISE =
   /^(Debugger listening on |For help, see: https:\/\/nodejs\.org|Debugger attached\.|Waiting for the debugger to disconnect)/;
 
-function fail(err: unknown): number {
+function fail(err: unknown, command?: string): number {
   const message = err instanceof Error ? err.message : String(err);
+  const help = command !== undefined && usageOf(command) !== undefined ? `hotline ${command} --help` : 'hotline help';
+  if (err instanceof UsageError && err.unknownOption !== undefined) {
+    process.stderr.write(`hotline: ${message}: see '${help}'\n`);
+    return 2;
+  }
   process.stderr.write(`hotline: ${message}\n`);
   if (err instanceof BaselineError || err instanceof IncomparableError) return 2;
   // Options the engine refuses (out of range, a URL off this machine) are bad usage too.
   const usage =
     err instanceof UsageError || err instanceof TargetError || (err instanceof RunError && err.kind === 'bad-options');
-  if (usage) process.stderr.write('Run `hotline help` for the options.\n');
+  if (usage) process.stderr.write(`Run \`${help}\` for the options.\n`);
   if (
     err instanceof RunError &&
     err.output.trim() &&
@@ -112,22 +123,7 @@ function fail(err: unknown): number {
 async function profile(argv: string[]): Promise<number> {
   const dash = argv.indexOf('--');
   const appArgs = dash >= 0 ? argv.slice(dash + 1) : [];
-  const { values, positionals } = parse(dash >= 0 ? argv.slice(0, dash) : argv, {
-    ...APP_AND_LOAD_OPTIONS,
-    'sampling-interval': { type: 'string' },
-    'stall-threshold': { type: 'string' },
-    'no-waits': { type: 'boolean' },
-    'stack-rate': { type: 'string' },
-    'sub-windows': { type: 'string' },
-    out: { type: 'string' },
-    baseline: { type: 'string' },
-    force: { type: 'boolean' },
-    heap: { type: 'boolean' },
-    attach: { type: 'string' },
-    'allow-remote-attach': { type: 'boolean' },
-    'load-command': { type: 'string' },
-    pprof: { type: 'string' },
-  });
+  const { values, positionals } = parse(dash >= 0 ? argv.slice(0, dash) : argv, parseConfigOf(COMMAND_OPTIONS.profile));
   if (positionals.length > 1) throw new UsageError(`profile takes one app folder (got ${positionals.join(', ')})`);
   if (typeof values.url !== 'string')
     throw new UsageError('profile needs --url (a path such as /login, or a full http://127.0.0.1:PORT/… URL)');
@@ -155,6 +151,9 @@ async function profile(argv: string[]): Promise<number> {
         env: pairs(values.env, '=', 'env'),
         nodePath: values.node as string | undefined,
       });
+  verboseLine(
+    attach ? `attaching to ${attach.target}` : `the start command: ${startLineOf(target)} (in ${target.cwd})`,
+  );
   const json = values.json === true;
   const runsDir = values.out ? path.resolve(values.out as string) : runsDirOf(dir);
   const failIfSlower = threshold(values['fail-if-slower']);
@@ -180,9 +179,11 @@ async function profile(argv: string[]): Promise<number> {
       loadCommand: values['load-command'] as string | undefined,
       signal: interrupts.signal,
       onProgress: progress,
+      ...(isVerbose() ? { onOutput: inspectorLines } : {}),
     });
     progress.end();
     const { runDir } = run;
+    verboseLine(`analyzed and saved ${shortPath(runDir)}${path.sep}`);
     if (values.pprof !== undefined) writePprof(path.join(runDir, PROFILE_FILE), values.pprof as string);
     const compared = base ? attachBaseline(runDir, run.report, base, values.force === true) : undefined;
     const report = compared?.report ?? run.report;
@@ -217,6 +218,17 @@ async function profile(argv: string[]): Promise<number> {
   } finally {
     interrupts.dispose();
   }
+}
+
+/** The command line Hotline runs the app by, as --verbose shows it. */
+function startLineOf(t: { command?: string; entry: string; args?: string[]; runtimeArgs?: string[] }): string {
+  return t.command ?? ['node', ...(t.runtimeArgs ?? []), t.entry, ...(t.args ?? [])].join(' ');
+}
+
+/** Node's own lines about the inspector in the app's output: the attach step, for --verbose. */
+function inspectorLines(_stream: 'stdout' | 'stderr', text: string): void {
+  for (const line of text.split('\n'))
+    if (/^Debugger (listening on|attached)/.test(line)) verboseLine(`the app's inspector: ${line.trim()}`);
 }
 
 /** A path as the user reads it best: relative when inside the current folder, else absolute. */
@@ -277,12 +289,7 @@ function attachOptions(values: ReturnType<typeof parseArgs>['values'], appArgs: 
 }
 
 function analyze(argv: string[]): number {
-  const { values, positionals } = parse(argv, {
-    root: { type: 'string' },
-    json: { type: 'boolean' },
-    timeline: { type: 'string' },
-    'map-path': { type: 'string', multiple: true },
-  });
+  const { values, positionals } = parse(argv, parseConfigOf(COMMAND_OPTIONS.analyze));
   if (positionals.length !== 1)
     throw new UsageError('analyze takes one .cpuprofile, .heapprofile or pprof (.pb.gz) file');
   const file = path.resolve(positionals[0]);
@@ -387,10 +394,7 @@ function analyzeHeap(
 
 /** `hotline export RUN|FILE.cpuprofile --pprof OUT.pb.gz [--map-path FROM=TO]`: a run's profile as pprof. */
 function exportRun(argv: string[]): number {
-  const { values, positionals } = parse(argv, {
-    pprof: { type: 'string' },
-    'map-path': { type: 'string', multiple: true },
-  });
+  const { values, positionals } = parse(argv, parseConfigOf(COMMAND_OPTIONS.export));
   if (positionals.length !== 1)
     throw new UsageError('export takes one run (folder, report.json or run id) or .cpuprofile');
   if (typeof values.pprof !== 'string') throw new UsageError('export needs --pprof OUT.pb.gz');
@@ -424,11 +428,7 @@ function writePprof(profileFile: string, out: string, pathMap: PathMapping[] = [
 }
 
 function compare(argv: string[]): number {
-  const { values, positionals } = parse(argv, {
-    json: { type: 'boolean' },
-    'fail-if-slower': { type: 'string' },
-    force: { type: 'boolean' },
-  });
+  const { values, positionals } = parse(argv, parseConfigOf(COMMAND_OPTIONS.compare));
   if (positionals.length !== 2) throw new UsageError('compare takes two runs: the baseline, then the new run');
   const failIfSlower = threshold(values['fail-if-slower']);
   const runsDir = path.resolve('.hotline', 'runs');

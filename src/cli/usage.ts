@@ -1,5 +1,6 @@
 // The text of `hotline help`: every command and option of the CLI (main.ts).
-import { DEFAULT_STACK_RATE_HZ, RUN_DEFAULTS } from '../core/index.ts';
+import { DEFAULT_STACK_RATE_HZ, DEFAULT_STALL_THRESHOLD_MS, RUN_DEFAULTS } from '../core/index.ts';
+import { STACK_CAPTURE_COST, STACK_RATE_PRECISION } from './facts.ts';
 
 export const USAGE = `Usage:
   hotline profile [DIR] --url PATH|URL [--entry FILE | --script NAME | --command "…" | --attach TARGET] [options] [-- APP ARGS]
@@ -9,18 +10,18 @@ export const USAGE = `Usage:
       --command "LINE"        any command line that starts the app (run by the shell, package bins on PATH);
                               the Node process that serves a port is the app (docs/start-command.md)
       --url PATH|URL          path joined to the port the app opens, or a full http://127.0.0.1:PORT/… URL
-      --method M              HTTP method (default GET)
-      --header K:V            request header, repeatable
-      --body TEXT             request body
-      --connections N         concurrent connections (default ${RUN_DEFAULTS.connections})
+  -m, --method M              HTTP method (default ${RUN_DEFAULTS.method})
+  -H, --header K:V            request header, repeatable; autocannon's K=V form is read the same
+  -b, --body TEXT             request body
+  -c, --connections N         concurrent connections (default ${RUN_DEFAULTS.connections})
       --pipelining N          requests in flight per connection (default ${RUN_DEFAULTS.pipelining})
-      --duration S            seconds of each window, measured and profiled (default ${RUN_DEFAULTS.durationS})
+  -d, --duration S            seconds of each window, measured and profiled (default ${RUN_DEFAULTS.durationS})
       --warmup S              seconds of warm-up before measuring (default ${RUN_DEFAULTS.warmupS})
       --sampling-interval US  profiler sampling interval in µs (default ${RUN_DEFAULTS.samplingIntervalUs})
-      --stall-threshold MS    list event-loop stalls of at least MS ms (default 50; 0: off)
+      --stall-threshold MS    list event-loop stalls of at least MS ms (default ${DEFAULT_STALL_THRESHOLD_MS}; 0: off)
       --stack-rate HZ         stack captures a second in the profiled window, for the exact calling line
-                              of every frame (default ${DEFAULT_STACK_RATE_HZ}: ±0.75 point of a line's share in 10 s; each
-                              costs the app ~0.1–0.3 ms of CPU); 0: off, calling lines read from the source
+                              of every frame (default ${DEFAULT_STACK_RATE_HZ}; ${STACK_RATE_PRECISION};
+                              ${STACK_CAPTURE_COST}); 0: off, calling lines read from the source
       --no-waits              do not time the app's threadpool requests (crypto, zlib, fs, dns.lookup) and outgoing HTTP calls
       --heap                  also sample allocations (heap.heapprofile; bytes per function in the report)
       --timeout S             per-request timeout (default ${RUN_DEFAULTS.timeoutS})
@@ -65,7 +66,7 @@ export const USAGE = `Usage:
       --one-start             start each version once for all rounds, not afresh each round:
                               faster for an app slow to start, but blind to the offset between
                               two processes of the same code (docs/measurement.md, "The gate")
-      --duration S            seconds of load per version, over all rounds (default ${RUN_DEFAULTS.durationS})
+  -d, --duration S            seconds of load per version, over all rounds (default ${RUN_DEFAULTS.durationS})
       --warmup, --connections, --pipelining, --method, --header, --body, --timeout, --env, --node,
       --listen-timeout, --stop-grace, --json: as for profile. The figures and the verdict are kept
       in DIR/.hotline/gates/.
@@ -89,7 +90,24 @@ export const USAGE = `Usage:
       docs/editors.md): lenses, hovers and hint diagnostics from the newest run under each
       workspace folder's .hotline/runs, following new runs as they land.
 
+Every command: -h, --help prints its usage; --verbose (or DEBUG=hotline) prints a line on stderr
+for each step Hotline takes. hotline --version (-v) prints the version.
+
 Exit codes: 0 done, 1 the run or the comparison failed (or a partial run), 2 bad usage,
 3 slower than --fail-if-slower allows, 4 inconclusive (could not rule out a slowdown past
 --fail-if-slower, nor show one), 130 cancelled. A URL that answers only failures stops a run
 before its warm-up (exit 1).`;
+
+/**
+ * One command's part of USAGE, with the lines every command shares: what `hotline CMD --help`
+ * prints. Undefined for a command USAGE does not describe.
+ */
+export function usageOf(command: string): string | undefined {
+  const [head, tail] = [
+    USAGE.slice(0, USAGE.indexOf('\n\nEvery command:')),
+    USAGE.slice(USAGE.indexOf('\n\nEvery command:')),
+  ];
+  const sections = head.split(/\n(?= {2}hotline )/).slice(1);
+  const own = sections.find((s) => s.startsWith(`  hotline ${command} `) || s.startsWith(`  hotline ${command}\n`));
+  return own === undefined ? undefined : `Usage:\n${own}${tail}`;
+}

@@ -59,8 +59,10 @@ export {
 } from './app/index.ts';
 export {
   captureUnderLoad,
+  DEFAULT_STALL_THRESHOLD_MS,
   DEFAULT_STACK_RATE_HZ,
   measureSideBySide,
+  PHASE_NAMES,
   type SideBySideOptions,
   type LoadSettings,
   RUN_DEFAULTS,
