@@ -134,11 +134,26 @@ test(
         runs,
         '--env',
         `GRACEFUL_OUT=${path.join(elsewhere, 'x.log')}`,
+        '--verbose',
       ],
       { cwd: elsewhere },
     );
     assert.equal(r.code, 0, show(r));
     guard.assertClean();
+    // --verbose: a timed line for each step, in the order the run takes them.
+    const steps = [
+      /the start command: node --prof server\.js/,
+      /starting server\.js/, // a plain `node FILE` script is started as an entry
+      /the app's inspector: Debugger (listening on ws:|attached)/,
+      /warm-up/,
+      /measuring \(profiler off\) \[0\//,
+      /profiling \[0\//,
+      /analyzed and saved /,
+    ].map((step) => r.stderr.split('\n').findIndex((l) => /^hotline: \+\d+\.\d s /.test(l) && step.test(l)));
+    assert.ok(
+      steps.every((at, i) => at >= 0 && (i === 0 || at > steps[i - 1])),
+      `${steps.join(' ')}\n${show(r)}`,
+    );
     const [runId] = fs.readdirSync(runs);
     assert.ok(
       r.stdout.includes(`Saved ${path.join(runs, runId)}${path.sep} (report.json, profile.cpuprofile, …)`),
@@ -172,13 +187,14 @@ test("the help's exit codes are the ones the program returns", RUN_TEST_TIMEOUT,
     '--url',
     '/',
     // 4 sub-windows a side: the fewest a verdict is given on (fewer: too short to tell, exit 4).
-    '--duration',
+    // -d and -c: autocannon's short flags.
+    '-d',
     '2',
     '--sub-windows',
     '4',
     '--warmup',
     '0',
-    '--connections',
+    '-c',
     '2',
     '--out',
     runs,
@@ -187,6 +203,9 @@ test("the help's exit codes are the ones the program returns", RUN_TEST_TIMEOUT,
   ]);
   assert.equal(r.code, 0, show(r));
   const base = path.join(runs, fs.readdirSync(runs)[0], 'report.json');
+  const taken = (JSON.parse(fs.readFileSync(base, 'utf8')) as { settings: { durationS: number; connections: number } })
+    .settings;
+  assert.deepEqual([taken.durationS, taken.connections], [2, 2], '-d and -c were read as --duration and --connections');
   const report = JSON.parse(fs.readFileSync(base, 'utf8')) as {
     id: string;
     load: {
@@ -211,4 +230,39 @@ test("the help's exit codes are the ones the program returns", RUN_TEST_TIMEOUT,
   const c = await runCli(['compare', base, slower, '--fail-if-slower', '10%']);
   assert.equal(c.code, 3, show(c));
   // 130 (Ctrl-C) is cli.test.ts's "SIGINT" tests.
+});
+
+for (const command of ['profile', 'gate', 'analyze', 'compare', 'export', 'lsp']) {
+  test(`hotline ${command} --help and -h print its usage and exit 0`, RUN_TEST_TIMEOUT, async () => {
+    for (const flag of ['--help', '-h']) {
+      const r = await runCli([command, flag]);
+      assert.equal(r.code, 0, show(r));
+      assert.ok(r.stdout.startsWith(`Usage:\n  hotline ${command} `), show(r));
+      assert.equal(r.stderr, '');
+    }
+  });
+}
+
+test("--help before -- is Hotline's, even with the app's own --help after it", RUN_TEST_TIMEOUT, async () => {
+  const r = await runCli(['profile', GRACEFUL, '--help', '--', '--help']);
+  assert.equal(r.code, 0, show(r));
+  assert.match(r.stdout, /^Usage:\n {2}hotline profile /);
+});
+
+test("--version and -v print package.json's version", RUN_TEST_TIMEOUT, async () => {
+  const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+  for (const flag of ['--version', '-v']) {
+    const r = await runCli([flag]);
+    assert.equal(r.code, 0, show(r));
+    assert.equal(r.stdout, `${version}\n`);
+  }
+});
+
+test("an unknown option names the command's help, exit 2", RUN_TEST_TIMEOUT, async () => {
+  const r = await runCli(['profile', GRACEFUL, '--url', '/', '--bogus']);
+  assert.equal(r.code, 2, show(r));
+  assert.equal(r.stderr, "hotline: unknown option --bogus: see 'hotline profile --help'\n");
+  const g = await runCli(['gate', '.', '-z']);
+  assert.equal(g.code, 2, show(g));
+  assert.match(g.stderr, /unknown option -z: see 'hotline gate --help'/);
 });
