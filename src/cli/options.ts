@@ -88,7 +88,13 @@ export const APP_AND_LOAD: OptionSpec[] = [
     setting: 'hotline.stopGracePeriod',
   }),
   opt('json', 'print the report (gate: its figures and verdict) as JSON on stdout'),
-  opt('fail-if-slower', 'exit 3 when slower than N% beyond the noise, 4 when the runs cannot tell', { arg: 'N%' }),
+  opt(
+    'fail-if-slower',
+    'exit 3 when slower than N% beyond the noise, 4 when the runs cannot tell (profile: with --baseline; gate: default 5%)',
+    {
+      arg: 'N%',
+    },
+  ),
 ];
 
 const MAP_PATH = opt(
