@@ -43,6 +43,7 @@ import { USAGE, usageOf } from './usage.ts';
 import { cancelOnInterrupt, isVerbose, progressPrinter, setVerbose, verboseLine } from './progress.ts';
 import { gateCommand } from './gate-command.ts';
 import { lspCommand } from './lsp-command.ts';
+import { mcpCommand } from '../mcp/server.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -65,6 +66,8 @@ export async function main(argv: string[]): Promise<number> {
         return await gateCommand(rest);
       case 'lsp':
         return await lspCommand(rest);
+      case 'mcp':
+        return await mcpCommand(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -72,7 +75,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${USAGE}\n`);
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${command}" (profile, gate, analyze, compare, export or lsp)`);
+        throw new UsageError(`unknown command "${command}" (profile, gate, analyze, compare, export, lsp or mcp)`);
     }
   } catch (err) {
     return fail(err, command);

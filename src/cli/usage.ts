@@ -89,6 +89,11 @@ export const USAGE = `Usage:
       The language server, on stdin/stdout, for any LSP editor (Neovim, Helix, Emacs, Zed: see
       docs/editors.md): lenses, hovers and hint diagnostics from the newest run under each
       workspace folder's .hotline/runs, following new runs as they land.
+  hotline mcp [DIR]
+      Hotline's tools for coding assistants: a Model Context Protocol server on stdin/stdout for
+      the app in DIR (default: the current folder). Tools: profile, hot_lines, functions, waits,
+      stalls, line_detail, explain, list_runs, set_baseline, verify (see docs/assistants.md).
+      They run only the workspace's own start command and load only 127.0.0.1.
 
 Every command: -h, --help prints its usage; --verbose (or DEBUG=hotline) prints a line on stderr
 for each step Hotline takes. hotline --version (-v) prints the version.
