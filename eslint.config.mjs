@@ -4,6 +4,9 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_'));
 
 // A folder of src/core is entered through its index.ts only. Exceptions: analysis/model.ts (the
 // data model, no dependencies), read by the report schema and the browser-side code (which may
@@ -90,6 +93,30 @@ export default tseslint.config(
   { files: ['webview/**/*.ts'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['src/core/*/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex] }] } },
   ...analysisLayers,
+  // The code that runs inside the user's app (src/core/in-app/scripts/): it is compiled alone into
+  // the text the inspector evaluates, so it imports only its own folder, and Node's modules only as
+  // types (it takes them at call time: scripts/shared/builtins.ts).
+  {
+    files: ['src/core/in-app/scripts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', ...NODE_BUILTINS],
+              allowTypeImports: true,
+              message: 'In-app scripts take Node modules at call time (shared/builtins.ts); import their types only.',
+            },
+            {
+              regex: '^\\.\\./\\.\\.(/|$)',
+              message: 'In-app scripts import only src/core/in-app/scripts/ (they are compiled alone).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['webview/**/*.ts', 'src/protocol.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [browserSafeAnalysis] }] },

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { descendantsOf } from './processes.ts';
-import { BOOT_ENDS, RECORD_CONSOLE, TRACK_BOOT_THREADS } from '../inspector/index.ts';
+import { inAppStatement, type PreloadEnv } from '../in-app/index.ts';
 import type { ListenAddress } from '../common/index.ts';
 
 /** What a child process wrote about itself. */
@@ -38,68 +38,14 @@ const COMMAND_ENV = 'HOTLINE_COMMAND';
 const APP_ENV = 'HOTLINE_APP_PID';
 const PRELOAD_FILE = 'hotline-child-preload.cjs';
 
-/** Plain CommonJS: it runs in the user's processes, whatever their module system. */
-const PRELOAD = `'use strict';
-// Hotline: profiles the child processes of the app it started (see child-processes.ts in Hotline).
-(() => {
-  const dir = process.env.${DIR_ENV};
-  // Worker threads run preloads too: they are profiled through their process's own inspector.
-  if (!dir || !require('node:worker_threads').isMainThread) return;
-  const inspector = require('node:inspector');
-  const inspectorFlag = /^--(inspect|inspect-brk|inspect-port|debug-port|inspect-wait|inspect-publish-uid)(=|$)/;
-  if (inspector.url()) {
-    // The process Hotline started: its children must not inherit its inspector flags.
-    for (let i = process.execArgv.length - 1; i >= 0; i--) if (inspectorFlag.test(process.execArgv[i])) process.execArgv.splice(i, 1);
-    return;
-  }
-  // The console's own methods, before the app's code: its profiled windows swap only these.
-  ${RECORD_CONSOLE}
-  const report = (listening) => {
-    try {
-      inspector.open(0, '127.0.0.1', false);
-    } catch {
-      return; // the inspector is unavailable here: this process runs unprofiled
-    }
-    const url = inspector.url();
-    if (!url) return;
-    const fs = require('node:fs');
-    const path = require('node:path');
-    const kind = typeof process.send !== 'function' ? 'spawn' : require('node:cluster').isWorker ? 'cluster' : 'fork';
-    const file = path.join(dir, process.pid + '.json');
-    try {
-      fs.writeFileSync(file + '.tmp', JSON.stringify({ pid: process.pid, ppid: process.ppid, kind, url, argv: process.argv.slice(1), listening }), { mode: 0o600 });
-      fs.renameSync(file + '.tmp', file);
-    } catch {
-      inspector.close(); // Hotline has gone (its folder with it): nobody will attach
-    }
-  };
-  // A start command (npm, a watcher, a framework CLI) runs Node processes that are not the app:
-  // until one of them serves a TCP port, none opens an inspector (nothing slows them, nothing is
-  // left open). The first to listen is the app; what it starts from then on is its children.
-  if (process.env.${COMMAND_ENV} === '1' && !process.env.${APP_ENV}) {
-    // The worker threads it makes until it listens are its boot's (boot-threads.ts in Hotline).
-    ${TRACK_BOOT_THREADS}
-    const net = require('node:net');
-    const listen = net.Server.prototype.listen;
-    let servers;
-    net.Server.prototype.listen = function (...args) {
-      this.once('listening', () => {
-        const a = this.address();
-        if (!a || typeof a !== 'object') return; // a pipe or a unix socket: no HTTP to load
-        if (servers) return void servers.push(a);
-        ${BOOT_ENDS}
-        servers = [a];
-        process.env.${APP_ENV} = String(process.pid);
-        // Servers opened in the same turn are reported together (the one on PORT is chosen).
-        setImmediate(() => report(servers));
-      });
-      return listen.apply(this, args);
-    };
-    return;
-  }
-  report(undefined);
-})();
-`;
+/**
+ * Plain CommonJS: it runs in the user's processes, whatever their module system. Its code:
+ * in-app/scripts/child-preload.ts.
+ */
+function preloadText(): string {
+  const env: PreloadEnv = { dir: DIR_ENV, command: COMMAND_ENV, app: APP_ENV };
+  return `'use strict';\n// Hotline: profiles the child processes of the app it started (see child-processes.ts in Hotline).\n${inAppStatement('child-preload', 'run', env)}`;
+}
 
 /**
  * The private folder of one launched app's children: the preload, and one file per child that
@@ -114,7 +60,7 @@ export class ChildInspectors {
   static create(): ChildInspectors {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-processes-'));
     fs.chmodSync(dir, 0o700);
-    fs.writeFileSync(path.join(dir, PRELOAD_FILE), PRELOAD, { mode: 0o600 });
+    fs.writeFileSync(path.join(dir, PRELOAD_FILE), preloadText(), { mode: 0o600 });
     return new ChildInspectors(dir);
   }
 

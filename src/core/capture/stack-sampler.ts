@@ -15,6 +15,7 @@
 // one-way transit, which shifts the ticks of every call alike. The ticks are drawn and sent by a
 // thread of their own on a session of its own (capture-sender.ts), so that nothing the driver's
 // event loop does moves them; Node's timers of this thread are the fallback.
+import { CAPTURE_SLOT, CAPTURE_UNUSABLE, inAppCall, inAppUrl } from '../in-app/index.ts';
 import type { CdpChannel } from '../inspector/index.ts';
 import { senderSession, type SenderSession } from './capture-sender.ts';
 import type { CpuProfile } from '../analysis/index.ts';
@@ -63,47 +64,13 @@ export interface StackCapturesV1 {
  * The name of the scripts Hotline evaluates for captures: the profile then shows their cost under
  * this name, and the analysis counts it as the profiler's own (categories.ts: `hotline:` scripts).
  */
-const SCRIPT_URL = 'hotline:stack-capture';
-
-/** What a capture returns when the app's stack could not be read at that moment. */
-const UNUSABLE = 'unusable';
-
-/** Where the capture function lives in the app while the window runs; removed at its end. */
-const FN = `globalThis[Symbol.for('hotline.stack')]`;
+const SCRIPT_URL = inAppUrl('stack-capture');
 
 /**
- * Installed once, called at every tick. It restores what it changes (the app may rely on its own
- * prepareStackTrace, e.g. source-map-support) and returns a compact text: one frame per line.
+ * Called at every tick: the capture function the app holds while the window runs
+ * (in-app/scripts/stack-capture.ts, installed once per window and removed at its end).
  */
-const INSTALL = `(() => {
-  ${FN} = function hotlineStack() {
-    const E = Error;
-    const limit = E.stackTraceLimit;
-    const prepare = E.prepareStackTrace;
-    try {
-      E.stackTraceLimit = 200;
-      E.prepareStackTrace = (_, callSites) => callSites;
-      const holder = {};
-      E.captureStackTrace(holder, hotlineStack);
-      const sites = holder.stack;
-      // The interrupt came while V8 was formatting another stack (the app's, or the wait probe's):
-      // V8 then formats this one as text, without our prepareStackTrace. Nothing to place.
-      if (!Array.isArray(sites)) return '${UNUSABLE}';
-      let text = String(process.hrtime.bigint() / 1000n) + '\\n';
-      for (const s of sites) {
-        text += (s.getScriptNameOrSourceURL() || '') + '\\u0001' + s.getLineNumber() + '\\u0001' + s.getColumnNumber() + '\\u0001' +
-          (s.getFunctionName() || '') + '\\n';
-      }
-      return text;
-    } finally {
-      E.stackTraceLimit = limit;
-      E.prepareStackTrace = prepare;
-    }
-  };
-})()
-//# sourceURL=${SCRIPT_URL}`;
-
-const CALL = `${FN}()\n//# sourceURL=${SCRIPT_URL}`;
+const CALL = `globalThis[Symbol.for(${JSON.stringify(CAPTURE_SLOT)})]()\n//# sourceURL=${SCRIPT_URL}`;
 const CALL_PARAMS = { expression: CALL, returnByValue: true, silent: true };
 
 /** The capture threw inside the app (not a lost connection). */
@@ -153,7 +120,7 @@ export class StackSampler {
     opts: { paused?: boolean } = {},
   ): Promise<StackSampler> {
     const sampler = new StackSampler(channel, rateHz);
-    await sampler.evaluate(INSTALL);
+    await sampler.evaluate(inAppCall('stack-capture', 'install'));
     if (channel.url !== undefined) {
       const sender = senderSession(rateHz, CALL_PARAMS, {
         answer: (sentUs, reply) => sampler.answered(reply, sentUs),
@@ -242,7 +209,7 @@ export class StackSampler {
 
   private landed(text: string, atUs: number): void {
     this.threw = 0;
-    if (text === UNUSABLE) {
+    if (text === CAPTURE_UNUSABLE) {
       this.unusable++;
       return;
     }
@@ -341,7 +308,7 @@ export class StackSampler {
     this.senderOpen = false;
     await this.sender?.dispose();
     this.sender = undefined;
-    await this.evaluate(`delete ${FN}`).catch(() => undefined);
+    await this.evaluate(inAppCall('stack-capture', 'uninstall')).catch(() => undefined);
   }
 
   private async evaluate(expression: string): Promise<unknown> {

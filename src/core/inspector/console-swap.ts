@@ -13,27 +13,16 @@
 // window's end. Only methods that are still Node's own are swapped: their originals are noted
 // before the app's first line (`recordConsole`, at the --inspect-brk pause), so a method the app
 // replaced (a logger that patches console.log) is left alone. Not for an app attached to: its
-// console's originals are not known.
+// console's originals are not known. The code that runs in the app: in-app/scripts/console.ts.
+import { inAppCall } from '../in-app/index.ts';
 import type { Evaluate } from './loop-probe.ts';
-
-/** Where the originals and the copy live in the app. */
-const STATE = `globalThis[Symbol.for('hotline.console')]`;
-
-/** Methods that print and keep no state of their own (not count, time, group: the copy would not share it). */
-const PRINTING = ['log', 'info', 'debug', 'warn', 'error', 'dir', 'dirxml', 'trace', 'table'];
 
 /**
  * Notes the global console's methods; run before the app's code (InspectorSession.release; in a
- * child process, its preload: app/child-processes.ts).
+ * child process, its preload: in-app/scripts/child-preload.ts).
  */
-export const RECORD_CONSOLE = `(() => {
-  const originals = {};
-  for (const k of ${JSON.stringify(PRINTING)}) if (typeof console[k] === 'function') originals[k] = console[k];
-  Object.defineProperty(globalThis, Symbol.for('hotline.console'), { value: { originals, swapped: undefined }, configurable: true, writable: true });
-})();`;
-
 export async function recordConsole(evaluate: Evaluate): Promise<void> {
-  await evaluate(RECORD_CONSOLE);
+  await evaluate(inAppCall('console', 'record'));
 }
 
 /**
@@ -41,38 +30,10 @@ export async function recordConsole(evaluate: Evaluate): Promise<void> {
  * (0: none recorded, or the app replaced them all).
  */
 export async function swapConsole(evaluate: Evaluate): Promise<number> {
-  return Number(
-    await evaluate(`(() => {
-      const state = ${STATE};
-      if (!state || state.swapped) return 0;
-      if (!state.copy) {
-        const { Console } = process.getBuiltinModule ? process.getBuiltinModule('console') : require('console');
-        const copy = new Console({ stdout: process.stdout, stderr: process.stderr });
-        // The group indentation is the global console's (Node keeps it under a symbol of its own).
-        const indent = Object.getOwnPropertySymbols(console).find((s) => s.description === 'kGroupIndent');
-        if (indent && Object.getOwnPropertyDescriptor(copy, indent)?.configurable)
-          Object.defineProperty(copy, indent, { get: () => console[indent], set() {}, configurable: true });
-        state.copy = copy;
-      }
-      const swapped = {};
-      let n = 0;
-      for (const [k, original] of Object.entries(state.originals)) {
-        if (console[k] !== original || typeof state.copy[k] !== 'function') continue;
-        console[k] = swapped[k] = state.copy[k];
-        n++;
-      }
-      state.swapped = swapped;
-      return n;
-    })()`),
-  );
+  return Number(await evaluate(inAppCall('console', 'swap')));
 }
 
 /** Puts the originals back where the copy's still are (an app's own replacement meanwhile stays). */
 export async function restoreConsole(evaluate: Evaluate): Promise<void> {
-  await evaluate(`(() => {
-    const state = ${STATE};
-    if (!state || !state.swapped) return;
-    for (const [k, copy] of Object.entries(state.swapped)) if (console[k] === copy) console[k] = state.originals[k];
-    state.swapped = undefined;
-  })()`);
+  await evaluate(inAppCall('console', 'restore'));
 }

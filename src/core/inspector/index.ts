@@ -4,8 +4,6 @@ export { type AppMark, between, type LoopDelay, type LoopReading, type WindowKin
 export { type StallGap, type StallGaps, STALL_PROBE_PERIOD_MS } from './stall-probe.ts';
 export { type WaitTrace, WAIT_PROBE_URL } from './wait-probe.ts';
 export { InspectorSession, type StackFrame } from './session.ts';
-export { RECORD_CONSOLE } from './console-swap.ts';
-export { BOOT_ENDS, TRACK_BOOT_THREADS } from './boot-threads.ts';
 export {
   type CompanionFactory,
   MAX_CHILD_PROCESSES,

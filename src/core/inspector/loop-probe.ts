@@ -1,6 +1,7 @@
 // The event-loop probe inside the app: one delay histogram per kind of window, the app's CPU and
-// loop use marked at each sub-window's edge, and the delay read back at the end. It runs in the app
-// through the inspector session's `evaluate`.
+// loop use marked at each sub-window's edge, and the delay read back at the end. Its code runs in
+// the app (in-app/scripts/loop-probe.ts) through the inspector session's `evaluate`.
+import { inAppCall, type TakenMark } from '../in-app/index.ts';
 
 /** Runs an expression in the app and returns its value (InspectorSession's evaluate). */
 export type Evaluate = (expression: string) => Promise<unknown>;
@@ -70,23 +71,14 @@ export function between(
   };
 }
 
-/** Where the probe keeps its state inside the app, out of the way of the app's own globals. */
-const PROBE = `globalThis[Symbol.for('hotline.probe')]`;
 const LOOP_RESOLUTION_MS = 10;
 
 /**
  * Installs the event-loop probe: one delay histogram per kind of window, to which each
- * sub-window's own (a fresh monitor: a re-enabled one would count the gap as one long delay)
- * is copied at its end (`edge`). A libuv timer every 10 ms: no visible cost was measured
- * (bench/lab-attach-costs.ts).
+ * sub-window's own is copied at its end (`edge`).
  */
 export async function startLoopProbe(evaluate: Evaluate): Promise<void> {
-  await evaluate(`(() => {
-    const { createHistogram } = process.getBuiltinModule ? process.getBuiltinModule('perf_hooks') : require('perf_hooks');
-    const old = ${PROBE};
-    if (old && old.current) old.current.disable();
-    ${PROBE} = { measured: createHistogram(), profiled: createHistogram(), current: undefined };
-  })()`);
+  await evaluate(inAppCall('loop-probe', 'start'));
 }
 
 /**
@@ -94,26 +86,8 @@ export async function startLoopProbe(evaluate: Evaluate): Promise<void> {
  * one of the window that begins (`open`), and marks the app's CPU and loop use — one evaluate.
  */
 export async function edge(evaluate: Evaluate, o: { open?: WindowKind; close?: WindowKind }): Promise<AppMark> {
-  const json = await evaluate(`(() => {
-    const p = ${PROBE};
-    const { performance, monitorEventLoopDelay } = process.getBuiltinModule ? process.getBuiltinModule('perf_hooks') : require('perf_hooks');
-    // A loop-delay monitor cannot be added to a plain histogram: its distribution is copied.
-    const addTo = (total, h) => {
-      let below = 0;
-      for (const [pct, value] of h.percentiles) {
-        const upTo = Math.round((pct / 100) * h.count);
-        for (let i = below; i < upTo; i++) total.record(Math.max(1, Math.round(value)));
-        below = Math.max(below, upTo);
-      }
-    };
-    let closedP99Ns;
-    ${o.close ? `if (p && p.current) { p.current.disable(); closedP99Ns = p.current.count > 0 ? p.current.percentile(99) : -1; addTo(p.${o.close}, p.current); p.current = undefined; }` : ''}
-    ${o.open ? `if (p) { p.current = monitorEventLoopDelay({ resolution: ${LOOP_RESOLUTION_MS} }); p.current.enable(); }` : ''}
-    const c = process.cpuUsage();
-    const e = performance.eventLoopUtilization();
-    return JSON.stringify({ cpuUs: c.user + c.system, idleMs: e.idle, activeMs: e.active, wallUs: Number(process.hrtime.bigint() / 1000n), closedP99Ns });
-  })()`);
-  const { closedP99Ns, ...mark } = JSON.parse(String(json)) as AppMark & { closedP99Ns?: number };
+  const json = await evaluate(inAppCall('loop-probe', 'edge', o.close ?? null, o.open ?? null, LOOP_RESOLUTION_MS));
+  const { closedP99Ns, ...mark } = JSON.parse(String(json)) as TakenMark;
   // The timer's own period stays in: a figure that is never 0 has a ratio (report/verdict.ts).
   if (typeof closedP99Ns !== 'number' || !Number.isFinite(closedP99Ns)) return mark;
   // -1: the timer never fired in the closed sub-window, blocked throughout (between() then
@@ -129,10 +103,7 @@ export async function edge(evaluate: Evaluate, o: { open?: WindowKind; close?: W
  * include the timer's own 10 ms, which we take off.
  */
 export async function readLoopDelay(evaluate: Evaluate, kind: WindowKind, wallS: number): Promise<LoopDelay> {
-  const json = await evaluate(`(() => {
-    const h = ${PROBE}.${kind};
-    return JSON.stringify({ count: h.count, mean: h.mean, p50: h.percentile(50), p99: h.percentile(99), max: h.max });
-  })()`);
+  const json = await evaluate(inAppCall('loop-probe', 'read', kind));
   const r = JSON.parse(String(json)) as Record<string, number>;
   if (!(r.count > 0)) {
     const blocked = round(wallS * 1000);
@@ -143,7 +114,7 @@ export async function readLoopDelay(evaluate: Evaluate, kind: WindowKind, wallS:
 }
 
 export async function stopLoopProbe(evaluate: Evaluate): Promise<void> {
-  await evaluate(`(() => { const p = ${PROBE}; if (p) { if (p.current) p.current.disable(); delete ${PROBE}; } })()`);
+  await evaluate(inAppCall('loop-probe', 'stop'));
 }
 
 const round = (v: number, digits = 2): number => {

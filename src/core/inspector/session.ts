@@ -5,7 +5,7 @@ import type { CpuProfile, SamplingHeapProfile } from '../analysis/index.ts';
 import { isLoopback, type ListenAddress } from '../common/index.ts';
 import type { CdpChannel } from './cdp-channel.ts';
 import { WorkerProfilers } from './workers.ts';
-import { BOOT_ENDS, TRACK_BOOT_THREADS } from './boot-threads.ts';
+import { inAppCall } from '../in-app/index.ts';
 import {
   type AppMark,
   edge,
@@ -36,8 +36,6 @@ export class InspectorError extends Error {
 }
 
 const BINDING = '__hotlineListening';
-/** The app's pending inspector.close() (closeAppInspector), kept where it can be called off. */
-const CLOSING = `globalThis[Symbol.for('hotline.closeInspector')]`;
 
 /** Whether `promise` settles within `ms`. */
 async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -148,17 +146,11 @@ export class InspectorSession {
    * does not come round within `timeoutMs` (an app stuck in a loop: the close is called off).
    */
   async closeAppInspector(timeoutMs = 3000): Promise<'closed' | 'handles-sigusr1' | 'loop-blocked'> {
-    const closing = await this.evaluate(`(() => {
-      if (process.listenerCount('SIGUSR1') > 0) return false;
-      // The module is taken now: \`require\` exists only while the evaluation runs.
-      const inspector = process.getBuiltinModule ? process.getBuiltinModule('inspector') : require('inspector');
-      ${CLOSING} = setImmediate(() => inspector.close());
-      return true;
-    })()`);
+    const closing = await this.evaluate(inAppCall('app-hooks', 'closeInspectorSoon'));
     if (closing !== true) return 'handles-sigusr1';
     if (!(await within(this.closed, timeoutMs))) {
       // Called off (the evaluation still runs: V8 serves it between two instructions of the loop).
-      await this.evaluate(`(() => { clearImmediate(${CLOSING}); delete ${CLOSING}; })()`).catch(() => undefined);
+      await this.evaluate(inAppCall('app-hooks', 'cancelClose')).catch(() => undefined);
       if (!this.closedFlag) return 'loop-blocked';
     }
     this.workerProfilers?.dispose();
@@ -195,16 +187,7 @@ export class InspectorSession {
    */
   async release(): Promise<void> {
     await this.client.Runtime.addBinding({ name: BINDING });
-    await this.evaluate(`(() => {
-      const net = process.getBuiltinModule ? process.getBuiltinModule('net') : require('net');
-      const report = globalThis[${JSON.stringify(BINDING)}];
-      const listen = net.Server.prototype.listen;
-      net.Server.prototype.listen = function (...args) {
-        this.once('listening', () => { ${BOOT_ENDS} try { report(JSON.stringify(this.address())); } catch {} });
-        return listen.apply(this, args);
-      };
-      ${TRACK_BOOT_THREADS}
-    })()`);
+    await this.evaluate(inAppCall('app-hooks', 'watchListening', BINDING));
     await recordConsole((e) => this.evaluate(e));
     try {
       // Until the app listens, the workers that start are its boot's (boot-threads.ts says why not only this).
@@ -229,10 +212,7 @@ export class InspectorSession {
    * app runs: at the --inspect-brk pause Node's timers are not initialised yet.
    */
   async exitWithParent(parentPid: number): Promise<void> {
-    await this.evaluate(`(() => {
-      const parent = ${parentPid};
-      setInterval(() => { if (process.ppid !== parent) process.exit(70); }, 500).unref();
-    })()`);
+    await this.evaluate(inAppCall('app-hooks', 'exitWithParent', parentPid));
   }
 
   /**
@@ -241,32 +221,19 @@ export class InspectorSession {
    * (the shell, the watcher, itself), which a watcher would otherwise restart.
    */
   async endGroupWithOwner(ownerPid: number): Promise<void> {
-    await this.evaluate(`(() => {
-      const owner = ${ownerPid};
-      setInterval(() => {
-        try { process.kill(owner, 0); } catch (e) {
-          if (e.code !== 'ESRCH') return;
-          if (process.platform === 'win32') process.exit(70);
-          process.kill(0, 'SIGKILL');
-        }
-      }, 500).unref();
-    })()`);
+    await this.evaluate(inAppCall('app-hooks', 'endGroupWithOwner', ownerPid));
   }
 
   /** Servers already listening (for an app that was running before we attached). */
   async listeningServers(): Promise<ListenAddress[]> {
-    const json = await this.evaluate(`JSON.stringify(process._getActiveHandles()
-      .filter((h) => h && typeof h.address === 'function' && typeof h.listen === 'function' && h.listening)
-      .map((h) => h.address()))`);
+    const json = await this.evaluate(inAppCall('app-hooks', 'listeningServers'));
     const list = typeof json === 'string' ? (JSON.parse(json) as unknown[]) : [];
     return list.map((a) => parseAddress(JSON.stringify(a))).filter((a): a is ListenAddress => a !== undefined);
   }
 
   /** Who the app is, asked from inside (for an app Hotline attached to rather than started). */
   async appProcess(): Promise<{ pid: number; argv: string[]; execArgv: string[]; cwd: string }> {
-    const json = await this.evaluate(
-      `JSON.stringify({ pid: process.pid, argv: process.argv, execArgv: process.execArgv, cwd: process.cwd() })`,
-    );
+    const json = await this.evaluate(inAppCall('app-hooks', 'whoAmI'));
     return JSON.parse(String(json)) as { pid: number; argv: string[]; execArgv: string[]; cwd: string };
   }
 
@@ -295,11 +262,7 @@ export class InspectorSession {
 
   /** Closes the app's inspector port once this session has gone (for a port Hotline opened). */
   async closeInspectorAfterDetach(): Promise<void> {
-    // The module is taken now: `require` exists only while the evaluation runs.
-    await this.evaluate(`(() => {
-      const inspector = process.getBuiltinModule ? process.getBuiltinModule('inspector') : require('inspector');
-      setTimeout(() => inspector.close(), 200).unref();
-    })()`);
+    await this.evaluate(inAppCall('app-hooks', 'closeInspectorAfter', 200));
   }
 
   /** Installs the event-loop probe (loop-probe.ts). */

@@ -2,6 +2,7 @@
 // its commands and replies, its profiler, and the hold at its exit that lets its profile be taken.
 import type { CpuProfile } from '../analysis/index.ts';
 import type { CdpChannel } from './cdp-channel.ts';
+import { inAppCall } from '../in-app/index.ts';
 
 export interface WorkerInfo {
   /** Node's threadId (worker_threads.threadId), as a number. */
@@ -44,19 +45,7 @@ const WORKER_REPLY_TIMEOUT_MS = 10_000;
  * runs no handlers: such a worker keeps only its finished segments.
  */
 const EXIT_BINDING = '__hotlineWorkerExit';
-const EXIT_HOLD = `globalThis[Symbol.for('hotline.exitHold')]`;
 const EXIT_HOLD_MS = 1000;
-const INSTALL_EXIT_HOLD = `(() => {
-  if (${EXIT_HOLD}) return;
-  const state = ${EXIT_HOLD} = { watching: false, released: false };
-  process.on('exit', () => {
-    if (!state.watching) return;
-    // Looked up now: a session that attaches again (after the inspector was reopened) adds its own.
-    try { globalThis[${JSON.stringify(EXIT_BINDING)}](''); } catch { return; }
-    const end = Date.now() + ${EXIT_HOLD_MS};
-    while (!state.released && Date.now() < end) { /* the inspector's messages are served here */ }
-  });
-})()`;
 
 interface Pending {
   resolve(result: unknown): void;
@@ -137,7 +126,7 @@ export class WorkerSession {
         this.salvage = this.stopProfiler().catch(() => undefined);
       }
       void (this.salvage ?? Promise.resolve()).finally(() => {
-        this.send('Runtime.evaluate', { expression: `${EXIT_HOLD}.released = true` }).catch(() => undefined);
+        this.send('Runtime.evaluate', { expression: inAppCall('exit-hold', 'release') }).catch(() => undefined);
       });
       return;
     }
@@ -151,7 +140,10 @@ export class WorkerSession {
   /** Before the worker's first line (or now, if it runs): the exit handler above. */
   async installExitHold(): Promise<void> {
     await this.send('Runtime.addBinding', { name: EXIT_BINDING });
-    const r = (await this.send('Runtime.evaluate', { expression: INSTALL_EXIT_HOLD, returnByValue: true })) as {
+    const r = (await this.send('Runtime.evaluate', {
+      expression: inAppCall('exit-hold', 'install', EXIT_BINDING, EXIT_HOLD_MS),
+      returnByValue: true,
+    })) as {
       exceptionDetails?: { text?: string };
     };
     if (r.exceptionDetails)
@@ -164,7 +156,7 @@ export class WorkerSession {
   releaseExitHold(): void {
     if (this.detached) return;
     void this.send('Runtime.evaluate', {
-      expression: `(() => { const s = ${EXIT_HOLD}; if (s) { s.watching = false; s.released = true; } })()`,
+      expression: inAppCall('exit-hold', 'watch', false, true),
     }).catch(() => undefined);
   }
 
@@ -175,7 +167,7 @@ export class WorkerSession {
   async watchExit(on: boolean): Promise<void> {
     await this.send(on ? 'Runtime.enable' : 'Runtime.disable');
     await this.send('Runtime.evaluate', {
-      expression: `(() => { const s = ${EXIT_HOLD}; if (s) s.watching = ${on}; })()`,
+      expression: inAppCall('exit-hold', 'watch', on),
     });
   }
 

@@ -6,7 +6,7 @@
 // Outside the profiled sub-windows a worker runs as it would alone: no profiler, no Runtime
 // domain (which would serialise its console calls to us), no hold at its exit.
 import { isNodeInternalThread } from '../common/index.ts';
-import { READ_BOOT_THREADS } from './boot-threads.ts';
+import { inAppCall } from '../in-app/index.ts';
 import type { CdpChannel } from './cdp-channel.ts';
 import { type WorkerCapture, type WorkerInfo, WorkerSession } from './worker-session.ts';
 
@@ -193,7 +193,7 @@ export class WorkerProfilers {
    */
   private async noteBootThreads(): Promise<void> {
     const r = (await this.channel
-      .send('Runtime.evaluate', { expression: READ_BOOT_THREADS, returnByValue: true })
+      .send('Runtime.evaluate', { expression: inAppCall('boot-threads', 'read'), returnByValue: true })
       .catch(() => undefined)) as { result?: { value?: unknown } } | undefined;
     const boot = r?.result?.value;
     if (typeof boot !== 'number') return;
