@@ -16,7 +16,7 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const STEP_TIMEOUT_MS = 240_000;
 
-/** What the tarball holds, and nothing else: the launcher and the three bundles it runs. */
+/** What the tarball holds, and nothing else: the launcher, the three bundles it runs, report.json's schema. */
 const SHIPPED = [
   'CHANGELOG.md',
   'LICENSE',
@@ -25,6 +25,7 @@ const SHIPPED = [
   'dist/capture-sender.js',
   'dist/cli.js',
   'dist/load-runner.js',
+  'dist/report.schema.json',
   'package.json',
 ];
 

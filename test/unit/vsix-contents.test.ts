@@ -58,6 +58,8 @@ test('the .vsix lists exactly the files the extension runs', () => {
       'LICENSE',
       'CHANGELOG.md',
       'docs/extension.md',
+      // report.json's JSON Schema (scripts/report-schema.mjs), for whoever reads the runs' reports.
+      'dist/report.schema.json',
       ...namedByManifest(manifest),
       ...bundles,
       ...speedscope,
