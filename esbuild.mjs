@@ -2,7 +2,8 @@
 // (a worker thread), the extension and its language server, and the webviews (browser bundles).
 // `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeReportSchema } from './scripts/report-schema.mjs';
 
@@ -28,6 +29,38 @@ const noLocalProtocol = {
   },
 };
 
+// The code that runs inside the user's app (src/core/in-app/scripts/*.ts) is compiled here into the
+// texts the inspector evaluates: the bundles get them as string constants in place of
+// src/core/in-app/compiled.ts, which compiles the same files with the same options on first use when
+// Hotline runs from its TypeScript sources.
+const IN_APP = 'src/core/in-app';
+const inAppScripts = {
+  name: 'in-app-scripts',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]core[\\/]in-app[\\/]compiled\.ts$/ }, () => {
+      const options = JSON.parse(readFileSync(path.join(IN_APP, 'build-options.json'), 'utf8'));
+      const dir = path.join(IN_APP, 'scripts');
+      const texts = {};
+      const watchFiles = [];
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+        const out = esbuild.buildSync({ ...options, entryPoints: [path.join(dir, file)], metafile: true });
+        texts[file.slice(0, -'.ts'.length)] = out.outputFiles[0].text;
+        watchFiles.push(...Object.keys(out.metafile.inputs).map((f) => path.resolve(f)));
+      }
+      return {
+        contents: `const TEXTS = ${JSON.stringify(texts)};
+export function compiledScript(name) {
+  const text = TEXTS[name];
+  if (text === undefined) throw new Error('no in-app script ' + name);
+  return text;
+}`,
+        loader: 'js',
+        watchFiles,
+      };
+    });
+  },
+};
+
 export const nodeBundle = {
   bundle: true,
   platform: 'node',
@@ -39,7 +72,7 @@ export const nodeBundle = {
   external: ['bufferutil', 'utf-8-validate', 'vscode'],
   // Prefer ES module builds: jsonc-parser's UMD "main" hides its requires from the bundler.
   mainFields: ['module', 'main'],
-  plugins: [noLocalProtocol],
+  plugins: [noLocalProtocol, inAppScripts],
   ...minify,
 };
 
