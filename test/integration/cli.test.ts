@@ -4,12 +4,14 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
+import Ajv from 'ajv';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import {
   HELPER_MODULE,
   LOGIN_API,
   LOGIN_PROFILE_ARGS,
   LeakGuard,
+  REPO_ROOT,
   RUN_TEST_TIMEOUT,
   assertBuilt,
   descendantsOf,
@@ -63,6 +65,16 @@ function appLogOf(out: string): string {
   return log ? `\n--- app.log ---\n${fs.readFileSync(log, 'utf8').slice(-3000)}` : '\n(no app.log)';
 }
 
+/** The shipped JSON Schema of report.json (dist/, written by `npm run build`): a report fits it or the test says where not. */
+function assertFitsSchema(report: unknown, what: string): void {
+  const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'dist', 'report.schema.json'), 'utf8')) as object;
+  const validate = new Ajv({ allErrors: true }).compile(schema);
+  assert.ok(
+    validate(report),
+    `${what} does not fit dist/report.schema.json: ${JSON.stringify(validate.errors?.slice(0, 5))}`,
+  );
+}
+
 /** `hotline profile --json` of the login API's sync hash: its output and its run folder. */
 const syncRun = shared(async () => {
   const out = tempDir();
@@ -106,6 +118,7 @@ test('profile --json prints report.json on stdout, pbkdf2Sync line first, exit 0
   assert.ok(!r.stdout.includes('correct horse'), 'the password is redacted');
   assert.match(r.stderr, /^hotline: /m, 'progress goes to stderr');
   assert.ok(fs.existsSync(path.join(runDir, 'report.json')), `run saved in ${runDir}`);
+  assertFitsSchema(report, 'the --json report');
   guard.assertClean([report.app.pid]);
 });
 
@@ -148,6 +161,7 @@ test(
     assert.match(r.stdout, /cheaper .* checkPassword /, show(r));
     const report = JSON.parse(fs.readFileSync(path.join(runDir, 'report.json'), 'utf8')) as ReportV1;
     assert.equal(report.baseline?.runId, path.basename(base), 'report.json names its baseline');
+    assertFitsSchema(report, 'a report with its baseline');
     const deltas = report.baseline.deltas as { eventLoop?: { p99: { change: number } } };
     assert.ok(deltas.eventLoop && deltas.eventLoop.p99.change < 0, JSON.stringify(deltas.eventLoop));
     guard.assertClean();
