@@ -9,6 +9,7 @@
 import type { CpuProfile } from '../analysis/index.ts';
 import type { CdpChannel } from './cdp-channel.ts';
 import { InspectorSession } from './session.ts';
+import { inAppCall } from '../in-app/index.ts';
 
 export interface ProcessInfo {
   pid: number;
@@ -175,7 +176,7 @@ export class ProcessProfilers<C extends ProfilerCompanion = ProfilerCompanion> {
       this.live().map(async (p) => {
         let timer: NodeJS.Timeout | undefined;
         const asking = p.session!.channel().send('Runtime.evaluate', {
-          expression: '(() => { const c = process.cpuUsage(); return c.user + c.system; })()',
+          expression: inAppCall('loop-probe', 'cpuUs'),
           returnByValue: true,
           silent: true,
         }) as Promise<{ result?: { value?: unknown } }>;

@@ -80,6 +80,12 @@ export function read(kind: WindowKind): string {
   return JSON.stringify({ count: h.count, mean: h.mean, p50: h.percentile(50), p99: h.percentile(99), max: h.max });
 }
 
+/** The process's CPU so far, user + system, µs (all its threads): a child process's mark. */
+export function cpuUs(): number {
+  const c = process.cpuUsage();
+  return c.user + c.system;
+}
+
 export function stop(): void {
   const p = readSlot<Probe>(SLOT);
   if (!p) return;
