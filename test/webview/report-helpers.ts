@@ -207,10 +207,110 @@ const LIGHT_MODERN: Record<string, string> = {
   '--vscode-charts-purple': '#652d90',
 };
 
-export type ThemeName = 'dark' | 'light';
+/**
+ * Dark High Contrast (hc_black.json and the colour registry's hcDark defaults): black, white
+ * text, cyan contrast borders, orange active borders; no chart colour of its own but the registry's.
+ */
+const DARK_HIGH_CONTRAST: Record<string, string> = {
+  ...COMMON,
+  '--vscode-foreground': '#ffffff',
+  '--vscode-descriptionForeground': '#ffffffb3',
+  '--vscode-errorForeground': '#f48771',
+  '--vscode-editor-background': '#000000',
+  '--vscode-editor-foreground': '#ffffff',
+  '--vscode-editorWidget-background': '#0c141f',
+  '--vscode-widget-border': '#6fc3df',
+  '--vscode-panel-border': '#6fc3df',
+  '--vscode-panel-background': '#000000',
+  '--vscode-contrastBorder': '#6fc3df',
+  '--vscode-contrastActiveBorder': '#f38518',
+  '--vscode-focusBorder': '#f38518',
+  '--vscode-textLink-foreground': '#21a6ff',
+  '--vscode-textLink-activeForeground': '#21a6ff',
+  '--vscode-textCodeBlock-background': '#000000',
+  '--vscode-textPreformat-foreground': '#ffd700',
+  '--vscode-textBlockQuote-background': '#000000',
+  '--vscode-textBlockQuote-border': '#ffffff',
+  '--vscode-button-background': '#000000',
+  '--vscode-button-foreground': '#ffffff',
+  '--vscode-button-border': '#6fc3df',
+  '--vscode-button-secondaryForeground': '#ffffff',
+  '--vscode-badge-background': '#000000',
+  '--vscode-badge-foreground': '#ffffff',
+  '--vscode-list-activeSelectionBackground': '#000000',
+  '--vscode-list-inactiveSelectionBackground': '#000000',
+  '--vscode-panelTitle-activeBorder': '#6fc3df',
+  '--vscode-panelTitle-activeForeground': '#ffffff',
+  '--vscode-panelTitle-inactiveForeground': '#ffffff',
+  '--vscode-scrollbarSlider-background': '#6fc3df99',
+  '--vscode-editorError-foreground': '#f48771',
+  '--vscode-editorWarning-foreground': '#ffd370',
+  '--vscode-inputValidation-warningBackground': '#000000',
+  '--vscode-inputValidation-errorBackground': '#000000',
+  '--vscode-charts-foreground': '#ffffff',
+  '--vscode-charts-lines': '#ffffff80',
+  '--vscode-charts-red': '#f48771',
+  '--vscode-charts-blue': '#3794ff',
+  '--vscode-charts-yellow': '#ffd370',
+  '--vscode-charts-orange': '#ab5a00',
+  '--vscode-charts-green': '#89d185',
+  '--vscode-charts-purple': '#b180d7',
+};
+
+/** Light High Contrast (hc_light.json and the colour registry's hcLight defaults). */
+const LIGHT_HIGH_CONTRAST: Record<string, string> = {
+  ...COMMON,
+  '--vscode-foreground': '#292929',
+  '--vscode-descriptionForeground': '#292929b3',
+  '--vscode-errorForeground': '#b5200d',
+  '--vscode-editor-background': '#ffffff',
+  '--vscode-editor-foreground': '#292929',
+  '--vscode-editorWidget-background': '#ffffff',
+  '--vscode-widget-border': '#0f4a85',
+  '--vscode-panel-border': '#0f4a85',
+  '--vscode-panel-background': '#ffffff',
+  '--vscode-contrastBorder': '#0f4a85',
+  '--vscode-contrastActiveBorder': '#006bbd',
+  '--vscode-focusBorder': '#006bbd',
+  '--vscode-textLink-foreground': '#0f4a85',
+  '--vscode-textLink-activeForeground': '#0f4a85',
+  '--vscode-textCodeBlock-background': '#ffffff',
+  '--vscode-textPreformat-foreground': '#292929',
+  '--vscode-textBlockQuote-background': '#ffffff',
+  '--vscode-textBlockQuote-border': '#292929',
+  '--vscode-button-background': '#0f4a85',
+  '--vscode-button-foreground': '#ffffff',
+  '--vscode-button-border': '#0f4a85',
+  '--vscode-button-secondaryForeground': '#292929',
+  '--vscode-badge-background': '#0f4a85',
+  '--vscode-badge-foreground': '#ffffff',
+  '--vscode-list-activeSelectionBackground': '#ffffff',
+  '--vscode-list-inactiveSelectionBackground': '#ffffff',
+  '--vscode-panelTitle-activeBorder': '#b5200d',
+  '--vscode-panelTitle-activeForeground': '#292929',
+  '--vscode-panelTitle-inactiveForeground': '#292929',
+  '--vscode-scrollbarSlider-background': '#0f4a8566',
+  '--vscode-editorError-foreground': '#b5200d',
+  '--vscode-editorWarning-foreground': '#895503',
+  '--vscode-inputValidation-warningBackground': '#ffffff',
+  '--vscode-inputValidation-errorBackground': '#ffffff',
+  '--vscode-charts-foreground': '#292929',
+  '--vscode-charts-lines': '#29292980',
+  '--vscode-charts-red': '#b5200d',
+  '--vscode-charts-blue': '#0f4a85',
+  '--vscode-charts-yellow': '#895503',
+  '--vscode-charts-orange': '#ab5a00',
+  '--vscode-charts-green': '#374e06',
+  '--vscode-charts-purple': '#652d90',
+};
+
+export type ThemeName = 'dark' | 'light' | 'hc-dark' | 'hc-light';
 export const THEMES: Record<ThemeName, { kind: string; vars: Record<string, string> }> = {
   dark: { kind: 'vscode-dark', vars: DARK_MODERN },
   light: { kind: 'vscode-light', vars: LIGHT_MODERN },
+  // VS Code gives a High Contrast theme both classes: the kind and "vscode-high-contrast".
+  'hc-dark': { kind: 'vscode-high-contrast', vars: DARK_HIGH_CONTRAST },
+  'hc-light': { kind: 'vscode-high-contrast vscode-high-contrast-light', vars: LIGHT_HIGH_CONTRAST },
 };
 
 // ---- the VS Code host, as a test double inside the page -----------------------------------------
@@ -283,8 +383,8 @@ function fakeHost(args: { onReady: unknown[]; vars: Record<string, string>; kind
   };
   document.addEventListener('DOMContentLoaded', () => {
     for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
-    document.body.classList.add(kind);
-    document.body.dataset.vscodeThemeKind = kind;
+    document.body.classList.add(...kind.split(' '));
+    document.body.dataset.vscodeThemeKind = kind.split(' ').pop();
   });
 })();`;
 }

@@ -13,19 +13,28 @@ export function stallsTab(ctx: ViewContext, stalls: NonNullable<ReportV1['stalls
   const r = ctx.report;
   const summary = r.eventLoop?.stalls;
   const longest = Math.max(1, ...stalls.map((s) => s.durationMs));
+  // The line first, then how long: at the report's opening width (~520 px) these are what fit.
   const columns: Column[] = [
-    { title: 'At', width: '80px', numeric: true, help: "From the profiled window's start" },
-    { title: 'Length', width: '150px', help: 'How long the event loop could not run a timer' },
-    { title: 'Line of your code that ran most in it', width: 'minmax(160px, 2fr)' },
+    {
+      title: 'Line of your code',
+      width: 'minmax(180px, 2fr)',
+      help: 'The line of your code that ran most in the stall, and its function',
+    },
+    { title: 'Length', width: '130px', help: 'How long the event loop could not run a timer' },
     { title: 'Its time', width: '90px', numeric: true, help: "That line's own time in the stall" },
-    { title: 'Function', width: 'minmax(120px, 1fr)' },
+    { title: 'At', width: '72px', numeric: true, help: "From the profiled window's start" },
   ];
   const rows: GridRow[] = stalls.slice(0, MAX_ROWS).map((s) => {
     const top = s.lines[0];
     const open = top !== undefined && canOpen(top.file, top.line);
     return {
       cells: [
-        [`${(s.startMs / 1000).toFixed(2)} s`],
+        [
+          top
+            ? h('span', { class: `mono loc-cell ${open ? 'loc' : 'muted'}` }, where(top.file, top.line, r.app.cwd))
+            : h('span', { class: 'muted' }, 'no line of your code ran in it'),
+          top ? h('span', { class: 'mono fn cell-sub muted' }, top.function || '(anonymous)') : null,
+        ],
         [
           h(
             'span',
@@ -34,13 +43,8 @@ export function stallsTab(ctx: ViewContext, stalls: NonNullable<ReportV1['stalls
             meter((s.durationMs / longest) * 100, 'stall'),
           ),
         ],
-        [
-          top
-            ? h('span', { class: `mono ${open ? 'loc' : 'muted'}` }, where(top.file, top.line, r.app.cwd))
-            : h('span', { class: 'muted' }, 'no line of your code ran in it'),
-        ],
         [top ? ms(top.ownMs) : '\u2013'],
-        [top ? h('span', { class: 'mono fn' }, top.function || '(anonymous)') : ''],
+        [`${(s.startMs / 1000).toFixed(2)} s`],
       ],
       props: {
         data: { kind: 'stall', ...(top ? { file: top.file, line: String(top.line), fn: top.function } : {}) },

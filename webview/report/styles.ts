@@ -141,7 +141,11 @@ vscode-panel-view.view > * { width: 100%; }
 }
 .seg { height: 100%; min-width: 1px; }
 .seg + .seg { box-shadow: -1px 0 0 var(--vscode-editor-background); }
-.legend { display: grid; grid-template-columns: 14px max-content 56px 80px max-content; gap: 3px 10px; margin-top: 10px; align-items: center; }
+/* The last column (how a part was found) wraps: at the report's opening width (~520 px) its
+   text would push the figures beside it out of sight. */
+.legend { display: grid; grid-template-columns: 14px minmax(0, max-content) 56px 72px minmax(0, 1fr); gap: 3px 10px; margin-top: 10px; align-items: center; }
+.legend-row > * { min-width: 0; overflow-wrap: anywhere; }
+.legend .delta { white-space: normal; }
 .legend-row { display: contents; }
 .legend-row.zero > * { opacity: 0.55; }
 .legend-head > * { font-size: 0.85em; }
@@ -165,7 +169,29 @@ vscode-panel-view.view > * { width: 100%; }
 vscode-data-grid.grid { box-sizing: border-box; border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); border-radius: 4px; }
 /* Narrower than its columns (beside the code): it scrolls sideways instead of cutting them off. */
 vscode-data-grid.grid { display: block; max-width: 100%; overflow-x: auto; }
-vscode-data-grid.grid > vscode-data-grid-row { min-width: 640px; }
+vscode-data-grid.grid > vscode-data-grid-row { min-width: var(--grid-min, 640px); }
+/* What says a grid scrolls: a line naming the columns out of sight, a fade at the cut edge and
+   a scrollbar drawn in the theme's slider colour (the overlay one shows only while scrolling).
+   The first column (the line, or the function) stays put while the rest scroll under it. */
+.scroll-hint { font-size: 0.85em; text-align: right; margin: 0 0 2px; }
+.scroll-hint:empty { display: none; }
+.grid-clip { position: relative; }
+.grid-frame.overflows:not(.at-end) .grid-clip::after {
+  content: ""; position: absolute; top: 1px; right: 1px; bottom: 12px; width: 28px; pointer-events: none;
+  background: linear-gradient(to right, transparent, var(--vscode-editor-background));
+}
+vscode-data-grid.grid::-webkit-scrollbar { height: 10px; }
+vscode-data-grid.grid::-webkit-scrollbar-thumb {
+  background: var(--vscode-scrollbarSlider-background, var(--vscode-descriptionForeground)); border-radius: 0;
+}
+vscode-data-grid.grid::-webkit-scrollbar-thumb:hover { background: var(--vscode-scrollbarSlider-hoverBackground, var(--vscode-scrollbarSlider-background)); }
+vscode-data-grid.grid vscode-data-grid-cell[grid-column="1"] {
+  position: sticky; left: 0; z-index: 1; background: var(--vscode-editor-background);
+}
+vscode-data-grid.grid vscode-data-grid-row.focused vscode-data-grid-cell[grid-column="1"] {
+  background: var(--vscode-list-inactiveSelectionBackground, var(--vscode-editor-background));
+}
+.cell-sub { display: block; font-size: 0.88em; white-space: normal; overflow-wrap: anywhere; }
 vscode-data-grid-row[row-type="sticky-header"] { border-bottom: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); }
 vscode-data-grid-cell.num { text-align: right; font-variant-numeric: tabular-nums; }
 vscode-data-grid-cell[cell-type="columnheader"] { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }

@@ -9,6 +9,7 @@ import { codeText, h, share, type Child } from './dom.ts';
 import { canOpen, fmt, num, pct, signed, where } from './format.ts';
 import { hasWorkers, workerTag } from './threads.ts';
 import { processTag } from './processes.ts';
+import { capacityOf, formatCostMs } from '../../src/capacity.ts';
 import { badge, dataGrid, divider, link, type Column, type GridRow } from './toolkit.ts';
 
 /** Enough rows for any real hunt; report.json keeps the rest. */
@@ -16,6 +17,8 @@ export const MAX_ROWS = 200;
 const MAX_CALLEES = 3;
 /** Wide enough for "Own, worker CPU"; the main and worker grids keep the same columns. */
 const SHARE_WIDTH = '170px';
+/** "Own" and "Self" need less: the share and its bar. */
+const MAIN_SHARE_WIDTH = '128px';
 
 function rowData(kind: string, file: string, line: number, fn: string): Record<string, string> {
   return { kind, file, line: String(line), fn };
@@ -140,7 +143,11 @@ function lineGrid(ctx: ViewContext, lines: LineCost[], thread: RowGroup): HTMLEl
   const r = ctx.report;
   const worker = thread === 'worker';
   const child = thread === 'process';
+  // Per request only where the requests are the main thread's: a worker's CPU is not one request's.
+  const requests = thread === 'main' ? capacityOf(r).requests : undefined;
+  // The line, its share and its cost come first: beside the code (~520 px) they are what fits.
   const columns: Column[] = [
+    { title: 'Line', width: worker || child ? 'minmax(200px, 1.2fr)' : 'minmax(180px, 1.2fr)' },
     worker
       ? {
           title: 'Own, worker CPU',
@@ -155,12 +162,13 @@ function lineGrid(ctx: ViewContext, lines: LineCost[], thread: RowGroup): HTMLEl
           }
         : {
             title: 'Own',
-            width: SHARE_WIDTH,
+            width: MAIN_SHARE_WIDTH,
             help: 'Share of non-idle CPU whose deepest line of your code is this one',
           },
-    { title: 'Line', width: worker || child ? 'minmax(190px, 1.2fr)' : 'minmax(140px, 1.2fr)' },
-    { title: 'Function', width: 'minmax(140px, 1.4fr)' },
-    { title: 'Own ms', width: '88px', numeric: true },
+    requests !== undefined
+      ? { title: 'ms/request', width: '110px', numeric: true, help: 'Own time per request served while profiling' }
+      : { title: 'Own ms', width: '88px', numeric: true },
+    ...(requests !== undefined ? [{ title: 'Own ms', width: '88px', numeric: true }] : []),
     { title: 'Self ms', width: '88px', numeric: true },
     { title: 'Total ms', width: '88px', numeric: true },
     {
@@ -171,7 +179,6 @@ function lineGrid(ctx: ViewContext, lines: LineCost[], thread: RowGroup): HTMLEl
   ];
   const rows: GridRow[] = lines.slice(0, MAX_ROWS).map((l) => ({
     cells: [
-      [share(l.ownPct, 'hot')],
       [
         h(
           'span',
@@ -181,9 +188,10 @@ function lineGrid(ctx: ViewContext, lines: LineCost[], thread: RowGroup): HTMLEl
           worker ? workerTag() : null,
           child ? processTag(l.processes) : null,
         ),
+        h('span', { class: 'mono fn cell-sub muted' }, l.function),
       ],
-      [h('span', { class: 'mono fn' }, l.function)],
-      [fmt(l.ownMs)],
+      [share(l.ownPct, 'hot')],
+      ...(requests !== undefined ? [[formatCostMs(l.ownMs / requests)], [fmt(l.ownMs)]] : [[fmt(l.ownMs)]]),
       [fmt(l.selfMs)],
       [fmt(l.totalMs)],
       [callees(l, r.app.cwd)],
@@ -239,12 +247,12 @@ function callee(c: CallLink, cwd: string): HTMLElement {
 
 export function functions(ctx: ViewContext): HTMLElement {
   const r = ctx.report;
-  const list = r.functions.filter((f) => f.category !== 'idle' && (f.selfMs > 0 || f.totalMs > 0));
+  const list = yourCodeFirst(r.functions.filter((f) => f.category !== 'idle' && (f.selfMs > 0 || f.totalMs > 0)));
   if (list.length === 0) return h('p', { class: 'empty' }, 'No functions were sampled.');
   const intro = h(
     'p',
     { class: 'muted intro' },
-    'Every function by self time, your code and everything else (dependencies, Node internals, native code).',
+    'Every function by self time: your code first, then everything else (dependencies, Node internals, native code).',
   );
   return h(
     'div',
@@ -259,11 +267,22 @@ export function functions(ctx: ViewContext): HTMLElement {
   );
 }
 
+/**
+ * Your code's functions, then the rest, each part in the report's order (by self time): a user
+ * looks for their own code first, not for the native "run" that sits on top of everyone's stack.
+ */
+export function yourCodeFirst(list: FunctionCost[]): FunctionCost[] {
+  return [...list.filter((f) => f.category === 'user'), ...list.filter((f) => f.category !== 'user')];
+}
+
 function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: RowGroup): HTMLElement {
   const r = ctx.report;
   const worker = thread === 'worker';
   const child = thread === 'process';
+  const requests = thread === 'main' ? capacityOf(r).requests : undefined;
+  // The function (and where it is, under its name), its share and its cost first: they fit at ~520 px.
   const columns: Column[] = [
+    { title: 'Function', width: 'minmax(180px, 1.6fr)' },
     worker
       ? {
           title: 'Self, worker CPU',
@@ -276,26 +295,27 @@ function functionGrid(ctx: ViewContext, list: FunctionCost[], thread: RowGroup):
             width: SHARE_WIDTH,
             help: "Share of the child processes' non-idle CPU spent in the function itself",
           }
-        : { title: 'Self', width: SHARE_WIDTH, help: 'Share of non-idle CPU spent in the function itself' },
-    { title: 'Self ms', width: '88px', numeric: true },
+        : { title: 'Self', width: MAIN_SHARE_WIDTH, help: 'Share of non-idle CPU spent in the function itself' },
+    requests !== undefined
+      ? { title: 'ms/request', width: '110px', numeric: true, help: 'Self time per request served while profiling' }
+      : { title: 'Self ms', width: '88px', numeric: true },
+    ...(requests !== undefined ? [{ title: 'Self ms', width: '88px', numeric: true }] : []),
     { title: 'Total', width: '72px', numeric: true, help: 'The function and everything it called (each sample once)' },
     { title: 'Total ms', width: '88px', numeric: true },
-    { title: 'Function', width: 'minmax(120px, 1.5fr)' },
-    { title: 'Where', width: 'minmax(140px, 2fr)' },
     { title: 'Category', width: '150px' },
   ];
   const rows: GridRow[] = list.slice(0, MAX_ROWS).map((f) => ({
     cells: [
-      [share(f.selfPct)],
-      [fmt(f.selfMs)],
-      [pct(f.totalPct)],
-      [fmt(f.totalMs)],
       [
         h('span', { class: 'mono fn' }, functionLabel(f.name, f.file)),
         worker ? workerTag() : null,
         child ? processTag(undefined) : null,
+        h('span', { class: 'cell-sub' }, location(f.file, f.line, r.app.cwd)),
       ],
-      [location(f.file, f.line, r.app.cwd)],
+      [share(f.selfPct)],
+      ...(requests !== undefined ? [[formatCostMs(f.selfMs / requests)], [fmt(f.selfMs)]] : [[fmt(f.selfMs)]]),
+      [pct(f.totalPct)],
+      [fmt(f.totalMs)],
       [h('span', { class: 'category' }, h('span', { class: `swatch cat-${f.category}` }), CATEGORY_LABELS[f.category])],
     ],
     props: {
@@ -360,37 +380,50 @@ function hintList(ctx: ViewContext, list: Hint[], worker: boolean): HTMLElement 
   );
 }
 
+/** "cheaper", "costlier", "within noise" or "too short to tell", with why on hover. */
+function verdictTag(x: CostChange): HTMLElement {
+  if (x.verdict === 'within noise' || x.verdict === 'too short')
+    return h(
+      'span',
+      {
+        class: 'tag',
+        title:
+          x.verdict === 'too short'
+            ? 'too few sub-windows a side to tell a change from noise'
+            : x.heldBack
+              ? "the request's figures did not move with it: no change is claimed on this line"
+              : "the change is inside the noise inferred from its samples and the runs' spread",
+        data: { verdict: x.verdict },
+      },
+      x.verdict === 'too short' ? 'too short to tell' : 'within noise',
+    );
+  return h('span', { class: `tag ${x.change < 0 ? 'good' : 'bad'}` }, x.change < 0 ? 'cheaper' : 'costlier');
+}
+
 export function comparison(ctx: ViewContext): HTMLElement {
   const c = ctx.cmp!;
   const r = ctx.report;
   const table = (title: string, note: string, list: CostChange[], kind: string): HTMLElement => {
+    // Where, the change and base → now first (they fit at ~520 px); the verdict under the change.
     const columns: Column[] = [
-      { title: '', width: '90px' },
-      { title: 'Change', width: '96px', numeric: true },
+      { title: kind === 'compare-line' ? 'Line' : 'Function', width: 'minmax(180px, 2fr)' },
+      { title: 'Change', width: '112px', numeric: true },
       { title: 'Base \u2192 now', width: '150px', numeric: true },
-      { title: 'Name', width: 'minmax(120px, 1.5fr)' },
-      { title: 'Where', width: 'minmax(140px, 2fr)' },
     ];
+    const name = (x: CostChange): HTMLElement => h('span', { class: 'mono fn' }, x.name || '(anonymous)');
     const rows: GridRow[] = list.map((x) => ({
       cells: [
-        [
-          x.verdict === 'within noise' || x.verdict === 'too short'
-            ? h(
-                'span',
-                {
-                  class: 'tag',
-                  title:
-                    x.verdict === 'too short'
-                      ? 'too few sub-windows a side to tell a change from noise'
-                      : x.heldBack
-                        ? "the request's figures did not move with it: no change is claimed on this line"
-                        : "the change is inside the noise inferred from its samples and the runs' spread",
-                  data: { verdict: x.verdict },
-                },
-                x.verdict === 'too short' ? 'too short to tell' : 'within noise',
-              )
-            : h('span', { class: `tag ${x.change < 0 ? 'good' : 'bad'}` }, x.change < 0 ? 'cheaper' : 'costlier'),
-        ],
+        kind === 'compare-line'
+          ? [
+              h('span', { class: 'loc-cell' }, location(x.file, x.line, r.app.cwd)),
+              h('span', { class: 'cell-sub muted' }, name(x)),
+              x.thread === 'worker' ? workerTag() : null,
+            ]
+          : [
+              name(x),
+              x.thread === 'worker' ? workerTag() : null,
+              h('span', { class: 'cell-sub' }, location(x.file, x.line, r.app.cwd)),
+            ],
         [
           h(
             'span',
@@ -403,10 +436,9 @@ export function comparison(ctx: ViewContext): HTMLElement {
             },
             signed(x.change),
           ),
+          h('span', { class: 'cell-sub' }, verdictTag(x)),
         ],
         [`${num(x.base)} \u2192 ${num(x.current)}`],
-        [h('span', { class: 'mono fn' }, x.name || '(anonymous)'), x.thread === 'worker' ? workerTag() : null],
-        [location(x.file, x.line, r.app.cwd)],
       ],
       props: { data: { ...rowData(kind, x.file, x.line, x.name), thread: x.thread ?? 'main' } },
       onOpen: canOpen(x.file, x.line) ? () => ctx.openSource(x.file, x.line) : undefined,

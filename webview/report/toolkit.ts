@@ -121,11 +121,50 @@ export interface GridRow {
   onOpen?: () => void;
 }
 
-/** A vscode-data-grid built from DOM nodes (cells hold text nodes and elements, never markup). */
+/** The narrowest a track can be, px: "88px" → 88, "minmax(140px, 1fr)" → 140, else 0. */
+export function trackMinPx(width: string): number {
+  const m = /^(?:minmax\()?\s*(\d+(?:\.\d+)?)px/.exec(width);
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * A vscode-data-grid built from DOM nodes (cells hold text nodes and elements, never markup),
+ * in a frame that says so when the grid is wider than the page: beside the code a grid scrolls
+ * sideways, and an overlay scrollbar alone does not tell that columns are out of sight.
+ */
 export function dataGrid(columns: Column[], rows: GridRow[], props?: Props): HTMLElement {
+  const grid = buildGrid(columns, rows, props);
+  const hint = h('div', { class: 'scroll-hint muted', attrs: { 'aria-hidden': 'true' } });
+  const frame = h('div', { class: 'grid-frame' }, hint, h('div', { class: 'grid-clip' }, grid));
+  const update = (): void => {
+    const hidden = grid.scrollWidth > grid.clientWidth + 1;
+    const atEnd = grid.scrollLeft + grid.clientWidth >= grid.scrollWidth - 1;
+    frame.classList.toggle('overflows', hidden);
+    frame.classList.toggle('at-end', atEnd);
+    hint.textContent = hidden ? `${atEnd ? '\u2190' : '\u2192'} ${scrollNote(columns, grid, atEnd)}` : '';
+  };
+  grid.addEventListener('scroll', update, { passive: true });
+  new ResizeObserver(update).observe(grid);
+  return frame;
+}
+
+/** "Scroll sideways for Own ms, Self ms, Total ms": the columns whose headers are out of sight. */
+function scrollNote(columns: Column[], grid: HTMLElement, atEnd: boolean): string {
+  if (atEnd) return 'Scroll back for the first columns';
+  const right = grid.getBoundingClientRect().right;
+  const cut = [...grid.querySelectorAll('vscode-data-grid-cell[cell-type="columnheader"]')]
+    .filter((c) => c.getBoundingClientRect().right > right + 1)
+    .map((c) => columns[Number(c.getAttribute('grid-column')) - 1]?.title)
+    .filter((t): t is string => Boolean(t));
+  return cut.length > 0 ? `Scroll sideways for ${cut.join(', ')}` : 'Scroll sideways for more';
+}
+
+function buildGrid(columns: Column[], rows: GridRow[], props?: Props): HTMLElement {
   const grid = h('vscode-data-grid', props ?? null);
   grid.setAttribute('generate-header', 'none');
   grid.setAttribute('grid-template-columns', columns.map((c) => c.width).join(' '));
+  // Rows no narrower than their tracks' minimums: the grid scrolls rather than squeezing cells.
+  grid.style.setProperty('--grid-min', `${columns.reduce((s, c) => s + trackMinPx(c.width), 0)}px`);
   grid.setAttribute('aria-label', props?.title ?? '');
   const header = h('vscode-data-grid-row', { attrs: { 'row-type': 'sticky-header' } });
   columns.forEach((c, i) => {
