@@ -122,7 +122,7 @@ function stallPicker(
   return h(
     'div',
     { class: 'stall-marks', data: { field: 'stall-marks' } },
-    h('span', { class: 'muted' }, `Event-loop stalls (red bars), ${marks.length}: `),
+    h('span', { class: 'muted' }, `Event-loop stalls (the bars down the left of their cells), ${marks.length}: `),
     ...marks.map((m) => {
       const b = h(
         'button',
