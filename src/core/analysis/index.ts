@@ -67,6 +67,7 @@ export {
   summarizeStalls,
   type TimedStall,
 } from './time/stalls.ts';
+export { blockedLoopHints, type BlockedLoopInput } from './hints/blocked-loop.ts';
 export { poolLimitHint, threadpoolWaits, type WaitTraceInput } from './time/threadpool-waits.ts';
 export {
   cutProfile,

@@ -1,6 +1,14 @@
 // The stalls a run's stall probe measured, on the lines that ran in them: `stalls`,
-// `eventLoop.stalls` and, when they recur at a steady period, a hint on their line.
-import { findStalls, periodicStall, periodicStallHint, summarizeStalls, type TimelineV1 } from '../analysis/index.ts';
+// `eventLoop.stalls` and, when they recur at a steady period, a hint on their line; and the hint
+// for a line of the user's own code that holds the loop (stalls on it, or a loop busy throughout).
+import {
+  blockedLoopHints,
+  findStalls,
+  periodicStall,
+  periodicStallHint,
+  summarizeStalls,
+  type TimelineV1,
+} from '../analysis/index.ts';
 import type { StallsRecord } from '../store/index.ts';
 import type { ReportV1 } from '../report/index.ts';
 
@@ -9,7 +17,7 @@ export function analyzeStalls(
   measured: StallsRecord | undefined,
   timeline: TimelineV1 | undefined,
 ): ReportV1 {
-  if (!measured) return report;
+  if (!measured) return withBlockedLoop(report);
   const offCpu = { count: 0 };
   const timed = findStalls(measured.gaps, measured.thresholdMs, timeline, offCpu);
   const periodic = periodicStall(timed);
@@ -24,7 +32,7 @@ export function analyzeStalls(
     notes.push(
       `${offCpu.count} gap(s) in which the event loop did not run were mostly time the app's thread was not running at all (the machine was busy elsewhere): not listed as stalls.`,
     );
-  return {
+  return withBlockedLoop({
     ...report,
     ...(report.eventLoop
       ? { eventLoop: { ...report.eventLoop, stalls: summarizeStalls(stalls, measured.thresholdMs) } }
@@ -32,5 +40,19 @@ export function analyzeStalls(
     stalls,
     hints: periodic ? [...report.hints, periodicStallHint(periodic, stalls, report.nonIdleMs)] : report.hints,
     notes: [...report.notes, ...notes],
-  };
+  });
+}
+
+function withBlockedLoop(report: ReportV1): ReportV1 {
+  const p = report.load?.profiled;
+  const requests = p ? (p.requests.total ?? p.requests.perSecond * p.durationS) : undefined;
+  const found = blockedLoopHints({
+    lines: report.lines,
+    stalls: report.stalls ?? [],
+    stallThresholdMs: report.eventLoop?.stalls?.thresholdMs,
+    utilization: report.eventLoop?.utilization,
+    requests: requests !== undefined && requests > 0 ? requests : undefined,
+    hints: report.hints,
+  });
+  return found.length > 0 ? { ...report, hints: [...report.hints, ...found] } : report;
 }
