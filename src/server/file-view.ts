@@ -15,7 +15,10 @@ import {
 import type { LineHeat, OpenReportAtArgs } from '../protocol.ts';
 import {
   decorationLabel,
+  extrasHoverMarkdown,
   functionHoverMarkdown,
+  hasExtras,
+  type LineExtras,
   functionLensText,
   type HeapContext,
   heapLensText,
@@ -240,11 +243,27 @@ export function hoverOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping,
   const line = mapping.toSnapshot(line0);
   if (line === undefined) return undefined;
   const hints = fc.hints.filter((h) => h.line === line);
+  const extras = extrasOf(index, fc, line);
   const l = fc.lines.find((x) => x.line === line && x.thread !== 'worker') ?? fc.lines.find((x) => x.line === line);
-  if (l && (isHoverLine(l) || hints.length > 0)) {
+  if (l && (isHoverLine(l) || hints.length > 0 || hasExtras(extras))) {
     const fn = fc.functions.find((f) => f.name === l.function && f.line <= line && (f.endLine ?? f.line) >= line);
-    return lineHoverMarkdown({ line: l, fn, hints }, index.context);
+    return lineHoverMarkdown({ line: l, fn, hints, extras }, index.context);
   }
-  const f = fc.functions.find((x) => x.line === line && isLensFunction(x));
-  return f ? functionHoverMarkdown(f, index.context) : undefined;
+  if (extras.functionHere) return functionHoverMarkdown(extras.functionHere, index.context, extras);
+  if (!hasExtras(extras)) return undefined;
+  const fnName = extras.waits[0]?.function ?? extras.heap?.line.function;
+  return extrasHoverMarkdown(line, fnName, extras, index.context);
+}
+
+/** What the line's other lenses show (lensesOf), for its hover. */
+function extrasOf(index: ReportIndex, fc: FileCosts, line: number): LineExtras {
+  const heap = fc.heap.find((h) => h.line === line && isHeapLensLine(h));
+  const stalls = fc.stalls.find((s) => s.line === line);
+  return {
+    functionHere: fc.functions.find((x) => x.line === line && isLensFunction(x)),
+    ...(stalls ? { stalls, stallThresholdMs: index.report.eventLoop?.stalls?.thresholdMs } : {}),
+    waits: fc.waits.filter((w) => w.line === line),
+    pool: index.report.threadpool,
+    ...(heap && index.heap ? { heap: { line: heap, run: index.heap } } : {}),
+  };
 }

@@ -169,6 +169,54 @@ export interface LineHoverInput {
   /** The function the line belongs to, when the report has it (for its callers). */
   fn?: FunctionCost;
   hints: readonly Hint[];
+  /** What the line's other lenses say (stalls, waits, allocations, its function's lens). */
+  extras?: LineExtras;
+}
+
+/**
+ * Everything on a line besides its CPU that has a lens of its own, so the hover says all the
+ * lenses do and more: the stalls it took part in, its threadpool and HTTP waits, what its
+ * function allocates, and the lens of the function that starts on it.
+ */
+export interface LineExtras {
+  /** The function whose first line this is, when it carries a lens. */
+  functionHere?: FunctionCost;
+  stalls?: Pick<LineStalls, 'count' | 'maxMs'>;
+  /** The stall probe's threshold, ms. */
+  stallThresholdMs?: number;
+  waits: readonly ThreadpoolWait[];
+  pool?: { size: number };
+  heap?: { line: HeapLine; run: HeapContext };
+}
+
+export const hasExtras = (x: LineExtras): boolean =>
+  x.functionHere !== undefined || x.stalls !== undefined || x.waits.length > 0 || x.heap !== undefined;
+
+/** The extras as hover paragraphs: each lens's own words first, then the figures behind them. */
+export function extrasMarkdown(x: LineExtras, ctx: TextContext): string[] {
+  const out: string[] = [];
+  const f = x.functionHere;
+  if (f) out.push(`**Function** ${code(f.name || '(anonymous)')}: ${functionLensText(f, ctx)}`, '');
+  if (x.stalls) {
+    const min = x.stallThresholdMs !== undefined ? ` of ${formatMs(x.stallThresholdMs)} or more` : '';
+    out.push(
+      `**Event loop:** ${stallLensText(x.stalls)} — stalls${min} in the profiled window in which this line ran for at least a fifth of the time. No other request was served while the loop was stalled.`,
+      '',
+    );
+  }
+  for (const w of x.waits) {
+    out.push(`**Waits:** ${waitLensText(w, x.pool)}`, '');
+    const queued =
+      w.target === undefined && w.queuedMs.p50 >= 1
+        ? ` · queued for a thread p50 ${formatMs(w.queuedMs.p50)}, p99 ${formatMs(w.queuedMs.p99)} (inferred; an upper bound when the event loop is busy)`
+        : '';
+    out.push(
+      `${code(w.api)}${w.target ? ` to ${w.target}` : ''}: ${w.count} calls in the profiled window${w.perRequest > 0 ? ` (${w.perRequest.toFixed(1)} per request)` : ''} · wait p50 ${formatMs(w.waitMs.p50)}, p99 ${formatMs(w.waitMs.p99)} (measured, from the call to its callback)${queued}. The wait is not CPU of this line: the figures above leave it out.`,
+      '',
+    );
+  }
+  if (x.heap) out.push(`**Allocations:** ${heapLensText(x.heap.line, x.heap.run)}`, '');
+  return out;
 }
 
 /** Hover for a hot line: its times, what it calls, who calls its function, where a map moved it, the hint. */
@@ -187,9 +235,12 @@ export function lineHoverMarkdown(input: LineHoverInput, mainCtx: TextContext): 
   out.push(`| total | ${formatMs(l.totalMs)} | ${formatPct(l.totalPct)} |`);
   out.push('');
   if (l.thread === undefined) {
-    out.push(`Of the app's capacity: own ${costText(l.ownMs, ctx.capacity)}.`);
+    // The lens's own words ("… · blocks the event loop" with a hint): the hover says no less.
+    out.push(`Of the app's capacity: ${lineLensText(l, input.hints[0], ctx)}.`);
     out.push('');
   }
+  // Waits and stalls next: on a line that waits, they are the larger part of a request's time.
+  if (input.extras) out.push(...extrasMarkdown(input.extras, ctx));
   if (l.processes && l.processes.length > 0) {
     out.push(`By process: ${l.processes.map((p) => `${p.pid} ${formatMs(p.ownMs)}`).join(' · ')}`);
     out.push('');
@@ -227,13 +278,17 @@ export function lineHoverMarkdown(input: LineHoverInput, mainCtx: TextContext): 
 }
 
 /** Hover for the first line of a costly function without a hot line of its own there. */
-export function functionHoverMarkdown(f: FunctionCost, mainCtx: TextContext): string {
+export function functionHoverMarkdown(f: FunctionCost, mainCtx: TextContext, extras?: LineExtras): string {
   const ctx = offMainContext(f.thread, mainCtx);
   const out: string[] = [];
   out.push(`**Hotline** · function ${code(f.name || '(anonymous)')}`);
   out.push('');
+  // The lens's words (per request, share of a core), then the shares of busy CPU.
+  out.push(functionLensText(f, ctx));
+  out.push('');
   out.push(`total ${ofCpu(f.totalMs, ctx)} · self ${ofCpu(f.selfMs, ctx)}`);
   out.push('');
+  if (extras) out.push(...extrasMarkdown({ ...extras, functionHere: undefined }, ctx));
   if (f.callees.length > 0) {
     out.push('Calls:');
     out.push('');
@@ -250,6 +305,19 @@ export function functionHoverMarkdown(f: FunctionCost, mainCtx: TextContext): st
     );
     out.push('');
   }
+  out.push(footnote(ctx, false));
+  return out.join('\n');
+}
+
+/** Hover for a line with no CPU worth a lens but another lens (a wait, a stall, allocations). */
+export function extrasHoverMarkdown(
+  line: number,
+  fnName: string | undefined,
+  extras: LineExtras,
+  ctx: TextContext,
+): string {
+  const out = [`**Hotline** · line ${line}${fnName !== undefined ? ` in ${code(fnName || '(anonymous)')}` : ''}`, ''];
+  out.push(...extrasMarkdown(extras, ctx));
   out.push(footnote(ctx, false));
   return out.join('\n');
 }
