@@ -18,9 +18,13 @@ const SATURATED = 0.9;
 
 export interface FigureVerdict {
   figure: FigureName;
+  /** The whole measured windows' figures. */
   base: number;
   current: number;
-  /** Change of the current run against the baseline, % (a negative req/s change is slower). */
+  /**
+   * The change the interval is about, %: estimated from the sub-windows (their geometric means),
+   * so it can differ from base → current. A negative req/s change is slower.
+   */
   changePct: number;
   /** The 95% interval of changePct; null without one (too few sub-windows). */
   interval: { lowPct: number; highPct: number } | null;
