@@ -144,6 +144,34 @@ describe('report tables fit the width they open at', { timeout: 300_000 }, () =>
     });
   }
 
+  test("Functions list your code first, then the rest, each part by self time (not native 'writev' first)", async () => {
+    const heap = loadReportFixture('heap-app');
+    const { page } = await openReportPage(browser, server, {
+      theme: 'light',
+      onReady: [{ type: 'report', report: heap }],
+      viewport: { width: 520, height: 900 },
+    });
+    await waitForReport(page, heap.id);
+    await page.locator('vscode-panel-tab#tab-functions').click();
+    const rows = await page.evaluate(() =>
+      [...document.querySelectorAll('vscode-data-grid.functions vscode-data-grid-row[data-kind="function"]')].map(
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        (r: any) => ({ fn: r.dataset.fn, mine: /your code/.test(r.innerText) }),
+      ),
+    );
+    const byReport = heap.functions.filter((f) => f.category !== 'idle' && (f.selfMs > 0 || f.totalMs > 0));
+    assert.notEqual(byReport[0].category, 'user', 'in the report a function of another kind leads');
+    const mine = byReport.filter((f) => f.category === 'user').map((f) => f.name);
+    assert.ok(mine.length > 0);
+    assert.deepEqual(
+      rows.slice(0, mine.length).map((r) => r.fn),
+      mine,
+    );
+    assert.ok(rows.slice(0, mine.length).every((r) => r.mine));
+    assert.ok(rows.slice(mine.length).every((r) => !r.mine));
+    await page.close();
+  });
+
   test('at 520 px the Hot lines table scrolls, names its hidden columns, and keeps the line in view', async () => {
     const { page } = await open(browser, server, 'dark', 520);
     await page.locator('vscode-panel-tab#tab-lines').click();
