@@ -84,6 +84,30 @@ const num = (text: string, re: RegExp, what: string): Shown => {
   return shown(m[1].replace(/,/g, ''));
 };
 
+/**
+ * A gate line: its change is of its two figures, its estimate lies in its interval, and its outcome
+ * fits: ok only when the interval's worse end is within the limit, REGRESSED only when the whole
+ * interval is on the worse side and the estimate past the limit (src/core/report/gate.ts).
+ */
+function checkGateLine(line: string): void {
+  checkChange(line);
+  const m =
+    /\(([−+][\d.]+)%(?:; estimate ([−+][\d.]+)%)? [\d.]+% \[([−+]?[\d.]+)%, ([−+]?[\d.]+)%\], limit ([−+])(\d+)%\)\s+(.*)$/.exec(
+      line,
+    );
+  assert.ok(m, `a gate line with its interval and limit: ${line}`);
+  const estimate = shown(m[2] ?? m[1]).value;
+  const [lo, hi] = [shown(m[3]).value, shown(m[4]).value];
+  assert.ok(lo <= estimate && estimate <= hi, `${line}: the estimate lies in its interval`);
+  const limit = Number(m[6]);
+  // Slowdowns: req/s is worse downwards, the others upwards.
+  const down = m[5] === '−';
+  const [least, most, est] = down ? [-hi, -lo, -estimate] : [lo, hi, estimate];
+  if (m[7] === 'ok') assert.ok(most <= limit, `${line}: ok, but the interval reaches past ${limit}%`);
+  if (m[7] === 'REGRESSED')
+    assert.ok(least > 0 && est > limit, `${line}: REGRESSED, but not wholly slower and past ${limit}%`);
+}
+
 test('the checks fail on figures that do not add up', () => {
   // README's verify sample before this test: 1346 → 2109 ms is +56.7%, not +16.9%.
   assert.throws(() => checkChange('  latency p50      1346 ms → 2109 ms (+16.9% within noise [−64.8%, +288.8%])'));
@@ -91,7 +115,11 @@ test('the checks fail on figures that do not add up', () => {
   assert.throws(() => checkDelta('  cheaper  52.1 → 0.000  (−43.4)  checkPassword'));
   assert.throws(() => checkVerdict('  CPU/request      50.0 ms → 43.6 ms (−12.8%)  better [−32.3%, +16.4%]'));
   assert.throws(() => checkVerdict('  req/s            14.8 → 22.2 (+50%)  within noise [+1%, +110.6%]'));
+  assert.throws(() => checkGateLine('gate: cpu/request 3.6 → 1.1 (−69.4% 98.3% [−74.5%, +6.3%], limit +5%)  ok'));
+  assert.throws(() => checkGateLine('gate: req/s       200 → 150 (−25% 98.3% [−40%, +2%], limit −5%)  REGRESSED'));
+  assert.throws(() => checkGateLine('gate: cpu/request 3.6 → 1.1 (−60% 98.3% [−74.5%, −65.3%], limit +5%)  ok'));
   // …and pass on the rounding of what is shown.
+  checkGateLine('gate: req/s       200 → 150 (−25% 98.3% [−40%, −12%], limit −5%)  REGRESSED');
   checkChange('  CPU/request      50.0 ms → 43.6 ms (−12.8%)  within noise [−32.3%, +16.4%]');
   checkDelta('  ~noise   0.764 → 1.6  (+0.807 [+52%, +178%])');
 });
@@ -180,25 +208,7 @@ test('the gate sample: each change is of its two figures, each outcome fits its 
   const gate = sample(/^hotline: gate: /m, 'gate');
   const figures = gate.split('\n').filter((l) => /^hotline: gate: (cpu\/request|req\/s|latency p99)\s+[\d.]/.test(l));
   assert.ok(figures.length >= 2, 'the gated figures');
-  for (const line of figures) {
-    checkChange(line);
-    const m =
-      /\(([−+][\d.]+)%(?:; estimate ([−+][\d.]+)%)? [\d.]+% \[([−+]?[\d.]+)%, ([−+]?[\d.]+)%\], limit ([−+])(\d+)%\)\s+(.*)$/.exec(
-        line,
-      );
-    assert.ok(m, `a gate line with its interval and limit: ${line}`);
-    const estimate = shown(m[2] ?? m[1]).value;
-    const [lo, hi] = [shown(m[3]).value, shown(m[4]).value];
-    assert.ok(lo <= estimate && estimate <= hi, `${line}: the estimate lies in its interval`);
-    const limit = Number(m[6]);
-    const outcome = m[7];
-    // req/s is worse downwards, the others upwards.
-    const worst = m[5] === '−' ? -lo : hi;
-    const best = m[5] === '−' ? -hi : lo;
-    if (outcome === 'ok') assert.ok(worst <= limit, `${line}: ok, but the interval reaches past ${limit}%`);
-    if (outcome === 'REGRESSED')
-      assert.ok(best > limit, `${line}: REGRESSED, but the interval reaches back within ${limit}%`);
-  }
+  for (const line of figures) checkGateLine(line);
   const verdict = /^hotline: gate: (pass|FAIL|INCONCLUSIVE) /m.exec(gate);
   assert.ok(verdict, 'the verdict line');
   const outcomes = figures.map((l) => /\)\s+(\S+)/.exec(l.slice(l.lastIndexOf('limit')))?.[1]);
