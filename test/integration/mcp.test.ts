@@ -249,3 +249,27 @@ test('a profile cancelled mid-run stops the app: no process is left behind', RUN
   assert.ok(runs.length >= 3);
   await waitFor('the run lock to be released', () => !fs.existsSync(path.join(app, '.hotline', 'run.lock')));
 });
+
+test('the client going away mid-run: the server stops the app, then exits', RUN_TIMEOUT, async () => {
+  const other = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', app], stderr: 'pipe' });
+  const gone = new Client({ name: 'hotline-test-gone', version: '0' });
+  await gone.connect(other);
+  const serverPid = other.pid!;
+  const appPids: number[] = [];
+  await new Promise<void>((resolve, reject) => {
+    gone
+      .callTool({ name: 'profile', arguments: { ...LOGIN_RUN, duration: 20 } }, undefined, {
+        timeout: 110_000,
+        onprogress: (p) => {
+          if (appPids.length > 0 || !(p.message ?? '').startsWith('measuring')) return;
+          for (const proc of processesMentioning(app)) if (proc.argv.includes(serverJs)) appPids.push(proc.pid);
+          resolve();
+        },
+      })
+      .then(() => reject(new Error('the run ended before it was measuring')), reject);
+  });
+  assert.ok(appPids.length > 0, 'the app was running when the client went away');
+  await gone.close();
+  await waitFor('the app and the MCP server to be gone', () => [...appPids, serverPid].every((pid) => !isRunning(pid)));
+  guard.assertClean(appPids);
+});
