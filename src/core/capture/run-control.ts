@@ -23,7 +23,8 @@ export class RunControl {
   /** Set once we stop the app ourselves: its exit is then no failure. */
   private stoppedByUs = false;
   /** Run by stopAll(), whatever happens: what the run's steps started. */
-  readonly disposers: Array<() => void> = [];
+  /** Run at the stop; a promise returned is awaited (a while at most) before the app is let go. */
+  readonly disposers: Array<() => void | Promise<void>> = [];
   releaseLock: (() => void) | undefined;
   /** Rejects when the run can't go on: the app exited, the user cancelled, the load died. */
   stopReason: Promise<never> | undefined;
@@ -120,8 +121,15 @@ export class RunControl {
 
   async stopAll(): Promise<void> {
     this.stoppedByUs = true;
-    for (const dispose of this.disposers.splice(0)) dispose();
+    const disposing: Array<Promise<void>> = [];
+    for (const dispose of this.disposers.splice(0)) {
+      const done = dispose();
+      if (done) disposing.push(done.catch(() => undefined));
+    }
     this.load?.kill();
+    // What the disposers take out of the app (the capture function of an attached app) is out
+    // before its session closes; a disposer that hangs holds the stop up for a moment only.
+    if (disposing.length > 0) await settledWithin(Promise.all(disposing), DISPOSE_TIMEOUT_MS);
     // An attached app undoes what the run installed before its session closes (in stop()).
     const closing = this.attached ? undefined : this.inspector?.close();
     await this.app?.stop((this.opts.stopGraceS ?? RUN_DEFAULTS.stopGraceS) * 1000);
@@ -180,4 +188,16 @@ async function whyFailed(err: unknown, inspector: InspectorSession | undefined, 
     await Promise.race([stop, grace.promise]).finally(() => grace.clear());
   }
   throw err;
+}
+
+/** How long the stop waits for the disposers' work in the app. */
+const DISPOSE_TIMEOUT_MS = 2000;
+
+async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([work, late]);
+  clearTimeout(timer);
 }

@@ -99,7 +99,7 @@ class SubWindows {
     const sampling = rateHz > 0 ? await run.race(startStackSampler(run, rateHz)) : undefined;
     if (sampling?.sampler) {
       const sampler = sampling.sampler;
-      run.disposers.push(() => void sampler.dispose());
+      run.disposers.push(() => sampler.dispose());
     }
     return new SubWindows(run, started, progress, plan, extras, sampling?.sampler, sampling?.note);
   }
