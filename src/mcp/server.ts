@@ -30,7 +30,8 @@ export function createServer(root: string, shutdown: AbortSignal): McpServer {
 
 /** Serves until the client closes stdin or the process is told to stop; a run then stops its app first. */
 export async function mcpCommand(argv: string[]): Promise<number> {
-  const dirs = argv.filter((a) => a !== '--stdio');
+  // --stdio is the only transport (accepted as `hotline lsp` accepts it); --verbose is main.ts's.
+  const dirs = argv.filter((a) => a !== '--stdio' && a !== '--verbose');
   const root = path.resolve(dirs[0] ?? '.');
   const wrong =
     dirs.length > 1 || dirs.some((a) => a.startsWith('-'))
@@ -40,7 +41,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
         : undefined;
   if (wrong !== undefined) {
     // As the CLI's usage errors (main.ts): one line, the pointer to help, exit 2.
-    process.stderr.write(`hotline: ${wrong}\nRun \`hotline help\` for the options.\n`);
+    process.stderr.write(`hotline: ${wrong}\nRun \`hotline mcp --help\` for the options.\n`);
     return 2;
   }
   const shutdown = new AbortController();
