@@ -104,7 +104,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['node:*', ...NODE_BUILTINS],
+              regex: `^(node:.*|(${NODE_BUILTINS.join('|')})(/.*)?)$`,
               allowTypeImports: true,
               message: 'In-app scripts take Node modules at call time (shared/builtins.ts); import their types only.',
             },
