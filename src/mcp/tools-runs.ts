@@ -20,7 +20,7 @@ export function registerRunTools(server: McpServer, ws: Workspace, shutdown: Abo
       description:
         "Start the workspace's own app (its entry file or an npm script of its package.json, nothing else), load one URL on " +
         '127.0.0.1 over HTTP and profile it; returns the run id, its throughput and the hottest lines of your code with their hints. ' +
-        'Takes duration + warm-up + a few seconds. Measure before an edit (then set_baseline) and after it (then verify). ' +
+        'Takes twice duration (a measured and a profiled window) + warm-up + a few seconds. Measure before an edit (then set_baseline) and after it (then verify). ' +
         CLAIM_RULES,
       inputSchema: profileInput,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
