@@ -19,9 +19,8 @@ const TRUTH_APPS = path.join(REPO_ROOT, 'test', 'apps', 'truth');
 const TOLERANCE = 3;
 /**
  * 10 s windows: ~8000 profiler ticks on the marked lines, a PC-decided share's standard error well
- * under a point. Calling lines in another function are decided by stack captures (200 a second,
- * the default): ~2000 of them, a spread of ~1.3 points, and a bias of ~−0.9 point towards an even
- * split on those apps (docs/attribution.md, "Limits").
+ * under a point. Calling lines in another function are decided by stack captures (400 a second,
+ * the default): ~4000 of them, a spread of ~0.75 point (docs/attribution.md, "Precision").
  */
 const LOAD = { url: '/', warmupS: 2, durationS: 10, connections: 4 } as const;
 

@@ -3,7 +3,7 @@
 // way must never call process.nextTick: landing between Node's last look at an empty tick queue
 // and its clearing of "a tick is scheduled" (processTicksAndRejections), it strands the queue and
 // no nextTick callback of the app runs again — the app stops serving while its loop still turns
-// (a CI run of the truth suite lost its load this way, 2026-11-27; docs/reliability.md).
+// (a CI run of the truth suite lost its load this way, 2026-11-27; bench/JOURNAL.md, "two faults found in CI").
 // Here an app that drains ticks all the time gets the probe started and taken over and over, from
 // four sessions at once, for a few seconds; its ticks must keep running. With the probe's earlier
 // process.nextTick the queue stranded within 1–3 s here.

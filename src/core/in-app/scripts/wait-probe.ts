@@ -127,7 +127,7 @@ export function start(): void {
   // to restore when that callback's emit ends; an inspector message served in that gap (a probe
   // that makes a timer or a histogram) restores it first, and the emit's own restore then reads
   // null and the app dies (TypeError in copyHooks, node:internal/async_hooks). So every turn is
-  // made later, outside any hook's callback (docs/reliability.md): on the next tick from the
+  // made later, outside any hook's callback (bench/JOURNAL.md, "two faults found in CI"): on the next tick from the
   // hooks' own callbacks (ordinary app code), but never by process.nextTick from this script or
   // any other served from an interrupt: landing between Node's last look at an empty tick queue
   // and its clearing of "a tick is scheduled", it strands the queue, and no nextTick callback of
