@@ -128,10 +128,11 @@ export function start(): void {
   // that makes a timer or a histogram) restores it first, and the emit's own restore then reads
   // null and the app dies (TypeError in copyHooks, node:internal/async_hooks). So every turn is
   // made later, outside any hook's callback (bench/JOURNAL.md, "two faults found in CI"): on the
-  // next tick from the hooks' own callbacks (ordinary app code), but never by process.nextTick from this script or
-  // any other served from an interrupt: landing between Node's last look at an empty tick queue
-  // and its clearing of "a tick is scheduled", it strands the queue, and no nextTick callback of
-  // the app runs again (the app stops serving). From here, setImmediate (its queue has no such gap).
+  // next tick from the hooks' own callbacks (ordinary app code), but never by process.nextTick
+  // from this script or any other served from an interrupt: landing between Node's last look at
+  // an empty tick queue and its clearing of "a tick is scheduled", it strands the queue, and no
+  // nextTick callback of the app runs again (the app stops serving). From here, setImmediate (its
+  // queue has no such gap).
   const later = (f: () => void): void => process.nextTick(f);
   const settleWaiting = (): void => {
     if (p.open.size > 0) p.waiting.enable();
