@@ -11,6 +11,7 @@ import {
   readRun,
   readRunSources,
   refusalLine,
+  type ReportV1,
   signedPct,
   withSign,
 } from '../core/index.ts';
@@ -19,17 +20,45 @@ import {
 export function againstBaseline(reportFile: string, baselineFile: string | undefined): string | undefined {
   if (!baselineFile || path.resolve(baselineFile) === path.resolve(reportFile)) return undefined;
   let comparison: Comparison;
+  let movedTo: string | undefined;
   try {
     const base = readRun(baselineFile);
     const current = readRun(reportFile);
     comparison = compareReports(base.report, current.report, undefined, readRunSources(base.dir, current.dir));
+    movedTo = whereWorkWent(base.report, current.report);
   } catch {
     return undefined; // a baseline deleted or damaged since: the report still shows, without deltas
   }
-  return summarise(comparison);
+  return summarise(comparison, movedTo);
 }
 
-export function summarise(c: Comparison): string {
+/**
+ * Where work the main thread no longer does went, when the current run shows it: threadpool
+ * requests its code makes that the baseline did not (a sync hash made async), or more CPU in
+ * worker threads or child processes. Undefined when nothing shows it went anywhere.
+ */
+export function whereWorkWent(
+  base: Pick<ReportV1, 'waits' | 'workers' | 'childProcesses'>,
+  current: Pick<ReportV1, 'waits' | 'workers' | 'childProcesses'>,
+): string | undefined {
+  const key = (w: { api: string; file: string; line: number }): string => `${w.api}\u0000${w.file}\u0000${w.line}`;
+  const before = new Set((base.waits ?? []).filter((w) => w.target === undefined).map(key));
+  // An HTTP call (a target) waits on another process's CPU, not this one's threads.
+  const pool = (current.waits ?? [])
+    .filter((w) => w.target === undefined && w.count > 0 && !before.has(key(w)))
+    .sort((a, b) => b.waitMs.total - a.waitMs.total)[0];
+  if (pool) return `the threadpool (${pool.api} at ${path.basename(pool.file)}:${pool.line})`;
+  const grew = (b: { nonIdleMs: number } | undefined, c: { nonIdleMs: number } | undefined): boolean =>
+    c !== undefined && c.nonIdleMs > (b?.nonIdleMs ?? 0) * MOVED_GROWTH;
+  if (grew(base.workers, current.workers)) return 'worker threads';
+  if (grew(base.childProcesses, current.childProcesses)) return 'child processes';
+  return undefined;
+}
+
+/** Off-main CPU this many times the baseline's is work that moved there. */
+const MOVED_GROWTH = 1.2;
+
+export function summarise(c: Comparison, movedTo?: string): string {
   // Runs that loaded something different get no verdict: the editor has no --force.
   if (c.refused)
     return `not compared with the baseline ${c.baseId}: ${refusalLine(c.refused).replace(/ \(--force.*\)$/, '')}.`;
@@ -47,10 +76,38 @@ export function summarise(c: Comparison): string {
   const minMs = minNamedMs(c);
   const worthNaming = (r: CostChange): boolean => r.change < 0 && isChange(r.verdict) && -r.change >= minMs;
   const saving = c.lines.find(worthNaming) ?? c.functions.find(worthNaming);
-  if (saving) parts.push(`${saving.name} ${signed(saving.change)} ${c.unit}`);
+  if (saving) parts.push(savingText(saving, c, movedTo));
   // A fix applied whose cost did not move: said, not dropped.
   for (const h of c.keptHints ?? []) parts.push(`${path.basename(h.file)}:${h.line} ${h.message.split(':')[0]}`);
   return `against the baseline ${c.baseId}: ${parts.length > 0 ? parts.join(', ') : 'no change in your code'}.`;
+}
+
+/**
+ * "checkPassword −40 ms/request", or, when that is more than the app's CPU/request fell, why:
+ * the work moved off the main thread (the app's CPU counts every thread, the profile's line the
+ * main thread's), or the line's figure was taken with the profiler on and the app's without it.
+ */
+function savingText(saving: CostChange, c: Comparison, movedTo: string | undefined): string {
+  const named = `${saving.name} ${signed(saving.change)} ${c.unit}`;
+  const cpu = c.load?.cpuPerRequestMs;
+  if (!cpu || c.unit !== 'ms/request') return named;
+  const fell = cpu.base - cpu.current;
+  // Beyond the rounding of the two printed figures: a saving the request's CPU carries says no more.
+  if (-saving.change <= Math.max(fell, 0) * 1.05 + 0.005) return named;
+  const app = fell > 0 ? `fell only ${signedAbs(fell)} ms` : fell < 0 ? `rose ${signedAbs(fell)} ms` : 'did not fall';
+  if (movedTo) return `${named} on the main thread, moved to ${movedTo}: the app's CPU/request (all threads) ${app}`;
+  // Most of the saving missing from the app's CPU: it went to another thread or process that no
+  // figure of these runs names (a run without the wait probe), not away.
+  if (fell < -saving.change * MOVED_SHARE)
+    return `${named} on the main thread, but the app's CPU/request (all threads) ${app}: the work moved off the main thread (the threadpool, a worker or another process) rather than went away`;
+  return `${named} with the profiler on, more than the app's CPU/request fell without it (${withSign(-fell, signedAbs(fell))} ms)`;
+}
+
+/** A request's CPU fall below this share of a main-thread saving: the work moved, not went. */
+const MOVED_SHARE = 0.5;
+
+function signedAbs(v: number): string {
+  return Math.abs(v) >= 10 ? Math.abs(v).toFixed(0) : Math.abs(v).toFixed(2);
 }
 
 /** A saving named in the toast is at least this share of the request's CPU. */
