@@ -5,27 +5,38 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { packageVersion } from '../cli/conventions.ts';
 import { registerReportResource } from './resources.ts';
 import { registerReportTools } from './tools-report.ts';
 import { registerRunTools } from './tools-runs.ts';
 import { registerVerifyTool } from './tools-verify.ts';
 import { Workspace } from './workspace.ts';
 
-/** The server's name and version as clients show them. */
-const SERVER_INFO = { name: 'hotline', version: '0.1.0' };
-
 export function createServer(root: string, shutdown: AbortSignal): McpServer {
   const ws = new Workspace(root);
-  const server = new McpServer(SERVER_INFO, {
-    instructions:
-      `Hotline profiles the Node.js app in ${root} under HTTP load and measures whether an edit made it faster. ` +
-      'Loop: profile → set_baseline → hot_lines / explain → edit → profile → verify. Report a speed-up only when verify says "faster".',
-  });
+  // The name and version clients show: the package's, as `hotline --version` prints it.
+  const server = new McpServer(
+    { name: 'hotline', version: versionOf() },
+    {
+      instructions:
+        `Hotline profiles the Node.js app in ${root} under HTTP load and measures whether an edit made it faster. ` +
+        'Loop: profile → set_baseline → hot_lines / explain → edit → profile → verify. Report a speed-up only when verify says "faster".',
+    },
+  );
   registerRunTools(server, ws, shutdown);
   registerReportTools(server, ws);
   registerVerifyTool(server, ws);
   registerReportResource(server, ws);
   return server;
+}
+
+/** A bundle copied out of its package has no package.json above it: the server still serves. */
+function versionOf(): string {
+  try {
+    return packageVersion();
+  } catch {
+    return 'unknown';
+  }
 }
 
 /** Serves until the client closes stdin or the process is told to stop; a run then stops its app first. */

@@ -3,6 +3,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { guarded, ok, ToolError } from './results.ts';
+import * as shapes from './shapes.ts';
 import { functions, hintView, hotLines, lineDetail, stalls, waits } from './views.ts';
 import type { Run, Workspace } from './workspace.ts';
 
@@ -10,13 +11,19 @@ const runArg = z.string().optional().describe('Run id (list_runs), or "latest" (
 const topArg = z.number().int().min(1).max(50).optional().describe('How many rows (default 10)');
 const READ = { readOnlyHint: true } as const;
 
-type Rows = (ws: Workspace, run: Run, top: number) => unknown[];
+type Rows = (ws: Workspace, run: Run, top: number) => object[];
 
 export function registerReportTools(server: McpServer, ws: Workspace): void {
-  const table = (name: string, title: string, description: string, rows: Rows): void => {
+  const table = (name: string, title: string, description: string, row: z.ZodType, rows: Rows): void => {
     server.registerTool(
       name,
-      { title, description, inputSchema: { run: runArg, top: topArg }, annotations: READ },
+      {
+        title,
+        description,
+        inputSchema: { run: runArg, top: topArg },
+        outputSchema: shapes.table(row),
+        annotations: READ,
+      },
       (args) =>
         guarded(() => {
           const run = ws.run(args.run);
@@ -34,12 +41,14 @@ export function registerReportTools(server: McpServer, ws: Workspace): void {
     'Hot lines',
     'The lines of your code with the most CPU (own time: each sample counted once, on the deepest line of your code), ' +
       'with file:line, the code, the share of CPU and ms per request, and the hint that names a fix. The first row is the bottleneck.',
+    shapes.hotLine,
     hotLines,
   );
   table(
     'functions',
     'Functions',
     'Functions by self time (all code: yours, dependencies, Node), with file:line, self and total share and ms per request.',
+    shapes.functionRow,
     functions,
   );
   table(
@@ -47,12 +56,14 @@ export function registerReportTools(server: McpServer, ws: Workspace): void {
     'Threadpool and HTTP waits',
     'Calls your code handed to the threadpool (crypto, zlib, fs, dns) or made over HTTP, per calling line: calls per request, ' +
       'wait p50/p99 and how much of it was queueing for a free thread.',
+    shapes.waitRow,
     waits,
   );
   table(
     'stalls',
     'Event-loop stalls',
     'The longest event-loop stalls of the profiled window and the lines of your code that ran in each.',
+    shapes.stallRow,
     stalls,
   );
 
@@ -62,6 +73,7 @@ export function registerReportTools(server: McpServer, ws: Workspace): void {
       title: 'One line in detail',
       description:
         'One line of a run: its own and total CPU per request, the calls made from it (callees), the callers of its function, its hints and waits.',
+      outputSchema: shapes.lineDetail,
       inputSchema: {
         file: z.string().min(1).describe('File relative to the workspace, e.g. "server.js"'),
         line: z.number().int().min(1).describe('1-based line'),
@@ -89,6 +101,7 @@ export function registerReportTools(server: McpServer, ws: Workspace): void {
         "The run's hints: each names a costly API call on a hot line (e.g. a sync crypto call), why it is slow and the fix. " +
         'A fix is a hypothesis until verify says faster.',
       inputSchema: { run: runArg },
+      outputSchema: { run: z.string(), hints: z.array(shapes.hint), notes: z.array(z.string()) },
       annotations: READ,
     },
     (args) =>

@@ -7,6 +7,7 @@ import { CLAIM_RULES } from './claims.ts';
 import { profileInput, runOptionsOf } from './profile-input.ts';
 import { progressSender } from './progress.ts';
 import { guarded, ok } from './results.ts';
+import * as shapes from './shapes.ts';
 import { hintView, hotLines, runSummary } from './views.ts';
 import type { Workspace } from './workspace.ts';
 
@@ -23,6 +24,12 @@ export function registerRunTools(server: McpServer, ws: Workspace, shutdown: Abo
         'Takes twice duration (a measured and a profiled window) + warm-up + a few seconds. Measure before an edit (then set_baseline) and after it (then verify). ' +
         CLAIM_RULES,
       inputSchema: profileInput,
+      outputSchema: {
+        run: shapes.runSummary,
+        hotLines: z.array(shapes.hotLine),
+        hints: z.array(shapes.hint),
+        next: z.string(),
+      },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     (args, extra) =>
@@ -51,6 +58,10 @@ export function registerRunTools(server: McpServer, ws: Workspace, shutdown: Abo
       description:
         "The workspace's runs, newest first: id, request, req/s, p99, hottest line; which one is the baseline.",
       inputSchema: { limit: z.number().int().min(1).max(100).optional().describe('At most this many (default 10)') },
+      outputSchema: {
+        baseline: z.string().nullable(),
+        runs: z.array(shapes.runSummary.extend({ isBaseline: z.boolean() })),
+      },
       annotations: { readOnlyHint: true },
     },
     (args) =>
@@ -70,6 +81,7 @@ export function registerRunTools(server: McpServer, ws: Workspace, shutdown: Abo
       title: 'Set the baseline',
       description: 'Make a run the baseline that verify compares later runs with (default: the latest run).',
       inputSchema: { run: z.string().optional().describe('Run id, or "latest" (default)') },
+      outputSchema: { baseline: shapes.runSummary },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     },
     (args) =>

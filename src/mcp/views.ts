@@ -1,6 +1,7 @@
 // A run's figures cut to what a model needs: top N rows, each with `file:line`, its code and
 // its share and ms per request. Pure: a run in, plain objects out.
 import type { Hint, ReportV1 } from '../core/index.ts';
+import type { FunctionRow, HintView, HotLine, LineDetail, RunSummary, StallRow, WaitRow } from './shapes.ts';
 import { codeAt, type Run, type Workspace } from './workspace.ts';
 
 /** Requests served while the profile ran: the denominator of "ms per request" (none: no load). */
@@ -18,14 +19,6 @@ function perRequest(r: ReportV1, ms: number): number | undefined {
   return n !== undefined ? round(ms / n) : undefined;
 }
 
-export interface HintView {
-  at: string;
-  api: string;
-  message: string;
-  fix: string;
-  sharePct: number;
-}
-
 export function hintView(ws: Workspace, h: Hint): HintView {
   return { at: ws.at(h.file, h.line), api: h.api, message: h.message, fix: h.fix, sharePct: round(h.totalPct, 1) };
 }
@@ -33,7 +26,7 @@ export function hintView(ws: Workspace, h: Hint): HintView {
 const hintsAt = (r: ReportV1, file: string, line: number): Hint[] =>
   r.hints.filter((h) => h.file === file && (h.line === line || h.oneOf?.includes(line)));
 
-export function hotLines(ws: Workspace, run: Run, top: number) {
+export function hotLines(ws: Workspace, run: Run, top: number): HotLine[] {
   const r = run.report;
   return r.lines.slice(0, top).map((l) => ({
     at: ws.at(l.file, l.line),
@@ -47,7 +40,7 @@ export function hotLines(ws: Workspace, run: Run, top: number) {
   }));
 }
 
-export function functions(ws: Workspace, run: Run, top: number) {
+export function functions(ws: Workspace, run: Run, top: number): FunctionRow[] {
   const r = run.report;
   return r.functions.slice(0, top).map((f) => ({
     name: f.name,
@@ -61,7 +54,7 @@ export function functions(ws: Workspace, run: Run, top: number) {
   }));
 }
 
-export function waits(ws: Workspace, run: Run, top: number) {
+export function waits(ws: Workspace, run: Run, top: number): WaitRow[] {
   return (run.report.waits ?? []).slice(0, top).map((w) => ({
     at: ws.at(w.file, w.line),
     function: w.function,
@@ -75,7 +68,7 @@ export function waits(ws: Workspace, run: Run, top: number) {
   }));
 }
 
-export function stalls(ws: Workspace, run: Run, top: number) {
+export function stalls(ws: Workspace, run: Run, top: number): StallRow[] {
   const list = [...(run.report.stalls ?? [])].sort((a, b) => b.durationMs - a.durationMs).slice(0, top);
   return list.map((s) => ({
     startMs: round(s.startMs, 0),
@@ -89,7 +82,7 @@ export function stalls(ws: Workspace, run: Run, top: number) {
 }
 
 /** One line: its cost, the calls made from it, the callers of its function, its hints and waits. */
-export function lineDetail(ws: Workspace, run: Run, file: string, line: number) {
+export function lineDetail(ws: Workspace, run: Run, file: string, line: number): LineDetail | undefined {
   const r = run.report;
   const cost = r.lines.find((l) => l.file === file && (l.line === line || l.oneOf?.includes(line)));
   if (!cost) return undefined;
@@ -121,7 +114,7 @@ export function lineDetail(ws: Workspace, run: Run, file: string, line: number) 
 }
 
 /** The run in a few figures: what list_runs and profile show. */
-export function runSummary(ws: Workspace, run: Run) {
+export function runSummary(ws: Workspace, run: Run): RunSummary {
   const r = run.report;
   const top = r.lines[0];
   return {

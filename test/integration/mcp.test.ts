@@ -128,16 +128,16 @@ interface Verify {
   edit: { measuredLine: string | null; measuredLineChanged: boolean; note: string };
 }
 
-test('lists the tools, each with a description and an input schema', async () => {
+test('lists the tools, each with a description, an input and an output schema', async () => {
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOLS].sort());
   for (const t of tools) {
     assert.ok((t.description ?? '').length > 20, `${t.name} has a description`);
     assert.equal(t.inputSchema.type, 'object');
+    assert.equal(t.outputSchema?.type, 'object', `${t.name} declares its structured output`);
   }
   const verify = tools.find((t) => t.name === 'verify');
   assert.match(verify?.description ?? '', /unless verify says "faster"/);
-  assert.ok(verify?.outputSchema, 'verify declares its output');
 });
 
 test('malformed inputs are tool errors, and the server keeps answering', async () => {
