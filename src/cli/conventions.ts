@@ -1,5 +1,6 @@
 // What every CLI answers before it looks at a command's options: `--version` / `-v`, and
-// `hotline CMD --help` / `-h` (before any `--`: after it, arguments belong to the app).
+// `hotline CMD --help` / `-h` (before any `--`: after it, arguments belong to the app) or
+// `hotline help CMD`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { wantsHelp } from './args.ts';
@@ -11,6 +12,8 @@ export function conventionalAnswer(command: string | undefined, rest: string[]):
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
+  // `hotline help profile` as `hotline profile --help`, as git and npm take it.
+  if (command === 'help' && rest.length === 1) [command, rest] = [rest[0], ['--help']];
   if (command === undefined || !wantsHelp(rest)) return undefined;
   const usage = usageOf(command === 'analyse' ? 'analyze' : command);
   if (usage === undefined) return undefined; // an unknown command: main.ts names the known ones

@@ -45,6 +45,14 @@ for (const command of [...COMMANDS, 'lsp']) {
   }
 }
 
+test('hotline help CMD is CMD --help; hotline help alone is still the whole usage', () => {
+  const { result, text } = captured('stdout', () => conventionalAnswer('help', ['gate']));
+  assert.equal(result, 0);
+  assert.ok(text.startsWith('Usage:\n  hotline gate '), text.slice(0, 100));
+  assert.equal(conventionalAnswer('help', []), undefined);
+  assert.equal(conventionalAnswer('help', ['nope']), undefined);
+});
+
 test('an argument after -- is the app\'s: "profile --url / -- --help" is no request for help', () => {
   assert.equal(wantsHelp(['--url', '/', '--', '--help']), false);
   assert.equal(wantsHelp(['--url', '/', '-h', '--', 'x']), true);
