@@ -166,9 +166,11 @@ describe('hover', () => {
     assert.match(md, /Generated code: `dist\/server\.js:80`/);
     assert.doesNotMatch(
       md,
-      /blocks the event loop/,
+      /blocks the event loop in/,
       "the hint's message is the diagnostic's: VS Code shows it in the same hover",
     );
+    // The lens's words are, though: the hover says no less than the lens.
+    assert.match(md, /Of the app's capacity: [^\n]* · blocks the event loop\./);
     assert.match(md, /\*\*Fix:\*\* use crypto\.pbkdf2/);
     assert.match(md, /non-idle CPU time \(2\.0 s under load\)/);
   });
