@@ -18,7 +18,7 @@ export interface Manifest {
   contributes: {
     configuration: { properties: Record<string, Setting> };
     commands: Array<{ command: string; title: string; category?: string }>;
-    menus?: { commandPalette?: Array<{ command: string; when?: string }> };
+    menus?: Record<string, Array<{ command: string; when?: string }>>;
   };
 }
 
@@ -81,15 +81,65 @@ export function settingsTable(manifest: Manifest): string {
   return table(['setting', 'default', 'what it does'], rows);
 }
 
+/**
+ * What each command does, in a sentence: package.json has titles only. Where it is found comes from
+ * package.json's menus; a command without a sentence here is an error (the test names it).
+ */
+export const COMMAND_PURPOSES: Record<string, string> = {
+  'hotline.profileUnderLoad': 'start the app, load it over HTTP and profile it',
+  'hotline.attachAndProfile':
+    'profile an app that already runs: pick a process, or give its inspector URL, port or pid',
+  'hotline.cancelRun': 'stop the run in progress, the app and the load',
+  'hotline.openReport': "open a run's report",
+  'hotline.openShownReport': 'open the report of the run whose costs the editor shows',
+  'hotline.openFlameGraph': "open a run's profile in the flame graph (speedscope)",
+  'hotline.openProfileFile':
+    'open a `.cpuprofile`, `.heapprofile`, pprof file, `node --prof` log or `perf script` output as a flame graph',
+  'hotline.setBaseline': 'make a run the baseline the next runs are compared with',
+  'hotline.clearBaseline': 'forget the baseline',
+  'hotline.compareWithBaseline': 'compare a run with the baseline',
+  'hotline.deleteRun': 'delete a kept run',
+  'hotline.refreshRuns': 'read the runs folder again',
+  'hotline.showOutput': 'show what the app printed during the run',
+  'hotline.clearAnnotations': 'hide the lenses, tints and times on the lines',
+  'hotline.exportPprof': "write a run's CPU profile as gzipped pprof",
+  'hotline.openReportAt': 'the report at a line: the lenses run it',
+  'hotline.explainHint': "a hint's explanation: its diagnostic's quick fix runs it",
+};
+
+/** Where a menu puts a command, as a user finds it. */
+const MENU_PLACES: Record<string, string> = {
+  'editor/title': "the flame button of a JS/TS editor's title bar",
+  'view/title': "the Runs view's title bar",
+  'view/item/context': "a run's menu in the Runs view",
+};
+
+function placesOf(command: string, manifest: Manifest): string[] {
+  const menus = manifest.contributes.menus ?? {};
+  const palette = (menus.commandPalette ?? []).find((m) => m.command === command);
+  const places = [
+    palette?.when === 'false'
+      ? 'not in the palette'
+      : palette?.when === 'hotline.hasBaseline'
+        ? 'the palette once a baseline is set'
+        : palette?.when !== undefined
+          ? `the palette when ${code(palette.when)}`
+          : 'the palette',
+  ];
+  for (const [menu, place] of Object.entries(MENU_PLACES))
+    if ((menus[menu] ?? []).some((m) => m.command === command)) places.push(place);
+  return places;
+}
+
 export function commandsList(manifest: Manifest): string {
-  const hidden = new Set(
-    (manifest.contributes.menus?.commandPalette ?? []).filter((m) => m.when === 'false').map((m) => m.command),
-  );
   return manifest.contributes.commands
-    .map(
-      (c) =>
-        `- **${c.category ? `${c.category}: ` : ''}${c.title}** (${code(c.command)})${hidden.has(c.command) ? ': not in the palette; the report and the editor run it' : ''}`,
-    )
+    .map((c) => {
+      const purpose = COMMAND_PURPOSES[c.command];
+      if (purpose === undefined)
+        throw new Error(`${c.command} has no sentence in COMMAND_PURPOSES (scripts/docs-tables.ts)`);
+      const title = `${c.category ? `${c.category}: ` : ''}${c.title}`;
+      return `- **${title}** (${code(c.command)}): ${purpose} (${placesOf(c.command, manifest).join('; ')}).`;
+    })
     .join('\n');
 }
 

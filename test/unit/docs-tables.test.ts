@@ -25,10 +25,16 @@ test('a flag and its VS Code setting have the same default', () => {
   for (const o of both) assert.equal(props[o.setting!].default, o.default, `--${o.name} and ${o.setting}`);
 });
 
-test('every palette command is listed, the hidden ones said to be', () => {
-  const list = commandsList(readManifest());
-  for (const c of readManifest().contributes.commands) assert.ok(list.includes(`\`${c.command}\``), c.command);
-  assert.match(list, /`hotline\.openReportAt`\): not in the palette/);
+test('every command is listed with what it does and where it is, the hidden ones said to be', () => {
+  const manifest = readManifest();
+  const list = commandsList(manifest);
+  for (const c of manifest.contributes.commands) assert.ok(list.includes(`\`${c.command}\`): `), c.command);
+  assert.match(list, /`hotline\.openReportAt`\): .* \(not in the palette\)\.$/m);
+  assert.match(list, /`hotline\.deleteRun`\): .* \(not in the palette; a run's menu in the Runs view\)\.$/m);
+  assert.match(list, /`hotline\.clearBaseline`\): .* \(the palette once a baseline is set; /);
+  const missing = structuredClone(manifest);
+  missing.contributes.commands.push({ command: 'hotline.new', title: 'New' });
+  assert.throws(() => commandsList(missing), /hotline\.new has no sentence in COMMAND_PURPOSES/);
 });
 
 test('a generated block replaces what was between its markers, and a missing marker is an error', () => {
