@@ -2,8 +2,7 @@
 // (webview/report/contrast.ts), and the pick itself on the themes' own colours.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { blend, contrastRatio, parseColor, readableOn } from '../../webview/report/contrast.ts';
-import { stallColors } from '../../webview/report/heatmap.ts';
+import { blend, contrastRatio, parseColor, readableOn, stallColors } from '../../webview/report/contrast.ts';
 
 test('contrast ratios are WCAG 2: black on white 21, a colour on itself 1, #777 on white about 4.48', () => {
   assert.equal(contrastRatio([0, 0, 0], [255, 255, 255]), 21);

@@ -4,7 +4,7 @@
 // made by dragging, or with the keyboard: arrows move, Shift+arrows extend, Enter opens it.
 // Colours are VS Code's theme variables, read when drawing, so theme changes redraw right.
 import type { HeatMap } from '../../src/core/analysis/time/timeline.ts';
-import { parseColor, readableOn } from './contrast.ts';
+import { stallColors } from './contrast.ts';
 import { h } from './dom.ts';
 import { pct } from './format.ts';
 
@@ -31,27 +31,6 @@ const TOP = 6;
 const BOTTOM = 22;
 const RIGHT = 6;
 const CELL_H = 6;
-
-/**
- * A stall's bar and its 1 px backing, from the theme's own colours. The bar stands out from a busy
- * cell (the hot orange) by at least 3:1: the theme's red where it does, else its foreground or
- * background (the red is too close to the orange in both Modern themes and in High Contrast, where
- * it was a pale line on the cells). The backing is the contrast border (High Contrast) or, round a
- * bar that is not red, the red, so the mark still reads as the stall colour.
- */
-export function stallColors(
-  v: (name: string, fallback: string) => string,
-  hot: string,
-): { stall: string; backing: string } {
-  const red = v('--vscode-charts-red', v('--vscode-editorError-foreground', '#f14c4c'));
-  const cell = parseColor(hot);
-  const stall =
-    (cell &&
-      readableOn([red, v('--vscode-foreground', '#cccccc'), v('--vscode-editor-background', '#1e1e1e')], [cell])) ??
-    red;
-  const backing = v('--vscode-contrastBorder', stall === red ? v('--vscode-editor-background', '#1e1e1e') : red);
-  return { stall, backing };
-}
 
 /** `onSelect` runs while dragging (`done` false) and when a selection is made; `onOpen` on Enter. */
 export function heatMapView(
