@@ -8,6 +8,7 @@ const SHORT: Record<RequestTime['parts'][number]['key'], string> = {
   runtime: 'Node/GC/native',
   threadpool: 'threadpool wait',
   http: 'HTTP wait',
+  datastore: 'data-store wait',
   rest: 'rest',
 };
 

@@ -8,6 +8,7 @@ export {
   type CallLink,
   cpuProfileToPprof,
   cutProfile,
+  DATA_STORE_APIS,
   type FunctionCost,
   type HeapAnalysis,
   type HeapLine,

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { formatBytes, formatMs, formatPct } from '../format.ts';
 import {
   type CallLink,
+  DATA_STORE_APIS,
   type FunctionCost,
   type HeapLine,
   type Hint,
@@ -124,7 +125,15 @@ export function waitLensText(w: ThreadpoolWait, pool: { size: number } | undefin
   const wait = once
     ? `waits ${formatMs(w.waitMs.p50)} per request`
     : `waits ${formatMs(w.waitMs.p50)} a call${w.perRequest > 0 ? `, ${w.perRequest.toFixed(1)}× per request` : ''}`;
-  if (w.target) return `${wait} on ${w.target} (${w.api})`;
+  if (w.target) {
+    // A data store's target is `host:port statement`: `on pg 127.0.0.1:5432 (SELECT …)`.
+    const space = w.target.indexOf(' ');
+    if (DATA_STORE_APIS.has(w.api))
+      return space > 0
+        ? `${wait} on ${w.api} ${w.target.slice(0, space)} (${w.target.slice(space + 1)})`
+        : `${wait} on ${w.api} ${w.target}`;
+    return `${wait} on ${w.target} (${w.api})`;
+  }
   if (w.queuedMs.p50 < 1) return `${wait} (${w.api})`;
   const threads = pool ? ` (${pool.size} thread${pool.size === 1 ? '' : 's'})` : '';
   return `${wait} · ${formatMs(w.queuedMs.p50)} queued for the threadpool${threads}`;
@@ -133,9 +142,9 @@ export function waitLensText(w: ThreadpoolWait, pool: { size: number } | undefin
 /** A line's threadpool waits get a lens when they recur and last: not a config file read once. */
 export const isWaitLensLine = (w: ThreadpoolWait): boolean => w.count >= 5 && w.waitMs.p50 >= 1;
 
-/** Hints about the event loop's own time; not threadpool-queue, which is about waiting off it. */
+/** Hints about the event loop's own time; not threadpool-queue or repeated-query, which are about waiting off it. */
 export const isBlockingHint = (h: Hint): boolean =>
-  h.rule !== 'gc-pressure' && h.rule !== 'threadpool-queue' && h.line >= 1;
+  h.rule !== 'gc-pressure' && h.rule !== 'threadpool-queue' && h.rule !== 'repeated-query' && h.line >= 1;
 
 /** A code span that survives backticks in names (`a`b` → `` a`b ``). */
 export function code(text: string): string {

@@ -1,18 +1,31 @@
-// The real database servers the data-store tests need (test/helpers/datastores.ts) and the API
-// over them (test/apps/datastores): each server starts on 127.0.0.1 as its own user, each route
-// waits at least its constructed time on its server, and stopping leaves no server process and no
-// data folder behind.
+// Waits on data stores, known answers, on real servers: PostgreSQL, Redis and MariaDB started by
+// test/helpers/datastores.ts (127.0.0.1, free ports, their own users, a throw-away folder) and
+// test/apps/datastores, whose every route waits WAIT_MS on a marked line (pg_sleep, a BLPOP that
+// times out, SLEEP, and an 8-query loop). Under real load and the real inspector, report.json puts
+// each wait on its line with its server, its statement (literals out) and its count per request,
+// the request's time gets a data-store part, the loop gets its hint; and nothing is left running.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { test } from 'node:test';
-import { startDatastores } from '../helpers/datastores.ts';
-import { REPO_ROOT } from '../helpers/integration.ts';
+import { after, before, test } from 'node:test';
+import { profileUnderLoad, type ReportV1 } from '../../src/core/index.ts';
+import { isReportV1 } from '../../src/core/report/report-check.ts';
+import { startDatastores, type Datastores } from '../helpers/datastores.ts';
+import { leakCheckedRuns, markedLine, REPO_ROOT, tempDir } from '../helpers/integration.ts';
 
 const APP = path.join(REPO_ROOT, 'test', 'apps', 'datastores');
+const SERVER_JS = path.join(APP, 'server.js');
 const WAIT_MS = 50;
+
+let stores: Datastores | undefined;
+const runs = leakCheckedRuns();
+
+before(async () => {
+  stores = await startDatastores();
+});
+after(() => stores?.stop());
 
 function get(port: number, route: string): Promise<{ status: number; ms: number }> {
   const start = process.hrtime.bigint();
@@ -39,44 +52,115 @@ const running = (pid: number): boolean => {
   }
 };
 
-test(
-  'PostgreSQL, Redis and MariaDB on 127.0.0.1: every route waits its time; stopped, nothing is left',
-  { timeout: 240_000 },
-  async () => {
-    const stores = await startDatastores();
-    const app = spawn(process.execPath, ['server.js'], {
-      cwd: APP,
-      env: { ...process.env, ...stores.env, PORT: '0', WAIT_MS: String(WAIT_MS) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    try {
-      const port = await new Promise<number>((resolve, reject) => {
-        let out = '';
-        app.stdout!.on('data', (d: Buffer) => {
-          out += d.toString();
-          const m = /listening on (\d+)/.exec(out);
-          if (m) resolve(Number(m[1]));
-        });
-        app.once('exit', (code) => reject(new Error(`the app exited with ${code}`)));
+test('the servers run as their own users, and every route waits at least its time', { timeout: 60_000 }, async () => {
+  const app = spawn(process.execPath, ['server.js'], {
+    cwd: APP,
+    env: { ...process.env, ...stores!.env, PORT: '0', WAIT_MS: String(WAIT_MS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      app.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /listening on (\d+)/.exec(out);
+        if (m) resolve(Number(m[1]));
       });
-      for (const s of Object.values(stores.servers)) {
-        assert.ok(running(s.pid), `${s.kind} runs`);
-        if (process.getuid?.() === 0) assert.notEqual(fs.statSync(`/proc/${s.pid}`).uid, 0, `${s.kind} is not root`);
-      }
-      for (const route of ['/pg', '/redis', '/mariadb', '/pool']) {
-        const r = await get(port, route);
-        assert.equal(r.status, 200, route);
-        assert.ok(r.ms >= WAIT_MS * 0.95, `${route} took ${r.ms.toFixed(1)} ms, at least its ${WAIT_MS} ms wait`);
-      }
-      assert.equal((await get(port, '/n1')).status, 200);
-      assert.equal((await get(port, '/nope')).status, 404);
-    } finally {
-      app.kill('SIGKILL');
-      await stores.stop();
+      app.once('exit', (code) => reject(new Error(`the app exited with ${code}`)));
+    });
+    for (const s of Object.values(stores!.servers)) {
+      assert.ok(running(s.pid), `${s.kind} runs`);
+      if (process.getuid?.() === 0) assert.notEqual(fs.statSync(`/proc/${s.pid}`).uid, 0, `${s.kind} is not root`);
     }
-    for (const s of Object.values(stores.servers)) {
-      assert.equal(running(s.pid), false, `${s.kind} stopped`);
-      assert.equal(fs.existsSync(s.dir), false, `${s.kind}'s folder removed`);
+    for (const route of ['/pg', '/redis', '/mariadb', '/pool']) {
+      const r = await get(port, route);
+      assert.equal(r.status, 200, route);
+      assert.ok(r.ms >= WAIT_MS * 0.95, `${route} took ${r.ms.toFixed(1)} ms, at least its ${WAIT_MS} ms wait`);
     }
+    assert.equal((await get(port, '/n1')).status, 200);
+    assert.equal((await get(port, '/nope')).status, 404);
+  } finally {
+    app.kill('SIGKILL');
+  }
+});
+
+async function profile(url: string): Promise<ReportV1> {
+  runs.watch(APP);
+  const { report } = await profileUnderLoad({
+    target: { cwd: APP, entry: 'server.js', env: { ...stores!.env, WAIT_MS: String(WAIT_MS) } },
+    url,
+    warmupS: 1,
+    durationS: 3,
+    connections: 8,
+    runsDir: tempDir(),
+  });
+  runs.appStarted(report.app.pid);
+  assert.ok(isReportV1(report), 'the report passes its own check');
+  return report;
+}
+
+for (const [url, mark, api, statement] of [
+  ['/pg', 'PG LINE', 'pg', /^127\.0\.0\.1:\d+ SELECT pg_sleep\(\$1\)$/],
+  ['/redis', 'REDIS LINE', 'redis', /^127\.0\.0\.1:\d+ BLPOP$/],
+  ['/mariadb', 'MARIADB LINE', 'mysql', /^127\.0\.0\.1:\d+ SELECT SLEEP\(\?\)$/],
+] as const) {
+  test(
+    `${api}: a ${WAIT_MS} ms wait on the server is on its awaiting line, once per request`,
+    { timeout: 120_000 },
+    async (t) => {
+      const line = markedLine(SERVER_JS, mark);
+      assert.ok(line > 0, `server.js marks the ${mark}`);
+      const report = await profile(url);
+      const w = report.waits?.find((x) => x.file === SERVER_JS && x.line === line);
+      assert.ok(w, `a wait on server.js:${line}: ${JSON.stringify(report.waits)}`);
+      t.diagnostic(
+        `${api}: ${w.count} calls, p50 ${w.waitMs.p50} ms, p99 ${w.waitMs.p99} ms, ${w.perRequest} per request, ${w.target}`,
+      );
+      assert.equal(w.api, api);
+      assert.match(w.target ?? '', statement, 'its server and statement, no literal');
+      assert.ok(
+        w.waitMs.p50 >= WAIT_MS * 0.95 && w.waitMs.p50 <= WAIT_MS * 1.2,
+        `p50 ${w.waitMs.p50} ms within 20% of ${WAIT_MS}`,
+      );
+      assert.ok(w.count >= 20, `calls ${w.count}`);
+      assert.ok(w.perRequest >= 0.95 && w.perRequest <= 1.05, `per request ${w.perRequest}`);
+      const part = report.requestTime?.parts.find((p) => p.key === 'datastore');
+      assert.ok(
+        part && part.ms >= WAIT_MS * 0.9,
+        `data-store part ${part?.ms} ms of ${report.requestTime?.latencyMs} ms`,
+      );
+      // A wait, not CPU: no blocking hint on the line.
+      assert.deepEqual(
+        report.hints.filter((h) => h.file === SERVER_JS && h.line === line).map((h) => h.rule),
+        [],
+      );
+    },
+  );
+}
+
+test(
+  'an N+1 loop: 8 statements per request on the loop line, and the hint to batch them',
+  { timeout: 120_000 },
+  async (t) => {
+    const line = markedLine(SERVER_JS, 'N1 LINE');
+    const report = await profile('/n1');
+    const w = report.waits?.find((x) => x.file === SERVER_JS && x.line === line);
+    assert.ok(w, `a wait on server.js:${line}: ${JSON.stringify(report.waits)}`);
+    t.diagnostic(`n1: ${w.count} calls, p50 ${w.waitMs.p50} ms, ${w.perRequest} per request`);
+    assert.equal(w.api, 'pg');
+    assert.match(w.target ?? '', /SELECT \$1::int AS n$/);
+    assert.ok(Math.abs(w.perRequest - 8) <= 0.3, `per request ${w.perRequest}`);
+    const hint = report.hints.find((h) => h.rule === 'repeated-query' && h.line === line);
+    assert.ok(hint, `the repeated-query hint: ${JSON.stringify(report.hints)}`);
+    assert.match(hint.message, /sends 8 pg statements per request/);
   },
 );
+
+test('stopped: no server process and no data folder is left', { timeout: 60_000 }, async () => {
+  const servers = Object.values(stores!.servers);
+  await stores!.stop();
+  for (const s of servers) {
+    assert.equal(running(s.pid), false, `${s.kind} stopped`);
+    assert.equal(fs.existsSync(s.dir), false, `${s.kind}'s folder removed`);
+  }
+});

@@ -68,7 +68,8 @@ export {
   type TimedStall,
 } from './time/stalls.ts';
 export { blockedLoopHints, type BlockedLoopInput } from './hints/blocked-loop.ts';
-export { poolLimitHint, threadpoolWaits, type WaitTraceInput } from './time/threadpool-waits.ts';
+export { outgoingCallOfType, poolLimitHint, threadpoolWaits, type WaitTraceInput } from './time/threadpool-waits.ts';
+export { DATA_STORE_APIS, repeatedQueryHint } from './time/data-store-hints.ts';
 export {
   cutProfile,
   TIMELINE_FILE,

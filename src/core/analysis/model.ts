@@ -170,9 +170,15 @@ export interface ThreadpoolWait {
   file: string;
   line: number;
   function: string;
-  /** crypto.pbkdf2, zlib, fs, dns.lookup, …; `http.request` or `fetch` for an outgoing HTTP call. */
+  /**
+   * crypto.pbkdf2, zlib, fs, dns.lookup, …; `http.request` or `fetch` for an outgoing HTTP call;
+   * `pg`, `mysql`, `redis` or `mongodb` for a data store.
+   */
   api: string;
-  /** An outgoing HTTP call's method and host, `GET 127.0.0.1:8080` (its first seen, for one line). */
+  /**
+   * An outgoing call's target (its first seen, for one line): an HTTP call's method and host,
+   * `GET 127.0.0.1:8080`; a data store's host and statement, `127.0.0.1:5432 SELECT … FROM orders`.
+   */
   target?: string;
   /** Requests made in the profiled window that got their callback in it. */
   count: number;

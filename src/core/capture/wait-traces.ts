@@ -30,6 +30,8 @@ export function mergeWaitTraces(traces: readonly WaitTrace[]): WaitTrace | undef
     merged.pending.push(...t.pending.map(renumber));
     merged.dropped += t.dropped;
     merged.activeUs += t.activeUs;
+    merged.unpairedSockets = (merged.unpairedSockets ?? 0) + (t.unpairedSockets ?? 0);
+    if (t.served !== undefined) merged.served = (merged.served ?? 0) + t.served;
   }
   return merged;
 }

@@ -15,7 +15,10 @@ export interface WaitTrace {
   cores: number;
   /** Calling lines: [file, line, column, function]. */
   sites: Array<[string, number, number, string]>;
-  /** Resource types (PBKDF2REQUEST, FSREQCALLBACK, …), or `http:METHOD host:port` / `fetch:METHOD host:port`. */
+  /**
+   * Resource types (PBKDF2REQUEST, FSREQCALLBACK, …), or outgoing calls: `http:METHOD host:port`,
+   * `fetch:METHOD host:port`, `pg:host:port STATEMENT` (likewise mysql, redis, mongodb).
+   */
   types: string[];
   /** Per request: [site index or -1 (no line of the user's code), type index, µs made, µs its callback ran]. */
   requests: Array<[number, number, number, number]>;
@@ -28,6 +31,10 @@ export interface WaitTrace {
   dropped: number;
   /** How long the probe was on, µs (all sub-windows together). */
   activeUs: number;
+  /** Client sockets whose protocol was not recognised as a data store's (not timed). */
+  unpairedSockets?: number;
+  /** HTTP requests the app's servers began while the probe was on. */
+  served?: number;
 }
 
 /** Its code shows in the profile under this name: the analysis counts it as Hotline's own. */

@@ -57,7 +57,7 @@ const requestTime = shape({
   requestsProfiled: num,
   parts: arr(
     shape({
-      key: oneOf('user', 'dependencies', 'runtime', 'threadpool', 'http', 'rest'),
+      key: oneOf('user', 'dependencies', 'runtime', 'threadpool', 'http', 'datastore', 'rest'),
       label: str,
       ms: num,
       how: oneOf('derived', 'measured', 'inferred'),

@@ -14,6 +14,7 @@ const LABELS: Record<RequestTimePart['key'], string> = {
   runtime: 'Node internals, GC, native (CPU)',
   threadpool: 'threadpool wait',
   http: 'downstream HTTP wait',
+  datastore: 'data-store wait',
   rest: 'the rest (queueing, idle)',
 };
 
@@ -26,9 +27,9 @@ export function requestTimeOf(r: ReportV1): RequestTime | undefined {
   if (served < 1) return undefined;
   const c = r.categories;
   const cpu = (ms: number): number => ms / served;
-  const waited = (http: boolean): number =>
+  const waited = (part: 'threadpool' | 'http' | 'datastore'): number =>
     (r.waits ?? [])
-      .filter((w) => (w.target !== undefined) === http && w.count > 0)
+      .filter((w) => waitPart(w) === part && w.count > 0)
       .reduce((t, w) => t + (w.waitMs.total / w.count) * w.perRequest, 0);
   const parts: Array<Omit<RequestTimePart, 'label'>> = [
     { key: 'user', ms: cpu(c.user), how: 'derived' },
@@ -37,8 +38,9 @@ export function requestTimeOf(r: ReportV1): RequestTime | undefined {
   ];
   if (r.waits)
     parts.push(
-      { key: 'threadpool', ms: waited(false), how: 'measured' },
-      { key: 'http', ms: waited(true), how: 'measured' },
+      { key: 'threadpool', ms: waited('threadpool'), how: 'measured' },
+      { key: 'http', ms: waited('http'), how: 'measured' },
+      { key: 'datastore', ms: waited('datastore'), how: 'measured' },
     );
   const latencyMs = load.profiled.latencyMs.p50;
   const known = parts.reduce((t, p) => t + p.ms, 0);
@@ -53,6 +55,12 @@ export function requestTimeOf(r: ReportV1): RequestTime | undefined {
     // includes the profiler's: the parts may add up to more than the measured p50.
     overMs: round2(Math.max(0, known - latencyMs)),
   };
+}
+
+/** Which part of a request a wait is: the threadpool's (no target), a downstream HTTP call's, or a data store's. */
+function waitPart(w: { api: string; target?: string }): 'threadpool' | 'http' | 'datastore' {
+  if (w.target === undefined) return 'threadpool';
+  return w.api === 'http.request' || w.api === 'fetch' ? 'http' : 'datastore';
 }
 
 const round2 = (v: number): number => Math.round(v * 100) / 100;

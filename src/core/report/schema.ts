@@ -217,14 +217,14 @@ export interface RequestTime {
   measuredLatencyMs: number;
   /** Requests served while the profile ran: the CPU parts are its CPU divided by them. */
   requestsProfiled: number;
-  /** In this order: user, dependencies, runtime, then threadpool and http (with waits), rest last. */
+  /** In this order: user, dependencies, runtime, then threadpool, http and datastore (with waits), rest last. */
   parts: RequestTimePart[];
   /** How much the parts other than the rest add up to above latencyMs (0 when they fit). */
   overMs: number;
 }
 
 export interface RequestTimePart {
-  key: 'user' | 'dependencies' | 'runtime' | 'threadpool' | 'http' | 'rest';
+  key: 'user' | 'dependencies' | 'runtime' | 'threadpool' | 'http' | 'datastore' | 'rest';
   label: string;
   /** ms per request. */
   ms: number;

@@ -2,11 +2,11 @@
 // An HTTP API over real PostgreSQL, Redis and MariaDB servers (their ports in PG_PORT, REDIS_PORT,
 // MARIADB_PORT). Each route waits a known time on a marked line, so a probe's answer follows from
 // construction:
-//   /pg       one query that sleeps WAIT_MS on the server                      // PG LINE
-//   /redis    one BLPOP on an empty list, timing out after WAIT_MS             // REDIS LINE
-//   /mariadb  one SELECT SLEEP(WAIT_MS)                                        // MARIADB LINE
-//   /n1       8 queries one after another from one line (an N+1 loop)         // N1 LINE
-//   /pool     one query that sleeps WAIT_MS on a pool of 2 connections         // POOL LINE
+//   /pg       one query that sleeps WAIT_MS on the server  (PG LINE)
+//   /redis    one BLPOP on an empty list, timing out after WAIT_MS  (REDIS LINE)
+//   /mariadb  one SELECT SLEEP(WAIT_MS)  (MARIADB LINE)
+//   /n1       8 queries one after another from one line (an N+1 loop)  (N1 LINE)
+//   /pool     one query that sleeps WAIT_MS on a pool of 2 connections  (POOL LINE)
 const http = require('node:http');
 const { Pool } = require('pg');
 const Redis = require('ioredis');

@@ -43,17 +43,27 @@ const API_OF: Record<string, string> = {
   GETNAMEINFOREQWRAP: 'dns.lookupService',
 };
 
-/** Outgoing HTTP calls the probe noted as `http:GET host:port` or `fetch:GET host:port`. */
-const HTTP_KINDS: Record<string, string> = { http: 'http.request', fetch: 'fetch' };
+/**
+ * Outgoing calls the probe noted as `kind:target`: HTTP (`http:GET host:port`, `fetch:GET
+ * host:port`) and data stores (`pg:host:port SELECT …`, likewise mysql, redis, mongodb).
+ */
+const OUTGOING_KINDS: Record<string, string> = {
+  http: 'http.request',
+  fetch: 'fetch',
+  pg: 'pg',
+  mysql: 'mysql',
+  redis: 'redis',
+  mongodb: 'mongodb',
+};
 
-/** `{ api, target }` of an outgoing HTTP call's type, or undefined for threadpool work. */
-export function httpCallOfType(type: string): { api: string; target: string } | undefined {
+/** `{ api, target }` of an outgoing call's type, or undefined for threadpool work. */
+export function outgoingCallOfType(type: string): { api: string; target: string } | undefined {
   const colon = type.indexOf(':');
-  const api = colon > 0 ? HTTP_KINDS[type.slice(0, colon)] : undefined;
+  const api = colon > 0 ? OUTGOING_KINDS[type.slice(0, colon)] : undefined;
   return api ? { api, target: type.slice(colon + 1) } : undefined;
 }
 
-export const apiOfType = (type: string): string => httpCallOfType(type)?.api ?? API_OF[type] ?? type.toLowerCase();
+export const apiOfType = (type: string): string => outgoingCallOfType(type)?.api ?? API_OF[type] ?? type.toLowerCase();
 
 /**
  * When each request got a thread (µs), by replaying the FIFO pool: request i starts at the
@@ -81,8 +91,8 @@ export function inferStarts(requests: WaitTraceInput['requests'], poolSize: numb
 /** Per calling line and API: the waits and the inferred queueing, most waited first. */
 export function threadpoolWaits(trace: WaitTraceInput, requestsServed: number | undefined): ThreadpoolWait[] {
   const pending = trace.pending ?? [];
-  // Only threadpool work queues for the pool; an HTTP call waits on the other side, not queued.
-  const http = trace.types.map((type) => httpCallOfType(type));
+  // Only threadpool work queues for the pool; an outgoing call waits on the other side, not queued.
+  const http = trace.types.map((type) => outgoingCallOfType(type));
   const pooled = (r: readonly [number, number, number, number]): boolean => http[r[1]] === undefined;
   // The ones still waiting at a sub-window's end held their threads at least until then.
   const poolRequests = [...trace.requests.filter(pooled), ...pending.filter(pooled)];

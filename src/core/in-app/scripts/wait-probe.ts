@@ -2,13 +2,16 @@
 // only in the profiled sub-windows, notes every request the app hands to libuv's threadpool
 // (crypto, zlib, fs, dns.lookup): when it was made (`init`), the calling line of the user's code,
 // and when its callback ran (the first `before`). Outgoing HTTP calls (http/https through an
-// Agent, and fetch) are noted too, from the call to the response (startHttpProbe). `take` turns
-// it all off, removes it and returns what it noted; the app is left as it was found.
+// Agent, and fetch) are noted too, from the call to the response (startHttpProbe), and the
+// exchanges with data stores over client sockets (socket-probe.ts). `take` turns it all off,
+// removes it and returns what it noted; the app is left as it was found.
 import type { AsyncHook } from 'node:async_hooks';
 import { builtin } from './shared/builtins.ts';
 import { newSiteTable, userSite, type Site, type SiteTable } from './shared/call-site.ts';
 import { nowUs } from './shared/clock.ts';
 import { clearSlot, readSlot, writeSlot } from './shared/state.ts';
+import { startSocketProbe } from './socket-probe.ts';
+import { deferredSites } from './shared/deferred-site.ts';
 
 /** What `take` returns (as JSON): the host's WaitTrace, its quadruples flat. */
 export interface TakenWaits {
@@ -22,6 +25,10 @@ export interface TakenWaits {
   pending: number[];
   dropped: number;
   activeUs: number;
+  /** Client sockets whose protocol the socket probe did not recognise (not timed). */
+  unpairedSockets: number;
+  /** HTTP requests the app's servers began while the probe was on (the calls' denominator). */
+  served: number;
 }
 
 /** A request under way: [site index, type index, µs made]. */
@@ -36,10 +43,17 @@ interface Probe extends SiteTable {
   open: Map<unknown, Open>;
   requests: number[];
   dropped: number;
+  unpairedSockets: number;
+  served: number;
   since: number;
   hook: AsyncHook;
   waiting: AsyncHook;
+  /** Outgoing calls under way (HTTP, data stores), by the key their end is known by. */
+  calls: WeakMap<object, Open>;
   unhttp: () => void;
+  unsocket: () => void;
+  /** Ticks' stacks, for the line of a write a library deferred (on while the probe is). */
+  deferred: AsyncHook;
 }
 
 const SLOT = 'hotline.waits';
@@ -78,6 +92,7 @@ const hooksOffLater = (p: Probe): void => {
   setImmediate(() => {
     p.hook.disable();
     p.waiting.disable();
+    p.deferred.disable();
   });
 };
 
@@ -104,6 +119,7 @@ export function start(): void {
   if (old) {
     hooksOffLater(old);
     old.unhttp();
+    old.unsocket();
   }
   const ah = builtin('async_hooks');
   const os = builtin('os');
@@ -116,8 +132,12 @@ export function start(): void {
     open: new Map(),
     requests: [],
     dropped: 0,
+    unpairedSockets: 0,
+    served: 0,
     since: nowUs(),
+    calls: new WeakMap(),
     unhttp: () => undefined,
+    unsocket: () => undefined,
   } as unknown as Probe;
   const where = (depth?: number): number => userSite(p, where, depth);
   // The before hook runs for every callback of the app (each socket read, each promise
@@ -155,11 +175,41 @@ export function start(): void {
     },
     // No destroy hook: it would make V8 track every promise's death, a cost on all the app's code.
   });
+  const deferred = deferredSites(p);
+  p.deferred = deferred.hook;
   setImmediate(() => {
-    if (readSlot<Probe>(SLOT) === p) p.hook.enable();
+    if (readSlot<Probe>(SLOT) !== p) return;
+    p.hook.enable();
+    p.deferred.enable();
   });
   writeSlot(SLOT, p);
   p.unhttp = startHttpProbe(p, where);
+  // A driver's write is ~10–30 frames below the line that called it (a pool, a promise, a queue).
+  p.unsocket = startSocketProbe(
+    {
+      begin: (key, type) => {
+        const site = where(48);
+        beginCall(p, key, type, site >= 0 ? site : deferred.site());
+      },
+      end: (key) => endCall(p, key),
+    },
+    () => p.unpairedSockets++,
+  );
+}
+
+/** An outgoing call made at `site` (its type: `kind:target`), until endCall with the same key. */
+function beginCall(p: Probe, key: object, type: string, site: number): void {
+  const o: Open = [site, typeIndexOf(p, type), nowUs()];
+  p.calls.set(key, o);
+  p.open.set(o, o);
+}
+
+function endCall(p: Probe, key: object): void {
+  const o = p.calls.get(key);
+  if (o === undefined) return;
+  p.calls.delete(key);
+  p.open.delete(o);
+  note(p, o);
 }
 
 /**
@@ -175,21 +225,11 @@ export function start(): void {
 function startHttpProbe(p: Probe, where: (depth?: number) => number): () => void {
   const dc = builtin('diagnostics_channel');
   const http = builtin('http');
-  const calls = new WeakMap<object, Open>();
   const hostOf = (host: unknown, port: unknown): string => String(host || 'localhost') + (port ? `:${port}` : '');
   // fetch's request is made under ~30 frames of undici's own dispatchers.
-  const begin = (key: object, kind: 'http' | 'fetch', method: string, host: string): void => {
-    const o: Open = [where(kind === 'fetch' ? 80 : 24), typeIndexOf(p, `${kind}:${method} ${host}`), nowUs()];
-    calls.set(key, o);
-    p.open.set(o, o);
-  };
-  const end = (key: object): void => {
-    const o = calls.get(key);
-    if (o === undefined) return;
-    calls.delete(key);
-    p.open.delete(o);
-    note(p, o);
-  };
+  const begin = (key: object, kind: 'http' | 'fetch', method: string, host: string): void =>
+    beginCall(p, key, `${kind}:${method} ${host}`, where(kind === 'fetch' ? 80 : 24));
+  const end = (key: object): void => endCall(p, key);
   type AddRequest = (this: unknown, req: { method?: string }, options?: Record<string, unknown>) => unknown;
   const agent = http.Agent.prototype as unknown as { addRequest: AddRequest };
   const addRequest = agent.addRequest;
@@ -223,6 +263,8 @@ function startHttpProbe(p: Probe, where: (depth?: number) => number): () => void
     ],
     ['undici:request:trailers', (m) => end((m as Message).request)],
     ['undici:request:error', (m) => end((m as Message).request)],
+    // The requests the app serves meanwhile: calls per request are counted against these.
+    ['http.server.request.start', () => p.served++],
   ];
   for (const [name, fn] of subs) dc.subscribe(name, fn);
   return () => {
@@ -238,6 +280,7 @@ export function take(): string {
   // What the hooks note until they are off is not read.
   hooksOffLater(p);
   p.unhttp();
+  p.unsocket();
   clearSlot(SLOT);
   const taken = nowUs();
   const pending: number[] = [];
@@ -251,6 +294,8 @@ export function take(): string {
     pending,
     dropped: p.dropped,
     activeUs: taken - p.since,
+    unpairedSockets: p.unpairedSockets,
+    served: p.served,
   };
   return JSON.stringify(out);
 }

@@ -37,6 +37,21 @@ function siteOf(table: SiteTable, callSites: NodeJS.CallSite[]): number {
 }
 
 /**
+ * The user's site in a stack captured earlier and not read yet (V8 formats it at the first read,
+ * with the prepareStackTrace of that moment); -1 when it has none or was already formatted.
+ */
+export function userSiteOf(table: SiteTable, holder: { stack?: unknown }): number {
+  const prepare = Error.prepareStackTrace;
+  try {
+    Error.prepareStackTrace = (_, sites) => sites;
+    const stack = holder.stack;
+    return Array.isArray(stack) ? siteOf(table, stack as NodeJS.CallSite[]) : -1;
+  } finally {
+    Error.prepareStackTrace = prepare;
+  }
+}
+
+/**
  * The index of the first user frame below `below` (a function on the stack, left out with all
  * above it), at most `depth` frames deep; -1 when there is none. Error's settings are restored:
  * the app may rely on its own prepareStackTrace (source-map-support).

@@ -1,0 +1,57 @@
+// The calling line of work a library deferred: a pool or a queue that writes a query from a
+// `process.nextTick` callback has no line of the user's code on the stack at the write. Each
+// nextTick made while the probe is on keeps the stack it was made from, unformatted (V8 formats a
+// captured stack only when it is read: a capture costs about a microsecond), with the tick it was
+// made in; at such a write the running tick's stack, then its maker's, is read for the user's line.
+// A queued item served later from another request's callbacks (a pool whose connections were
+// all busy) is put on the line whose work freed the connection: the limit of following ticks.
+import type { AsyncHook } from 'node:async_hooks';
+import { builtin } from './builtins.ts';
+import { userSiteOf, type SiteTable } from './call-site.ts';
+
+interface Made {
+  holder: { stack?: unknown };
+  parent: Made | undefined;
+  /** The user's site once read (-1: none in this stack). */
+  site?: number;
+}
+
+/** Frames kept of the stack a tick was made from. */
+const DEPTH = 16;
+/** Ticks followed back from the running one. */
+const HOPS = 6;
+
+export interface DeferredSites {
+  /** The user's line the running tick (or one it came from) was made on; -1 when none. */
+  site(): number;
+  hook: AsyncHook;
+}
+
+export function deferredSites(table: SiteTable): DeferredSites {
+  const ah = builtin('async_hooks');
+  const made = new WeakMap<object, Made>();
+  const init = (_id: number, type: string, _trigger: number, resource: object): void => {
+    if (type !== 'TickObject') return;
+    const E = Error;
+    const limit = E.stackTraceLimit;
+    try {
+      E.stackTraceLimit = DEPTH;
+      const holder = {};
+      E.captureStackTrace(holder, init);
+      made.set(resource, { holder, parent: made.get(ah.executionAsyncResource()) });
+    } finally {
+      E.stackTraceLimit = limit;
+    }
+  };
+  return {
+    hook: ah.createHook({ init }),
+    site(): number {
+      let m = made.get(ah.executionAsyncResource());
+      for (let hop = 0; m && hop < HOPS; hop++, m = m.parent) {
+        if (m.site === undefined) m.site = userSiteOf(table, m.holder);
+        if (m.site >= 0) return m.site;
+      }
+      return -1;
+    },
+  };
+}
