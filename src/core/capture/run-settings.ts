@@ -87,7 +87,7 @@ export function validate(s: Settings, stopGraceS?: number): void {
   }
 }
 
-/** At most this many stack captures a second: each costs the app ~0.1–0.3 ms of CPU. */
+/** At most this many stack captures a second: each costs the app 20–35 µs of CPU (docs/attribution.md). */
 export const MAX_STACK_RATE_HZ = 1000;
 
 /** 0 turns the stack captures off; otherwise up to MAX_STACK_RATE_HZ. */
