@@ -1,8 +1,9 @@
 // One request's time (src/core/report/request-time.ts) on a constructed report whose answer
 // follows by construction: 1000 requests served while a 2 s profile ran (500/s), 3 s of your
 // code's CPU (3 ms a request), 1 s of dependencies' (1 ms), 1 s of Node internals, GC, native
-// and (program) together (1 ms); one pbkdf2 a request waiting 20 ms on average and one downstream
-// HTTP call waiting 50 ms: 75 ms of the profiled window's 100 ms p50, so the inferred rest is 25 ms.
+// and (program) together (1 ms); one pbkdf2 a request waiting 20 ms on average, one downstream
+// HTTP call waiting 50 ms and two PostgreSQL queries waiting 10 ms each: 95 ms of the profiled
+// window's 100 ms p50, so the inferred rest is 5 ms.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isReportV1, requestTimeOf, type ReportV1 } from '../../src/core/report/index.ts';
@@ -52,6 +53,17 @@ function constructed(p50: number): ReportV1 {
         waitMs: { p50: 100, p99: 120, total: 50_000 },
         queuedMs: { p50: 0, p99: 0 },
       },
+      {
+        file: '/ws/server.js',
+        line: 41,
+        function: 'loadOrders',
+        api: 'pg',
+        target: '127.0.0.1:5432 SELECT * FROM orders WHERE user_id = $1',
+        count: 2000,
+        perRequest: 2,
+        waitMs: { p50: 9, p99: 30, total: 20_000 },
+        queuedMs: { p50: 0, p99: 0 },
+      },
     ],
     threadpool: { size: 4, cores: 2 },
   };
@@ -73,7 +85,9 @@ test('the latency p50 split: CPU derived per category, waits measured, the rest 
       ['threadpool', 20, 'measured'],
       // 500 calls of 100 ms on average, one every other request: 50 ms a request.
       ['http', 50, 'measured'],
-      ['rest', 25, 'inferred'],
+      // 2000 queries of 10 ms on average, two a request: 20 ms a request.
+      ['datastore', 20, 'measured'],
+      ['rest', 5, 'inferred'],
     ],
   );
   assert.equal(t.overMs, 0);
@@ -84,7 +98,7 @@ test('the latency p50 split: CPU derived per category, waits measured, the rest 
 test('parts above the p50 (waits side by side): the rest is 0 and the excess is said', () => {
   const t = requestTimeOf(constructed(50))!;
   assert.equal(t.parts.at(-1)!.ms, 0);
-  assert.equal(t.overMs, 25);
+  assert.equal(t.overMs, 45);
 });
 
 test('without waits measured there are no wait parts; without a load there is no split', () => {
@@ -104,7 +118,7 @@ test('the CLI report says it in one line, with what is measured and what is infe
   const text = renderReport({ ...r, requestTime: requestTimeOf(r) }, { cwd: '/ws', color: false });
   const lines = text.split('\n').filter((l) => l.includes('one request'));
   assert.deepEqual(lines, [
-    '  one request (profiled p50 100 ms): your code 3.0 ms · dependencies 1.0 ms · Node/GC/native 1.0 ms · threadpool wait 20 ms · HTTP wait 50 ms · rest 25 ms (CPU derived from the profile, waits measured, rest inferred)',
+    '  one request (profiled p50 100 ms): your code 3.0 ms · dependencies 1.0 ms · Node/GC/native 1.0 ms · threadpool wait 20 ms · HTTP wait 50 ms · data-store wait 20 ms · rest 5.0 ms (CPU derived from the profile, waits measured, rest inferred)',
   ]);
   assert.ok(!renderReport(r, { cwd: '/ws', color: false }).includes('one request'), 'no line without requestTime');
   // The waits section names the HTTP call's target and has no queued part for it.
