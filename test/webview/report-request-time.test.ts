@@ -1,7 +1,7 @@
 // The Overview's "One request's time", in a real Chromium, light and dark: a real report
 // (test/apps/threadpool, UV_THREADPOOL_SIZE=2: most of a request is the pbkdf2 wait; its fixture
-// keeps no CPU of its own code) with CPU of your code and dependencies, a downstream HTTP wait and
-// a longer profiled p50 added so that every part shows, its requestTime computed by
+// keeps no CPU of its own code) with CPU of your code and dependencies, a downstream HTTP wait, two
+// PostgreSQL queries a request and a longer profiled p50 added so that every part shows, its requestTime computed by
 // report/request-time.ts. One bar segment
 // per part above 0 in the legend's order, widths in proportion to the ms, each legend row with its
 // ms and provenance; none of it for a report without requestTime.
@@ -46,6 +46,17 @@ const withHttp: ReportV1 = {
       count: 400,
       perRequest: 1,
       waitMs: { p50: 50, p99: 60, total: 20_000 },
+      queuedMs: { p50: 0, p99: 0 },
+    },
+    {
+      ...base.waits![0],
+      line: base.waits![0].line + 30,
+      function: 'loadOrders',
+      api: 'pg',
+      target: '127.0.0.1:5432 SELECT * FROM orders WHERE user_id = $1',
+      count: 800,
+      perRequest: 2,
+      waitMs: { p50: 9, p99: 30, total: 8_000 },
       queuedMs: { p50: 0, p99: 0 },
     },
   ],
