@@ -162,7 +162,7 @@ vscode-panel-view.view > * { width: 100%; }
 .rt-runtime { background: var(--vscode-charts-green); }
 .rt-threadpool { background: var(--vscode-charts-yellow); }
 .rt-http { background: var(--vscode-charts-purple); }
-.rt-datastore { background: var(--vscode-charts-orange); }
+.rt-datastore { background: var(--vscode-charts-red); }
 /* Inferred, not measured: hatched. */
 .rt-rest { background: repeating-linear-gradient(135deg, var(--vscode-charts-lines) 0 3px, transparent 3px 6px); }
 
