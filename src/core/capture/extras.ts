@@ -53,6 +53,8 @@ export interface ExtrasOptions {
   stallThresholdMs?: number;
   /** Note the app's threadpool requests (wait-probe.ts). */
   waits?: boolean;
+  /** The loaded URL's path and query: the requests the wait probe counts calls against. */
+  loadedPath?: string;
 }
 
 export interface ExtrasCaptured {
@@ -148,7 +150,7 @@ export class ProfiledExtras {
       this.stallProbeOn = true;
     }
     if (this.o.waits) {
-      await this.inspector.startWaitProbe();
+      await this.inspector.startWaitProbe(this.o.loadedPath);
       this.waitProbeOn = true;
     }
   }

@@ -91,6 +91,7 @@ class SubWindows {
         processes: started.processes,
         stallThresholdMs: opts.stallThresholdMs ?? DEFAULT_STALL_THRESHOLD_MS,
         waits: opts.waits ?? true,
+        loadedPath: pathOf(s.url),
       }),
     );
     run.disposers.push(() => extras.dispose());
@@ -293,5 +294,16 @@ async function startStackSampler(run: RunControl, rateHz: number): Promise<{ sam
     return { sampler: await StackSampler.start(run.inspector!.channel(), rateHz, { paused: true }) };
   } catch (err) {
     return { note: `Stack captures did not run (${(err as Error).message}): calling lines are read from the source.` };
+  }
+}
+
+/** A URL setting's path and query (`/login?x=1`), as the app's server sees it in `req.url`. */
+function pathOf(url: string): string | undefined {
+  if (url.startsWith('/')) return url;
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return undefined;
   }
 }

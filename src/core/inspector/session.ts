@@ -299,8 +299,8 @@ export class InspectorSession {
   }
 
   /** Starts noting the app's threadpool requests (wait-probe.ts). */
-  async startWaitProbe(): Promise<void> {
-    await startWaitProbe((e) => this.evaluate(e));
+  async startWaitProbe(loadedPath?: string): Promise<void> {
+    await startWaitProbe((e) => this.evaluate(e), loadedPath);
   }
 
   /** Removes the wait probe and returns what it noted (wait-probe.ts). */

@@ -40,8 +40,9 @@ export interface WaitTrace {
 /** Its code shows in the profile under this name: the analysis counts it as Hotline's own. */
 export const WAIT_PROBE_URL = inAppUrl('wait-probe');
 
-export async function startWaitProbe(evaluate: Evaluate): Promise<void> {
-  await evaluate(inAppCall('wait-probe', 'start'));
+/** `loadedPath`: the requests calls are counted against (all the app serves, without it). */
+export async function startWaitProbe(evaluate: Evaluate, loadedPath?: string): Promise<void> {
+  await evaluate(inAppCall('wait-probe', 'start', loadedPath ?? null));
 }
 
 /** Disables and removes the probe; what it noted, or undefined when none was installed. */

@@ -58,7 +58,7 @@ test('stall probe: a blocked loop is one gap of at least its length; take leaves
 });
 
 test('wait probe: a pbkdf2 request is noted on the line that made it, from made to its callback', async () => {
-  run(inAppCall('wait-probe', 'start'));
+  run(inAppCall('wait-probe', 'start', null));
   await turn(); // the hook is enabled by an immediate
   await pool.hashOnce();
   const taken = JSON.parse(String(run(inAppCall('wait-probe', 'take')))) as {

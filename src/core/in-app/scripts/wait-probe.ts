@@ -27,7 +27,7 @@ export interface TakenWaits {
   activeUs: number;
   /** Client sockets whose protocol the socket probe did not recognise (not timed). */
   unpairedSockets: number;
-  /** HTTP requests the app's servers began while the probe was on (the calls' denominator). */
+  /** Loaded HTTP requests the app's servers began while the probe was on (the calls' denominator). */
   served: number;
 }
 
@@ -114,7 +114,8 @@ function note(p: Probe, o: Open): void {
   p.requests.push(o[0], o[1], o[2], nowUs());
 }
 
-export function start(): void {
+/** `loadedPath`: the loaded URL's path and query, the requests `served` counts (null: every request). */
+export function start(loadedPath: string | null): void {
   const old = readSlot<Probe>(SLOT);
   if (old) {
     hooksOffLater(old);
@@ -183,7 +184,7 @@ export function start(): void {
     p.deferred.enable();
   });
   writeSlot(SLOT, p);
-  p.unhttp = startHttpProbe(p, where);
+  p.unhttp = startHttpProbe(p, where, loadedPath);
   // A driver's write is ~10–30 frames below the line that called it (a pool, a promise, a queue).
   p.unsocket = startSocketProbe(
     {
@@ -222,7 +223,7 @@ function endCall(p: Probe, key: object): void {
  * at `undici:request:create` and ends at `undici:request:trailers` (its body read to the end);
  * errors end either. Returns what removes it.
  */
-function startHttpProbe(p: Probe, where: (depth?: number) => number): () => void {
+function startHttpProbe(p: Probe, where: (depth?: number) => number, loadedPath: string | null): () => void {
   const dc = builtin('diagnostics_channel');
   const http = builtin('http');
   const hostOf = (host: unknown, port: unknown): string => String(host || 'localhost') + (port ? `:${port}` : '');
@@ -263,8 +264,14 @@ function startHttpProbe(p: Probe, where: (depth?: number) => number): () => void
     ],
     ['undici:request:trailers', (m) => end((m as Message).request)],
     ['undici:request:error', (m) => end((m as Message).request)],
-    // The requests the app serves meanwhile: calls per request are counted against these.
-    ['http.server.request.start', () => p.served++],
+    // The loaded requests the app serves meanwhile (not the app's calls to itself, nor other
+    // traffic): calls per request are counted against these.
+    [
+      'http.server.request.start',
+      (m) => {
+        if (loadedPath === null || (m as { request?: { url?: string } }).request?.url === loadedPath) p.served++;
+      },
+    ],
   ];
   for (const [name, fn] of subs) dc.subscribe(name, fn);
   return () => {
