@@ -16,25 +16,11 @@ import * as path from 'node:path';
 const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const README = path.join(REPO, 'README.md');
 const APP = 'examples/login-api';
-// package.json's demo, word for word.
-const DEMO = [
-  'profile',
-  APP,
-  '--entry',
-  'server.js',
-  '--url',
-  '/login',
-  '--method',
-  'POST',
-  '--header',
-  'content-type:application/json',
-  '--body',
-  '{"email":"alice@example.com","password":"correct horse battery staple"}',
-  '--connections',
-  '100',
-  '--duration',
-  '10',
-];
+// package.json's demo, word for word (its hotline command, split as the shell splits it).
+const demoScript = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).scripts.demo;
+const DEMO = [...demoScript.slice(demoScript.indexOf('node bin/hotline.js ') + 20).matchAll(/'([^']*)'|(\S+)/g)].map(
+  (m) => m[1] ?? m[2],
+);
 
 function hotline(args) {
   return execFileSync(process.execPath, [path.join(REPO, 'bin', 'hotline.js'), ...args], {
