@@ -82,7 +82,7 @@ test(
       await view.getByText('checkPassword').first().waitFor({ state: 'visible', timeout: 15_000 });
       const text = (await view.innerText()).replace(/\s+/g, ' ');
       // Its cost now: under a millisecond (the promise and the setImmediate; a sample may land there or not).
-      assert.match(text, /within noise −\d+(\.\d+)? \S+ → 0\.\d+ checkPassword server\.js:35/i, text.slice(0, 600));
+      assert.match(text, /server\.js:35 checkPassword −\d+(\.\d+)? within noise \S+ → 0\.\d+/i, text.slice(0, 600));
       await vs.screenshot('no-gain-3-cheaper-costlier');
 
       // 5. The Timeline in High Contrast: the stalls the wrapper still makes are listed and visible.
