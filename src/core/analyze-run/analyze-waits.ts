@@ -30,7 +30,7 @@ export function analyzeWaits(report: ReportV1, runDir: string, measured: ExtrasR
   const p = report.load?.profiled;
   // Counted by the probe in the app where it could (every request its servers began while it
   // was on); otherwise the profiled phases' rate over the probe's time.
-  const counted = (trace as { served?: number }).served;
+  const counted = trace.served;
   const served =
     counted !== undefined && counted > 0
       ? counted
@@ -64,7 +64,7 @@ export function analyzeWaits(report: ReportV1, runDir: string, measured: ExtrasR
 }
 
 /** What the data-store waits measure, and what the probe could not put on a line. */
-function dataStoreNotes(trace: WaitTraceInput & { unpairedSockets?: number }, waits: ReportV1['waits']): string[] {
+function dataStoreNotes(trace: WaitTraceInput, waits: ReportV1['waits']): string[] {
   const notes: string[] = [];
   if (waits?.some((w) => DATA_STORE_APIS.has(w.api)))
     notes.push(

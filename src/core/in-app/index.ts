@@ -65,7 +65,7 @@ export function inAppCall<S extends InAppScript, F extends FunctionsOf<S>>(
   fn: F,
   ...args: ArgsOf<S, F>
 ): string {
-  return `${compiledScript(script)}.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})\n//# sourceURL=${inAppUrl(script)}`;
+  return `${callText(script, fn, args)}\n//# sourceURL=${inAppUrl(script)}`;
 }
 
 /** The script's text as a statement that calls `fn` with `args`: for a file the app loads (a preload). */
@@ -74,8 +74,12 @@ export function inAppStatement<S extends InAppScript, F extends FunctionsOf<S>>(
   fn: F,
   ...args: ArgsOf<S, F>
 ): string {
-  return `${compiledScript(script)}.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')});\n`;
+  return `${callText(script, fn, args)};\n`;
 }
+
+/** `<the script's exports>.fn(args as JSON)`. */
+const callText = (script: InAppScript, fn: string, args: readonly unknown[]): string =>
+  `${compiledScript(script)}.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`;
 
 export type { TakenWaits } from './scripts/wait-probe.ts';
 export type { TakenStalls } from './scripts/stall-probe.ts';

@@ -20,6 +20,10 @@ export interface WaitTraceInput {
   activeUs?: number;
   /** Still waiting at a sub-window's end: [site, type, µs made, µs the probe was taken]. */
   pending?: ReadonlyArray<readonly [number, number, number, number]>;
+  /** Loaded requests the app's servers began while the probe was on (counted in the app). */
+  served?: number;
+  /** Client sockets whose protocol was not recognised as a data store's. */
+  unpairedSockets?: number;
 }
 
 /** The API a request type comes from, as the user calls it. */

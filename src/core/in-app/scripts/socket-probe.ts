@@ -95,9 +95,12 @@ export function startSocketProbe(sink: ExchangeSink, unpaired: () => void): () =
   };
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 function bytesOf(chunk: unknown): Uint8Array | undefined {
   if (chunk instanceof Uint8Array) return chunk;
-  if (typeof chunk === 'string') return new TextEncoder().encode(chunk.slice(0, 512));
+  if (typeof chunk === 'string') return encoder.encode(chunk.slice(0, 512));
   return undefined;
 }
 
@@ -110,7 +113,7 @@ const int32le = (b: Uint8Array, at: number): number =>
 function cstring(b: Uint8Array, at: number): string {
   let end = at;
   while (end < b.length && end < at + 512 && b[end] !== 0) end++;
-  return new TextDecoder().decode(b.subarray(at, end));
+  return decoder.decode(b.subarray(at, end));
 }
 
 /**
@@ -127,13 +130,13 @@ export function sniff(b: Uint8Array): { kind: StoreKind; statement: string } | u
     if (b[0] === 0x51) return b[pgLength] === 0 ? { kind: 'pg', statement: statementOf(cstring(b, 5)) } : undefined;
     if (b[0] === 0x50) {
       const name = cstring(b, 5);
-      return { kind: 'pg', statement: statementOf(cstring(b, 5 + new TextEncoder().encode(name).length + 1)) };
+      return { kind: 'pg', statement: statementOf(cstring(b, 5 + encoder.encode(name).length + 1)) };
     }
     return { kind: 'pg', statement: '' };
   }
   // Redis: a RESP array of bulk strings, the first the command's name.
   if (b[0] === 0x2a /* * */) {
-    const text = new TextDecoder().decode(b.subarray(0, Math.min(b.length, 128)));
+    const text = decoder.decode(b.subarray(0, Math.min(b.length, 128)));
     const m = /^\*\d+\r\n\$\d+\r\n([A-Za-z.]+)\r\n/.exec(text);
     if (m) return { kind: 'redis', statement: m[1].toUpperCase() };
     return undefined;
@@ -143,7 +146,7 @@ export function sniff(b: Uint8Array): { kind: StoreKind; statement: string } | u
   const len = b[0] | (b[1] << 8) | (b[2] << 16);
   if (b[3] === 0 && len >= b.length - 4 && (b[4] === 0x03 || b[4] === 0x16 || b[4] === 0x17)) {
     if (b[4] === 0x17) return { kind: 'mysql', statement: '' };
-    return { kind: 'mysql', statement: statementOf(new TextDecoder().decode(b.subarray(5, Math.min(b.length, 517)))) };
+    return { kind: 'mysql', statement: statementOf(decoder.decode(b.subarray(5, Math.min(b.length, 517)))) };
   }
   // MongoDB: OP_MSG (2013), the command's name the first key of its body.
   if (b.length >= 26 && int32le(b, 0) >= 21 && int32le(b, 12) === 2013 && b[20] === 0) {

@@ -52,8 +52,6 @@ interface Probe extends SiteTable {
   calls: WeakMap<object, Open>;
   unhttp: () => void;
   unsocket: () => void;
-  /** Ticks' stacks, for the line of a write a library deferred (on while the probe is). */
-  deferred: AsyncHook;
 }
 
 const SLOT = 'hotline.waits';
@@ -92,7 +90,6 @@ const hooksOffLater = (p: Probe): void => {
   setImmediate(() => {
     p.hook.disable();
     p.waiting.disable();
-    p.deferred.disable();
   });
 };
 
@@ -168,20 +165,21 @@ export function start(loadedPath: string | null): void {
       if (p.open.size === 0) later(settleWaiting);
     },
   });
+  // Ticks' stacks, for the line of a write a library deferred (socket-probe.ts), noted by the same
+  // init hook: one callback per async resource, not two.
+  const deferred = deferredSites(p);
   p.hook = ah.createHook({
-    init(id, type) {
+    init(id, type, _trigger, resource) {
+      if (type === 'TickObject') return deferred.tickMade(resource);
       if (!POOL_TYPES.has(type)) return;
       p.open.set(id, [where(), typeIndexOf(p, type), nowUs()]);
       if (p.open.size === 1) later(settleWaiting);
     },
     // No destroy hook: it would make V8 track every promise's death, a cost on all the app's code.
   });
-  const deferred = deferredSites(p);
-  p.deferred = deferred.hook;
   setImmediate(() => {
     if (readSlot<Probe>(SLOT) !== p) return;
     p.hook.enable();
-    p.deferred.enable();
   });
   writeSlot(SLOT, p);
   p.unhttp = startHttpProbe(p, where, loadedPath);

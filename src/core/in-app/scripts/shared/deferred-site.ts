@@ -5,7 +5,6 @@
 // made in; at such a write the running tick's stack, then its maker's, is read for the user's line.
 // A queued item served later from another request's callbacks (a pool whose connections were
 // all busy) is put on the line whose work freed the connection: the limit of following ticks.
-import type { AsyncHook } from 'node:async_hooks';
 import { builtin } from './builtins.ts';
 import { userSiteOf, type SiteTable } from './call-site.ts';
 
@@ -16,35 +15,35 @@ interface Made {
   site?: number;
 }
 
-/** Frames kept of the stack a tick was made from. */
-const DEPTH = 16;
+/** Frames kept of the stack a tick was made from (the wait probe's init hook is one of them). */
+const DEPTH = 17;
 /** Ticks followed back from the running one. */
 const HOPS = 6;
 
 export interface DeferredSites {
   /** The user's line the running tick (or one it came from) was made on; -1 when none. */
   site(): number;
-  hook: AsyncHook;
+  /** Called by the wait probe's init hook for every TickObject made while it is on. */
+  tickMade(resource: object): void;
 }
 
 export function deferredSites(table: SiteTable): DeferredSites {
   const ah = builtin('async_hooks');
   const made = new WeakMap<object, Made>();
-  const init = (_id: number, type: string, _trigger: number, resource: object): void => {
-    if (type !== 'TickObject') return;
+  const tickMade = (resource: object): void => {
     const E = Error;
     const limit = E.stackTraceLimit;
     try {
       E.stackTraceLimit = DEPTH;
       const holder = {};
-      E.captureStackTrace(holder, init);
+      E.captureStackTrace(holder, tickMade);
       made.set(resource, { holder, parent: made.get(ah.executionAsyncResource()) });
     } finally {
       E.stackTraceLimit = limit;
     }
   };
   return {
-    hook: ah.createHook({ init }),
+    tickMade,
     site(): number {
       let m = made.get(ah.executionAsyncResource());
       for (let hop = 0; m && hop < HOPS; hop++, m = m.parent) {
