@@ -8,4 +8,5 @@ export { isLoopback, type ListenAddress } from './loopback.ts';
 export { isBelow, isWithin } from './paths.ts';
 export { redactBody, redactCommand, REDACTED, redactEnv, redactHeaders, redactUrl } from './redact.ts';
 export { RunError } from './run-error.ts';
+export { routeKey, routeOf } from './routes.ts';
 export { isNodeInternalThread } from './threads.ts';

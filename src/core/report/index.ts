@@ -14,6 +14,7 @@ export {
   type ReportV1,
   type RequestTime,
   type RequestTimePart,
+  type RouteFigures,
   type RunSettings,
   type SubWindowFigures,
   type ProcessSummary,

@@ -198,6 +198,12 @@ export interface ReportV1 {
   waits?: ThreadpoolWait[];
   /** The app's threadpool and cores, as it saw them (with `waits`). */
   threadpool?: { size: number; cores: number };
+  /**
+   * Per route, when the run loaded several (a request mix) or the app's requests were labelled in
+   * the app: each route's own figures from one mixed run (issue 35). Absent in single-URL runs
+   * that did not label requests.
+   */
+  routes?: RouteFigures[];
   /** Where a typical request's latency goes (report/request-time.ts); absent without a load. */
   requestTime?: RequestTime;
 }
@@ -325,3 +331,30 @@ export function buildReport(p: ReportParts): ReportV1 {
     ...(p.partial ? { partial: p.partial } : {}),
   };
 }
+
+/**
+ * One route of a mixed run. `method` + `route` is the key: the route as the framework names it
+ * (`/orders/:id`) where it says so, otherwise the path with ids folded (`/orders/{n}`, see
+ * common/routes.ts). Load figures come from the load generator where Hotline drove the load
+ * (`source: 'load'`), otherwise from the requests the app served (`source: 'app'`).
+ */
+export interface RouteFigures {
+  method: string;
+  route: string;
+  /** Where the request figures were measured. */
+  source: 'load' | 'app';
+  /** Requests of this route in the measured window. */
+  requests: number;
+  reqPerSec: number;
+  latencyMs?: { p50: number; p90: number; p99: number };
+  errors: number;
+  /** Main-thread CPU per request of this route in the profiled window (ms), measured in the app. */
+  cpuMsPerRequest?: number;
+  /** Share of the profiled window's main-thread CPU spent serving this route (0–100). */
+  cpuPct?: number;
+  /** This route's hottest lines of your code (own time while serving it), most first. */
+  lines?: Array<{ file: string; line: number; function: string; ownMs: number; ownPct: number }>;
+  /** Waits of this route's requests per awaiting line (ms per request), most first. */
+  waits?: Array<{ file: string; line: number; kind: string; msPerRequest: number }>;
+}
+
