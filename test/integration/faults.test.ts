@@ -368,7 +368,7 @@ test(
   {
     ...RUN_TEST_TIMEOUT,
   },
-  async () => {
+  async (t) => {
     const app = bad('method-named-tostring');
     guard = new LeakGuard(app);
     const { report } = await profileUnderLoad({
@@ -384,6 +384,7 @@ test(
     // render(), on the line that calls it (21): both are the path to the cost, nothing else is.
     assert.ok([15, 21].includes(first.line), `the loop in toString() or its call in render(), got line ${first.line}`);
     const onPath = report.lines.filter((l) => l.line === 15 || l.line === 21).reduce((s, l) => s + l.ownPct, 0);
+    t.diagnostic(`own time on lines 15 and 21: ${onPath.toFixed(1)}%`);
     assert.ok(
       onPath >= 50,
       `most own time on those two lines: ${onPath}% (${report.lines

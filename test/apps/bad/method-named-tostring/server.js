@@ -12,7 +12,8 @@ class Digest {
 
   toString() {
     let h = this.seed;
-    for (let i = 0; i < 200000; i++) h = (h * 31 + i) >>> 0;
+    // A million rounds (about 1 ms): the loop, not the HTTP handling around it, is what is hot.
+    for (let i = 0; i < 1000000; i++) h = (h * 31 + i) >>> 0;
     return h.toString(16);
   }
 }
