@@ -93,6 +93,8 @@ export const entries = [
   { ...nodeBundle, entryPoints: ['src/core/capture/send-thread.ts'], outfile: 'dist/capture-sender.js' },
   { ...nodeBundle, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
   { ...nodeBundle, entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
+  // `hotline mcp` alone: the MCP server the editor offers to MCP clients (assistant-tools.ts).
+  { ...nodeBundle, entryPoints: ['src/mcp/main.ts'], outfile: 'dist/mcp.js' },
   // The flame graph's merged copy of a big .cpuprofile, written off the extension host's thread.
   { ...nodeBundle, entryPoints: ['src/extension/flame-merge-worker.ts'], outfile: 'dist/flame-merge-worker.js' },
   { ...webBundle, entryPoints: ['webview/report/main.ts'], outfile: 'dist/webview/report.js' },

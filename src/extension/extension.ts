@@ -16,6 +16,7 @@ import { appDirsOf, baselineOf, type Hotline } from './commands/command-context.
 import { registerCommands } from './commands/table.ts';
 import { registerProfileEditors } from './commands/profile-file.ts';
 import { showRun } from './commands/reports.ts';
+import { registerAssistantTools } from './assistant-tools.ts';
 
 let runs: RunController | undefined;
 let client: LanguageClient | undefined;
@@ -54,6 +55,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   if (newest) showRun(h, newest.reportFile);
 
   context.subscriptions.push(...registerProfileEditors(h), ...registerCommands(h), ...registerHintExplanations());
+  // An assistant's run shows in the editor as the user's own would: its costs on the lines.
+  context.subscriptions.push(
+    ...registerAssistantTools(context, () => {
+      runsView.refresh();
+      const run = runsView.runs().items[0];
+      if (run) showRun(h, run.reportFile);
+    }),
+  );
 }
 
 export async function deactivate(): Promise<void> {
