@@ -6,4 +6,4 @@ import { DEFAULT_STACK_RATE_HZ } from '../core/index.ts';
 export const STACK_CAPTURE_COST = `20–35 µs of CPU per capture at ${DEFAULT_STACK_RATE_HZ}/s`;
 
 /** How close a line's share is at the default rate in a 10 s window (docs/attribution.md). */
-export const STACK_RATE_PRECISION = `±0.75 point of a line's share in 10 s at ${DEFAULT_STACK_RATE_HZ}/s`;
+export const STACK_RATE_PRECISION = `a line's share within ±1–2 points in 10 s at ${DEFAULT_STACK_RATE_HZ}/s, its 95% interval printed`;

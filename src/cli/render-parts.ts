@@ -53,3 +53,11 @@ export function sourceLine(cache: Map<string, string[]>, file: string, line: num
   const text = (cache.get(file)![line - 1] ?? '').trim();
   return text.length > 70 ? `${text.slice(0, 69)}…` : text;
 }
+
+/**
+ * " ±2.1" after a share: the half-width of its 95% interval (report ownPctPm / selfPctPm), so that
+ * a reader does not act on a difference the run cannot tell. Blank (same width) for a row without
+ * one when others have it; nothing when no row has one (a report of an older version).
+ */
+export const pmText = (pm: number | undefined, anyRow: boolean): string =>
+  !anyRow ? '' : pm === undefined ? ' '.repeat(6) : ` ±${pm.toFixed(1)}`.padEnd(6);

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import type { ReportV1 } from '../core/index.ts';
 import { fmt } from '../format.ts';
-import { bar, column, rel, type RenderOptions, sourceLine } from './render-parts.ts';
+import { bar, column, pmText, rel, type RenderOptions, sourceLine } from './render-parts.ts';
 
 export function renderProcesses(r: ReportV1, o: RenderOptions): string[] {
   const c = r.childProcesses;
@@ -25,13 +25,15 @@ export function renderProcesses(r: ReportV1, o: RenderOptions): string[] {
   }
   out.push(bold('Hot lines in child processes') + " (own time, % of the child processes' non-idle time)");
   const sources = new Map<string, string[]>();
-  for (const l of r.lines.filter((x) => x.thread === 'process' && x.ownMs > 0).slice(0, o.topLines ?? 10)) {
+  const rows = r.lines.filter((x) => x.thread === 'process' && x.ownMs > 0).slice(0, o.topLines ?? 10);
+  const anyPm = rows.some((l) => l.ownPctPm !== undefined);
+  for (const l of rows) {
     const split =
       l.processes && l.processes.length > 1
         ? `  [${l.processes.map((p) => `${p.pid}: ${fmt(p.ownMs)} ms`).join(', ')}]`
         : '';
     out.push(
-      `  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${column(l.function, 28)} ${sourceLine(sources, l.file, l.line)}${split}`,
+      `  ${l.ownPct.toFixed(1).padStart(5)}%${pmText(l.ownPctPm, anyPm)} ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${column(l.function, 28)} ${sourceLine(sources, l.file, l.line)}${split}`,
     );
   }
   return out;

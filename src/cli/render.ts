@@ -13,7 +13,7 @@ import {
 } from '../core/index.ts';
 import { fmt, formatBytes as bytes, formatMs as ms, formatPct } from '../format.ts';
 import { capacityOf, costText } from '../capacity.ts';
-import { bar, CATEGORY_LABELS, column, rel, type RenderOptions, sourceLine } from './render-parts.ts';
+import { bar, CATEGORY_LABELS, column, pmText, rel, type RenderOptions, sourceLine } from './render-parts.ts';
 import { changeText } from './render-comparison.ts';
 import { renderProcesses } from './render-processes.ts';
 import { renderStalls } from './render-stalls.ts';
@@ -198,9 +198,10 @@ function renderThreads(r: ReportV1, o: RenderOptions): string[] {
   if (lines.length === 0) return out;
   out.push(bold('Hot lines in worker threads') + " (own time, % of the workers' non-idle time)");
   const sources = new Map<string, string[]>();
+  const anyPm = lines.some((l) => l.ownPctPm !== undefined);
   for (const l of lines) {
     out.push(
-      `  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${column(l.function, 28)} ${sourceLine(sources, l.file, l.line)}`,
+      `  ${l.ownPct.toFixed(1).padStart(5)}%${pmText(l.ownPctPm, anyPm)} ${bar(l.ownPct)} ${rel(l.file, o.cwd)}:${l.line}  ${column(l.function, 28)} ${sourceLine(sources, l.file, l.line)}`,
     );
   }
   return out;
@@ -291,11 +292,14 @@ export function renderAnalysis(
   if (lines.length === 0) out.push('  (no samples in your code: see the functions below)');
   const sources = new Map<string, string[]>();
   const width = Math.max(...lines.map((l) => rel(l.file, o.cwd).length + String(l.line).length + 1), 10);
+  const anyPm = lines.some((l) => l.ownPctPm !== undefined);
   for (const l of lines) {
     const where = `${rel(l.file, o.cwd)}:${l.line}`.padEnd(width);
     // Nothing measured which of several lines made the call: say so rather than pick one.
     const text = l.oneOf ? `(one of lines ${l.oneOf.join(', ')})` : sourceLine(sources, l.file, l.line);
-    out.push(`  ${l.ownPct.toFixed(1).padStart(5)}% ${bar(l.ownPct)} ${where}  ${column(l.function, 28)} ${text}`);
+    out.push(
+      `  ${l.ownPct.toFixed(1).padStart(5)}%${pmText(l.ownPctPm, anyPm)} ${bar(l.ownPct)} ${where}  ${column(l.function, 28)} ${text}`,
+    );
   }
   // The shares above are of the busy time: say what the top line costs of the app's capacity too,
   // or a mostly idle app's top line reads as hot as a real bottleneck.
@@ -305,10 +309,12 @@ export function renderAnalysis(
     );
   out.push('');
   out.push(bold('Hottest functions') + ' (self time)');
-  for (const f of a.functions.filter((x) => x.selfMs > 0 && x.category !== 'idle').slice(0, 8)) {
+  const hottest = a.functions.filter((x) => x.selfMs > 0 && x.category !== 'idle').slice(0, 8);
+  const anyFnPm = hottest.some((f) => f.selfPctPm !== undefined);
+  for (const f of hottest) {
     const where = f.file ? `${rel(f.file, o.cwd)}${f.line ? `:${f.line}` : ''}` : '(native)';
     out.push(
-      `  ${f.selfPct.toFixed(1).padStart(5)}% self ${f.totalPct.toFixed(1).padStart(5)}% total  ${f.name}  ${where}`,
+      `  ${f.selfPct.toFixed(1).padStart(5)}%${pmText(f.selfPctPm, anyFnPm)} self ${f.totalPct.toFixed(1).padStart(5)}% total  ${f.name}  ${where}`,
     );
   }
   if (a.hints.length > 0) {

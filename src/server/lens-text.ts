@@ -239,7 +239,9 @@ export function lineHoverMarkdown(input: LineHoverInput, mainCtx: TextContext): 
   out.push('');
   out.push('| | time | of busy CPU |');
   out.push('|---|---:|---:|');
-  out.push(`| own | ${formatMs(l.ownMs)} | ${formatPct(l.ownPct)} |`);
+  out.push(
+    `| own | ${formatMs(l.ownMs)} | ${formatPct(l.ownPct)}${l.ownPctPm !== undefined ? ` ±${l.ownPctPm.toFixed(1)} (95%)` : ''} |`,
+  );
   out.push(`| self | ${formatMs(l.selfMs)} | ${formatPct(l.selfPct)} |`);
   out.push(`| total | ${formatMs(l.totalMs)} | ${formatPct(l.totalPct)} |`);
   out.push('');

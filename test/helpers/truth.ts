@@ -56,6 +56,11 @@ export interface TruthCheck {
   actualPct: number;
   /** Profiler ticks behind the compared lines (their summed ms over the sampling interval). */
   ticks: number;
+  /**
+   * Half-width of the report's 95% interval of this share of the marked lines (own lines: the
+   * line's ownPctPm over the marked lines' summed ownPct), when the report gives one.
+   */
+  pmPct?: number;
 }
 
 /**
@@ -77,7 +82,11 @@ export function compareWithTruth(
     const weightSum = marked.reduce((s, t) => s + t.weight, 0);
     const msSum = marked.reduce((s, t) => s + msOf(t, kind), 0);
     const ticks = Math.round((msSum * 1000) / report.profile.intervalUs);
+    const lineOf = (t: TruthLine): ReportV1['lines'][number] | undefined =>
+      mainLines.find((r) => r.file === t.file && r.line === t.line && r.oneOf === undefined);
+    const pctSum = marked.reduce((s, t) => s + (lineOf(t)?.ownPct ?? 0), 0);
     for (const t of marked) {
+      const pm = kind === 'own' ? lineOf(t)?.ownPctPm : undefined;
       checks.push({
         kind,
         file: t.file,
@@ -85,6 +94,7 @@ export function compareWithTruth(
         expectedPct: (100 * t.weight) / weightSum,
         actualPct: msSum > 0 ? (100 * msOf(t, kind)) / msSum : 0,
         ticks,
+        ...(pm !== undefined && pctSum > 0 ? { pmPct: (100 * pm) / pctSum } : {}),
       });
     }
   }
@@ -207,4 +217,20 @@ export async function measureShares<R>(
         ? []
         : [`the mean of two runs:\n${table(mean)}\nthe runs:\n${table(firstShares)}\n${table(secondShares)}`],
   };
+}
+
+/**
+ * How many of `n` 95% intervals may miss their value before the miss rate is surely above 5%:
+ * the smallest k with P(more than k misses) < 5% for a binomial(n, 0.05) (20 splits: 3).
+ */
+export function allowedIntervalMisses(n: number, rate = 0.05, risk = 0.05): number {
+  let p = (1 - rate) ** n; // P(X = 0)
+  let cdf = p;
+  let k = 0;
+  while (1 - cdf >= risk && k < n) {
+    p *= ((n - k) / (k + 1)) * (rate / (1 - rate));
+    k++;
+    cdf += p;
+  }
+  return k;
 }

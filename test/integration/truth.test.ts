@@ -11,7 +11,14 @@ import { before, test } from 'node:test';
 import { profileUnderLoad } from '../../src/core/index.ts';
 import { analyzeFile } from '../../src/core/analyze-run/analyze-run.ts';
 import { REPO_ROOT, assertBuilt, leakCheckedRuns } from '../helpers/integration.ts';
-import { compareWithPc, compareWithTruth, measureShares, truthLines, type TruthCheck } from '../helpers/truth.ts';
+import {
+  allowedIntervalMisses,
+  compareWithPc,
+  compareWithTruth,
+  measureShares,
+  truthLines,
+  type TruthCheck,
+} from '../helpers/truth.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 
 const TRUTH_APPS = path.join(REPO_ROOT, 'test', 'apps', 'truth');
@@ -83,6 +90,12 @@ function whereTheTimeWent(report: ReportV1): string {
  */
 const KNOWN_OFF: Record<string, string> = {};
 
+/**
+ * Every split the suite measured (one per app and run; its own lines), whether the report's 95%
+ * intervals covered each line's constructed share: checked at the end over the suite (no run of its own).
+ */
+const splits: Array<{ label: string; covered: boolean; text: string }> = [];
+
 for (const app of apps) {
   test(`truth: ${app}`, { timeout: 240_000, ...(KNOWN_OFF[app] ? { todo: KNOWN_OFF[app] } : {}) }, async (t) => {
     const cwd = path.join(TRUTH_APPS, app);
@@ -108,6 +121,18 @@ for (const app of apps) {
       if (checks.some((c) => !(Math.abs(c.actualPct - c.expectedPct) <= TOLERANCE)))
         console.log(whereTheTimeWent(report));
       for (const u of undecided) t.diagnostic(`${app}: ${u}`);
+      const own = checks.filter((c) => c.kind === 'own' && c.pmPct !== undefined);
+      if (own.length > 1)
+        splits.push({
+          label: app,
+          covered: own.every((c) => Math.abs(c.actualPct - c.expectedPct) <= c.pmPct!),
+          text: own
+            .map(
+              (c) =>
+                `${label(c)} ${c.actualPct.toFixed(1)}% ±${c.pmPct!.toFixed(1)} (truth ${c.expectedPct.toFixed(1)})`,
+            )
+            .join('; '),
+        });
       assert.deepEqual(deadHits, [], `${app}: lines that never ran got time`);
       return { report, checks };
     };
@@ -127,3 +152,15 @@ for (const app of apps) {
     }
   });
 }
+
+// The reported 95% intervals (report ownPctPm, docs/attribution.md "Precision") cover the constructed
+// shares at their stated rate over the suite: a miss rate not surely above 5%.
+test('truth: the reported intervals cover the constructed shares', () => {
+  assert.ok(splits.length >= apps.length / 2, `only ${splits.length} splits had intervals`);
+  const misses = splits.filter((s) => !s.covered);
+  console.log(
+    `# intervals: ${splits.length - misses.length} of ${splits.length} splits covered\n${splits.map((s) => `#   ${s.covered ? 'covered' : 'MISSED '} ${s.label}: ${s.text}`).join('\n')}`,
+  );
+  const allowed = allowedIntervalMisses(splits.length);
+  assert.ok(misses.length <= allowed, `${misses.length} of ${splits.length} splits missed (at most ${allowed})`);
+});

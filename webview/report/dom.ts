@@ -58,9 +58,20 @@ export function meter(percent: number, cls = ''): HTMLElement {
   return h('span', { class: `meter ${cls}`.trim(), attrs: { 'aria-hidden': 'true' } }, fill);
 }
 
-/** For a function row or a hot line: the share as a number and a bar. */
-export function share(p: number, cls = ''): HTMLElement {
-  return h('span', { class: 'share' }, h('span', { class: 'num share-pct' }, pct(p)), meter(p, cls));
+/**
+ * For a function row or a hot line: the share as a number and a bar, and "±2.1" when the report
+ * has the half-width of its 95% interval (report ownPctPm / selfPctPm).
+ */
+export function share(p: number, cls = '', pm?: number): HTMLElement {
+  const interval =
+    pm === undefined
+      ? null
+      : h(
+          'span',
+          { class: 'num share-pm muted', title: `95% interval: ${pct(Math.max(0, p - pm))} to ${pct(p + pm)}` },
+          `±${pm.toFixed(1)}`,
+        );
+  return h('span', { class: 'share' }, h('span', { class: 'num share-pct' }, pct(p)), interval, meter(p, cls));
 }
 
 export function clear(el: Element): void {

@@ -204,6 +204,7 @@ vscode-data-grid-row.focused {
 }
 .share { display: flex; align-items: center; gap: 8px; }
 .share-pct { min-width: 44px; }
+.share-pm { min-width: 34px; margin-left: -4px; font-size: 0.85em; }
 .meter {
   display: inline-block; flex: 1; max-width: 90px; height: 8px; border-radius: 2px; overflow: hidden;
   background: var(--vscode-editorWidget-background);

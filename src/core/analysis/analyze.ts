@@ -13,6 +13,8 @@ import { buildStackEvidence, type StackCapturesInput, type StackEvidence } from 
 import type { Analysis, CategoryTimes, LineCost } from './model.ts';
 import { buildTimeline, timelineJsonFits, timelineSurelyTooLong, type TimelineV1 } from './time/timeline.ts';
 import { functionCosts, lineCosts, ms, type FunctionInfo, type LineAcc } from './attribution/costs.ts';
+import { lineAndFunctionIntervals } from './time/line-intervals.ts';
+import { MAX_SAMPLE_WEIGHT } from './model.ts';
 
 export interface AnalyzeInput {
   profile: CpuProfile;
@@ -77,6 +79,8 @@ class Analyzer {
   private readonly lines = new Map<string, LineAcc>();
   /** Per node: the lines its self time is own time of (see ownTime). */
   private owners: ReadonlyArray<LineShare>[] = [];
+  /** Per node: the child node whose captures gave its owners (ownerShares), -1 when none. */
+  private ownerEdge = new Int32Array(0);
   /** The stack captures laid over the tree, when the run has them (see attribution/stacks.ts). */
   private readonly evidence: StackEvidence | undefined;
   private readonly capturedFn: FunctionInfo[] = [];
@@ -155,6 +159,7 @@ class Analyzer {
     for (let i = 0; i < n; i++) fnSelf[this.frameFn[t.nodeFrame[i]]] += t.selfUs[i];
     const { fnTotal, edges } = this.functionTotalsAndLineTotals();
     this.ownTime();
+    const fnPm = this.intervals();
     const hints = findHints(
       {
         tree: this.tree,
@@ -169,8 +174,12 @@ class Analyzer {
     );
 
     const limits = this.input.limits ?? {};
-    const functions = functionCosts(this.fns, { fnSelf, fnTotal, edges }, nonIdleUs, limits.functions ?? 300, (file) =>
-      this.mapper.has(file),
+    const functions = functionCosts(
+      this.fns,
+      { fnSelf, fnTotal, edges, fnPm },
+      nonIdleUs,
+      limits.functions ?? 300,
+      (file) => this.mapper.has(file),
     );
     const lines = lineCosts(this.lines.values(), this.fns, nonIdleUs, limits.lines ?? 2000);
     for (const c of CATEGORIES) categories[c] = ms(categories[c]);
@@ -422,6 +431,7 @@ class Analyzer {
     // the path to it (the call that ancestor made); -1 for workspace nodes and unowned nodes.
     const edge = new Int32Array(n).fill(-1);
     this.owners = new Array<ReadonlyArray<LineShare>>(n);
+    this.ownerEdge = new Int32Array(n).fill(-1);
     for (let k = 0; k < n; k++) {
       const i = t.preorder[k];
       const p = t.parent[i];
@@ -436,8 +446,38 @@ class Analyzer {
             : edge[i] >= 0
               ? this.calls.ownerShares(edge[i])
               : NO_SHARES;
+      if (!workspace && edge[i] >= 0 && t.selfUs[i] > 0) this.ownerEdge[i] = edge[i];
       for (const s of this.owners[i]) this.lines.get(s.key)!.ownUs += t.selfUs[i] * s.frac;
     }
+  }
+
+  /**
+   * The 95% interval of each line's own share (set on its record) and of each function's self
+   * share (returned), from the samples in time and the captures (time/line-intervals.ts).
+   */
+  private intervals(): Float64Array {
+    const t = this.tree;
+    const evidence = this.evidence;
+    const pairOf = (child: number): string =>
+      `${identityOf(this.fnOfNode(t.parent[child])).key}>${identityOf(this.fnOfNode(child)).key}`;
+    const { lines, functions } = lineAndFunctionIntervals({
+      tree: t,
+      timeOrdered: (this.input.profile.samples?.length ?? 0) > 0,
+      capUs: MAX_SAMPLE_WEIGHT * t.intervalUs,
+      isIdle: (node) => this.fnOfNode(node).category === 'idle',
+      owners: this.owners,
+      ownerEdge: this.ownerEdge,
+      pools: this.calls.ownerPools,
+      ownerTicks: evidence?.ownerTicks ?? [],
+      poolsOfChild: (child) => [evidence?.owner.get(child), evidence?.ownerByPair.get(pairOf(child))],
+      fnOf: (node) => this.frameFn[t.nodeFrame[node]],
+      fnCount: this.fns.length,
+    });
+    for (const [key, pm] of lines) {
+      const acc = this.lines.get(key);
+      if (acc) acc.ownPm = pm;
+    }
+    return functions;
   }
 
   /**

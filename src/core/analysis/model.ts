@@ -36,6 +36,11 @@ export interface FunctionCost {
   totalMs: number;
   /** Of the non-idle time (`nonIdleMs`); V8's synthetic (idle), (program), (garbage collector) are in `categories`, not here. */
   selfPct: number;
+  /**
+   * Half-width of the 95% interval of selfPct, in points: from the run's samples in time (batch
+   * means over consecutive blocks, never narrower than the binomial): `selfPct ± selfPctPm`.
+   */
+  selfPctPm?: number;
   totalPct: number;
   callers: CallLink[];
   callees: CallLink[];
@@ -51,6 +56,12 @@ export interface LineCost {
   /** Samples whose deepest workspace frame sits on this line (executing it or calling from it). */
   ownMs: number;
   ownPct: number;
+  /**
+   * Half-width of the 95% interval of ownPct, in points: from the run's samples in time and the
+   * stack captures that split a call's time between lines (batch means over consecutive blocks,
+   * never narrower than the binomial): `ownPct ± ownPctPm`. docs/attribution.md, "Precision".
+   */
+  ownPctPm?: number;
   /** Samples executing this line itself (top frame). */
   selfMs: number;
   /** Self time plus the calls made from this line, each sample once. */

@@ -37,6 +37,13 @@ export interface CallSiteResolution {
   inferred: boolean;
 }
 
+/** The captures that decided who owns the time below a child node (its own, or its caller→callee pair's). */
+export interface OwnerPool {
+  weights: FrameWeights;
+  keyOfFrame: ReadonlyMap<number, string>;
+  shares: readonly LineShare[];
+}
+
 /** Fewer captures inside a minified function's body than this: its time is "one of" its lines. */
 const MIN_MINIFIED_CAPTURES = 10;
 
@@ -58,6 +65,8 @@ const MIN_EDGE_TICKS = 20;
 export class CallLines {
   private readonly execCache = new Map<number, LineShare[]>();
   private readonly callSiteCache = new Map<number, CallSiteResolution>();
+  /** Per child node whose owners the captures decided: the ticks' pool used, and each frame's line. */
+  readonly ownerPools = new Map<number, OwnerPool>();
 
   constructor(private readonly ctx: LineContext) {}
 
@@ -251,13 +260,18 @@ export class CallLines {
       const weights = this.edgeWeights(this.ctx.evidence.owner, this.ctx.evidence.ownerByPair, caller, child);
       if (weights && weights.size > 0) {
         const byKey = new Map<string, number>();
+        const keyOfFrame = new Map<number, string>();
         const callerFn = this.ctx.fnOfNode(caller);
         for (const [frame, w] of weights) {
           const frameFn = this.ctx.capturedFn[frame];
           const fn = identityOf(frameFn).key === identityOf(callerFn).key ? callerFn : frameFn;
-          this.addWeight(byKey, this.frameLineKey(fn, frame), w);
+          const key = this.frameLineKey(fn, frame);
+          keyOfFrame.set(frame, key);
+          this.addWeight(byKey, key, w);
         }
-        return normalise(byKey);
+        const shares = normalise(byKey);
+        this.ownerPools.set(child, { weights, keyOfFrame, shares });
+        return shares;
       }
     }
     return this.callSite(child).shares;

@@ -26,22 +26,32 @@ export interface LineAcc {
   totalUs: number;
   callees: Map<number, { us: number; inferred: boolean }>;
   generated?: { file: string; line: number };
+  /** Half-width of the 95% interval of the line's own share (0..1 of non-idle time): time/line-intervals.ts. */
+  ownPm?: number;
   /** Time that belongs to one of these lines, which one unknown (nothing measured told them apart). */
   oneOf?: number[];
 }
 
 export const ms = (us: number): number => Math.round(us / 10) / 100;
+/** A half-width in points of percentage, from a fraction: rounded up (an interval never claims more than it has). */
+const pm = (frac: number): number => Math.ceil(frac * 10000) / 100;
 export const pct = (part: number, whole: number): number => (whole > 0 ? Math.round((part / whole) * 10000) / 100 : 0);
 
 /** The functions of report.json: by self time, every one of the user's code and others to `limit`. */
 export function functionCosts(
   fns: readonly FunctionInfo[],
-  times: { fnSelf: Float64Array; fnTotal: Float64Array; edges: Map<number, Map<number, number>> },
+  times: {
+    fnSelf: Float64Array;
+    fnTotal: Float64Array;
+    edges: Map<number, Map<number, number>>;
+    /** Per function: half-width of its self share's 95% interval (0..1), when known. */
+    fnPm?: Float64Array;
+  },
   nonIdleUs: number,
   limit: number,
   hasSourceMap: (generatedFile: string) => boolean,
 ): FunctionCost[] {
-  const { fnSelf, fnTotal, edges } = times;
+  const { fnSelf, fnTotal, edges, fnPm } = times;
   const callers = new Map<number, Map<number, number>>();
   for (const [from, out] of edges) {
     for (const [to, us] of out) {
@@ -77,6 +87,7 @@ export function functionCosts(
       selfMs: ms(fnSelf[i]),
       totalMs: ms(fnTotal[i]),
       selfPct: pct(fnSelf[i], nonIdleUs),
+      ...(fnPm && fnSelf[i] > 0 ? { selfPctPm: pm(fnPm[i]) } : {}),
       totalPct: pct(fnTotal[i], nonIdleUs),
       callers: links(callers.get(i)),
       callees: links(edges.get(i)),
@@ -101,6 +112,7 @@ export function lineCosts(
       function: l.fn,
       ownMs: ms(l.ownUs),
       ownPct: pct(l.ownUs, nonIdleUs),
+      ...(l.ownPm !== undefined && l.ownUs > 0 ? { ownPctPm: pm(l.ownPm) } : {}),
       selfMs: ms(l.selfUs),
       totalMs: ms(l.totalUs),
       selfPct: pct(l.selfUs, nonIdleUs),

@@ -43,6 +43,11 @@ export interface StackEvidence {
   /** The same call-line evidence summed over every context, by "caller key>callee key". */
   readonly callLineByPair: ReadonlyMap<string, FrameWeights>;
   readonly ownerByPair: ReadonlyMap<string, FrameWeights>;
+  /**
+   * The ticks behind `owner`, in time: [sample, child node, frame] three numbers a tick (the
+   * precision of a share they decide is read from their order: time/line-intervals.ts).
+   */
+  readonly ownerTicks: readonly number[];
   /** Ticks used, and those whose captured stack did not match their sample (the app had moved on). */
   readonly aligned: number;
   readonly misaligned: number;
@@ -74,6 +79,7 @@ export function buildStackEvidence(
   const selfOwner = new Map<number, { own: FrameWeights; inlined: FrameWeights }>();
   const callLineByPair = new Map<string, FrameWeights>();
   const ownerByPair = new Map<string, FrameWeights>();
+  const ownerTicks: number[] = [];
   let aligned = 0;
   let misaligned = 0;
   const sampleCount = tree.sampleNode.length;
@@ -126,6 +132,7 @@ export function buildStackEvidence(
     const ownerFrame = outer[ownerAt];
     if (below >= 0) {
       add(owner, below, ownerFrame);
+      ownerTicks.push(sample, below, ownerFrame);
       addKey(ownerByPair, `${nodeIdentity(path[deepest]).key}>${nodeIdentity(below).key}`, ownerFrame);
     } else {
       const node = path[deepest];
@@ -135,7 +142,7 @@ export function buildStackEvidence(
       into.set(ownerFrame, (into.get(ownerFrame) ?? 0) + 1);
     }
   }
-  return { callLine, owner, selfOwner, callLineByPair, ownerByPair, aligned, misaligned };
+  return { callLine, owner, selfOwner, callLineByPair, ownerByPair, ownerTicks, aligned, misaligned };
 }
 
 /**
