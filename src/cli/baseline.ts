@@ -84,9 +84,11 @@ export function gateOutcome(
   thresholdPct: number,
   /** The intervals' level (a sequential gate's is above 95%: sequentialConfidence). */
   confidence = 0.95,
+  /** `hotline gate`'s: the measure whose rounds spread less decides (report/gate.ts). */
+  gateOptions: { pickMeasure?: boolean; cpuSource?: string } = {},
 ): { lines: string[]; exitCode: number; verdict: GateVerdict } {
   const level = `${Number((confidence * 100).toFixed(1))}%`;
-  const verdict = regressionGate(c, thresholdPct);
+  const verdict = regressionGate(c, thresholdPct, { ...gateOptions, confidence });
   if (!verdict.decided) {
     return {
       verdict,

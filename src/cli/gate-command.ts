@@ -5,6 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   compareSideBySide,
+  type GateVerdict,
+  type SideBySideFigures,
   measureSideBySide,
   regressionGate,
   newRunId,
@@ -19,6 +21,10 @@ import { cancelOnInterrupt, progressPrinter } from './progress.ts';
 
 /** The gate's threshold when none is given: the README's. */
 const DEFAULT_THRESHOLD_PCT = 5;
+/** The gate's time budget when none is given: a CI step's few minutes, within 5. */
+export const DEFAULT_MAX_TIME_S = 270;
+/** The most rounds a gate takes (side-by-side.ts MAX_ROUNDS). */
+const ROUNDS_CAP = 100;
 
 export async function gateCommand(argv: string[]): Promise<number> {
   const dash = argv.indexOf('--');
@@ -27,6 +33,7 @@ export async function gateCommand(argv: string[]): Promise<number> {
     ...APP_AND_LOAD_OPTIONS,
     rounds: { type: 'string' },
     'max-rounds': { type: 'string' },
+    'max-time': { type: 'string' },
     'one-start': { type: 'boolean' },
   });
   if (positionals.length < 1 || positionals.length > 2)
@@ -55,6 +62,17 @@ export async function gateCommand(argv: string[]): Promise<number> {
   const thresholdPct = threshold(values['fail-if-slower']) ?? DEFAULT_THRESHOLD_PCT;
   const base = targetOf(baseDir);
   const current = targetOf(currentDir);
+  const maxTimeS = num(values['max-time'], 'max-time') ?? DEFAULT_MAX_TIME_S;
+  if (!(maxTimeS > 0)) throw new UsageError(`--max-time takes seconds above 0 (got ${String(values['max-time'])})`);
+  // CPU per request of the process tree from /proc when every window has it (Linux), else the app's own.
+  const gateOptions = (f: SideBySideFigures): { pickMeasure: true; cpuSource: string } => ({
+    pickMeasure: true,
+    cpuSource:
+      f.base.treeCpuMsPerRequest && f.current.treeCpuMsPerRequest
+        ? "the app's process tree, from /proc"
+        : "the app's own, read through its inspector",
+  });
+  const startedAt = Date.now();
   const interrupts = cancelOnInterrupt('stopping both versions and the load');
   const progress = progressPrinter();
   try {
@@ -65,12 +83,15 @@ export async function gateCommand(argv: string[]): Promise<number> {
       ...loadAndStartOf(values),
       rounds: num(values.rounds, 'rounds'),
       freshEachRound: values['one-start'] !== true,
-      // Undecided after its rounds: as many again, up to the cap (3× by default).
+      // Undecided after its rounds: as many again, until it decides, --max-rounds or --max-time.
       extend: {
-        maxRounds:
-          num(values['max-rounds'], 'max-rounds') ?? 3 * (num(values.rounds, 'rounds') ?? defaultRounds(values)),
+        maxRounds: num(values['max-rounds'], 'max-rounds') ?? ROUNDS_CAP,
+        maxTimeS,
         decided: (f) => {
-          const v = regressionGate(compareSideBySide(f, f.confidence), thresholdPct);
+          const v = regressionGate(compareSideBySide(f, f.confidence), thresholdPct, {
+            ...gateOptions(f),
+            confidence: f.confidence,
+          });
           return !v.decided || v.failed || !v.inconclusive;
         },
       },
@@ -79,7 +100,15 @@ export async function gateCommand(argv: string[]): Promise<number> {
     });
     progress.end();
     const comparison = compareSideBySide(figures, figures.confidence);
-    const { lines, exitCode, verdict } = gateOutcome(comparison, thresholdPct, figures.confidence);
+    const outcome = gateOutcome(comparison, thresholdPct, figures.confidence, gateOptions(figures));
+    const { exitCode, verdict } = outcome;
+    const secondsPerRound = (Date.now() - startedAt) / 1000 / Math.max(1, figures.rounds);
+    // What decided and what the run could see, before the last line (the outcome).
+    const lines = [
+      ...outcome.lines.slice(0, -1),
+      ...seeingLines(verdict, thresholdPct, secondsPerRound, maxTimeS),
+      ...outcome.lines.slice(-1),
+    ];
     // On disk before it is shown.
     const file = path.join(currentDir, '.hotline', 'gates', `${newRunId(new Date())}.json`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -103,8 +132,29 @@ export async function gateCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** The rounds a gate takes by default: as a run cuts its --duration (2 s windows, 2 to 10). */
-function defaultRounds(values: Record<string, unknown>): number {
-  const duration = num(values.duration, 'duration') ?? 10;
-  return Math.max(2, Math.min(10, Math.floor(duration / 2)));
+/**
+ * Which measure decided and the smallest slowdown the run could have caught at its noise; when
+ * it could not decide, the rounds (and time) it would take at this noise, and what to change.
+ */
+export function seeingLines(
+  verdict: GateVerdict,
+  thresholdPct: number,
+  secondsPerRound: number,
+  maxTimeS: number,
+): string[] {
+  if (!verdict.decided || !verdict.decidedBy) return [];
+  const lines = [`gate: decided by ${verdict.decidedBy.why}`];
+  if (verdict.detectablePct !== undefined) {
+    const spread = verdict.checks.find((x) => x.notGated === undefined && x.spreadPct !== undefined)?.spreadPct;
+    lines.push(
+      `gate: could see: a ${verdict.detectablePct.toFixed(1)}% slowdown would have been caught (in 80% of gates) at this run's noise${spread !== undefined ? ` (a round's ratio spread ±${spread.toFixed(1)}%)` : ''}`,
+    );
+  }
+  if (verdict.inconclusive && verdict.samplesToDecide !== undefined) {
+    const s = Math.round(verdict.samplesToDecide * secondsPerRound);
+    lines.push(
+      `gate: to decide within ${thresholdPct}% at this noise takes about ${verdict.samplesToDecide} rounds (~${s} s at this run's pace): ${s > maxTimeS ? `a longer --max-time (now ${maxTimeS} s), or ` : ''}a quieter machine (fewer processes beside the gate), or a looser --fail-if-slower`,
+    );
+  }
+  return lines;
 }

@@ -154,7 +154,8 @@ export const COMMAND_OPTIONS: Record<CommandName, OptionSpec[]> = {
   gate: [
     ...APP_AND_LOAD,
     opt('rounds', 'rounds of one window per version (default: duration ÷ 2 s)', { arg: 'N' }),
-    opt('max-rounds', 'undecided after its rounds, add as many again up to N (default 3× --rounds)', { arg: 'N' }),
+    opt('max-rounds', 'undecided after its rounds, add as many again up to N rounds in all', { arg: 'N' }),
+    opt('max-time', 'undecided, add rounds until S seconds have passed (default 270)', { arg: 'S' }),
     opt('one-start', 'start each version once for all rounds, not afresh each round'),
   ],
   analyze: [

@@ -61,8 +61,10 @@ export const USAGE = `Usage:
       so it cancels out; two runs minutes apart differ by more than a 10% regression on a busy
       machine. Both versions must take their port from PORT (or open it with listen(0)).
       --rounds N              rounds of one window per version (default: duration ÷ 2 s)
-      --max-rounds N          undecided after its rounds, the gate adds as many again up to N
-                              (default 3× --rounds), then says inconclusive (exit 4)
+      --max-rounds N          undecided after its rounds, the gate adds as many again, up to N
+                              rounds in all
+      --max-time S            and while S seconds allow (default 270), then says inconclusive
+                              (exit 4) with the rounds this noise needs
       --one-start             start each version once for all rounds, not afresh each round:
                               faster for an app slow to start, but blind to the offset between
                               two processes of the same code (docs/measurement.md, "The gate")

@@ -29,6 +29,7 @@ import {
   type LoadSettings,
 } from './run-settings.ts';
 import type { RunProgress } from './run-types.ts';
+import { treeCpuMark, treeCpuMsPerRequest } from './tree-cpu.ts';
 
 export interface SideBySideOptions extends Omit<LoadSettings, 'samplingIntervalUs' | 'heap'> {
   base: LaunchSpec;
@@ -39,7 +40,15 @@ export interface SideBySideOptions extends Omit<LoadSettings, 'samplingIntervalU
    * A sequential gate: after the rounds, while `decided` says no, as many rounds again, up to
    * `maxRounds` in all (the time cap).
    */
-  extend?: { maxRounds: number; decided: (f: SideBySideFigures) => boolean };
+  extend?: {
+    maxRounds: number;
+    decided: (f: SideBySideFigures) => boolean;
+    /**
+     * The gate's time budget, s (its first start to its last window): the cap of rounds is then
+     * what fits, as timed on the first round (roundsWithin), and no round starts past it.
+     */
+    maxTimeS?: number;
+  };
   /**
    * Both versions started afresh for each round (default), so a round's ratio carries the offset
    * between two processes of the same code, which lasts as long as they run (~3% SD on an app
@@ -80,14 +89,20 @@ export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySid
       'bad-options',
       `${rounds} rounds of ${s.durationS} s make windows of ${windowS.toFixed(2)} s: each needs at least ${MIN_WINDOW_S} s (fewer rounds or a longer --duration).`,
     );
-  const taken = { base: [] as SubWindowTaken[], current: [] as SubWindowTaken[] };
-  const maxRounds = Math.max(rounds, Math.min(MAX_ROUNDS, o.extend?.maxRounds ?? rounds));
-  // Each look at the level that keeps the gate's error rates within 5% over all its looks.
-  const confidence = o.extend ? sequentialConfidence(rounds, maxRounds) : 0.95;
+  const taken = { base: [] as WindowTaken[], current: [] as WindowTaken[] };
+  let maxRounds = Math.max(rounds, Math.min(MAX_ROUNDS, o.extend?.maxRounds ?? rounds));
+  // Each look at the level that keeps the gate's error rates within 5% over all its looks. With a
+  // time budget the looks are known after the first round (timed), before the first look.
+  let confidence = o.extend ? sequentialConfidence(rounds, maxRounds) : 0.95;
+  const maxTimeS = o.extend?.maxTimeS;
+  const startedAt = performance.now();
+  const elapsedS = (): number => (performance.now() - startedAt) / 1000;
   let sides: Record<'base' | 'current', Side> | undefined;
   try {
     let planned = rounds;
     for (let r = 0; r < planned; r++) {
+      // Past the first look, a round that would end past the budget is not started.
+      if (maxTimeS !== undefined && r >= rounds && elapsedS() + elapsedS() / r > maxTimeS) break;
       if (!sides || o.freshEachRound !== false) {
         if (sides) await stopBoth(sides);
         sides = { base: new Side(o, s, o.base, 'baseline'), current: new Side(o, s, o.current, 'current') };
@@ -110,6 +125,10 @@ export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySid
         taken[which].push(await sides[which].window(windowS));
       }
       const done = r + 1;
+      if (done === 1 && maxTimeS !== undefined && o.extend) {
+        maxRounds = roundsWithin(maxTimeS, elapsedS(), rounds, maxRounds);
+        confidence = sequentialConfidence(rounds, maxRounds);
+      }
       if (done === planned && done < maxRounds && o.extend && !o.extend.decided(soFar(done)))
         planned = Math.min(maxRounds, planned + rounds);
     }
@@ -152,15 +171,30 @@ async function stopBoth(sides: Record<'base' | 'current', Side>): Promise<void> 
   await Promise.all([sides.base.stop(), sides.current.stop()]);
 }
 
-function figuresOf(id: string, taken: SubWindowTaken[]): SideFigures {
+function figuresOf(id: string, taken: WindowTaken[]): SideFigures {
   return {
     id,
     windows: taken.map(subWindowFigures),
     latencyP90Ms: taken.map((t) => t.result.latencyMs.p90),
     latencyMaxMs: taken.map((t) => t.result.latencyMs.max),
     non2xx: taken.reduce((n, t) => n + t.result.non2xx, 0),
+    ...(taken.every((t) => t.treeCpuMsPerRequest !== undefined)
+      ? { treeCpuMsPerRequest: taken.map((t) => t.treeCpuMsPerRequest!) }
+      : {}),
   };
 }
+
+/**
+ * The cap of rounds a time budget allows: as many as fit at the first round's pace (it holds two
+ * starts, as every fresh round does), never under `rounds` (the first look) nor over `cap`.
+ */
+export function roundsWithin(maxTimeS: number, firstRoundS: number, rounds: number, cap: number): number {
+  if (!(firstRoundS > 0)) return cap;
+  return Math.max(rounds, Math.min(cap, Math.floor(maxTimeS / firstRoundS)));
+}
+
+/** A window, with the CPU per request of the app's process tree read from /proc at its edges. */
+type WindowTaken = SubWindowTaken & { treeCpuMsPerRequest?: number };
 
 /** One version: started as a run starts its app, loaded only in its own windows. */
 class Side {
@@ -221,7 +255,7 @@ class Side {
   }
 
   /** One window of this version alone, its inspector closed as in a run's measured sub-window (sub-windows.ts). */
-  async window(seconds: number): Promise<SubWindowTaken> {
+  async window(seconds: number): Promise<WindowTaken> {
     const run = this.run;
     const processes = this.started!.processes;
     try {
@@ -232,6 +266,8 @@ class Side {
         // close and reopen happen inside it (a reopen on a busy machine can take a second of
         // SIGUSR1 retries, which counted as CPU without its requests made a round worthless).
         await run.race(load.switchPhase('measured'));
+        const pid = run.app?.pid;
+        const t0 = treeCpuMark(pid);
         const m0 = await run.race(appEdge(run, processes, { open: 'measured' }));
         if (this.cycle && !(await run.race(this.cycle.close(run.inspector!)))) this.cycle = undefined;
         await run.race(processes?.closeInspectors() ?? Promise.resolve());
@@ -239,8 +275,10 @@ class Side {
         if (this.cycle?.isClosed) run.inspector = await run.race(this.cycle.reopen());
         await run.race(processes?.reopenInspectors() ?? Promise.resolve());
         const m1 = await run.race(appEdge(run, processes, { close: 'measured' }));
+        const t1 = treeCpuMark(pid);
         const result: PhaseResult = await run.race(load.switchPhase('warmup'));
-        return { result, app: between(m0, m1) };
+        const tree = treeCpuMsPerRequest(t0, t1, { requests: result.requests.total, durationS: result.durationS });
+        return { result, app: between(m0, m1), ...(tree !== undefined ? { treeCpuMsPerRequest: tree } : {}) };
       } finally {
         await this.endLoad(load);
       }

@@ -16,6 +16,12 @@ export interface SideFigures {
   latencyP90Ms: number[];
   latencyMaxMs: number[];
   non2xx: number;
+  /**
+   * Per window: the CPU ms per request of the app's whole process tree, read from /proc at the
+   * window's edges (capture/tree-cpu.ts); absent off Linux. Preferred to the windows' own
+   * cpuMsPerRequest (read through the inspector) when both sides have it.
+   */
+  treeCpuMsPerRequest?: number[];
 }
 
 export interface SideBySideFigures {
@@ -60,6 +66,7 @@ export function compareSideBySide(f: SideBySideFigures, confidence = 0.95): Load
     ...(base !== 0 ? { changePct: round(((current - base) / Math.abs(base)) * 100, 1) } : {}),
   });
   const withCpu = bw.every((w) => w.cpuMsPerRequest !== undefined) && cw.every((w) => w.cpuMsPerRequest !== undefined);
+  const tree = cpuFromTree(f);
   return {
     baseId: f.base.id,
     currentId: f.current.id,
@@ -80,11 +87,26 @@ export function compareSideBySide(f: SideBySideFigures, confidence = 0.95): Load
         sum(cw, (w) => w.timeouts),
       ),
       non2xx: plain(f.base.non2xx, f.current.non2xx),
-      ...(withCpu && bw.length > 0 ? { cpuPerRequestMs: paired((w) => w.cpuMsPerRequest, 'lower-is-better') } : {}),
+      ...(tree
+        ? { cpuPerRequestMs: pairedDelta(tree.base, tree.current, 'lower-is-better', confidence) }
+        : withCpu && bw.length > 0
+          ? { cpuPerRequestMs: paired((w) => w.cpuMsPerRequest, 'lower-is-better') }
+          : {}),
       saturated: busy(bw) >= SATURATED && busy(cw) >= SATURATED,
       appCpu: { base: round(cores(bw), 3), current: round(cores(cw), 3) },
     },
   };
+}
+
+/** The /proc CPU per request of both sides, when each has one for every window. */
+export function cpuFromTree(f: SideBySideFigures): { base: number[]; current: number[] } | undefined {
+  const b = f.base.treeCpuMsPerRequest;
+  const c = f.current.treeCpuMsPerRequest;
+  const whole = (xs: number[] | undefined, n: number): xs is number[] =>
+    xs !== undefined && xs.length === n && xs.every((x) => Number.isFinite(x) && x > 0);
+  return f.base.windows.length > 0 && whole(b, f.base.windows.length) && whole(c, f.current.windows.length)
+    ? { base: b, current: c }
+    : undefined;
 }
 
 /** Geometric means of the rounds, and their change with its paired interval. */
