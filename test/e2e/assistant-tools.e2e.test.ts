@@ -1,11 +1,12 @@
 // Hotline's language-model tools in a real VS Code: another extension (test/e2e/fixtures/
 // lm-tools-caller) calls them through vscode.lm.invokeTool, as agent mode does. The tool that
-// starts the app asks first (the editor's confirmation dialog, shot in Dark and Light Modern);
+// starts the app asks first (the editor's confirmation dialog, shot in Light and Dark Modern);
 // declined, nothing starts; allowed, the run's top line is the login example's pbkdf2Sync line
 // with its hint, the read tools answer as `hotline mcp` does, and errors come back as errors.
 //
 //   node --import tsx --test --test-concurrency=1 --test-reporter=spec test/e2e/assistant-tools.e2e.test.ts
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -33,6 +34,27 @@ interface Calls {
   tools: string[];
   calls: Array<{ tool: string; ok: boolean; text?: string; error?: string }>;
   done: boolean;
+}
+
+/** The caller as a .vsix: beside an installed .vsix, VS Code lists only installed extensions. */
+function packCaller(tmp: string): string {
+  const dir = path.join(tmp, 'lm-tools-caller');
+  fs.cpSync(CALLER, dir, { recursive: true });
+  const vsix = path.join(tmp, 'lm-tools-caller.vsix');
+  execFileSync(
+    process.execPath,
+    [
+      path.join(REPO_ROOT, 'node_modules/@vscode/vsce/vsce'),
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      '--skip-license',
+      '-o',
+      vsix,
+    ],
+    { cwd: dir, stdio: 'pipe', timeout: 120_000 },
+  );
+  return vsix;
 }
 
 /** Runs the caller's command on `plan`; returns once the confirmation dialog shows (or the calls end). */
@@ -70,18 +92,20 @@ test(
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
       contributes: { languageModelTools: Array<{ name: string }> };
     };
-    const vs = await startVSCode({ workspace, extensionVsix: vsix, extensionDir: CALLER });
+    const vs = await startVSCode({ workspace, extensionVsix: [vsix, packCaller(tmp)] });
     const { page } = vs;
     try {
       // 1. Declined: the dialog names what will run; Cancel starts nothing.
-      await dom.setColorTheme(page, 'Dark Modern', 'vs-dark');
+      // VS Code starts in Light Modern here (Chromium's light scheme); the picker lists the built-in
+      // themes only once their extensions are read, so the first switch waits for the first dialog.
+      assert.equal(await dom.themeKind(page), 'vs', 'Light Modern to begin with');
       await invoke(vs, workspace, [PROFILE]);
       await dialog(vs).waitFor({ state: 'visible', timeout: 60_000 });
       const asked = (await dialog(vs).innerText()).replace(/\s+/g, ' ');
       t.diagnostic(`dialog: ${asked}`);
       assert.match(asked, /Start the app and profile it under load\?/);
       assert.match(asked, /login-api.*server\.js.*\/login.*127\.0\.0\.1/);
-      await vs.screenshot('assistant-1-confirm-dark-modern');
+      await vs.screenshot('assistant-1-confirm-light-modern');
       await dialog(vs)
         .getByRole('button', { name: /cancel/i })
         .click();
@@ -96,7 +120,7 @@ test(
       );
 
       // 2. Allowed: the run, then the read tools, then two mistakes a model makes.
-      await dom.setColorTheme(page, 'Light Modern', 'vs');
+      await dom.setColorTheme(page, 'Dark Modern', 'vs-dark');
       await invoke(vs, workspace, [
         PROFILE,
         { tool: 'hotline_hot_lines', input: { top: 3 } },
@@ -105,7 +129,7 @@ test(
         { tool: 'hotline_hot_lines', input: { top: 0 } },
       ]);
       await dialog(vs).waitFor({ state: 'visible', timeout: 60_000 });
-      await vs.screenshot('assistant-2-confirm-light-modern');
+      await vs.screenshot('assistant-2-confirm-dark-modern');
       await dialog(vs)
         .getByRole('button', { name: /^(yes|continue|allow|ok)$/i })
         .first()

@@ -104,8 +104,8 @@ export const DEFAULT_USER_SETTINGS: Record<string, unknown> = {
 export interface CodeServerOptions {
   /** Folder opened in VS Code. */
   workspace: string;
-  /** A .vsix installed with `--install-extension` before start. */
-  extensionVsix?: string;
+  /** A .vsix (or several) installed with `--install-extension` before start. */
+  extensionVsix?: string | string[];
   /** An unpacked extension folder, copied to <ext>/<publisher>.<name>-<version>. */
   extensionDir?: string;
   /** Merged over DEFAULT_USER_SETTINGS into the user settings.json. */
@@ -381,7 +381,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     ),
   );
 
-  if (opts.extensionVsix) installVsix(env, runDir, opts.extensionVsix, childEnv);
+  for (const vsix of [opts.extensionVsix ?? []].flat()) installVsix(env, runDir, vsix, childEnv);
   if (opts.extensionDir) installUnpacked(opts.extensionDir, path.join(runDir, 'ext'));
 
   const startTimeout = opts.startTimeoutMs ?? 60_000;
