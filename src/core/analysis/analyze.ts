@@ -14,6 +14,8 @@ import type { Analysis, CategoryTimes, LineCost } from './model.ts';
 import { buildTimeline, timelineJsonFits, timelineSurelyTooLong, type TimelineV1 } from './time/timeline.ts';
 import { functionCosts, lineCosts, ms, type FunctionInfo, type LineAcc } from './attribution/costs.ts';
 import { lineAndFunctionIntervals } from './time/line-intervals.ts';
+import { SelfFunctions, type FunctionShare } from './attribution/self-functions.ts';
+import { pathToFileURL } from 'node:url';
 import { MAX_SAMPLE_WEIGHT } from './model.ts';
 
 export interface AnalyzeInput {
@@ -81,6 +83,8 @@ class Analyzer {
   private owners: ReadonlyArray<LineShare>[] = [];
   /** Per node: the child node whose captures gave its owners (ownerShares), -1 when none. */
   private ownerEdge = new Int32Array(0);
+  /** Per workspace node whose lines include an inlined callee's: its self time by function (attribution/self-functions.ts). */
+  private selfShares = new Map<number, FunctionShare[]>();
   /** The stack captures laid over the tree, when the run has them (see attribution/stacks.ts). */
   private readonly evidence: StackEvidence | undefined;
   private readonly capturedFn: FunctionInfo[] = [];
@@ -155,9 +159,32 @@ class Analyzer {
     }
     const nonIdleUs = t.weightedUs - categories.idle;
 
+    // A function's self time follows its lines: an inlined callee's lines are its own (adds its row if need be).
+    const selfFns = new SelfFunctions(this.fns, (fn) => this.inlinedRow(fn));
+    for (let i = 0; i < n; i++) {
+      if (t.selfUs[i] <= 0 || !this.isWorkspaceNode(i)) continue;
+      const shares = selfFns.sharesOf(this.frameFn[t.nodeFrame[i]], this.calls.execLines(i));
+      if (shares) this.selfShares.set(i, shares);
+    }
     const fnSelf = new Float64Array(this.fns.length);
-    for (let i = 0; i < n; i++) fnSelf[this.frameFn[t.nodeFrame[i]]] += t.selfUs[i];
+    for (let i = 0; i < n; i++) {
+      const shares = this.selfShares.get(i);
+      if (!shares) fnSelf[this.frameFn[t.nodeFrame[i]]] += t.selfUs[i];
+      else for (const s of shares) fnSelf[s.key] += t.selfUs[i] * s.frac;
+    }
     const { fnTotal, edges } = this.functionTotalsAndLineTotals();
+    // An inlined callee's own time is in its total, and is a call from the function it ran in.
+    for (const [i, shares] of this.selfShares) {
+      const own = this.frameFn[t.nodeFrame[i]];
+      for (const s of shares) {
+        if (s.key === own) continue;
+        const us = t.selfUs[i] * s.frac;
+        fnTotal[s.key] += us;
+        const out = edges.get(own) ?? new Map<number, number>();
+        out.set(s.key, (out.get(s.key) ?? 0) + us);
+        edges.set(own, out);
+      }
+    }
     this.ownTime();
     const fnPm = this.intervals();
     const hints = findHints(
@@ -262,6 +289,15 @@ class Analyzer {
       }
     }
     return info;
+  }
+
+  /** The function row of a callee V8 inlined wherever it ran (no frame of its own): its head, as a frame would give it. */
+  private inlinedRow(fn: FunctionInfo): FunctionInfo {
+    const scope = fn.scope!;
+    const text = this.sources.get(fn.generatedFile);
+    const col0 = text === undefined ? 0 : scope.start - (text.lastIndexOf('\n', scope.start - 1) + 1);
+    const url = fn.generatedFile.startsWith('/') ? pathToFileURL(fn.generatedFile).href : fn.generatedFile;
+    return this.describe(scope.name ?? fn.name, url, scope.startLine - 1, col0, true);
   }
 
   private indexOf(file: string): ScriptIndex | undefined {
@@ -470,7 +506,7 @@ class Analyzer {
       pools: this.calls.ownerPools,
       ownerTicks: evidence?.ownerTicks ?? [],
       poolsOfChild: (child) => [evidence?.owner.get(child), evidence?.ownerByPair.get(pairOf(child))],
-      fnOf: (node) => this.frameFn[t.nodeFrame[node]],
+      fnSharesOf: (node) => this.selfShares.get(node) ?? [{ key: this.frameFn[t.nodeFrame[node]], frac: 1 }],
       fnCount: this.fns.length,
     });
     for (const [key, pm] of lines) {

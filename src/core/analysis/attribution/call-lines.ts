@@ -29,6 +29,8 @@ export interface LineShare {
   frac: number;
   /** The call as written at that line (`zlib.gzipSync`), when the share is a call site. */
   callee?: string;
+  /** The function the line is in, when V8 inlined it into the node's own (its self time is that function's). */
+  fn?: FunctionInfo;
 }
 
 export interface CallSiteResolution {
@@ -92,14 +94,20 @@ export class CallLines {
     const frame = this.ctx.tree.frames[this.ctx.tree.nodeFrame[node]];
     const seen = this.capturedSelf(node, fn);
     const weights = new Map<string, number>();
+    const inlined = new Map<string, FunctionInfo>();
+    const ownKey = identityOf(fn).key;
     for (const t of this.ctx.tree.positionTicks[node] ?? []) {
       if (t.ticks <= 0) continue;
       for (const owner of this.lineOwners(fn, t.line, seen))
-        for (const share of this.linesOfTick(owner, t.line))
+        for (const share of this.linesOfTick(owner, t.line)) {
           this.addWeight(weights, share.key, t.ticks * owner.frac * share.frac);
+          // A function the captures saw inlined here: the line's self time is its own.
+          if (owner.fn !== fn && owner.fn.scope && identityOf(owner.fn).key !== ownKey)
+            inlined.set(share.key, owner.fn);
+        }
     }
     return weights.size > 0
-      ? normalise(weights)
+      ? normalise(weights).map((s) => (inlined.has(s.key) ? { ...s, fn: inlined.get(s.key) } : s))
       : [{ key: this.ctx.lineKey(fn, frame.line0 + 1, Math.max(frame.col0, 0)), frac: 1 }];
   }
 

@@ -39,8 +39,8 @@ export interface IntervalInput {
   ownerTicks: readonly number[];
   /** The pools a tick below `child` is part of (the child's own and its caller→callee pair's). */
   poolsOfChild(child: number): ReadonlyArray<FrameWeights | undefined>;
-  /** Per node: its function (index), and how many there are. */
-  fnOf(node: number): number;
+  /** Per node: the functions (indices) its self time is of, and how many functions there are. */
+  fnSharesOf(node: number): ReadonlyArray<KeyShare>;
   fnCount: number;
 }
 
@@ -77,15 +77,15 @@ export function lineAndFunctionIntervals(input: IntervalInput): {
   const lines = new Map<string, number>();
   for (const [key, k] of keyIndex) lines.set(key, lineIv.halfWidth[k]);
 
-  const fnShare = new Map<number, KeyShare[]>();
+  const fnShares = new Map<number, ReadonlyArray<KeyShare>>();
   const fnIv = shareIntervals({
     count,
     keys: input.fnCount,
     weightOf,
     sharesOf: (s) => {
       const node = tree.sampleNode[s];
-      let shares = fnShare.get(node);
-      if (!shares) fnShare.set(node, (shares = [{ key: input.fnOf(node), frac: 1 }]));
+      let shares = fnShares.get(node);
+      if (!shares) fnShares.set(node, (shares = input.fnSharesOf(node)));
       return shares;
     },
   });
