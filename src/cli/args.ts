@@ -1,6 +1,8 @@
 // The CLI's option parsing (main.ts): parseArgs with its errors as usage errors, and the values
 // it leaves as strings read as numbers and NAME=VALUE pairs. The options themselves: options.ts.
+import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { mixFromUrls, mixUrl, readRequestMix, type MixRequest } from '../core/index.ts';
 import { APP_AND_LOAD, COMMON_OPTIONS, parseConfigOf } from './options.ts';
 
 export class UsageError extends Error {
@@ -116,5 +118,47 @@ export function loadAndStartOf(values: ReturnType<typeof parseArgs>['values']): 
     timeoutS: num(values.timeout, 'timeout'),
     listenTimeoutS: num(values['listen-timeout'], 'listen-timeout'),
     stopGraceS: num(values['stop-grace'], 'stop-grace'),
+  };
+}
+
+/**
+ * What profile loads: one --url; several (a mix of equal weights); or --requests FILE, a mix from
+ * a file, with --url then giving only the app's address. Throws before anything starts.
+ */
+export function targetsOf(values: ReturnType<typeof parseArgs>['values']): {
+  url: string;
+  requests?: MixRequest[];
+  requestsNotes?: string[];
+} {
+  const urls = (values.url === undefined ? [] : ([] as unknown[]).concat(values.url)) as string[];
+  const file = values.requests as string | undefined;
+  if (values['keep-secrets'] === true && file === undefined)
+    throw new UsageError('--keep-secrets goes with --requests FILE (a HAR file)');
+  if (file === undefined) {
+    if (urls.length === 0)
+      throw new UsageError(
+        'profile needs --url (a path such as /login, or a full http://127.0.0.1:PORT/… URL) or --requests FILE',
+      );
+    if (urls.length === 1) return { url: urls[0] };
+    const mix = mixFromUrls(urls, values.method as string | undefined, values.body as string | undefined);
+    return { url: mixUrl(mix), requests: mix.requests };
+  }
+  if (values.method !== undefined || values.body !== undefined)
+    throw new UsageError('with --requests, each request has its own method and body: set them in the file');
+  if (urls.length > 1) throw new UsageError('--requests or several --url, not both');
+  const given = urls[0];
+  if (given !== undefined && !/^https?:\/\/[^/]+\/?$/.test(given))
+    throw new UsageError(
+      `with --requests, --url gives only the app's address, e.g. http://127.0.0.1:3000 (got ${given})`,
+    );
+  const origin = given !== undefined ? new URL(given).origin : undefined;
+  const mix = readRequestMix(path.resolve(file), {
+    keepSecrets: values['keep-secrets'] === true,
+    ...(origin !== undefined ? { origin } : {}),
+  });
+  return {
+    url: `${origin ?? mix.origin ?? ''}${mix.requests[0].path}`,
+    requests: mix.requests,
+    requestsNotes: mix.notes,
   };
 }

@@ -36,7 +36,7 @@ import { renderAnalysis, renderHeapAnalysis, renderReport } from './render.ts';
 import { renderComparison } from './render-comparison.ts';
 import { formatOf, notAnalysable } from './other-profiles.ts';
 import { attachBaseline, BaselineError, checkedComparison, gateOutcome, readBaseline, threshold } from './baseline.ts';
-import { loadAndStartOf, num, pairs, parse, UsageError, wantsVerbose } from './args.ts';
+import { loadAndStartOf, num, pairs, parse, targetsOf, UsageError, wantsVerbose } from './args.ts';
 import { COMMAND_OPTIONS, parseConfigOf } from './options.ts';
 import { conventionalAnswer } from './conventions.ts';
 import { USAGE, usageOf } from './usage.ts';
@@ -128,17 +128,18 @@ async function profile(argv: string[]): Promise<number> {
   const appArgs = dash >= 0 ? argv.slice(dash + 1) : [];
   const { values, positionals } = parse(dash >= 0 ? argv.slice(0, dash) : argv, parseConfigOf(COMMAND_OPTIONS.profile));
   if (positionals.length > 1) throw new UsageError(`profile takes one app folder (got ${positionals.join(', ')})`);
-  if (typeof values.url !== 'string')
-    throw new UsageError('profile needs --url (a path such as /login, or a full http://127.0.0.1:PORT/… URL)');
+  const targets = targetsOf(values);
   const dir = path.resolve(positionals[0] ?? '.');
   const attach = attachOptions(values, appArgs);
   if (attach && !fs.existsSync(dir))
     throw new UsageError(
       `the app folder ${dir} does not exist (with --attach, DIR is the folder of the running app's code)`,
     );
-  const ownLoadOnly = ['method', 'header', 'body', 'connections', 'pipelining', 'timeout'].filter(
+  const ownLoadOnly = ['method', 'header', 'body', 'connections', 'pipelining', 'timeout', 'requests'].filter(
     (k) => values[k] !== undefined,
   );
+  if (values['load-command'] !== undefined && targets.requests)
+    throw new UsageError('several --url make a mix that Hotline loads itself: with --load-command, give one');
   if (values['load-command'] !== undefined && ownLoadOnly.length > 0) {
     throw new UsageError(
       `${ownLoadOnly.map((k) => `--${k}`).join(', ')} set Hotline's own load: with --load-command, put them in the command`,
@@ -169,8 +170,9 @@ async function profile(argv: string[]): Promise<number> {
   try {
     const run = await profileUnderLoad({
       target,
-      url: values.url,
       ...loadAndStartOf(values),
+      // A mix carries each request's method and body itself.
+      ...(targets.requests ? { ...targets, body: undefined } : targets),
       samplingIntervalUs: num(values['sampling-interval'], 'sampling-interval'),
       stallThresholdMs: num(values['stall-threshold'], 'stall-threshold'),
       ...(values['no-waits'] === true ? { waits: false } : {}),

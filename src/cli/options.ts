@@ -107,9 +107,20 @@ const MAP_PATH = opt(
   },
 );
 
+/** profile loads several URLs at once: a mix of equal weights (core/load/request-mix.ts). */
+const PROFILE_URL = opt(
+  'url',
+  'path joined to the port the app opens, or a full `http://127.0.0.1:PORT/…` URL; repeated: a mix of equal weights',
+  { arg: 'PATH|URL', multiple: true, setting: 'hotline.url' },
+);
+
 export const COMMAND_OPTIONS: Record<CommandName, OptionSpec[]> = {
   profile: [
-    ...APP_AND_LOAD,
+    ...APP_AND_LOAD.map((o) => (o.name === 'url' ? PROFILE_URL : o)),
+    opt('requests', 'a request mix: a JSON or YAML list of {method, path, headers, body, weight}, or a HAR file', {
+      arg: 'FILE',
+    }),
+    opt('keep-secrets', "send a HAR's cookie and authorization headers (left out by default)"),
     opt('sampling-interval', 'profiler sampling interval, µs', {
       arg: 'US',
       default: RUN_DEFAULTS.samplingIntervalUs,

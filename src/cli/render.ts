@@ -16,6 +16,7 @@ import { capacityOf, costText } from '../capacity.ts';
 import { bar, CATEGORY_LABELS, column, pmText, rel, type RenderOptions, sourceLine } from './render-parts.ts';
 import { changeText } from './render-comparison.ts';
 import { renderProcesses } from './render-processes.ts';
+import { renderRoutes } from './render-routes.ts';
 import { renderStalls } from './render-stalls.ts';
 import { renderWaits } from './render-waits.ts';
 import { requestTimeLine } from './render-request-time.ts';
@@ -83,6 +84,7 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
         );
     }
   }
+  out.push(...renderRoutes(r, o));
   if (r.eventLoop) {
     const e = r.eventLoop;
     if (e.blockedAt && e.blockedAt.length > 0) {

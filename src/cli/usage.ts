@@ -9,7 +9,12 @@ export const USAGE = `Usage:
       --script NAME           an npm script, run as it stands (tsx, nodemon, a package bin, a framework CLI)
       --command "LINE"        any command line that starts the app (run by the shell, package bins on PATH);
                               the Node process that serves a port is the app (docs/start-command.md)
-      --url PATH|URL          path joined to the port the app opens, or a full http://127.0.0.1:PORT/… URL
+      --url PATH|URL          path joined to the port the app opens, or a full http://127.0.0.1:PORT/… URL;
+                              repeated, a mix of equal weights
+      --requests FILE         a request mix: a JSON or YAML list of {method, path, headers, body, weight},
+                              or a HAR file (its requests to the app replayed; other hosts dropped and
+                              counted); figures per route (docs/cli.md). --url then gives only the address
+      --keep-secrets          send a HAR's cookie and authorization headers (left out by default)
   -m, --method M              HTTP method (default ${RUN_DEFAULTS.method})
   -H, --header K:V            request header, repeatable; autocannon's K=V form is read the same
   -b, --body TEXT             request body

@@ -72,6 +72,7 @@ export {
   type RunResult,
 } from './capture/index.ts';
 export { isBelow, isJson, isWithin, redactUrl, RunError } from './common/index.ts';
+export { mixFromUrls, mixUrl, readRequestMix, type MixRequest, type RequestMix, routesFromLoad } from './load/index.ts';
 export {
   buildReport,
   type Change,
@@ -99,6 +100,7 @@ export {
   type ReportV1,
   type RequestTime,
   requestTimeOf,
+  type RouteFigures,
   type RunSettings,
   signedPct,
   ThresholdError,

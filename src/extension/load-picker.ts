@@ -1,7 +1,8 @@
 // What load to send: from the settings when `hotline.url` is set, otherwise a short quick-pick
-// flow (URL, method, body) whose answers are remembered per workspace and offered next time.
+// flow (URL, method, body) whose answers are remembered per workspace and offered next time, or
+// a request mix from a file (JSON, YAML, HAR).
 import * as vscode from 'vscode';
-import { isJson, type LoadSettings } from '../core/index.ts';
+import { isJson, type LoadSettings, mixUrl, readRequestMix } from '../core/index.ts';
 import type { HotlineSettings } from './settings.ts';
 
 const REMEMBERED = 'hotline.load';
@@ -38,17 +39,20 @@ export async function pickLoad(settings: HotlineSettings, state: vscode.Memento)
     };
   }
   const last = state.get<RememberedLoad>(REMEMBERED);
+  const picked = await vscode.window.showQuickPick(
+    [
+      ...(last
+        ? [{ label: `$(debug-rerun) ${last.method} ${last.url}`, description: 'as last time', pick: 'again' }]
+        : []),
+      { label: '$(edit) Another URL…', pick: 'url' },
+      { label: '$(file) Requests from a file…', description: 'JSON, YAML or HAR: a mix of routes', pick: 'file' },
+    ],
+    { title: 'Hotline: what to load?', ignoreFocusOut: true },
+  );
+  if (!picked) return undefined;
+  if (picked.pick === 'file') return requestsFromFile(common, settings.headers);
   if (last) {
-    const again = `${last.method} ${last.url}`;
-    const picked = await vscode.window.showQuickPick(
-      [
-        { label: `$(debug-rerun) ${again}`, description: 'as last time', again: true },
-        { label: '$(edit) Another URL…', again: false },
-      ],
-      { title: 'Hotline: what to load?', ignoreFocusOut: true },
-    );
-    if (!picked) return undefined;
-    if (picked.again)
+    if (picked.pick === 'again')
       return {
         ...common,
         url: last.url,
@@ -90,4 +94,24 @@ export async function pickLoad(settings: HotlineSettings, state: vscode.Memento)
   }
   await state.update(REMEMBERED, { url, method, body, headers } satisfies RememberedLoad);
   return { ...common, url, method, body, headers };
+}
+
+/** A request mix from a file (core/load/request-mix.ts), as the CLI's --requests reads it. */
+async function requestsFromFile(
+  common: Omit<LoadSettings, 'url'>,
+  headers: Record<string, string>,
+): Promise<LoadSettings | undefined> {
+  const files = await vscode.window.showOpenDialog({
+    title: 'Hotline: requests to load',
+    canSelectMany: false,
+    filters: { 'Request mix': ['json', 'yaml', 'yml', 'har'] },
+  });
+  if (!files?.[0]) return undefined;
+  try {
+    const mix = readRequestMix(files[0].fsPath);
+    return { ...common, url: mixUrl(mix), headers, requests: mix.requests, requestsNotes: mix.notes };
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Hotline: ${(err as Error).message}`);
+    return undefined;
+  }
 }

@@ -38,6 +38,7 @@ import {
   writeReport,
 } from '../store/index.ts';
 import { buildReport, type ReportV1, requestTimeOf } from '../report/index.ts';
+import { routesFromLoad } from '../load/index.ts';
 import { analyzeExtras } from './analyze-extras.ts';
 import { analyzeProcesses } from './analyze-processes.ts';
 import { analyzeStalls } from './analyze-stalls.ts';
@@ -63,7 +64,10 @@ export function analyzeRunDir(runDir: string, root: string): ReportV1 {
   );
   const waited = analyzeWaits(analyzeStalls(withExtras, record.extras?.stalls, timeline), runDir, record.extras?.waits);
   const requestTime = requestTimeOf(waited);
-  const report = requestTime ? { ...waited, requestTime } : waited;
+  const timed = requestTime ? { ...waited, requestTime } : waited;
+  // The load generator's figures per route until the app's own are merged in (analyze-routes.ts).
+  const routes = routesFromLoad(timed.load);
+  const report = routes ? { ...timed, routes } : timed;
   writeSourceSnapshot(runDir, report, sources);
   writeTimeline(runDir, timeline);
   writeReport(runDir, report);

@@ -55,6 +55,7 @@ export function loadFigures(s: Settings, m: Measured): LoadFigures {
       measured: m.subWindows.measured.map(subWindowFigures),
       profiled: m.subWindows.profiled.map(subWindowFigures),
     },
+    ...(w.routes ? { routes: w.routes } : {}),
     profiled: {
       durationS: m.profiled.durationS,
       requests: m.profiled.requests,

@@ -1,5 +1,5 @@
 // A run's settings: defaults, and the checks made before anything starts.
-import type { LoadOptions } from '../load/index.ts';
+import type { LoadOptions, MixRequest } from '../load/index.ts';
 import { isLoopback, redactUrl, RunError } from '../common/index.ts';
 
 /** The load of a run: the load generator's options, with a URL that may be a bare path. */
@@ -12,6 +12,8 @@ export interface LoadSettings extends Omit<LoadOptions, 'url' | 'maxDurationS'> 
   samplingIntervalUs?: number;
   /** Also sample the main thread's allocations in the profiled window (heap.heapprofile). */
   heap?: { samplingIntervalBytes?: number };
+  /** What reading the request mix left out (a HAR's other hosts, its secrets): kept in the run's notes. */
+  requestsNotes?: string[];
 }
 
 export const RUN_DEFAULTS = {
@@ -26,9 +28,10 @@ export const RUN_DEFAULTS = {
   stopGraceS: 5,
 } as const;
 
-export type Settings = Required<Omit<LoadSettings, 'body' | 'headers' | 'heap'>> & {
+export type Settings = Required<Omit<LoadSettings, 'body' | 'headers' | 'heap' | 'requests' | 'requestsNotes'>> & {
   body?: string;
   headers: Record<string, string>;
+  requests?: MixRequest[];
 };
 
 export function withDefaults(o: LoadSettings): Settings {
@@ -43,6 +46,7 @@ export function withDefaults(o: LoadSettings): Settings {
     warmupS: o.warmupS ?? RUN_DEFAULTS.warmupS,
     samplingIntervalUs: o.samplingIntervalUs ?? RUN_DEFAULTS.samplingIntervalUs,
     timeoutS: o.timeoutS ?? RUN_DEFAULTS.timeoutS,
+    ...(o.requests ? { requests: o.requests } : {}),
   };
 }
 
@@ -57,6 +61,23 @@ export function loadOptionsOf(s: Settings, url: string, maxDurationS: number): L
     pipelining: s.pipelining,
     timeoutS: s.timeoutS,
     maxDurationS,
+    ...(s.requests ? { requests: s.requests } : {}),
+  };
+}
+
+/** What the probe before the load sends: the one request, or a mix's first one. */
+export function probeOptionsOf(o: LoadOptions): LoadOptions {
+  const first = o.requests?.[0];
+  if (!first) return o;
+  return {
+    url: new URL(first.path, o.url).href,
+    method: first.method,
+    headers: { ...o.headers, ...first.headers },
+    body: first.body,
+    connections: o.connections,
+    pipelining: o.pipelining,
+    timeoutS: o.timeoutS,
+    maxDurationS: o.maxDurationS,
   };
 }
 

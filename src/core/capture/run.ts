@@ -19,7 +19,14 @@ import {
   probeFailureLine,
 } from '../load/index.ts';
 import { acquireRunLock, writeFileAtomic } from '../store/index.ts';
-import { loadOptionsOf, validate, validateStackRate, validateStallThreshold, withDefaults } from './run-settings.ts';
+import {
+  loadOptionsOf,
+  probeOptionsOf,
+  validate,
+  validateStackRate,
+  validateStallThreshold,
+  withDefaults,
+} from './run-settings.ts';
 import { PHASE_NAMES, type RunOptions, type RunPhase, type RunResult } from './run-types.ts';
 import { RunControl } from './run-control.ts';
 import { attachTo, launch, portToLaunchOn, readRuntimeScripts } from './run-start.ts';
@@ -33,6 +40,8 @@ export async function captureUnderLoad(opts: RunOptions): Promise<RunResult> {
   validate(settings, opts.stopGraceS);
   validateStallThreshold(opts.stallThresholdMs);
   validateStackRate(opts.stackRateHz);
+  if (opts.loadCommand && settings.requests)
+    throw new RunError('bad-options', "A request mix is sent by Hotline's own load: not with a load command.");
   return execute(new RunControl(opts, settings));
 }
 
@@ -62,6 +71,7 @@ async function execute(run: RunControl): Promise<RunResult> {
       url,
       taken.figures,
       [
+        ...(opts.requestsNotes ?? []),
         ...taken.notes,
         ...(started.childrenNote ? [started.childrenNote] : []),
         ...(runtimeScripts.note ? [runtimeScripts.note] : []),
@@ -102,7 +112,7 @@ async function measure(run: RunControl, started: StartedApp, url: string): Promi
       requestsPerSecond: t.requests,
     });
   };
-  if (!opts.loadCommand) await probeFirst(run, loadOptionsOf(s, url, 0));
+  if (!opts.loadCommand) await probeFirst(run, probeOptionsOf(loadOptionsOf(s, url, 0)));
   // Bounded in time whatever happens here: the load stops by itself a while after the run's end.
   const maxDurationS = s.warmupS + 2 * s.durationS + 120;
   const starting: Promise<LoadRun | ExternalLoad> = opts.loadCommand

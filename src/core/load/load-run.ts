@@ -14,6 +14,8 @@ import {
   type PhaseResult,
   type RunnerOptions,
 } from './runner-protocol.ts';
+import type { MixRequest } from './mix-types.ts';
+import { MAX_CYCLE, wholeWeights } from './request-mix.ts';
 
 export type { LatencySummary, LoadPhase, LoadTick, PhaseResult } from './runner-protocol.ts';
 
@@ -32,6 +34,11 @@ export interface LoadOptions {
   timeoutS?: number;
   /** A bound on the whole load: the generator stops by itself after it (default: when told). */
   maxDurationS?: number;
+  /**
+   * A request mix (request-mix.ts) instead of one request: each sent to `url`'s host and port in
+   * proportion to its weight, with `headers` added to its own; `body` must then be unset.
+   */
+  requests?: MixRequest[];
 }
 
 export type LoadErrorCode =
@@ -103,6 +110,7 @@ export function normalizeLoadOptions(opts: LoadOptions): RunnerOptions {
   const timeoutS = opts.timeoutS ?? 10;
   if (!Number.isFinite(timeoutS) || timeoutS < 1)
     throw bad(`timeoutS must be >= 1 (autocannon's minimum), got ${timeoutS}`);
+  const requests = opts.requests === undefined ? undefined : checkedMix(opts.requests, opts.body);
   return {
     url: url.href,
     method,
@@ -112,7 +120,37 @@ export function normalizeLoadOptions(opts: LoadOptions): RunnerOptions {
     pipelining: positiveInt('pipelining', opts.pipelining, 1),
     timeoutS,
     ...(opts.maxDurationS !== undefined ? { maxDurationS: opts.maxDurationS } : {}),
+    ...(requests ? { requests } : {}),
   };
+}
+
+/** The mix as the runner takes it; the same checks as one request's, each request named. */
+function checkedMix(requests: MixRequest[], body: string | undefined): MixRequest[] {
+  if (!Array.isArray(requests) || requests.length === 0) throw bad('a request mix needs at least one request');
+  if (body !== undefined) throw bad('a request mix carries its bodies per request: no body beside it');
+  const out = requests.map((r, i) => {
+    const where = `request ${i + 1} of the mix`;
+    const method = String(r.method).toUpperCase();
+    if (!METHODS.includes(method)) throw bad(`${where}: unsupported method ${method}: one of ${METHODS.join(', ')}`);
+    if (typeof r.path !== 'string' || !r.path.startsWith('/') || /\s/.test(r.path))
+      throw bad(`${where}: the path must start with / and hold no spaces`);
+    for (const [name, value] of Object.entries(r.headers ?? {}))
+      if (!HEADER_NAME.test(name) || typeof value !== 'string' || /[\r\n]/.test(value))
+        throw bad(`${where}: invalid header ${JSON.stringify(name)}`);
+    if (r.body !== undefined && typeof r.body !== 'string') throw bad(`${where}: body must be a string`);
+    if (!(typeof r.weight === 'number' && Number.isFinite(r.weight) && r.weight > 0))
+      throw bad(`${where}: weight must be a number above 0`);
+    return { ...r, method, headers: { ...(r.headers ?? {}) } };
+  });
+  // The cycle must fit (MAX_CYCLE): refused here, before the runner starts.
+  if (out.length > 1) interleaveLength(out.map((r) => r.weight));
+  return out;
+}
+
+function interleaveLength(weights: number[]): void {
+  const total = wholeWeights(weights).reduce((a, b) => a + b, 0);
+  if (total > MAX_CYCLE)
+    throw bad(`the weights make a cycle of ${total} requests (at most ${MAX_CYCLE}): use coarser weights`);
 }
 
 /** Where the runner bundle is (dist/load-runner.js; common/bundles.ts). */

@@ -12,13 +12,25 @@
 // After `finish` is answered the child exits by itself. If the IPC channel closes
 // (parent gone, or `disconnect()`), the child stops the load and exits at once.
 
-import { count, isObject, num, oneOf, record, shape, str, type LatencySummary } from '../report/index.ts';
+import {
+  arr,
+  count,
+  isObject,
+  num,
+  oneOf,
+  record,
+  shape,
+  str,
+  type LatencySummary,
+  type RouteLoadFigures,
+} from '../report/index.ts';
+import type { MixRequest } from './mix-types.ts';
 
 export type LoadPhase = 'warmup' | 'measured' | 'profiled';
 export const LOAD_PHASES: readonly LoadPhase[] = ['warmup', 'measured', 'profiled'];
 
 /** Milliseconds. */
-export type { LatencySummary };
+export type { LatencySummary, RouteLoadFigures };
 
 export interface PhaseResult {
   phase: LoadPhase;
@@ -43,6 +55,8 @@ export interface PhaseResult {
   bytesPerSecond: number;
   /** CPU seconds used by the runner process during the phase ÷ phase seconds (1.0 ≈ one core). */
   loadCpu: number;
+  /** With a request mix: each route's own figures in the phase (route-stats.ts). */
+  routes?: RouteLoadFigures[];
 }
 
 /** One second of the current phase; `second` counts from 1 and restarts with each phase. */
@@ -65,6 +79,8 @@ export interface RunnerOptions {
   timeoutS: number;
   /** The load stops by itself after this many seconds, whatever happens to its parent. */
   maxDurationS?: number;
+  /** A request mix: sent in proportion to their weights, to `url`'s host and port; `headers` go with each. */
+  requests?: MixRequest[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -95,22 +111,47 @@ export function isLoadPhase(x: unknown): x is LoadPhase {
 
 const isRunnerOptions = shape(
   { url: str, method: str, headers: record(str), connections: count, pipelining: count, timeoutS: num },
-  { body: str, maxDurationS: (v) => num(v) && (v as number) > 0 },
+  {
+    body: str,
+    maxDurationS: (v) => num(v) && (v as number) > 0,
+    requests: arr(
+      shape(
+        { method: str, path: str, headers: record(str), weight: (v) => num(v) && (v as number) > 0 },
+        { body: str },
+      ),
+    ),
+  },
 ) as (x: unknown) => x is RunnerOptions;
 
-const isPhaseResult = shape({
-  phase: isLoadPhase,
-  durationS: num,
-  requests: shape({ total: count, perSecond: num }),
-  latencyMs: isLatencySummary,
-  completedLatencyMs: isLatencySummary,
-  errors: count,
-  timeouts: count,
-  non2xx: count,
-  statusCodes: record(count),
-  bytesPerSecond: num,
-  loadCpu: num,
-}) as (x: unknown) => x is PhaseResult;
+const isPhaseResult = shape(
+  {
+    phase: isLoadPhase,
+    durationS: num,
+    requests: shape({ total: count, perSecond: num }),
+    latencyMs: isLatencySummary,
+    completedLatencyMs: isLatencySummary,
+    errors: count,
+    timeouts: count,
+    non2xx: count,
+    statusCodes: record(count),
+    bytesPerSecond: num,
+    loadCpu: num,
+  },
+  {
+    routes: arr(
+      shape({
+        method: str,
+        route: str,
+        requests: count,
+        reqPerSec: num,
+        latencyMs: isLatencySummary,
+        errors: count,
+        timeouts: count,
+        non2xx: count,
+      }),
+    ),
+  },
+) as (x: unknown) => x is PhaseResult;
 
 const isTick = shape({ phase: isLoadPhase, second: count, requests: count, errors: count, non2xx: count }) as (
   x: unknown,

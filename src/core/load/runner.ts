@@ -17,12 +17,9 @@
 //   clients ourselves; and a Client reconnect keeps stale in-flight requests (repairReconnect).
 
 import autocannon from 'autocannon';
-import * as hdr from 'hdr-histogram-js';
-import type { Histogram } from 'hdr-histogram-js';
 import type { EventEmitter } from 'node:events';
 import {
   parseParentMessage,
-  type LatencySummary,
   type LoadPhase,
   type LoadTick,
   type ParentMessage,
@@ -30,46 +27,16 @@ import {
   type RunnerMessage,
   type RunnerOptions,
 } from './runner-protocol.ts';
+import { latencyHistogram, round3, summarize, US_PER_MS } from './latency.ts';
+import type { MixRequest } from './mix-types.ts';
+import { interleave } from './request-mix.ts';
+import { RouteCounters, type RouteId, routesOfMix } from './route-stats.ts';
+
+export { latencyHistogram, summarize } from './latency.ts';
 
 // autocannon arms setTimeout(duration * 1000) to stop; Node clamps delays past 2^31-1 ms (24.8
 // days) to 1 ms, which would stop the load at once. 20 days is "until told" for us.
 const UNTIL_TOLD_S = 20 * 24 * 3600;
-
-/**
- * Latencies in µs in an HDR histogram, as autocannon keeps them: 3 significant digits (a
- * percentile is within 0.1% of the exact one), constant memory however long the window runs.
- */
-export function latencyHistogram(): Histogram {
-  return hdr.build({ lowestDiscernibleValue: 1, numberOfSignificantValueDigits: 3 });
-}
-
-const US_PER_MS = 1000;
-const round3 = (x: number): number => Math.round(x * 1000) / 1000;
-
-/**
- * Mean, percentiles and max of the latencies in `histogram` (µs) plus `extra` requests at
- * `extraValueMs` (the timed-out ones); `sumMs` is the exact sum of the recorded latencies.
- */
-export function summarize(histogram: Histogram, sumMs: number, extra = 0, extraValueMs = 0): LatencySummary {
-  const n = histogram.totalCount + extra;
-  if (n === 0) return { mean: 0, p50: 0, p90: 0, p99: 0, max: 0 };
-  let all = histogram;
-  if (extra > 0) {
-    all = latencyHistogram();
-    all.add(histogram);
-    all.recordValueWithCount(Math.round(extraValueMs * US_PER_MS), extra);
-  }
-  const ms = (us: number): number => round3(us / US_PER_MS);
-  // A percentile is the top of its bucket: never above the largest value recorded.
-  const at = (p: number): number => ms(Math.min(all.getValueAtPercentile(p), all.maxValue));
-  return {
-    mean: round3((sumMs + extra * extraValueMs) / n),
-    p50: at(50),
-    p90: at(90),
-    p99: at(99),
-    max: ms(all.maxValue),
-  };
-}
 
 /** Everything counted during one phase, plus the counters of its current second. */
 class PhaseStats {
@@ -90,10 +57,19 @@ class PhaseStats {
   private secRequests = 0;
   private secErrors = 0;
   private secNon2xx = 0;
+  /** With a request mix: each route's own counters. */
+  private readonly routes: RouteCounters | undefined;
 
-  constructor(readonly phase: LoadPhase) {}
+  constructor(
+    readonly phase: LoadPhase,
+    routes?: readonly RouteId[],
+  ) {
+    this.routes = routes ? new RouteCounters(routes) : undefined;
+  }
 
-  onResponse(statusCode: number, bytes: number, ms: number): void {
+  /** `route`: the mix's route this response answers (-1: no mix, or not known). */
+  onResponse(statusCode: number, bytes: number, ms: number, route = -1): void {
+    this.routes?.onResponse(route, statusCode, ms);
     this.responses++;
     this.secRequests++;
     this.bytes += bytes;
@@ -106,11 +82,13 @@ class PhaseStats {
       this.secNon2xx++;
     }
   }
-  onTimeout(): void {
+  onTimeout(route = -1): void {
+    this.routes?.onTimeout(route);
     this.timeouts++;
     this.secErrors++;
   }
-  onSocketError(): void {
+  onSocketError(route = -1): void {
+    this.routes?.onSocketError(route);
     this.socketErrors++;
     this.secErrors++;
   }
@@ -161,6 +139,7 @@ class PhaseStats {
       statusCodes: { ...this.statusCodes },
       bytesPerSecond: perS(this.bytes),
       loadCpu: perS((cpu.user + cpu.system) / 1e6),
+      ...(this.routes ? { routes: this.routes.result(durationS, timeoutMs) } : {}),
     };
   }
 }
@@ -177,6 +156,14 @@ class Runner {
   private tickTimer: NodeJS.Timeout | null = null;
   private timeoutMs = 0;
   private done = false;
+  /** The mix's routes (none without a mix). */
+  private routes: RouteId[] | undefined;
+  /**
+   * The route of the response being delivered: set by the answered request's own `onResponse`,
+   * which autocannon calls for the request a response completes (its queue pairs them in order),
+   * synchronously just before the client's 'response' event (lib/httpClient.js).
+   */
+  private answered = -1;
 
   handle(msg: ParentMessage): void {
     if (this.done) return;
@@ -228,6 +215,7 @@ class Runner {
       return;
     }
     this.timeoutMs = o.timeoutS * 1000;
+    const mix = o.requests ? this.mixRequests(o.requests) : undefined;
     this.beginPhase('warmup');
     const opts: autocannon.Options = {
       url: o.url,
@@ -239,6 +227,7 @@ class Runner {
       timeout: o.timeoutS,
       duration: Math.min(o.maxDurationS ?? UNTIL_TOLD_S, UNTIL_TOLD_S),
       setupClient: (client) => this.attach(client as unknown as AutocannonClient),
+      ...(mix ? { requests: mix } : {}),
     };
     try {
       this.instance = autocannon(opts, (err: unknown) => {
@@ -256,20 +245,50 @@ class Runner {
     });
   }
 
+  /**
+   * autocannon's `requests`, which each connection cycles through in order: the mix's requests
+   * interleaved by weight (request-mix.ts), each tagged with its route.
+   */
+  private mixRequests(requests: MixRequest[]): autocannon.Request[] {
+    const { routes, routeOfRequest } = routesOfMix(requests);
+    this.routes = routes;
+    return interleave(requests.map((r) => r.weight)).map((i) => {
+      const r = requests[i];
+      const route = routeOfRequest[i];
+      const request = {
+        method: r.method as autocannon.Request['method'],
+        path: r.path,
+        headers: r.headers,
+        ...(r.body !== undefined ? { body: r.body } : {}),
+        [ROUTE]: route,
+        // Called with the response to THIS request, just before the client's 'response'.
+        onResponse: () => {
+          this.answered = route;
+        },
+      };
+      return request as autocannon.Request;
+    });
+  }
+
   private attach(client: AutocannonClient): void {
     this.clients.push(client);
     repairReconnect(client);
+    const lost = this.routes ? lostRequests(client) : undefined;
     client.on('response', (statusCode: number, bytes: number, ms: number) => {
-      this.stats?.onResponse(statusCode, bytes, ms);
-      this.total()?.onResponse(statusCode, bytes, ms);
+      const route = this.answered;
+      this.answered = -1;
+      this.stats?.onResponse(statusCode, bytes, ms, route);
+      this.total()?.onResponse(statusCode, bytes, ms, route);
     });
     client.on('timeout', () => {
-      this.stats?.onTimeout();
-      this.total()?.onTimeout();
+      const route = lost?.timedOut() ?? -1;
+      this.stats?.onTimeout(route);
+      this.total()?.onTimeout(route);
     });
     client.on('connError', () => {
-      this.stats?.onSocketError();
-      this.total()?.onSocketError();
+      const route = lost?.inFlight() ?? -1;
+      this.stats?.onSocketError(route);
+      this.total()?.onSocketError(route);
     });
   }
 
@@ -278,11 +297,11 @@ class Runner {
   }
 
   private beginPhase(phase: LoadPhase): void {
-    const stats = new PhaseStats(phase);
+    const stats = new PhaseStats(phase, this.routes);
     this.stats = stats;
     const total = this.totals.get(phase);
     if (total) total.resume();
-    else this.totals.set(phase, new PhaseStats(phase));
+    else this.totals.set(phase, new PhaseStats(phase, this.routes));
     if (this.tickTimer) clearInterval(this.tickTimer);
     this.tickTimer = setInterval(() => send({ type: 'tick', tick: stats.takeTick() }), 1000);
   }
@@ -324,6 +343,42 @@ function repairReconnect(client: AutocannonClient): void {
   };
 }
 let warnedInternals = false;
+
+/** The property that names a mix request's route on autocannon's copy of it. */
+const ROUTE = 'hotlineRoute';
+
+/**
+ * Which mix route a timeout or a socket error belongs to. Neither event says which request it
+ * ends, so we read autocannon@9's queue of in-flight requests (FIFO, the server answers in
+ * order): a socket error is emitted while the failed request is still at its head; a timeout
+ * only after the client cleared the queue and reconnected (handleTimeout), so each clear keeps
+ * what it threw away, and each of the `pipelining` timeout events that follow takes the next.
+ * Without those internals the route is unknown (-1): counted in the totals only.
+ */
+function lostRequests(client: AutocannonClient): { timedOut(): number; inFlight(): number } {
+  type Pending = { req?: Record<string, unknown> };
+  const queue = (client as AutocannonClient & { pipelinedRequests?: Record<string, unknown> }).pipelinedRequests;
+  const toArray = queue?.toArray;
+  const clear = queue?.clear;
+  if (!queue || typeof toArray !== 'function' || typeof clear !== 'function')
+    return { timedOut: () => -1, inFlight: () => -1 };
+  const routeOfPending = (p: Pending): number => (typeof p.req?.[ROUTE] === 'number' ? p.req[ROUTE] : -1);
+  const pending = (): Pending[] => (toArray as () => Pending[]).call(queue);
+  let thrownAway: number[] = [];
+  queue.clear = function clearKeepingRoutes(this: unknown): unknown {
+    const was = pending();
+    // A second clear right after the first (our reconnect repair) must not forget the first's.
+    if (was.length > 0) thrownAway = was.map(routeOfPending);
+    return (clear as () => unknown).call(queue);
+  };
+  return {
+    timedOut: () => thrownAway.shift() ?? -1,
+    inFlight: () => {
+      const head = pending()[0];
+      return head ? routeOfPending(head) : -1;
+    },
+  };
+}
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

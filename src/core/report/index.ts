@@ -15,6 +15,7 @@ export {
   type RequestTime,
   type RequestTimePart,
   type RouteFigures,
+  type RouteLoadFigures,
   type RunSettings,
   type SubWindowFigures,
   type ProcessSummary,

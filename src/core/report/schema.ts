@@ -51,6 +51,11 @@ export interface LoadFigures {
    * sub-windows; one of each with an external load (its command runs once per window).
    */
   subWindows?: { measured: SubWindowFigures[]; profiled: SubWindowFigures[] };
+  /**
+   * With a request mix (--requests, several --url): the load generator's own figures per route in
+   * the measured window, each response matched to the request it answers (load/route-stats.ts).
+   */
+  routes?: RouteLoadFigures[];
   /** The same load while the profiler ran: its req/s next to the figures above show its cost. */
   profiled: {
     durationS: number;
@@ -59,6 +64,22 @@ export interface LoadFigures {
     errors?: number;
     non2xx?: number;
   };
+}
+
+/** One route of a request mix as the load generator saw it (`GET /orders/{n}`, common/routes.ts). */
+export interface RouteLoadFigures {
+  method: string;
+  route: string;
+  /** Responses received (any status). */
+  requests: number;
+  reqPerSec: number;
+  /** Like LoadFigures.latencyMs: timed-out requests counted at the timeout. */
+  latencyMs: LatencySummary;
+  /** Socket errors and timeouts of this route's requests. */
+  errors: number;
+  timeouts: number;
+  /** Responses whose status is not 2xx. */
+  non2xx: number;
 }
 
 export interface SubWindowFigures {
@@ -357,4 +378,3 @@ export interface RouteFigures {
   /** Waits of this route's requests per awaiting line (ms per request), most first. */
   waits?: Array<{ file: string; line: number; kind: string; msPerRequest: number }>;
 }
-
