@@ -29,7 +29,7 @@ export function renderReport(r: ReportV1, o: RenderOptions): string {
     : `${r.settings.connections} connections, ${r.settings.durationS} s measured + ${r.settings.durationS} s profiled`;
   out.push(
     bold(`Hotline run ${r.id}`) +
-      `  ${r.load?.external ? '' : `${r.settings.method} `}${r.app.url}  ${loadDescription}${r.settings.attach ? `  (${attachedTo(r.settings.attach, r.app.pid)})` : ''}`,
+      `  ${r.settings.requests ? `a mix of ${r.settings.requests.length} requests on ${r.app.url.replace(/^(https?:\/\/[^/]+).*$/, '$1')}` : `${r.load?.external ? '' : `${r.settings.method} `}${r.app.url}`}  ${loadDescription}${r.settings.attach ? `  (${attachedTo(r.settings.attach, r.app.pid)})` : ''}`,
   );
   if (r.partial) out.push(`  PARTIAL: ${r.partial.reason}`);
   if (r.load) {

@@ -129,6 +129,9 @@ export function recordedSettings(s: Settings, t: LaunchSpec, attach: AttachSpec 
     warmupS: s.warmupS,
     samplingIntervalUs: s.samplingIntervalUs,
     timeoutS: s.timeoutS,
+    ...(s.requests
+      ? { requests: s.requests.map((r) => ({ method: r.method, path: redactUrl(r.path), weight: r.weight })) }
+      : {}),
     ...(t.env && Object.keys(t.env).length > 0
       ? {
           env: redactEnv(

@@ -43,6 +43,9 @@ export function comparabilityOf(base: ReportV1, current: ReportV1): Comparabilit
   differ(refusals, 'method', bs.method.toUpperCase(), cs.method.toUpperCase());
   differ(refusals, 'URL', pathAndQuery(bs.url), pathAndQuery(cs.url));
   if ((bs.body ?? '') !== (cs.body ?? '')) refusals.push(`body ${bodyText(bs.body)} vs ${bodyText(cs.body)}`);
+  // Another mix is another load, though its first request (the URL above) is the same.
+  if (JSON.stringify(bs.requests ?? null) !== JSON.stringify(cs.requests ?? null))
+    refusals.push(`request mix ${mixText(bs.requests)} vs ${mixText(cs.requests)}`);
   differ(refusals, 'connections', bs.connections, cs.connections);
   differ(refusals, 'pipelining', bs.pipelining, cs.pipelining);
   differ(refusals, 'Node', base.app.node, current.app.node);
@@ -82,6 +85,12 @@ function loadToolOf(r: ReportV1): string | undefined {
 function bodyText(body: string | undefined): string {
   if (body === undefined || body === '') return '(none)';
   return body.length > 40 ? `${JSON.stringify(body.slice(0, 37))}…` : JSON.stringify(body);
+}
+
+function mixText(mix: ReportV1['settings']['requests']): string {
+  if (!mix) return '(none)';
+  const shown = mix.slice(0, 2).map((r) => `${r.method} ${r.path} ×${r.weight}`);
+  return `${mix.length} requests (${shown.join(', ')}${mix.length > 2 ? ', …' : ''})`;
 }
 
 const headerText = (h: Record<string, string> | undefined): string =>

@@ -150,6 +150,11 @@ export interface RunSettings {
   samplingIntervalUs: number;
   timeoutS: number;
   env?: Record<string, string>;
+  /**
+   * A request mix (--requests, several --url): each request's method, path (secrets in its query
+   * redacted) and weight, in order; its headers and bodies are not kept (they may hold secrets).
+   */
+  requests?: Array<{ method: string; path: string; weight: number }>;
 }
 
 export interface ReportV1 {
