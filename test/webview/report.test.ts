@@ -141,6 +141,24 @@ describe('report webview', { timeout: 240_000 }, () => {
     await check();
   });
 
+  test('a share carries its 95% interval: "±" beside the hot line and the function', async () => {
+    const withPm: ReportV1 = {
+      ...sync,
+      lines: sync.lines.map((l, i) => (i === 0 ? { ...l, ownPctPm: 1.9 } : l)),
+      functions: sync.functions.map((f) => ({ ...f, selfPctPm: 0.7 })),
+    };
+    const { page, check } = await open('dark', [{ type: 'report', report: withPm }], withPm.id);
+    await page.locator('vscode-panel-tab#tab-lines').click();
+    const lines = page.locator('vscode-data-grid.hot-lines vscode-data-grid-row[data-kind="line"]');
+    assert.match(await lines.first().innerText(), /±1\.9/);
+    // A row without an interval (a report of an older version) shows none.
+    assert.doesNotMatch(await lines.nth(1).innerText(), /±/);
+    await page.locator('vscode-panel-tab#tab-functions').click();
+    const fn = page.locator('vscode-data-grid.functions vscode-data-grid-row[data-kind="function"]').first();
+    assert.match(await fn.innerText(), /±0\.7/);
+    await check();
+  });
+
   test('the same run in the light theme', async () => {
     const { page, check } = await open('light', [{ type: 'report', report: sync }], sync.id);
     assert.match(await text(page, '[data-field="top-line"]'), /server\.js:35/);
