@@ -43,6 +43,7 @@ import { analyzeExtras } from './analyze-extras.ts';
 import { analyzeProcesses } from './analyze-processes.ts';
 import { analyzeStalls } from './analyze-stalls.ts';
 import { analyzeWaits } from './analyze-waits.ts';
+import { analyzeRoutes } from './analyze-routes.ts';
 import { isUnusable, readStacksFile } from './read-stacks-file.ts';
 import { withoutMappedNonCode, withoutUnmappedLines } from './unmapped-lines.ts';
 
@@ -62,7 +63,14 @@ export function analyzeRunDir(runDir: string, root: string): ReportV1 {
     analyzeExtras(runDir, root, record, buildReport({ ...record, profileFile: PROFILE_FILE, analysis }), sources),
     sources,
   );
-  const waited = analyzeWaits(analyzeStalls(withExtras, record.extras?.stalls, timeline), runDir, record.extras?.waits);
+  // The app's own CPU, lines and stalls per route, merged into the load's rows where it has them
+  // (analyze-routes.ts: mergeRoutes).
+  const waited = analyzeRoutes(
+    analyzeWaits(analyzeStalls(withExtras, record.extras?.stalls, timeline), runDir, record.extras?.waits),
+    runDir,
+    record.extras?.routes,
+    timeline,
+  );
   const requestTime = requestTimeOf(waited);
   const timed = requestTime ? { ...waited, requestTime } : waited;
   // The load generator's figures per route until the app's own are merged in (analyze-routes.ts).

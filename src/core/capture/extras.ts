@@ -10,12 +10,14 @@ import {
   MAX_CHILD_PROCESSES,
   type ProcessCapture,
   type ProcessProfilers,
+  type RouteTrace,
   type StallGap,
   type WaitTrace,
   type WorkerCapture,
   WorkerProfilers,
 } from '../inspector/index.ts';
 import { mergeWaitTraces } from './wait-traces.ts';
+import { mergeRouteTraces } from './route-traces.ts';
 import {
   type CpuProfile,
   mergedClock,
@@ -26,6 +28,8 @@ import {
 import {
   type ExtrasRecord,
   HEAP_FILE,
+  ROUTES_FILE,
+  type RoutesFile,
   type StallsRecord,
   WAITS_FILE,
   workerProfileFile,
@@ -55,6 +59,8 @@ export interface ExtrasOptions {
   waits?: boolean;
   /** The loaded URL's path and query: the requests the wait probe counts calls against. */
   loadedPath?: string;
+  /** Label the main thread's work with the HTTP request it serves (route-probe.ts). */
+  routes?: boolean;
 }
 
 export interface ExtrasCaptured {
@@ -63,6 +69,7 @@ export interface ExtrasCaptured {
   processes?: ProcessCapture<StackSampler>[];
   stalls?: StallsRecord;
   waits?: WaitTrace;
+  routes?: RoutesFile;
   notes: string[];
 }
 
@@ -74,6 +81,8 @@ export class ProfiledExtras {
   private stallsClipped = 0;
   private readonly waitTraces: WaitTrace[] = [];
   private waitProbeOn = false;
+  private readonly routeTraces: RouteTrace[] = [];
+  private routeProbeOn = false;
   /** The console's printing methods are the open inspector's blind copies (console-swap.ts). */
   private consoleSwapped = false;
 
@@ -153,6 +162,10 @@ export class ProfiledExtras {
       await this.inspector.startWaitProbe(this.o.loadedPath);
       this.waitProbeOn = true;
     }
+    if (this.o.routes) {
+      await this.inspector.startRouteProbe();
+      this.routeProbeOn = true;
+    }
   }
 
   async nextSegment(): Promise<void> {
@@ -176,6 +189,11 @@ export class ProfiledExtras {
       this.waitProbeOn = false;
       const trace = await this.inspector.takeWaitTrace();
       if (trace) this.waitTraces.push(trace);
+    }
+    if (this.routeProbeOn) {
+      this.routeProbeOn = false;
+      const trace = await this.inspector.takeRouteTrace();
+      if (trace) this.routeTraces.push(trace);
     }
     if (this.heapOn) {
       this.heapOn = false;
@@ -204,6 +222,7 @@ export class ProfiledExtras {
       heap,
       stalls: this.stallsOn(segments),
       waits: mergeWaitTraces(this.waitTraces),
+      routes: mergeRouteTraces(this.routeTraces, segments),
       notes,
       ...(processes ? { processes } : {}),
     };
@@ -224,6 +243,7 @@ export class ProfiledExtras {
       workers,
       stalls: this.stallsOn(segments),
       waits: mergeWaitTraces(this.waitTraces),
+      routes: mergeRouteTraces(this.routeTraces, segments),
       heap:
         this.heapInterval !== undefined && profiles.length > 0
           ? { profile: mergeHeapProfiles(profiles), samplingIntervalBytes: this.heapInterval }
@@ -305,6 +325,10 @@ export function saveExtras(runDir: string, c: ExtrasCaptured): ExtrasRecord {
       pending: c.waits.pending.length,
       dropped: c.waits.dropped,
     };
+  }
+  if (c.routes) {
+    writeFileAtomic(path.join(runDir, ROUTES_FILE), JSON.stringify(c.routes));
+    record.routes = { file: ROUTES_FILE, requests: c.routes.requests.length / 7, changes: c.routes.changes.length / 2 };
   }
   return record;
 }

@@ -37,6 +37,11 @@ export interface RunOptions extends LoadSettings {
   stallThresholdMs?: number;
   /** Note the app's threadpool requests in the profiled window (default on; wait-probe.ts). */
   waits?: boolean;
+  /**
+   * Cost per route: label the main thread's work with the HTTP request it serves, in the profiled
+   * window (route-probe.ts); default on with an external load or an attached app, off otherwise.
+   */
+  routes?: boolean;
   /** Where runs are kept; default <app dir>/.hotline/runs. */
   runsDir?: string;
   signal?: AbortSignal;

@@ -15,6 +15,7 @@
 // | loop-probe    | the app and each child process          | warm-up's end → the run's end (a 10 ms timer)     |
 // | stall-probe   | the app                                 | each profiled sub-window (its timer clears itself) |
 // | wait-probe    | the app                                 | each profiled sub-window (hooks off by an immediate) |
+// | route-probe   | the app                                 | each profiled sub-window (hooks on/off by an immediate) |
 // | stack-capture | the app and each child process          | each profiled sub-window's captures → its end     |
 // | exit-hold     | each worker thread                      | its first line → its exit (armed in profiled sub-windows) |
 // | child-preload | every Node process the app starts       | its first line (NODE_OPTIONS --require) → its end |
@@ -25,6 +26,7 @@ import type * as Console from './scripts/console.ts';
 import type * as LoopProbe from './scripts/loop-probe.ts';
 import type * as StallProbe from './scripts/stall-probe.ts';
 import type * as WaitProbe from './scripts/wait-probe.ts';
+import type * as RouteProbe from './scripts/route-probe.ts';
 import type * as StackCapture from './scripts/stack-capture.ts';
 import type * as ExitHold from './scripts/exit-hold.ts';
 import type * as ChildPreload from './scripts/child-preload.ts';
@@ -37,6 +39,7 @@ export interface InAppScripts {
   'loop-probe': typeof LoopProbe;
   'stall-probe': typeof StallProbe;
   'wait-probe': typeof WaitProbe;
+  'route-probe': typeof RouteProbe;
   'stack-capture': typeof StackCapture;
   'exit-hold': typeof ExitHold;
   'child-preload': typeof ChildPreload;
@@ -82,6 +85,7 @@ const callText = (script: InAppScript, fn: string, args: readonly unknown[]): st
   `${compiledScript(script)}.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`;
 
 export type { TakenWaits } from './scripts/wait-probe.ts';
+export type { TakenRoutes } from './scripts/route-probe.ts';
 export type { TakenStalls } from './scripts/stall-probe.ts';
 export type { TakenMark } from './scripts/loop-probe.ts';
 export type { PreloadEnv } from './scripts/child-preload.ts';

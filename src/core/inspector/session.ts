@@ -18,6 +18,7 @@ import {
 import { type StallGaps, startStallProbe, takeStallGaps } from './stall-probe.ts';
 import { recordConsole, restoreConsole, swapConsole } from './console-swap.ts';
 import { startWaitProbe, takeWaitTrace, type WaitTrace } from './wait-probe.ts';
+import { type RouteTrace, startRouteProbe, takeRouteTrace } from './route-probe.ts';
 
 export interface StackFrame {
   functionName: string;
@@ -254,6 +255,7 @@ export class InspectorSession {
     await step('loop probe', () => this.stopLoopProbe());
     await step('stall probe', () => this.takeStallGaps());
     await step('wait probe', () => this.takeWaitTrace());
+    await step('route probe', () => this.takeRouteTrace());
     if (this.profiling) await step('profiler', () => this.stopProfiler());
     await step('coverage', () => this.client.Profiler.stopPreciseCoverage());
     await step('profiler domain', () => this.client.Profiler.disable());
@@ -306,6 +308,16 @@ export class InspectorSession {
   /** Removes the wait probe and returns what it noted (wait-probe.ts). */
   async takeWaitTrace(): Promise<WaitTrace | undefined> {
     return takeWaitTrace((e) => this.evaluate(e));
+  }
+
+  /** Starts labelling the main thread's work with the HTTP request it serves (route-probe.ts). */
+  async startRouteProbe(): Promise<void> {
+    await startRouteProbe((e) => this.evaluate(e));
+  }
+
+  /** Removes the route probe and returns what it noted (route-probe.ts). */
+  async takeRouteTrace(): Promise<RouteTrace | undefined> {
+    return takeRouteTrace((e) => this.evaluate(e));
   }
 
   /** Removes the stall probe and returns the gaps it noted (stall-probe.ts). */

@@ -215,7 +215,7 @@ export interface ReportV1 {
    * time order: measured by a timer in the app that could not run (start refined by the
    * profile's samples), with the lines of your code that ran in it. Absent when not measured.
    */
-  stalls?: Stall[];
+  stalls?: RouteOfStall[];
   /**
    * Requests your code handed to libuv's threadpool (crypto, zlib, fs, dns.lookup) in the profiled
    * window, per calling line and API, most waited first: the wait is measured, the queued part
@@ -233,6 +233,9 @@ export interface ReportV1 {
   /** Where a typical request's latency goes (report/request-time.ts); absent without a load. */
   requestTime?: RequestTime;
 }
+
+/** A stall and the route (`GET /orders/:id`, or "(no request)") whose work filled most of it, measured in the app. */
+export type RouteOfStall = Stall & { route?: string };
 
 /**
  * One request's time to the loaded URL: the profiled window's latency p50 split into the main
@@ -382,4 +385,6 @@ export interface RouteFigures {
   lines?: Array<{ file: string; line: number; function: string; ownMs: number; ownPct: number }>;
   /** Waits of this route's requests per awaiting line (ms per request), most first. */
   waits?: Array<{ file: string; line: number; kind: string; msPerRequest: number }>;
+  /** The folded-path keys (`GET /orders/{n}`) of this route's requests when the framework named its pattern: how the load's rows find it. */
+  aliases?: string[];
 }

@@ -7,6 +7,7 @@ export {
   writeRunRecord,
 } from './run-record.ts';
 export { loadSources } from './sources.ts';
+export { ROUTES_FILE, type RoutesFile } from './routes-file.ts';
 export {
   readRuntimeScriptsBeside,
   type RuntimeScript,

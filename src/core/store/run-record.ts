@@ -24,6 +24,8 @@ export interface ExtrasRecord {
   waits?: { file: string; requests: number; pending: number; dropped: number };
   /** The event-loop stalls the stall probe measured in the profiled window. */
   stalls?: StallsRecord;
+  /** The route probe's labels of the profiled window (store/routes-file.ts). */
+  routes?: { file: string; requests: number; changes: number };
   notes: string[];
 }
 
