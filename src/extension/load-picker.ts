@@ -51,16 +51,14 @@ export async function pickLoad(settings: HotlineSettings, state: vscode.Memento)
   );
   if (!picked) return undefined;
   if (picked.pick === 'file') return requestsFromFile(common, settings.headers);
-  if (last) {
-    if (picked.pick === 'again')
-      return {
-        ...common,
-        url: last.url,
-        method: last.method,
-        body: last.body,
-        headers: last.headers ?? settings.headers,
-      };
-  }
+  if (last && picked.pick === 'again')
+    return {
+      ...common,
+      url: last.url,
+      method: last.method,
+      body: last.body,
+      headers: last.headers ?? settings.headers,
+    };
   const url = await vscode.window.showInputBox({
     title: 'Hotline: URL to load (1/3)',
     prompt: 'A path on the port the app opens (/login), or a full http://127.0.0.1:PORT/… URL',

@@ -63,7 +63,7 @@ test(
     assert.ok(routes, 'report.routes');
     t.diagnostic(`report.routes: ${JSON.stringify(routes)}`);
     // The app's own figures may add a row for time that served no request: not a route of the mix.
-  assert.equal(routes.filter((r) => r.requests > 0).length, 3);
+    assert.equal(routes.filter((r) => r.requests > 0).length, 3);
     const by = (route: string) => routes.find((r) => r.route === route)!;
     const [heavy, light, wait] = [by('/heavy/{n}'), by('/light/{n}'), by('/wait')];
     const total = heavy.requests + light.requests + wait.requests;
