@@ -63,19 +63,22 @@ export function analyzeRunDir(runDir: string, root: string): ReportV1 {
     analyzeExtras(runDir, root, record, buildReport({ ...record, profileFile: PROFILE_FILE, analysis }), sources),
     sources,
   );
-  // The app's own CPU, lines and stalls per route, merged into the load's rows where it has them
-  // (analyze-routes.ts: mergeRoutes).
+  const stalled = analyzeWaits(
+    analyzeStalls(withExtras, record.extras?.stalls, timeline),
+    runDir,
+    record.extras?.waits,
+  );
+  // The load generator's figures per route (load/route-figures.ts), then the app's own CPU, lines
+  // and stalls per route merged into them (analyze-routes.ts: mergeRoutes).
+  const loadRoutes = routesFromLoad(stalled.load);
   const waited = analyzeRoutes(
-    analyzeWaits(analyzeStalls(withExtras, record.extras?.stalls, timeline), runDir, record.extras?.waits),
+    loadRoutes ? { ...stalled, routes: loadRoutes } : stalled,
     runDir,
     record.extras?.routes,
     timeline,
   );
   const requestTime = requestTimeOf(waited);
-  const timed = requestTime ? { ...waited, requestTime } : waited;
-  // The load generator's figures per route until the app's own are merged in (analyze-routes.ts).
-  const routes = routesFromLoad(timed.load);
-  const report = routes ? { ...timed, routes } : timed;
+  const report = requestTime ? { ...waited, requestTime } : waited;
   writeSourceSnapshot(runDir, report, sources);
   writeTimeline(runDir, timeline);
   writeReport(runDir, report);
