@@ -304,7 +304,7 @@ export class CallLines {
 
   private resolveCallSite(caller: number, callerFn: FunctionInfo, child: number, childUrl: string): CallSiteResolution {
     const ticks = this.ctx.tree.positionTicks[child];
-    if (childUrl === '' && ticks && ticks.length > 0) {
+    if (childUrl === '' && ticks && ticks.length > 0 && callLinesOf(callerFn, ticks)) {
       const total = ticks.reduce((s, t) => s + t.ticks, 0);
       if (total > 0)
         return {
@@ -414,6 +414,21 @@ export function identityOf(fn: FunctionInfo): Identity {
     workspace: fn.category === 'user',
     file: fn.category === 'native' ? '' : fn.generatedFile,
   };
+}
+
+/**
+ * A native's position ticks are lines of the JS function that called it. When V8 inlined that
+ * function (Node's `scryptSync` wrapper) into the user's, the native hangs under the user's frame
+ * with the wrapper's line numbers: no lines of the user's function, and read as such they put time
+ * on lines that may never have run. They are the calling lines only when each is a line of the
+ * caller's own code that makes a call (or when the caller's source is not at hand to tell).
+ */
+function callLinesOf(callerFn: FunctionInfo, ticks: readonly { line: number; ticks: number }[]): boolean {
+  const scope = callerFn.scope;
+  if (!scope) return true;
+  return ticks.every(
+    (t) => t.ticks <= 0 || (holdsLine(callerFn, t.line) && scope.calls.some((c) => c.line === t.line)),
+  );
 }
 
 /** A 1-based generated line is inside the function (the top level holds every line). */
