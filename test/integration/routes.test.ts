@@ -16,6 +16,11 @@ const APP = path.join(REPO_ROOT, 'test', 'apps', 'routes-mix');
 const SERVER = path.join(APP, 'server.js');
 const LOAD = path.join(APP, 'load.cjs');
 const runs = leakCheckedRuns();
+// A unit of ~10–20 ms of CPU: each request's own HTTP work (about 1–1.5 ms a request on a busy
+// machine with the profiler and probes on) is then small beside it, and the ratio of CPU per
+// request stays near the constructed 3:1 (with c ms of it, (3u + c) ÷ (u + c)).
+const UNIT = 10_000_000;
+const DURATION_S = 6;
 
 test(
   'a 1:2:1 mix under an external load: each route its requests, CPU per request in the 3:1 ratio, its own hot line',
@@ -24,11 +29,11 @@ test(
     runs.watch(APP);
     const port = await freePort();
     const { runDir, report } = await profileUnderLoad({
-      target: { cwd: APP, entry: 'server.js', env: { PORT: String(port) } },
+      target: { cwd: APP, entry: 'server.js', env: { PORT: String(port), UNIT: String(UNIT) } },
       url: `http://127.0.0.1:${port}/heavy`,
-      loadCommand: `${process.execPath} ${LOAD} {url} 4`,
+      loadCommand: `${process.execPath} ${LOAD} {url} ${DURATION_S}`,
       warmupS: 1,
-      durationS: 4,
+      durationS: DURATION_S,
       runsDir: tempDir(),
     });
     runs.appStarted(report.app.pid);
@@ -54,11 +59,11 @@ test(
     for (const r of [heavy, light, wait]) assert.equal(r.source, 'app');
 
     // Requests at 1:2:1 (the load command cycles through them; a window's edges cut a few).
-    assert.ok(heavy.requests >= 25, `enough requests: ${summary.join('; ')}`);
+    assert.ok(heavy.requests >= 12, `enough requests: ${summary.join('; ')}`);
     const lightPerHeavy = light.requests / heavy.requests;
     const waitPerHeavy = wait.requests / heavy.requests;
-    assert.ok(Math.abs(lightPerHeavy - 2) <= 0.2, `light ÷ heavy requests ${lightPerHeavy.toFixed(2)} (2)`);
-    assert.ok(Math.abs(waitPerHeavy - 1) <= 0.1, `wait ÷ heavy requests ${waitPerHeavy.toFixed(2)} (1)`);
+    assert.ok(Math.abs(lightPerHeavy - 2) <= 0.25, `light ÷ heavy requests ${lightPerHeavy.toFixed(2)} (2)`);
+    assert.ok(Math.abs(waitPerHeavy - 1) <= 0.15, `wait ÷ heavy requests ${waitPerHeavy.toFixed(2)} (1)`);
 
     // CPU per request: 3 units against 1, within 10%.
     const ratio = heavy.cpuMsPerRequest! / light.cpuMsPerRequest!;
