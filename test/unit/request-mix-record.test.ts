@@ -2,7 +2,8 @@
 // the same thing (report/comparable.ts): another mix refuses the comparison.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { recordedSettings } from '../../src/core/capture/record.ts';
+import { loadFigures, type Measured, recordedSettings } from '../../src/core/capture/record.ts';
+import type { PhaseResult } from '../../src/core/load/load-run.ts';
 import { withDefaults } from '../../src/core/capture/run-settings.ts';
 import { comparabilityOf, type ReportV1 } from '../../src/core/report/index.ts';
 import type { MixRequest } from '../../src/core/load/request-mix.ts';
@@ -55,4 +56,45 @@ test('runs of another mix are not comparable; the same mix is', () => {
   const refused = comparabilityOf(report(a), report([a[0], { ...a[1], weight: 3 }])).refusals;
   assert.deepEqual(refused, ['request mix 2 requests (GET /a ×1, GET /b ×1) vs 2 requests (GET /a ×1, GET /b ×3)']);
   assert.match(comparabilityOf(report(), report(a)).refusals[0], /^request mix \(none\) vs 2 requests/);
+});
+
+test('the load figures keep each window’s routes: measured in load.routes, profiled in load.profiled.routes', () => {
+  const lat = { mean: 1, p50: 1, p90: 1, p99: 1, max: 1 };
+  const route = (requests: number) => ({
+    method: 'GET',
+    route: '/a/{n}',
+    requests,
+    reqPerSec: requests,
+    latencyMs: lat,
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+  });
+  const phase = (phaseName: 'measured' | 'profiled', requests: number, withRoutes: boolean): PhaseResult => ({
+    phase: phaseName,
+    durationS: 1,
+    requests: { total: requests, perSecond: requests },
+    latencyMs: lat,
+    completedLatencyMs: lat,
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+    statusCodes: { '200': requests },
+    bytesPerSecond: 0,
+    loadCpu: 0.1,
+    ...(withRoutes ? { routes: [route(requests)] } : {}),
+  });
+  const m = (withRoutes: boolean) =>
+    ({
+      measured: phase('measured', 10, withRoutes),
+      profiled: phase('profiled', 7, withRoutes),
+      subWindows: { measured: [], profiled: [] },
+      loop: { utilization: 0.5 },
+    }) as unknown as Measured;
+  const s = withDefaults({ url: '/a/1' });
+  const f = loadFigures(s, m(true));
+  assert.deepEqual(f.routes, [route(10)]);
+  assert.deepEqual(f.profiled.routes, [route(7)]);
+  const plain = loadFigures(s, m(false));
+  assert.ok(!('routes' in plain) && !('routes' in plain.profiled), 'a single URL adds no field');
 });

@@ -62,6 +62,7 @@ export function loadFigures(s: Settings, m: Measured): LoadFigures {
       latencyMs: m.profiled.latencyMs,
       errors: m.profiled.errors,
       non2xx: m.profiled.non2xx,
+      ...(m.profiled.routes ? { routes: m.profiled.routes } : {}),
     },
   };
 }

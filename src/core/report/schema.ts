@@ -63,6 +63,8 @@ export interface LoadFigures {
     latencyMs: LatencySummary;
     errors?: number;
     non2xx?: number;
+    /** With a request mix: each route's figures in the profiled window (CPU per request divides by these). */
+    routes?: RouteLoadFigures[];
   };
 }
 
