@@ -95,6 +95,28 @@ const LABEL = Symbol.for('hotline.route.label');
 const REQ = Symbol.for('hotline.route.request');
 type Labelled = { [LABEL]?: number };
 
+/**
+ * A label on an object the app owns. An exception thrown in an async hook ends the process, and
+ * one in a channel's subscriber is rethrown as uncaught: a frozen resource or a Proxy that throws
+ * is left unlabelled instead.
+ */
+function label(o: object, id: number, key: symbol = LABEL): void {
+  try {
+    (o as Record<symbol, number>)[key] = id;
+  } catch {
+    // not labelled
+  }
+}
+
+function labelOf(o: object): number {
+  try {
+    const l = (o as Labelled)[LABEL];
+    return typeof l === 'number' ? l : 0;
+  } catch {
+    return 0;
+  }
+}
+
 function intern(p: Probe, s: string): number {
   let i = p.stringIndex.get(s);
   if (i === undefined) {
@@ -173,7 +195,7 @@ export function start(): void {
   p.n = 1;
   p.hook = ah.createHook({
     init(_id, _type, _trigger, resource) {
-      if (p.cur !== 0) (resource as Labelled)[LABEL] = p.cur;
+      if (p.cur !== 0) label(resource, p.cur);
     },
     before(id) {
       const d = p.depth;
@@ -182,8 +204,7 @@ export function start(): void {
         p.stackLabels[d] = p.cur;
       }
       p.depth = d + 1;
-      const label = (ah.executionAsyncResource() as Labelled)[LABEL];
-      set(p, label === undefined ? 0 : label);
+      set(p, labelOf(ah.executionAsyncResource()));
     },
     after(id) {
       // Beyond the depth followed: one level up, the label kept.
@@ -240,10 +261,10 @@ function subscribe(p: Probe, ah: ReturnType<typeof builtin<'async_hooks'>>): () 
         p.reqInts[4 * i + 1] = intern(p, String(req.method ?? 'GET'));
         p.reqInts[4 * i + 2] = intern(p, (q >= 0 ? url.slice(0, q) : url).slice(0, PATH_CHARS));
         p.reqInts[4 * i + 3] = -1;
-        req[REQ] = id;
+        label(req, id, REQ);
         // The handler runs on this resource (the connection's parser) from here on.
         const resource = ah.executionAsyncResource() as Labelled;
-        resource[LABEL] = id;
+        label(resource, id);
         p.open.set(id, resource);
         set(p, id);
       },
@@ -263,7 +284,7 @@ function subscribe(p: Probe, ah: ReturnType<typeof builtin<'async_hooks'>>): () 
         // The connection's next request is not this one's work.
         const resource = p.open.get(id);
         p.open.delete(id);
-        if (resource && resource[LABEL] === id) resource[LABEL] = 0;
+        if (resource && labelOf(resource) === id) label(resource, 0);
       },
     ],
     [
@@ -274,9 +295,20 @@ function subscribe(p: Probe, ah: ReturnType<typeof builtin<'async_hooks'>>): () 
       },
     ],
   ];
-  for (const [name, fn] of subs) dc.subscribe(name, fn);
+  // A subscriber's exception would be rethrown in the app as uncaught: never the app's problem.
+  const safe = subs.map(([name, fn]): [string, (m: unknown) => void] => [
+    name,
+    (m) => {
+      try {
+        fn(m);
+      } catch {
+        // this request is not noted
+      }
+    },
+  ]);
+  for (const [name, fn] of safe) dc.subscribe(name, fn);
   return () => {
-    for (const [name, fn] of subs) dc.unsubscribe(name, fn);
+    for (const [name, fn] of safe) dc.unsubscribe(name, fn);
   };
 }
 
@@ -305,7 +337,7 @@ function stop(p: Probe): void {
   p.stopped = true;
   setImmediate(() => p.hook.disable());
   p.unsubscribe();
-  for (const [id, resource] of p.open) if (resource[LABEL] === id) resource[LABEL] = 0;
+  for (const [id, resource] of p.open) if (labelOf(resource) === id) label(resource, 0);
   p.open.clear();
 }
 
