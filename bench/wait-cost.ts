@@ -5,8 +5,12 @@
 // Apps: test/apps/threadpool (one cheap pbkdf2 per request), its GET /slow (one outgoing http.get
 // a request to its own /downstream after 5 ms: the HTTP part of the wait probe; the app's CPU per
 // request counts both ends) and bench/apps/async-chain.js (20 awaits a request, no threadpool: the
-// worst case, every promise calls the hook).
-// `node --import tsx bench/wait-cost.ts` (env PAIRS, SUB_S). Not in `npm run bench`.
+// worst case, every promise calls the hook). With DATASTORES=1 also test/apps/datastores against
+// real PostgreSQL, Redis and MariaDB servers (test/helpers/datastores.ts, started and stopped
+// here): `/pg` (one 2 ms query a request) and `/n1` (8 queries a request): the socket probe's
+// cost on a database-bound app.
+// `node --import tsx bench/wait-cost.ts` (env PAIRS, SUB_S, DATASTORES, ONLY=name,name). Not in
+// `npm run bench`.
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import CDP from 'chrome-remote-interface';
@@ -16,6 +20,7 @@ import { startWaitProbe, takeWaitTrace } from '../src/core/inspector/wait-probe.
 import { startStallProbe, takeStallGaps } from '../src/core/inspector/stall-probe.ts';
 import { APPS_DIR, sleep } from './apps.ts';
 import { median, REPO } from './common.ts';
+import { startDatastores, type Datastores } from '../test/helpers/datastores.ts';
 
 const PAIRS = Number(process.env.PAIRS ?? 6);
 const SUB_S = Number(process.env.SUB_S ?? 2);
@@ -28,12 +33,31 @@ const APPS: Array<{ name: string; file: string; env: Record<string, string>; pat
   { name: 'async-chain', file: path.join(APPS_DIR, 'async-chain.js'), env: {} },
 ];
 const PROBES: Probe[] = ['waits', 'stalls'];
+const DATASTORES_APP = path.join(REPO, 'test', 'apps', 'datastores', 'server.js');
+const DATASTORE_APPS: typeof APPS = [
+  { name: 'pg', file: DATASTORES_APP, env: { WAIT_MS: '2' }, path: '/pg', probes: ['waits'] },
+  { name: 'pg-n1', file: DATASTORES_APP, env: { WAIT_MS: '2' }, path: '/n1', probes: ['waits'] },
+];
 
 async function main(): Promise<void> {
-  for (const app of APPS) {
+  const only = process.env.ONLY?.split(',');
+  let servers: Datastores | undefined;
+  const apps = [...APPS, ...(process.env.DATASTORES === '1' ? DATASTORE_APPS : [])].filter(
+    (a) => !only || only.includes(a.name),
+  );
+  if (apps.some((a) => a.file === DATASTORES_APP)) servers = await startDatastores();
+  try {
+    await measure(apps, servers?.env ?? {});
+  } finally {
+    await servers?.stop();
+  }
+}
+
+async function measure(apps: typeof APPS, serverEnv: Record<string, string>): Promise<void> {
+  for (const app of apps) {
     const port = await freePort();
     const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', app.file], {
-      env: { ...process.env, ...app.env, PORT: String(port) },
+      env: { ...process.env, ...serverEnv, ...app.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.resume();

@@ -5,11 +5,16 @@
 // made in; at such a write the running tick's stack, then its maker's, is read for the user's line.
 // A queued item served later from another request's callbacks (a pool whose connections were
 // all busy) is put on the line whose work freed the connection: the limit of following ticks.
+// Only a tick made outside another tick's callback has its stack captured: one made inside one
+// (a library's chain of ticks) has no line of the user's code above it that its maker's stack
+// lacks, and links to its maker instead. pg's pool makes ~12 ticks a request, 2 outside a tick:
+// capturing all of them cost the app more CPU than the request itself (bench/wait-cost.ts).
 import { builtin } from './builtins.ts';
 import { userSiteOf, type SiteTable } from './call-site.ts';
 
 interface Made {
-  holder: { stack?: unknown };
+  /** The stack it was made from; none when made inside another tick's callback (see parent). */
+  holder: { stack?: unknown } | undefined;
   parent: Made | undefined;
   /** The user's site once read (-1: none in this stack). */
   site?: number;
@@ -31,13 +36,18 @@ export function deferredSites(table: SiteTable): DeferredSites {
   const ah = builtin('async_hooks');
   const made = new WeakMap<object, Made>();
   const tickMade = (resource: object): void => {
+    const parent = made.get(ah.executionAsyncResource());
+    if (parent) {
+      made.set(resource, { holder: undefined, parent });
+      return;
+    }
     const E = Error;
     const limit = E.stackTraceLimit;
     try {
       E.stackTraceLimit = DEPTH;
       const holder = {};
       E.captureStackTrace(holder, tickMade);
-      made.set(resource, { holder, parent: made.get(ah.executionAsyncResource()) });
+      made.set(resource, { holder, parent });
     } finally {
       E.stackTraceLimit = limit;
     }
@@ -46,7 +56,10 @@ export function deferredSites(table: SiteTable): DeferredSites {
     tickMade,
     site(): number {
       let m = made.get(ah.executionAsyncResource());
-      for (let hop = 0; m && hop < HOPS; hop++, m = m.parent) {
+      // Hops count captured stacks: ticks without one only link to their maker.
+      for (let hop = 0; m && hop < HOPS; m = m.parent) {
+        if (!m.holder) continue;
+        hop++;
         if (m.site === undefined) m.site = userSiteOf(table, m.holder);
         if (m.site >= 0) return m.site;
       }
