@@ -1,12 +1,14 @@
 // Hotline's MCP tools as VS Code language-model tools (agent mode calls them with no set-up) and
 // the `hotline mcp` server offered through the editor's MCP server definitions, for clients that
-// prefer it. The tools run through the very MCP server `hotline mcp` serves, linked in memory
-// (src/mcp/in-process.ts): the same validation, results and errors. A tool that starts the app asks
-// first (the editor's confirmation) and is refused in Restricted Mode, as the run commands are.
+// prefer it. The tools are calls to the very server `hotline mcp` serves (dist/mcp.js, one child
+// process per workspace folder, started on first use with the extension host's own Node): the
+// same validation, results and errors, and the runs and their analysis stay out of the extension
+// host (which only captures; test/unit/bundles.test.ts). A tool that starts the app asks first (the
+// editor's confirmation) and is refused in Restricted Mode, as the run commands are.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectInProcess } from '../mcp/in-process.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mcpToolName, STARTS_THE_APP } from '../mcp/lm-tools.ts';
 import { readSettings } from './settings.ts';
 
@@ -19,22 +21,44 @@ interface ToolText {
 const RESTRICTED =
   'Hotline starts your app with node, which runs its code. This workspace is in Restricted Mode, so Hotline will not start it. Trust the workspace to profile it.';
 
-/** One in-memory MCP server per workspace folder, made on first use, closed with the extension. */
+/** One `hotline mcp` per workspace folder, started on first use; closing it stops a run's app first. */
 class Servers implements vscode.Disposable {
   private readonly clients = new Map<string, Promise<Client>>();
-  private readonly shutdown = new AbortController();
+
+  constructor(private readonly script: string) {}
 
   of(root: string): Promise<Client> {
     let c = this.clients.get(root);
     if (!c) {
-      c = connectInProcess(root, this.shutdown.signal);
+      c = this.connect(root);
       this.clients.set(root, c);
+      // A server that could not start or has gone is started again at the next call.
+      c.then(
+        (client) => {
+          client.onclose = () => this.clients.delete(root);
+        },
+        () => this.clients.delete(root),
+      );
     }
     return c;
   }
 
+  private async connect(root: string): Promise<Client> {
+    const transport = new StdioClientTransport({
+      // The extension host's Node (Electron's, run as Node): no PATH lookup, the version VS Code ships.
+      command: process.execPath,
+      args: [this.script, root],
+      env: { ...(process.env as Record<string, string>), ELECTRON_RUN_AS_NODE: '1' },
+      cwd: root,
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'hotline-vscode', version: '1' });
+    await client.connect(transport);
+    return client;
+  }
+
   dispose(): void {
-    this.shutdown.abort(); // a run in progress stops its app and load
+    // The server's stdin closes: a run in progress stops its app and load, then it exits.
     for (const c of this.clients.values()) void c.then((client) => client.close()).catch(() => undefined);
     this.clients.clear();
   }
@@ -121,7 +145,7 @@ export function registerAssistantTools(
   extension: vscode.ExtensionContext,
   onRun: (root: string) => void,
 ): vscode.Disposable[] {
-  const servers = new Servers();
+  const servers = new Servers(vscode.Uri.joinPath(extension.extensionUri, 'dist', 'mcp.js').fsPath);
   const declared = (
     extension.extension.packageJSON as { contributes?: { languageModelTools?: Array<{ name: string }> } }
   ).contributes?.languageModelTools;
