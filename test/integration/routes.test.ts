@@ -16,10 +16,11 @@ const APP = path.join(REPO_ROOT, 'test', 'apps', 'routes-mix');
 const SERVER = path.join(APP, 'server.js');
 const LOAD = path.join(APP, 'load.cjs');
 const runs = leakCheckedRuns();
-// A unit of ~10–20 ms of CPU: each request's own HTTP work (about 1–1.5 ms a request on a busy
-// machine with the profiler and probes on) is then small beside it, and the ratio of CPU per
-// request stays near the constructed 3:1 (with c ms of it, (3u + c) ÷ (u + c)).
-const UNIT = 10_000_000;
+// A unit of ~30 ms of CPU: what each request costs besides its unit (its HTTP work, and on a busy
+// machine the profiler's samples stretched by the app waiting for a core, which land where the
+// app wakes up for a request: 1–2.5 ms a request here) is then small beside it, and the ratio
+// of CPU per request stays near the constructed 3:1 (with c ms of it, (3u + c) ÷ (u + c)).
+const UNIT = 20_000_000;
 const DURATION_S = 6;
 
 test(
@@ -59,11 +60,11 @@ test(
     for (const r of [heavy, light, wait]) assert.equal(r.source, 'app');
 
     // Requests at 1:2:1 (the load command cycles through them; a window's edges cut a few).
-    assert.ok(heavy.requests >= 12, `enough requests: ${summary.join('; ')}`);
+    assert.ok(heavy.requests >= 8, `enough requests: ${summary.join('; ')}`);
     const lightPerHeavy = light.requests / heavy.requests;
     const waitPerHeavy = wait.requests / heavy.requests;
-    assert.ok(Math.abs(lightPerHeavy - 2) <= 0.25, `light ÷ heavy requests ${lightPerHeavy.toFixed(2)} (2)`);
-    assert.ok(Math.abs(waitPerHeavy - 1) <= 0.15, `wait ÷ heavy requests ${waitPerHeavy.toFixed(2)} (1)`);
+    assert.ok(Math.abs(lightPerHeavy - 2) <= 0.3, `light ÷ heavy requests ${lightPerHeavy.toFixed(2)} (2)`);
+    assert.ok(Math.abs(waitPerHeavy - 1) <= 0.2, `wait ÷ heavy requests ${waitPerHeavy.toFixed(2)} (1)`);
 
     // CPU per request: 3 units against 1, within 10%.
     const ratio = heavy.cpuMsPerRequest! / light.cpuMsPerRequest!;
@@ -87,6 +88,23 @@ test(
       console.log(`${mark}: ${((own / total) * 100).toFixed(2)}% of its ${total.toFixed(1)} ms on ${r.route}`);
       assert.ok(own / total >= 0.97, `${mark}: ${own} of ${total} ms on its own route`);
     }
+    // Each stall (50 ms and more, the default) is given the route whose work filled most of it:
+    // the route of the stall's top line. /heavy's ~90 ms of CPU holds the loop past 50 ms by
+    // itself; two /light requests served back to back do too.
+    const stalls = report.stalls ?? [];
+    const routeOfLine = new Map([
+      [markedLine(SERVER, 'HEAVY LINE'), 'GET /heavy'],
+      [markedLine(SERVER, 'LIGHT LINE'), 'GET /light/{n}'],
+    ]);
+    const checked = stalls.filter((s) => s.lines[0] && routeOfLine.has(s.lines[0].line));
+    const agree = checked.filter((s) => s.route === routeOfLine.get(s.lines[0].line)).length;
+    const heavyStalls = stalls.filter((s) => s.route === 'GET /heavy').length;
+    console.log(
+      `stalls: ${stalls.length}, on GET /heavy: ${heavyStalls}, route = top line's: ${agree} of ${checked.length}`,
+    );
+    assert.ok(checked.length >= 5, `stalls seen: ${stalls.length}`);
+    assert.ok(heavyStalls > stalls.length / 2, `${heavyStalls} of ${stalls.length} stalls were /heavy's work`);
+    assert.ok(agree >= checked.length * 0.9, `a stall's route is its top line's: ${agree} of ${checked.length}`);
     assert.ok(
       report.notes.some((n) => n.startsWith('Cost per route:')),
       'the report says how exact the labels were',
