@@ -40,7 +40,8 @@ test(
     const mix = readRequestMix(file);
     runs.watch(APP);
     const run = await profileUnderLoad({
-      target: { cwd: APP, entry: 'server.js' },
+      // A unit of ~10 ms: large beside each request's own HTTP work, so CPU per request is 3:1.
+      target: { cwd: APP, entry: 'server.js', env: { UNIT_ITERATIONS: '1500000' } },
       url: mixUrl(mix),
       requests: mix.requests,
       warmupS: 1,
@@ -68,7 +69,16 @@ test(
     const [heavy, light, wait] = [by('/heavy/{n}'), by('/light/{n}'), by('/wait')];
     const total = heavy.requests + light.requests + wait.requests;
     assert.equal(total, report.load!.requests.total, 'every measured response is on a route');
-    assert.ok(total >= 200, `requests ${total}`);
+    // A mix turns the route probe on: each route's CPU, measured in the app, 3:1 within 10%, and
+    // the unit's line its hottest.
+    const ratio = heavy.cpuMsPerRequest! / light.cpuMsPerRequest!;
+    t.diagnostic(
+      `CPU/request heavy ${heavy.cpuMsPerRequest} ms, light ${light.cpuMsPerRequest} ms: ${ratio.toFixed(2)}`,
+    );
+    assert.ok(Math.abs(ratio / 3 - 1) <= 0.1, `heavy ÷ light CPU per request ${ratio.toFixed(2)}, not 3 within 10%`);
+    for (const r of [heavy, light]) assert.equal(r.lines?.[0]?.line, 12, `${r.route}: the UNIT LINE first`);
+    assert.ok((wait.cpuMsPerRequest ?? 0) < light.cpuMsPerRequest! / 3, '/wait waits, it does not compute');
+    assert.ok(total >= 150, `requests ${total}`);
     // Each connection cycles the mix in order: the split is exact up to one cycle per connection.
     for (const [r, share] of [
       [heavy, 0.25],

@@ -92,9 +92,12 @@ class SubWindows {
         stallThresholdMs: opts.stallThresholdMs ?? DEFAULT_STALL_THRESHOLD_MS,
         waits: opts.waits ?? true,
         // Its hooks cost the app 15–70% more CPU per light request in the profiled window
-        // (bench/route-probe-cost.ts, docs/routes.md): on by default only where the routes cannot
-        // be known otherwise (a load that is not Hotline's: --load-command, an app attached to).
-        routes: opts.routes ?? (run.load instanceof ExternalLoad || opts.attach !== undefined),
+        // (bench/route-probe-cost.ts, docs/routes.md): on by default only where the run is about
+        // routes (a request mix) or they cannot be known otherwise (a load that is not
+        // Hotline's: --load-command, an app attached to).
+        routes:
+          opts.routes ??
+          ((s.requests?.length ?? 0) > 1 || run.load instanceof ExternalLoad || opts.attach !== undefined),
         loadedPath: pathOf(s.url),
       }),
     );
