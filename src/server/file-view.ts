@@ -31,6 +31,8 @@ import {
   isWaitLensLine,
   lineHoverMarkdown,
   lineLensText,
+  routeSharesOf,
+  routesLensText,
   stallLensText,
   type TextContext,
   waitLensText,
@@ -164,6 +166,13 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
       title: lineLensText(cost, hint, index.context),
       args: { reportFile: index.reportFile, file: fc.file, line, functionName },
     });
+    const routes = routeSharesOf(index.report.routes, fc.file, line);
+    if (routes.length > 0)
+      items.push({
+        line0,
+        title: routesLensText(routes),
+        args: { reportFile: index.reportFile, file: fc.file, line, functionName },
+      });
   }
   for (const l of fc.heap) {
     if (!isHeapLensLine(l) || !index.heap) continue;
@@ -265,5 +274,6 @@ function extrasOf(index: ReportIndex, fc: FileCosts, line: number): LineExtras {
     waits: fc.waits.filter((w) => w.line === line),
     pool: index.report.threadpool,
     ...(heap && index.heap ? { heap: { line: heap, run: index.heap } } : {}),
+    routes: routeSharesOf(index.report.routes, fc.file, line),
   };
 }

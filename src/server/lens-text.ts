@@ -12,6 +12,7 @@ import {
   isBelow,
   type LineCost,
   type LineStalls,
+  type RouteFigures,
   type ThreadpoolWait,
 } from '../core/index.ts';
 import { functionLabel } from '../names.ts';
@@ -139,6 +140,40 @@ export function waitLensText(w: ThreadpoolWait, pool: { size: number } | undefin
   return `${wait} · ${formatMs(w.queuedMs.p50)} queued for the threadpool${threads}`;
 }
 
+/** A route's part of a line's own time: `GET /orders/{n}` and its share (0–100). */
+export interface RouteShare {
+  route: string;
+  pct: number;
+}
+
+/** A route gets named on a line from this share of the line's own time. */
+export const ROUTE_MIN_PCT = 5;
+
+/**
+ * Which routes a line's own time served (report.routes, measured in the app by the route probe),
+ * most first, each of at least ROUTE_MIN_PCT; none when the run had fewer than two routes.
+ */
+export function routeSharesOf(routes: readonly RouteFigures[] | undefined, file: string, line: number): RouteShare[] {
+  if (!routes || routes.filter((r) => r.requests > 0).length < 2) return [];
+  const parts = routes.flatMap((r) => {
+    const ms = r.lines?.find((l) => l.line === line && l.file === file)?.ownMs ?? 0;
+    return ms > 0 ? [{ route: r.method ? `${r.method} ${r.route}` : r.route, ms }] : [];
+  });
+  const total = parts.reduce((t, p) => t + p.ms, 0);
+  return parts
+    .map((p) => ({ route: p.route, pct: (p.ms / total) * 100 }))
+    .filter((p) => p.pct >= ROUTE_MIN_PCT)
+    .sort((a, b) => b.pct - a.pct);
+}
+
+/** `serves GET /heavy/{n} 71% · GET /light/{n} 29%`: the routes a hot line's time went to. */
+export function routesLensText(shares: readonly RouteShare[]): string {
+  return `serves ${shares
+    .slice(0, 3)
+    .map((s) => `${s.route} ${formatPct(s.pct)}`)
+    .join(' · ')}${shares.length > 3 ? ` · +${shares.length - 3} more` : ''}`;
+}
+
 /** A line's threadpool waits get a lens when they recur and last: not a config file read once. */
 export const isWaitLensLine = (w: ThreadpoolWait): boolean => w.count >= 5 && w.waitMs.p50 >= 1;
 
@@ -196,10 +231,16 @@ export interface LineExtras {
   waits: readonly ThreadpoolWait[];
   pool?: { size: number };
   heap?: { line: HeapLine; run: HeapContext };
+  /** The routes its own time served (a run of several routes). */
+  routes?: readonly RouteShare[];
 }
 
 export const hasExtras = (x: LineExtras): boolean =>
-  x.functionHere !== undefined || x.stalls !== undefined || x.waits.length > 0 || x.heap !== undefined;
+  x.functionHere !== undefined ||
+  x.stalls !== undefined ||
+  x.waits.length > 0 ||
+  x.heap !== undefined ||
+  (x.routes?.length ?? 0) > 0;
 
 /** The extras as hover paragraphs: each lens's own words first, then the figures behind them. */
 export function extrasMarkdown(x: LineExtras, ctx: TextContext): string[] {
@@ -225,6 +266,11 @@ export function extrasMarkdown(x: LineExtras, ctx: TextContext): string[] {
     );
   }
   if (x.heap) out.push(`**Allocations:** ${heapLensText(x.heap.line, x.heap.run)}`, '');
+  if (x.routes && x.routes.length > 0)
+    out.push(
+      `**Routes:** ${routesLensText(x.routes)} — of this line's own time in the profiled window, by the request it served (measured in the app).`,
+      '',
+    );
   return out;
 }
 
