@@ -85,6 +85,12 @@ const RECORDINGS = {
     extra: ['--duration', '4', '--warmup', '1', '--connections', '32', '--json'],
     report: true,
   },
+  // test/webview/report-routes.test.ts: a 1:2:1 request mix of test/apps/request-mix.
+  'request-mix': {
+    args: ['test/apps/request-mix', '--entry', 'server.js', '--requests', 'test/apps/request-mix/mix.json'],
+    extra: ['--env', 'UNIT_ITERATIONS=1500000', '--duration', '4', '--warmup', '1', '--connections', '4', '--json'],
+    report: true,
+  },
   'stall-app': {
     args: [...STALL, '--env', 'STALL_MS=200', '--duration', '4', '--connections', '8', '--json'],
     report: true,

@@ -1,6 +1,6 @@
 // The report's tables at the width the report opens at beside the code (520 px) and at full width,
 // in Light, Dark Modern and both High Contrast themes: in every table of Hot lines, Functions,
-// Stalls and Cheaper / costlier the first three columns (the line or function, its share or
+// Stalls, Routes and Cheaper / costlier the first three columns (the line or function, its share or
 // change, its cost) are inside the viewport; the One request legend's figures too; a table wider
 // than the page says so in words. A recorded report (the stall app) with itself as the baseline,
 // its "One request's time" computed by the engine. Screenshots of each tab at 520 px land in
@@ -27,7 +27,12 @@ import {
 declare const document: any;
 
 const stallApp = loadReportFixture('stall-app');
-const report: ReportV1 = { ...stallApp, requestTime: requestTimeOf(stallApp) };
+// With the routes of a request mix's run, so the Routes tab is checked too.
+const report: ReportV1 = {
+  ...stallApp,
+  requestTime: requestTimeOf(stallApp),
+  routes: loadReportFixture('request-mix').routes,
+};
 /** The baseline: the same run with its code's costs 1.6 times as high, so Cheaper / costlier has rows. */
 const scale = (x: number): number => x * 1.6;
 const baseline: ReportV1 = {
@@ -36,7 +41,7 @@ const baseline: ReportV1 = {
   lines: report.lines.map((l) => ({ ...l, ownMs: scale(l.ownMs), selfMs: scale(l.selfMs), totalMs: scale(l.totalMs) })),
   functions: report.functions.map((f) => ({ ...f, selfMs: scale(f.selfMs), totalMs: scale(f.totalMs) })),
 };
-const TABS = ['lines', 'functions', 'stalls', 'compare'] as const;
+const TABS = ['lines', 'functions', 'stalls', 'routes', 'compare'] as const;
 
 /** What a table shows of its first three columns' headers, and whether it says it scrolls. */
 interface GridFit {

@@ -16,7 +16,8 @@ export type ReportFixture =
   | 'external-unparsed'
   | 'cluster-app'
   | 'stall-app'
-  | 'threadpool-app';
+  | 'threadpool-app'
+  | 'request-mix';
 
 export function loadReportFixture(name: ReportFixture): ReportV1 {
   const text = fs.readFileSync(path.join(REPORT_FIXTURES, `${name}.json`), 'utf8');

@@ -12,6 +12,7 @@ import { panels, registerToolkit, selectTab, type Tab } from './toolkit.ts';
 import { stallsTab } from './stalls.ts';
 import { timelineTab } from './timeline-tab.ts';
 import { waitsTab } from './waits.ts';
+import { routesTab } from './routes.ts';
 import { parseToReportView } from './validate.ts';
 
 interface VsCodeApi {
@@ -84,6 +85,16 @@ function show(msg: Extract<ToReportView, { type: 'report' }>): void {
       : []),
     ...(report.waits
       ? [{ id: 'waits', label: 'Waits', count: report.waits.length, content: waitsTab(ctx, report.waits) }]
+      : []),
+    ...((report.routes?.filter((r) => r.requests > 0).length ?? 0) > 1
+      ? [
+          {
+            id: 'routes',
+            label: 'Routes',
+            count: report.routes!.filter((r) => r.requests > 0).length,
+            content: routesTab(ctx, report.routes!),
+          },
+        ]
       : []),
     { id: 'functions', label: 'Functions', content: functions(ctx) },
     ...(report.heap ? [{ id: 'allocations', label: 'Allocations', content: allocations(ctx, report.heap) }] : []),

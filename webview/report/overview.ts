@@ -49,7 +49,14 @@ export function header(ctx: ViewContext): HTMLElement {
     'div',
     { class: 'subtitle' },
     // The user's own load tool chose the method and the connections, not the settings.
-    h('span', { class: 'mono request' }, ext ? r.app.url || s.url : `${s.method} ${r.app.url || s.url}`),
+    // A request mix: its size and routes, not its first request's URL.
+    s.requests && s.requests.length > 1
+      ? h(
+          'span',
+          { class: 'request', data: { field: 'mix' } },
+          `a mix of ${s.requests.length} requests, ${r.routes?.filter((x) => x.requests > 0).length ?? '?'} routes`,
+        )
+      : h('span', { class: 'mono request' }, ext ? r.app.url || s.url : `${s.method} ${r.app.url || s.url}`),
     ext
       ? h('span', { data: { field: 'load-tool' } }, `load by ${ext.tool ?? 'your command'}`)
       : h('span', null, `${s.connections} connections`),
