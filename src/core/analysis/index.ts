@@ -72,6 +72,7 @@ export { outgoingCallOfType, poolLimitHint, threadpoolWaits, type WaitTraceInput
 export { DATA_STORE_APIS, repeatedQueryHint } from './time/data-store-hints.ts';
 export {
   cutProfile,
+  sampleStarts,
   TIMELINE_FILE,
   timelineJson,
   timelineJsonFits,

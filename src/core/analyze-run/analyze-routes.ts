@@ -9,7 +9,7 @@
 // each stall is given the route whose work filled most of it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { TimelineV1 } from '../analysis/index.ts';
+import { sampleStarts, type TimelineV1 } from '../analysis/index.ts';
 import { MAX_SAMPLE_WEIGHT } from '../analysis/model.ts';
 import { routeKey, routeOf } from '../common/index.ts';
 import type { ReportV1, RouteFigures } from '../report/index.ts';
@@ -48,17 +48,6 @@ export function labelsAtSamples(
     if (Math.min(before, after) < nearUs) near[s] = 1;
   }
   return { labels, near };
-}
-
-/** The start of each sample (µs from the profile's start), as the timeline lays them out. */
-function sampleTimes(t: TimelineV1): Float64Array {
-  const starts = new Float64Array(t.sampleUs.length);
-  let at = t.firstUs;
-  for (let s = 0; s < starts.length; s++) {
-    starts[s] = at;
-    at += t.sampleUs[s];
-  }
-  return starts;
 }
 
 interface RequestRow {
@@ -138,7 +127,7 @@ export function routeFigures(
     }
   }
 
-  const starts = sampleTimes(timeline);
+  const starts = sampleStarts(timeline);
   const { labels, near } = labelsAtSamples(starts, file.changes);
   const idleKind = timeline.kinds.map((k) => k.category === 'idle');
   const capUs = timeline.intervalUs > 0 ? MAX_SAMPLE_WEIGHT * timeline.intervalUs : Infinity;
