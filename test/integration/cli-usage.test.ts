@@ -32,13 +32,16 @@ for (const [args, message] of [
   [['--warmup', '-2'], /warm-up must be 0–600 s/],
   [['--stack-rate', '-5'], /stack capture rate must be 0 \(off\) to 1000 a second/],
   [['--url', 'http://example.com/'], /not a loopback address/],
+  // Several --url make a mix: each is checked, and the one off this machine named.
+  [['--url', '/', '--url', 'http://example.com/'], /--url 2: example\.com is not this machine/],
 ] as const) {
   test(
     `profile ${args.join(' ')} is bad usage: exit 2 with the reason, before anything starts`,
     RUN_TEST_TIMEOUT,
     async () => {
       const guard = new LeakGuard(GRACEFUL);
-      const r = await runCli(['profile', GRACEFUL, '--url', '/', ...args]);
+      const url = (args as readonly string[]).includes('--url') ? [] : ['--url', '/'];
+      const r = await runCli(['profile', GRACEFUL, ...url, ...args]);
       assert.equal(r.code, 2, show(r));
       assert.match(r.stderr, message);
       assert.doesNotMatch(r.stderr, /ambiguous/);
