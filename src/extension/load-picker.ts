@@ -44,7 +44,7 @@ export async function pickLoad(settings: HotlineSettings, state: vscode.Memento)
       ...(last
         ? [{ label: `$(debug-rerun) ${last.method} ${last.url}`, description: 'as last time', pick: 'again' }]
         : []),
-      { label: '$(edit) Another URL…', pick: 'url' },
+      { label: last ? '$(edit) Another URL…' : '$(edit) A URL…', pick: 'url' },
       { label: '$(file) Requests from a file…', description: 'JSON, YAML or HAR: a mix of routes', pick: 'file' },
     ],
     { title: 'Hotline: what to load?', ignoreFocusOut: true },

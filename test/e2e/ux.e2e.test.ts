@@ -103,6 +103,8 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
   try {
     // 1. The first run asks what to load; a second start during it refuses before any question.
     await dom.runCommand(page, 'Hotline: Profile Under Load');
+    // One URL, or a mix of requests from a file.
+    await dom.pickQuickItem(page, /A URL…\s*$/);
     await page.locator(dom.SEL.quickInputBox).waitFor({ state: 'visible' });
     await page.locator(dom.SEL.quickInputBox).fill('/');
     await page.keyboard.press('Enter');
