@@ -11,14 +11,12 @@
 // in both halves: the route probe's cost on top of it.
 // `node --import tsx bench/route-probe-cost.ts` (env PAIRS, SUB_S, ONLY=name,name, WITH_WAITS). Not
 // in `npm run bench`.
-import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import CDP from 'chrome-remote-interface';
 import { LoadRun } from '../src/core/load/load-run.ts';
-import { accepts, freePort } from '../src/core/app/ports.ts';
 import { startRouteProbe, takeRouteTrace } from '../src/core/inspector/route-probe.ts';
 import { startWaitProbe, takeWaitTrace } from '../src/core/inspector/wait-probe.ts';
 import { APPS_DIR, sleep } from './apps.ts';
+import { startInspectedApp } from './inspected-app.ts';
 import { median, REPO } from './common.ts';
 
 const PAIRS = Number(process.env.PAIRS ?? 4);
@@ -41,36 +39,8 @@ async function main(): Promise<void> {
 }
 
 async function measure(app: (typeof APPS)[number]): Promise<void> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', app.file], {
-    env: { ...process.env, ...app.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.resume();
-  let client: CDP.Client | undefined;
+  const { port, evaluate: ev, stop } = await startInspectedApp(app.name, app.file, app.env);
   try {
-    let err = '';
-    const ws = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${app.name}: no inspector within 10 s`)), 10_000);
-      child.stderr.on('data', (d) => {
-        err += d;
-        const m = /ws:\/\/\S+/.exec(err);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[0]);
-        }
-      });
-      child.once('exit', () => reject(new Error(`${app.name} exited: ${err}`)));
-    });
-    const u = new URL(ws);
-    client = await CDP({ host: u.hostname, port: Number(u.port), target: ws });
-    const c = client;
-    for (let i = 0; !(await accepts(port)); i++) {
-      if (i > 500) throw new Error(`${app.name} does not accept connections`);
-      await sleep(0.02);
-    }
-    const ev = async (expression: string): Promise<unknown> =>
-      (await c.Runtime.evaluate({ expression, includeCommandLineAPI: true, returnByValue: true })).result.value;
     const load = await LoadRun.start({
       url: `http://127.0.0.1:${port}${app.path}`,
       connections: 10,
@@ -111,8 +81,7 @@ async function measure(app: (typeof APPS)[number]): Promise<void> {
       await load.finish().catch(() => undefined);
     }
   } finally {
-    await client?.close().catch(() => undefined);
-    child.kill('SIGKILL');
+    await stop();
   }
 }
 

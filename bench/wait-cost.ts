@@ -11,14 +11,12 @@
 // cost on a database-bound app.
 // `node --import tsx bench/wait-cost.ts` (env PAIRS, SUB_S, DATASTORES, ONLY=name,name). Not in
 // `npm run bench`.
-import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import CDP from 'chrome-remote-interface';
 import { LoadRun } from '../src/core/load/load-run.ts';
-import { accepts, freePort } from '../src/core/app/ports.ts';
 import { startWaitProbe, takeWaitTrace } from '../src/core/inspector/wait-probe.ts';
 import { startStallProbe, takeStallGaps } from '../src/core/inspector/stall-probe.ts';
 import { APPS_DIR, sleep } from './apps.ts';
+import { startInspectedApp } from './inspected-app.ts';
 import { median, REPO } from './common.ts';
 import { startDatastores, type Datastores } from '../test/helpers/datastores.ts';
 
@@ -55,36 +53,8 @@ async function main(): Promise<void> {
 
 async function measure(apps: typeof APPS, serverEnv: Record<string, string>): Promise<void> {
   for (const app of apps) {
-    const port = await freePort();
-    const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', app.file], {
-      env: { ...process.env, ...serverEnv, ...app.env, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.resume();
-    let client: CDP.Client | undefined;
+    const { port, evaluate: ev, stop } = await startInspectedApp(app.name, app.file, { ...serverEnv, ...app.env });
     try {
-      let err = '';
-      const ws = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${app.name}: no inspector within 10 s`)), 10_000);
-        child.stderr.on('data', (d) => {
-          err += d;
-          const m = /ws:\/\/\S+/.exec(err);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[0]);
-          }
-        });
-        child.once('exit', () => reject(new Error(`${app.name} exited: ${err}`)));
-      });
-      const u = new URL(ws);
-      client = await CDP({ host: u.hostname, port: Number(u.port), target: ws });
-      const c = client;
-      for (let i = 0; !(await accepts(port)); i++) {
-        if (i > 500) throw new Error(`${app.name} does not accept connections`);
-        await sleep(0.02);
-      }
-      const ev = async (expression: string): Promise<unknown> =>
-        (await c.Runtime.evaluate({ expression, includeCommandLineAPI: true, returnByValue: true })).result.value;
       const set = async (p: Probe, on: boolean): Promise<void> => {
         if (p === 'waits') await (on ? startWaitProbe(ev) : takeWaitTrace(ev));
         else await (on ? startStallProbe(ev, 50) : takeStallGaps(ev));
@@ -124,8 +94,7 @@ async function measure(apps: typeof APPS, serverEnv: Record<string, string>): Pr
         await load.finish().catch(() => undefined);
       }
     } finally {
-      await client?.close().catch(() => undefined);
-      child.kill('SIGKILL');
+      await stop();
     }
   }
 }
