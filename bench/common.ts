@@ -122,3 +122,17 @@ export function readSavedStacks(runDir: string): Partial<StackCapturesV1> | unde
   if (!fs.existsSync(file)) return undefined;
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<StackCapturesV1>;
 }
+
+/** The login example's request, as `hotline profile`/`gate` take it (the gate benches' crypto app). */
+export const LOGIN_ARGS = [
+  '--entry',
+  'server.js',
+  '--url',
+  '/login',
+  '--method',
+  'POST',
+  '--header',
+  'content-type:application/json',
+  '--body',
+  '{"email":"alice@example.com","password":"correct horse battery staple"}',
+];

@@ -20,7 +20,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { BENCH_DIR, REPO, median, progress, round, tmpDir } from './common.ts';
+import { BENCH_DIR, REPO, median, progress, round, tmpDir, LOGIN_ARGS } from './common.ts';
 
 const run = promisify(execFile);
 const GATES = Number(process.env.HOTLINE_BENCH_GATES) || 20;
@@ -100,18 +100,7 @@ const APPS: App[] = [
     from: ', 10000, 512,',
     to: ', 11000, 512,',
     change: 'pbkdf2 10000 → 11000 iterations',
-    args: [
-      '--entry',
-      'server.js',
-      '--url',
-      '/login',
-      '--method',
-      'POST',
-      '--header',
-      'content-type:application/json',
-      '--body',
-      '{"email":"alice@example.com","password":"correct horse battery staple"}',
-    ],
+    args: LOGIN_ARGS,
   },
 ];
 
