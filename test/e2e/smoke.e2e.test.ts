@@ -104,8 +104,9 @@ test(
         await dom.waitForCodeLens(page, 'smoke lens');
         assert.deepEqual(await dom.codeLensTexts(page), ['smoke lens']);
         await vs.screenshot('smoke-2-codelens');
-        await dom.clickCodeLens(page, 'smoke lens');
-        await dom.waitForNotification(page, /smoke lens clicked on line 1/);
+        await dom.clickCodeLens(page, 'smoke lens', {
+          until: (ms) => dom.waitForNotification(page, /smoke lens clicked on line 1/, ms),
+        });
         await dom.clickNotificationButton(page, /smoke lens clicked/, 'Thanks');
         await dom.waitForNotification(page, /smoke thanks received/);
         await dom.dismissNotifications(page);

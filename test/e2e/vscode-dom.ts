@@ -404,9 +404,29 @@ export async function codeLensLines(page: Page): Promise<Array<{ lens: string; l
 }
 
 /** Clicks the CodeLens item whose text matches (which runs its command). */
-export async function clickCodeLens(page: Page, text: string | RegExp, timeout = 30_000): Promise<void> {
-  const lens = await waitForCodeLens(page, text, timeout);
-  await lens.click();
+/**
+ * Clicks a CodeLens. With `until` (what the click should bring about, given a timeout in ms), a
+ * click that did nothing is tried again: Monaco re-renders its lenses when the provider answers
+ * again, and a click that lands on a lens being replaced is lost (a CI run lost one so).
+ */
+export async function clickCodeLens(
+  page: Page,
+  text: string | RegExp,
+  opts: { timeout?: number; until?: (timeoutMs: number) => Promise<unknown> } = {},
+): Promise<void> {
+  const timeout = opts.timeout ?? 30_000;
+  const tries = opts.until ? 3 : 1;
+  for (let i = 1; ; i++) {
+    const lens = await waitForCodeLens(page, text, timeout);
+    await lens.click();
+    if (!opts.until) return;
+    try {
+      await opts.until(i < tries ? 10_000 : timeout);
+      return;
+    } catch (err) {
+      if (i >= tries) throw err;
+    }
+  }
 }
 
 // ------------------------------------------------------------------------------------------

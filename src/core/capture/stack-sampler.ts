@@ -306,9 +306,15 @@ export class StackSampler {
     this.stopped = true;
     clearTimeout(this.timer);
     this.senderOpen = false;
-    await this.sender?.dispose();
+    const sender = this.sender;
     this.sender = undefined;
-    await this.evaluate(inAppCall('stack-capture', 'uninstall')).catch(() => undefined);
+    // Side by side: the thread's end can take seconds on a busy machine, and the run's stop waits
+    // for its disposers a moment only before it lets an attached app go (run-control.ts). A
+    // capture the thread still sends after the uninstall throws in its own evaluate, unseen.
+    await Promise.all([
+      sender?.dispose(),
+      this.evaluate(inAppCall('stack-capture', 'uninstall')).catch(() => undefined),
+    ]);
   }
 
   private async evaluate(expression: string): Promise<unknown> {
