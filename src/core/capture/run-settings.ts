@@ -81,7 +81,9 @@ export function probeOptionsOf(o: LoadOptions): LoadOptions {
   };
 }
 
-export function validate(s: Settings, stopGraceS?: number): void {
+export function validate(s: Settings, stopGraceS?: number, measuredS?: number): void {
+  if (measuredS !== undefined && (!Number.isFinite(measuredS) || measuredS <= 0 || measuredS > 3600))
+    throw new RunError('bad-options', `a measured sub-window must be above 0 and at most 3600 s (got ${measuredS}).`);
   if (stopGraceS !== undefined && (!Number.isFinite(stopGraceS) || stopGraceS < 0 || stopGraceS > 600)) {
     throw new RunError('bad-options', `the stop grace period must be 0–600 s (got ${stopGraceS}).`);
   }

@@ -21,6 +21,12 @@ export interface RunOptions extends LoadSettings {
    * are then the app's).
    */
   subWindows?: number;
+  /**
+   * Seconds of each measured sub-window (default: as long as each profiled one). Shorter for a run
+   * read for its profile alone (the known-answer tests): the measured figures then rest on fewer
+   * requests, the profiled window is unchanged.
+   */
+  measuredS?: number;
   /** Stack captures per second in the profiled window, for exact calling lines (stack-sampler.ts); 0: none. */
   stackRateHz?: number;
   /**

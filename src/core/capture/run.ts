@@ -37,7 +37,7 @@ import { saveRun } from './save-run.ts';
 /** Capture only: the caller analyzes the run folder (the CLI in-process, the editor in its language server). */
 export async function captureUnderLoad(opts: RunOptions): Promise<RunResult> {
   const settings = withDefaults(opts);
-  validate(settings, opts.stopGraceS);
+  validate(settings, opts.stopGraceS, opts.measuredS);
   validateStallThreshold(opts.stallThresholdMs);
   validateStackRate(opts.stackRateHz);
   if (opts.loadCommand && settings.requests)

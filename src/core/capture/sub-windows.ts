@@ -70,7 +70,7 @@ class SubWindows {
     private readonly run: RunControl,
     private readonly started: StartedApp,
     private readonly progress: WindowProgress,
-    private readonly plan: { count: number; seconds: number },
+    private readonly plan: { count: number; seconds: number; measuredS: number },
     private readonly extras: ProfiledExtras,
     private readonly sampler: StackSampler | undefined,
     private readonly samplerNote: string | undefined,
@@ -84,6 +84,7 @@ class SubWindows {
       opts.subWindows !== undefined && opts.subWindows >= 1
         ? { count: Math.floor(opts.subWindows), seconds: s.durationS / Math.floor(opts.subWindows) }
         : subWindowPlan(s.durationS, run.load instanceof ExternalLoad);
+    const measuredS = opts.measuredS ?? plan.seconds;
     const extras = await run.race(
       ProfiledExtras.open(run.inspector!, {
         samplingIntervalUs: s.samplingIntervalUs,
@@ -109,7 +110,7 @@ class SubWindows {
       const sampler = sampling.sampler;
       run.disposers.push(() => sampler.dispose());
     }
-    return new SubWindows(run, started, progress, plan, extras, sampling?.sampler, sampling?.note);
+    return new SubWindows(run, started, progress, { ...plan, measuredS }, extras, sampling?.sampler, sampling?.note);
   }
 
   async take(): Promise<SubWindowsTaken> {
@@ -165,7 +166,7 @@ class SubWindows {
       await run.race(this.started.processes?.closeInspectors() ?? Promise.resolve());
     }
     await run.race(load.switchPhase('measured'));
-    await run.windowClock(this.plan.seconds).next();
+    await run.windowClock(this.plan.measuredS).next();
     const measured = await run.race(load.switchPhase('warmup'));
     if (this.closing?.isClosed) {
       run.inspector = await run.race(this.closing.reopen());
