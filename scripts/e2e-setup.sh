@@ -3,7 +3,8 @@
 # browser of the webview and e2e suites, the load tools of the integration tests, and the real
 # VS Code of the e2e suite, the last into a cache folder outside the repo:
 #   - Debian packages: chromium build-essential python3 libkrb5-dev libsecret-1-dev, wrk +
-#     apache2-utils (ab) for the external-load tests and the load-generator benchmark, and neovim
+#     apache2-utils (ab) for the external-load tests and the load-generator benchmark,
+#     python3-locust (a Locust master and workers: test/integration/locust.test.ts), and neovim
 #     (the editor of test/server/neovim.test.ts: `hotline lsp` outside VS Code), and the database
 #     servers of the data-store tests (postgresql redis-server mariadb-server: never started as
 #     services; test/helpers/datastores.ts starts its own on free ports and stops them)
@@ -24,7 +25,7 @@ set -euo pipefail
 
 NODE_VERSION=24.21.0
 CODE_SERVER_VERSION=4.139.1
-APT_PACKAGES=(chromium build-essential python3 libkrb5-dev libsecret-1-dev wrk apache2-utils neovim postgresql redis-server mariadb-server)
+APT_PACKAGES=(chromium build-essential python3 libkrb5-dev libsecret-1-dev wrk apache2-utils python3-locust neovim postgresql redis-server mariadb-server)
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${HOTLINE_E2E_CACHE:-$HOME/.cache/hotline-e2e}"

@@ -47,7 +47,7 @@ export const USAGE = `Usage:
       --load-command CMD      load with your own tool instead of autocannon, e.g.
                               "wrk -t2 -c50 -d10s {url}" ({url}, {port}, {host} are filled in; no shell).
                               It runs once per window, which lasts as long as it does (killed after
-                              duration×2+30 s); wrk, ab, autocannon, artillery and k6 output is parsed,
+                              duration×2+30 s); wrk, ab, autocannon, artillery, k6, Locust output is parsed,
                               any output is kept in the run's load.log. Targets must be 127.0.0.1/localhost.
       --json                  print report.json on stdout
       --pprof OUT.pb.gz       also write the run's CPU profile as pprof (for Pyroscope, Parca, Datadog)

@@ -1,5 +1,5 @@
-// The load tools' outputs (test/fixtures/load-output/: wrk, ab and autocannon captured from real
-// runs on this machine; artillery and k6 transcribed from their documented formats, see the
+// The load tools' outputs (test/fixtures/load-output/: wrk, ab, autocannon and Locust captured
+// from real runs on this machine; artillery and k6 transcribed from their documented formats, see the
 // README there) read into figures; and the command-line splitter the external load runs on.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -172,6 +172,45 @@ test("k6 --summary-export JSON: a Rate metric's passes are the failed requests",
   });
 });
 
+test('Locust: the last stats table (not the periodic ones), percentiles, 404s as non-2xx; exit 1 is not fatal', () => {
+  check('locust-failures.txt', {
+    tool: 'locust',
+    total: 1180,
+    perSecond: 275.14,
+    latencyMs: { mean: 10, p50: 8, p90: 18, p99: 62, max: 146 },
+    errors: 0,
+    timeouts: 0,
+    non2xx: 299,
+  });
+});
+
+test('Locust: refused connections are errors, not non-2xx', () => {
+  check('locust-refused.txt', { tool: 'locust', total: 1618, perSecond: 988.4, errors: 1618, non2xx: 0 });
+});
+
+test("Locust master with two workers (sh -c): the master's summary among the workers' log lines", () => {
+  check('locust-distributed.txt', {
+    tool: 'locust',
+    total: 186,
+    perSecond: 62.23,
+    latencyMs: { mean: 59, p50: 52, p90: 110, p99: 180, max: 209 },
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+  });
+});
+
+test('Locust --csv PREFIX_stats.csv: the Aggregated row, failures not split by kind', () => {
+  check('locust-stats.csv', {
+    tool: 'locust',
+    total: 1137,
+    perSecond: 286.095,
+    latencyMs: { mean: 9.808, p50: 7, p90: 17, p99: 62, max: 146.035 },
+    errors: 283,
+  });
+  assert.equal(parseLoadOutput(fixture('locust-stats.csv'))?.non2xx, undefined);
+});
+
 test('an unknown format is not parsed, and a known tool whose output has no figures is not either', () => {
   assert.equal(parseLoadOutput('hey, 200 requests done\n'), undefined);
   assert.equal(sniffTool('hey, 200 requests done\n'), undefined);
@@ -185,6 +224,12 @@ test('the tool is named by the command first (npx and node wrappers too), then s
   assert.equal(toolOfCommand(['node', 'node_modules/.bin/autocannon']), 'autocannon');
   assert.equal(toolOfCommand(['k6', 'run', 'x.js']), 'k6');
   assert.equal(toolOfCommand(['hey', '-n', '10']), undefined);
+  assert.equal(toolOfCommand(['python3', '-m', 'locust', '-f', 'x.py']), 'locust');
+  // A Locust master and its workers: one shell line, several processes.
+  const master = 'locust -f l.py --worker & locust -f l.py --worker & locust -f l.py --master --headless; wait';
+  assert.equal(toolOfCommand(['sh', '-c', master]), 'locust');
+  assert.equal(toolOfCommand(['/bin/bash', '-c', 'sleep 1; wrk -d1s http://127.0.0.1:1/']), 'wrk');
+  assert.equal(toolOfCommand(['sh', '-c', 'echo hi']), undefined);
   // autocannon's table also starts with "Running 3s test @", like wrk's: sniffing tells them apart.
   assert.equal(sniffTool(fixture('autocannon-text.txt')), 'autocannon');
   assert.equal(sniffTool(fixture('wrk-plain.txt')), 'wrk');

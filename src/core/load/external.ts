@@ -1,7 +1,9 @@
-// A load test by the user's own tool (wrk, ab, autocannon's CLI, artillery, k6) instead of
-// Hotline's autocannon: the command runs, without a shell, once for the measured window and once
-// for the profiled one; each window lasts as long as the command does (bounded: it is killed
-// after durationS×2+30 s). Its output is parsed (parsers.ts) where the format is known and
+// A load test by the user's own tool (wrk, ab, autocannon's CLI, artillery, k6, Locust) instead
+// of Hotline's autocannon: the command runs, without a shell (unless it is `sh -c '…'`, as a
+// Locust master with its workers needs), once for the measured window and once for the profiled
+// one; each window lasts as long as the command does (bounded: it is killed after
+// durationS×2+30 s). It runs in a process group of its own, killed whole at the end of each run,
+// so nothing it started in the background outlives its window. Its output is parsed (parsers.ts) where the format is known and
 // kept whole for load.log either way. A short warm-up run, stopped after the warm-up, lets the
 // app's code get hot and gives the block coverage its calls.
 //
@@ -12,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isLoopback, REDACTED, redactHeaders, redactUrl } from '../common/index.ts';
 import { LoadError, type LoadPhase, type PhaseResult } from './load-run.ts';
-import { type ParsedLoad, parseLoadOutput, toolOfCommand } from './parsers.ts';
+import { type ParsedLoad, parseLoadOutput, shellScriptOf, toolOfCommand } from './parsers.ts';
 import { CommandLineError, splitCommandLine } from './argv.ts';
 import type { ExternalLoadFigures } from '../report/index.ts';
 
@@ -37,6 +39,8 @@ interface CommandRun {
   child: ChildProcess;
   startedAt: number;
   output: string;
+  /** Its output closed: the command and everything that held its output have ended. */
+  closed?: boolean;
   ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; durationS: number; cpuS: number }>;
 }
 
@@ -160,18 +164,29 @@ export class ExternalLoad {
     return result;
   }
 
-  /** k6 --summary-export=FILE: the JSON it wrote for the window just ended, when its text was not read. */
+  /**
+   * The file the tool wrote its figures to, for the window just ended, when its output was not
+   * read: k6's --summary-export=FILE, Locust's --csv PREFIX (PREFIX_stats.csv). Inside an
+   * `sh -c` script too (a Locust master and its workers).
+   */
   private parseSummaryExport(since: number): ParsedLoad | undefined {
-    const i = this.argv.findIndex((a) => a === '--summary-export' || a.startsWith('--summary-export='));
-    if (i < 0) return undefined;
-    const file = this.argv[i].includes('=') ? this.argv[i].slice(this.argv[i].indexOf('=') + 1) : this.argv[i + 1];
+    const script = shellScriptOf(this.argv);
+    const words = script === undefined ? this.argv : script.split(/\s+/).map((w) => w.replace(/^(['"])(.*)\1$/, '$2'));
+    const flag = (name: string): string | undefined => {
+      const i = words.findIndex((a) => a === name || a.startsWith(`${name}=`));
+      if (i < 0) return undefined;
+      return words[i].includes('=') ? words[i].slice(words[i].indexOf('=') + 1) : words[i + 1];
+    };
+    const k6 = flag('--summary-export');
+    const locust = flag('--csv');
+    const file = k6 ?? (locust ? `${locust}_stats.csv` : undefined);
     try {
       const full = path.resolve(this.opts.cwd, file ?? '');
       // Written by this window's run, not left over from the one before.
       if (!file || fs.statSync(full).mtimeMs < since - 1000) return undefined; // (1 s: coarse file times)
       return parseLoadOutput(fs.readFileSync(full, 'utf8'), this.argv);
     } catch {
-      return undefined; // not written (k6 failed early): the output decides
+      return undefined; // not written (the tool failed early): the output decides
     }
   }
 
@@ -199,6 +214,9 @@ export class ExternalLoad {
       const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
         clearInterval(sampler);
         clearTimeout(bound);
+        run.closed = true;
+        // What it left in the background (a worker whose master ended) ends with it.
+        killGroup(child.pid);
         resolve({ code, signal, durationS: (Date.now() - run.startedAt) / 1000, cpuS });
       };
       child.once('close', finish);
@@ -318,15 +336,22 @@ export function isExternalResult(r: PhaseResult): r is WindowResult {
   return 'external' in r;
 }
 
-/** The whole process group: `npx autocannon` and `k6` start children of their own. */
+/** The whole process group: `npx autocannon`, `k6` and `sh -c` (a Locust master and its workers) start children. */
 function killRun(run: CommandRun): void {
   const pid = run.child.pid;
-  if (pid === undefined || run.child.exitCode !== null || run.child.signalCode !== null) return;
+  if (pid === undefined || run.closed) return;
+  // The leader may have exited while what it started still holds the output: the group, then.
+  if (!killGroup(pid) && run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
+}
+
+/** SIGKILL to the process group `pid` leads; false where there is none (or on Windows). */
+function killGroup(pid: number | undefined): boolean {
+  if (pid === undefined || process.platform === 'win32') return false;
   try {
-    if (process.platform !== 'win32') process.kill(-pid, 'SIGKILL');
-    else run.child.kill('SIGKILL');
+    process.kill(-pid, 'SIGKILL');
+    return true;
   } catch {
-    run.child.kill('SIGKILL'); // the group is gone already; the leader may not be
+    return false; // the group is gone already
   }
 }
 

@@ -1,10 +1,11 @@
 // The end-of-run output of load tools people already use (wrk, ab, autocannon's CLI, artillery,
-// k6) read into load figures. Pure: text in, figures out. Each tool reports a different subset
-// (ab and wrk have no p90 without options, autocannon's table has no p90, artillery no p90):
-// what a format lacks is left out, never made up. Fixtures: test/fixtures/load-output/.
+// k6, Locust) read into load figures. Pure: text in, figures out. Each tool reports a different
+// subset (ab and wrk have no p90 without options, autocannon's table has no p90, artillery no
+// p90, Locust rounds its percentiles): what a format lacks is left out, never made up.
+// Fixtures: test/fixtures/load-output/.
 
-export type LoadTool = 'wrk' | 'ab' | 'autocannon' | 'artillery' | 'k6';
-export const LOAD_TOOLS: readonly LoadTool[] = ['wrk', 'ab', 'autocannon', 'artillery', 'k6'];
+export type LoadTool = 'wrk' | 'ab' | 'autocannon' | 'artillery' | 'k6' | 'locust';
+export const LOAD_TOOLS: readonly LoadTool[] = ['wrk', 'ab', 'autocannon', 'artillery', 'k6', 'locust'];
 
 export interface ParsedLoad {
   tool: LoadTool;
@@ -21,16 +22,35 @@ export interface ParsedLoad {
   statusCodes?: Record<string, number>;
 }
 
-/** Which tool a command runs: its program name, or the one after npx/node/yarn/pnpm. */
+/**
+ * Which tool a command runs: its program name, or the one after npx/node/yarn/pnpm/python -m;
+ * for `sh -c SCRIPT` (a Locust master and its workers), the first of the script's commands that
+ * names one.
+ */
 export function toolOfCommand(argv: readonly string[]): LoadTool | undefined {
+  const script = shellScriptOf(argv);
+  if (script !== undefined) {
+    for (const command of script.split(/[;&|\n]+/)) {
+      const tool = toolOfCommand(command.trim().split(/\s+/));
+      if (tool) return tool;
+    }
+    return undefined;
+  }
   for (const arg of argv.slice(0, 3)) {
     const name = (arg.split(/[\\/]/).pop() ?? '').replace(/\.(c?js|exe|cmd)$/i, '').toLowerCase();
     if (name === 'wrk' || name === 'wrk2') return 'wrk';
     if (name === 'ab' || name === 'ab2') return 'ab';
-    if (name === 'autocannon' || name === 'artillery' || name === 'k6') return name;
-    if (!['npx', 'node', 'yarn', 'pnpm', 'bunx', 'exec', 'run'].includes(name)) return undefined;
+    if (name === 'autocannon' || name === 'artillery' || name === 'k6' || name === 'locust') return name;
+    if (!['npx', 'node', 'yarn', 'pnpm', 'bunx', 'exec', 'run', 'python3', 'python', '-m'].includes(name))
+      return undefined;
   }
   return undefined;
+}
+
+/** The script of `sh -c SCRIPT` (bash, dash too); undefined for any other command. */
+export function shellScriptOf(argv: readonly string[]): string | undefined {
+  const name = argv[0]?.split('/').pop();
+  return ['sh', 'bash', 'dash'].includes(name ?? '') && argv[1] === '-c' ? argv[2] : undefined;
 }
 
 /** Which tool printed `text`, by marks each one's output always has. */
@@ -39,6 +59,7 @@ export function sniffTool(text: string): LoadTool | undefined {
   if (/^Running \S+ test @ /m.test(text) && /Requests\/sec:/.test(text)) return 'wrk';
   if (/Summary report @/.test(text)) return 'artillery';
   if (/http_req_duration[.\s]*:/.test(text) || /"http_req_duration"/.test(text)) return 'k6';
+  if (LOCUST_STATS_HEADER.test(text) || LOCUST_CSV_HEADER.test(text)) return 'locust';
   if (/Req\/Sec/.test(text) && /requests in [\d.]+s/.test(text)) return 'autocannon';
   if (/"latency"\s*:\s*\{/.test(text) && /"requests"\s*:\s*\{/.test(text)) return 'autocannon';
   return undefined;
@@ -64,6 +85,7 @@ const PARSERS: Record<LoadTool, (text: string) => ParsedLoad | undefined> = {
   autocannon: (text) => parseAutocannonJson(text) ?? parseAutocannonText(text),
   artillery: parseArtillery,
   k6: (text) => parseK6Json(text) ?? parseK6Text(text),
+  locust: (text) => parseLocustText(text) ?? parseLocustCsv(text),
 };
 
 // ---- units -----------------------------------------------------------------------------------
@@ -394,5 +416,117 @@ function parseK6Json(text: string): ParsedLoad | undefined {
     }),
     // A Rate metric's "passes" are its true values: for http_req_failed, the failed requests.
     errors: get(failed, 'passes'),
+  };
+}
+
+// ---- Locust ----------------------------------------------------------------------------------
+
+const LOCUST_STATS_HEADER = /^Type\s+Name\s+# reqs\s+# fails\s*\|/m;
+const LOCUST_CSV_HEADER = /^Type,Name,Request Count,Failure Count,/m;
+
+/**
+ * Locust's console summary (headless; a master's, with or without --only-summary): the last
+ * stats table's Aggregated row (requests, failures, avg/max, req/s), the percentiles table's
+ * (50%/90%/99%: "approximated", rounded to 2 significant digits) and the error report, which tells HTTP status failures (non-2xx)
+ * from the others (connection errors, timeouts). Locust counts a failed request in its # reqs.
+ */
+function parseLocustText(text: string): ParsedLoad | undefined {
+  const headers = [...text.matchAll(new RegExp(LOCUST_STATS_HEADER.source, 'gm'))];
+  if (headers.length === 0) return undefined;
+  const last = text.slice(headers[headers.length - 1].index);
+  const agg =
+    /^\s+Aggregated\s+(\d+)\s*(\d+)\([\d.]+%\)\s*\|\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\|\s*([\d.]+)\s+([\d.]+)/m.exec(
+      last,
+    );
+  if (!agg) return undefined;
+  const [total, failures, avg, , max, median, perSecond] = agg.slice(1).map(Number);
+  const pct: Record<string, number> = {};
+  const at = text.lastIndexOf('Response time percentiles');
+  if (at >= 0) {
+    const lines = text.slice(at).split('\n');
+    const header = lines.find((l) => /^Type\s+Name\s+50%/.test(l));
+    const row = lines.find((l) => /^\s+Aggregated\s/.test(l));
+    if (header && row) {
+      const names = header.trim().split(/\s+/).slice(2); // 50% 66% … 100% # reqs
+      const values = row.trim().split(/\s+/).slice(1);
+      names.forEach((n, i) => {
+        if (/^[\d.]+%$/.test(n) && /^\d+(\.\d+)?$/.test(values[i] ?? '')) pct[n] = Number(values[i]);
+      });
+    }
+  }
+  const kinds = locustErrorKinds(text, failures);
+  return {
+    tool: 'locust',
+    total,
+    perSecond,
+    latencyMs:
+      total === 0
+        ? {}
+        : definedOnly({
+            mean: avg,
+            p50: pct['50%'] ?? median,
+            p90: pct['90%'],
+            p99: pct['99%'],
+            max, // the table's, exact to the ms (its 100% is rounded like its other percentiles)
+          }),
+    errors: kinds.errors,
+    timeouts: kinds.timeouts,
+    non2xx: kinds.non2xx,
+  };
+}
+
+/** The error report's occurrences split: an HTTP status (non-2xx), a timeout, any other error. */
+function locustErrorKinds(text: string, failures: number): { errors?: number; timeouts?: number; non2xx?: number } {
+  if (failures === 0) return { errors: 0, timeouts: 0, non2xx: 0 };
+  const at = text.lastIndexOf('\nError report\n');
+  if (at < 0) return { errors: failures }; // failed, but no report says how
+  let non2xx = 0;
+  let timeouts = 0;
+  let other = 0;
+  for (const line of text
+    .slice(at + 1)
+    .split('\n')
+    .slice(3)) {
+    const m = /^(\d+)\s+(.*)$/.exec(line);
+    if (!m) break; // the closing rule
+    const n = Number(m[1]);
+    // requests' HTTPError('404 Client Error: …'), FastHttpUser's BadStatusCode(…, code=404)
+    if (/HTTPError\('\d{3} |BadStatusCode\(.*code=\d{3}/.test(m[2])) non2xx += n;
+    else if (/timeout|timed out/i.test(m[2])) timeouts += n;
+    else other += n;
+  }
+  return { errors: other + timeouts, timeouts, non2xx };
+}
+
+/** `--csv PREFIX`'s PREFIX_stats.csv: the Aggregated row (failures not split by kind there). */
+function parseLocustCsv(text: string): ParsedLoad | undefined {
+  const lines = text.split(/\r?\n/);
+  const start = lines.findIndex((l) => LOCUST_CSV_HEADER.test(l));
+  if (start < 0) return undefined;
+  const names = lines[start].split(',');
+  const row = lines.slice(start + 1).find((l) => l.split(',')[1] === 'Aggregated');
+  if (!row) return undefined;
+  const cells = row.split(',');
+  const get = (name: string): number | undefined => {
+    const v = cells[names.indexOf(name)];
+    return v !== undefined && /^\d+(\.\d+)?$/.test(v) ? Number(v) : undefined;
+  };
+  const total = get('Request Count');
+  const ms = (v: number | undefined): number | undefined => (v === undefined ? undefined : round(v));
+  return {
+    tool: 'locust',
+    total,
+    perSecond: ms(get('Requests/s')),
+    latencyMs:
+      total === 0
+        ? {}
+        : definedOnly({
+            mean: ms(get('Average Response Time')),
+            p50: get('50%') ?? ms(get('Median Response Time')),
+            p90: get('90%'),
+            p99: get('99%'),
+            max: ms(get('Max Response Time')),
+          }),
+    errors: get('Failure Count'),
   };
 }
