@@ -21,7 +21,7 @@ export function renderWaits(r: ReportV1, o: RenderOptions): string[] {
   ];
   for (const w of r.waits.slice(0, LISTED)) {
     out.push(
-      `  ${ms(w.waitMs.p50).padStart(9)} ${(w.target ? '-' : ms(w.queuedMs.p50)).padStart(8)} ${ms(w.waitMs.p99).padStart(8)} ${String(w.count).padStart(7)}  ${column(w.api, 17)} ${rel(w.file, o.cwd)}:${w.line}  ${w.function}${w.target ? `  → ${w.target}` : ''}`,
+      `  ${ms(w.waitMs.p50).padStart(9)} ${(w.target && !w.poolSize ? '-' : ms(w.queuedMs.p50)).padStart(8)} ${ms(w.waitMs.p99).padStart(8)} ${String(w.count).padStart(7)}  ${column(w.api, 17)} ${rel(w.file, o.cwd)}:${w.line}  ${w.function}${w.target ? `  → ${w.target}` : ''}`,
     );
   }
   if (r.waits.length > LISTED) out.push(`  … and ${r.waits.length - LISTED} more lines (all in report.json)`);

@@ -129,10 +129,15 @@ export function waitLensText(w: ThreadpoolWait, pool: { size: number } | undefin
   if (w.target) {
     // A data store's target is `host:port statement`: `on pg 127.0.0.1:5432 (SELECT …)`.
     const space = w.target.indexOf(' ');
-    if (DATA_STORE_APIS.has(w.api))
-      return space > 0
-        ? `${wait} on ${w.api} ${w.target.slice(0, space)} (${w.target.slice(space + 1)})`
-        : `${wait} on ${w.api} ${w.target}`;
+    if (DATA_STORE_APIS.has(w.api)) {
+      const on =
+        space > 0
+          ? `${wait} on ${w.api} ${w.target.slice(0, space)} (${w.target.slice(space + 1)})`
+          : `${wait} on ${w.api} ${w.target}`;
+      return w.poolSize && w.queuedMs.p50 >= 1
+        ? `${on} · ${formatMs(w.queuedMs.p50)} queued for a connection (pool of ${w.poolSize})`
+        : on;
+    }
     return `${wait} on ${w.target} (${w.api})`;
   }
   if (w.queuedMs.p50 < 1) return `${wait} (${w.api})`;
@@ -179,7 +184,11 @@ export const isWaitLensLine = (w: ThreadpoolWait): boolean => w.count >= 5 && w.
 
 /** Hints about the event loop's own time; not threadpool-queue or repeated-query, which are about waiting off it. */
 export const isBlockingHint = (h: Hint): boolean =>
-  h.rule !== 'gc-pressure' && h.rule !== 'threadpool-queue' && h.rule !== 'repeated-query' && h.line >= 1;
+  h.rule !== 'gc-pressure' &&
+  h.rule !== 'threadpool-queue' &&
+  h.rule !== 'repeated-query' &&
+  h.rule !== 'db-pool-queue' &&
+  h.line >= 1;
 
 /** A code span that survives backticks in names (`a`b` → `` a`b ``). */
 export function code(text: string): string {
@@ -259,7 +268,9 @@ export function extrasMarkdown(x: LineExtras, ctx: TextContext): string[] {
     const queued =
       w.target === undefined && w.queuedMs.p50 >= 1
         ? ` · queued for a thread p50 ${formatMs(w.queuedMs.p50)}, p99 ${formatMs(w.queuedMs.p99)} (inferred; an upper bound when the event loop is busy)`
-        : '';
+        : w.poolSize && w.queuedMs.p99 >= 1
+          ? ` · of it queued for one of the pool's ${w.poolSize} connections p50 ${formatMs(w.queuedMs.p50)}, p99 ${formatMs(w.queuedMs.p99)} (measured)`
+          : '';
     out.push(
       `${code(w.api)}${w.target ? ` to ${w.target}` : ''}: ${w.count} calls in the profiled window${w.perRequest > 0 ? ` (${w.perRequest.toFixed(1)} per request)` : ''} · wait p50 ${formatMs(w.waitMs.p50)}, p99 ${formatMs(w.waitMs.p99)} (measured, from the call to its callback)${queued}. The wait is not CPU of this line: the figures above leave it out.`,
       '',

@@ -84,14 +84,14 @@ test('the servers run as their own users, and every route waits at least its tim
   }
 });
 
-async function profile(url: string): Promise<ReportV1> {
+async function profile(url: string, connections = 8): Promise<ReportV1> {
   runs.watch(APP);
   const { report } = await profileUnderLoad({
     target: { cwd: APP, entry: 'server.js', env: { ...stores!.env, WAIT_MS: String(WAIT_MS) } },
     url,
     warmupS: 1,
     durationS: 3,
-    connections: 8,
+    connections,
     runsDir: tempDir(),
   });
   runs.appStarted(report.app.pid);
@@ -153,6 +153,36 @@ test(
     const hint = report.hints.find((h) => h.rule === 'repeated-query' && h.line === line);
     assert.ok(hint, `the repeated-query hint: ${JSON.stringify(report.hints)}`);
     assert.match(hint.message, /sends 8 pg statements per request/);
+  },
+);
+
+test(
+  "a pool of 2 under 16 connections: the queue for a connection measured on the query's line, and the hint",
+  { timeout: 120_000 },
+  async (t) => {
+    const line = markedLine(SERVER_JS, 'POOL LINE');
+    const report = await profile('/pool', 16);
+    const w = report.waits?.find((x) => x.file === SERVER_JS && x.line === line);
+    assert.ok(w, `a wait on server.js:${line}: ${JSON.stringify(report.waits)}`);
+    t.diagnostic(
+      `pool: ${w.count} calls, wait p50 ${w.waitMs.p50} ms, queued p50 ${w.queuedMs.p50} ms, pool ${w.poolSize}, ${w.perRequest} per request`,
+    );
+    assert.equal(w.api, 'pg');
+    assert.equal(w.poolSize, 2);
+    // 16 requests on 2 connections of 50 ms each: about 400 ms a request, 7/8 of it queued.
+    assert.ok(w.waitMs.p50 >= WAIT_MS * 3, `wait p50 ${w.waitMs.p50} ms`);
+    assert.ok(w.queuedMs.p50 >= w.waitMs.p50 * 0.6, `queued p50 ${w.queuedMs.p50} of ${w.waitMs.p50} ms`);
+    const answered = w.waitMs.p50 - w.queuedMs.p50;
+    assert.ok(answered >= WAIT_MS * 0.8 && answered <= WAIT_MS * 2, `answered in about ${answered} ms`);
+    assert.ok(w.perRequest >= 0.9 && w.perRequest <= 1.1, `per request ${w.perRequest}`);
+    const hint = report.hints.find((h) => h.rule === 'db-pool-queue' && h.line === line);
+    assert.ok(hint, `the db-pool-queue hint: ${JSON.stringify(report.hints)}`);
+    assert.match(hint.message, /one of its pool's 2 connections/);
+    // The pool's writes are on the line that asked: line-less ones only from calls that queued
+    // before a sub-window began (their asking was not seen).
+    const lineless = Number(/(\d+) data-store exchanges had no line/.exec(report.notes.join('\n'))?.[1] ?? 0);
+    t.diagnostic(`line-less exchanges: ${lineless}`);
+    assert.ok(lineless <= w.count * 0.25, `${lineless} line-less exchanges against ${w.count} on the line`);
   },
 );
 

@@ -17,7 +17,7 @@ export function waitsTab(ctx: ViewContext, waits: NonNullable<ReportV1['waits']>
     {
       title: 'Queued p50',
       width: '160px',
-      help: "Of the wait, queued for a free thread: inferred from the pool's size and the order of calls and callbacks",
+      help: "Of the wait, queued for a free thread (inferred from the threadpool's size and the order of calls and callbacks) or for a connection of the app's database pool (measured)",
     },
     { title: 'Wait p99', width: '110px', numeric: true },
     { title: 'Calls', width: '80px', numeric: true },
@@ -32,8 +32,9 @@ export function waitsTab(ctx: ViewContext, waits: NonNullable<ReportV1['waits']>
       cells: [
         [ms(w.waitMs.p50)],
         [
-          // An outgoing HTTP call waits on the other side: nothing of it queues for the pool.
-          w.target
+          // An outgoing HTTP call waits on the other side: nothing of it queues for the pool (a
+          // data store's call may have queued for its pool's connection: measured).
+          w.target && !w.poolSize
             ? h('span', { class: 'muted' }, '\u2013')
             : h(
                 'span',

@@ -69,7 +69,7 @@ export {
 } from './time/stalls.ts';
 export { blockedLoopHints, type BlockedLoopInput } from './hints/blocked-loop.ts';
 export { outgoingCallOfType, poolLimitHint, threadpoolWaits, type WaitTraceInput } from './time/threadpool-waits.ts';
-export { DATA_STORE_APIS, repeatedQueryHint } from './time/data-store-hints.ts';
+export { DATA_STORE_APIS, dbPoolQueueHint, repeatedQueryHint } from './time/data-store-hints.ts';
 export {
   cutProfile,
   sampleStarts,

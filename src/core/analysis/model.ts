@@ -199,7 +199,10 @@ export interface ThreadpoolWait {
   waitMs: { p50: number; p99: number; total: number };
   /**
    * Of it, waiting for a free thread: inferred (time/threadpool-waits.ts), an upper bound when the event
-   * loop is busy. Always 0 for an HTTP call (it waits on the other side, not for the pool).
+   * loop is busy. Always 0 for an HTTP call (it waits on the other side, not for the pool). For a
+   * data store, waiting for a connection of the app's pool: measured (in-app/scripts/pool-probe.ts).
    */
   queuedMs: { p50: number; p99: number };
+  /** A data store's calls that waited for a pool's connection: the pool's size (`max`, `connectionLimit`). */
+  poolSize?: number;
 }

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import {
   DATA_STORE_APIS,
   outgoingCallOfType,
+  dbPoolQueueHint,
   poolLimitHint,
   repeatedQueryHint,
   threadpoolWaits,
@@ -46,6 +47,7 @@ export function analyzeWaits(report: ReportV1, runDir: string, measured: ExtrasR
     .flatMap((w) => [
       poolLimitHint(w, pool, report.eventLoop?.profiled?.cpu, report.nonIdleMs),
       repeatedQueryHint(w, latencyMs, report.nonIdleMs),
+      dbPoolQueueHint(w, report.nonIdleMs),
     ])
     .filter((h) => h !== undefined);
   const notes: string[] = [];
@@ -69,6 +71,10 @@ function dataStoreNotes(trace: WaitTraceInput, waits: ReportV1['waits']): string
   if (waits?.some((w) => DATA_STORE_APIS.has(w.api)))
     notes.push(
       'Data stores: the wait is measured from the write that sends a statement to the first data of its answer, on the first line of your code on the stack at that write; writes made on while an answer is awaited (a pipelining client) belong to that one wait.',
+    );
+  if (waits?.some((w) => w.poolSize))
+    notes.push(
+      "Pool queues: a statement made while every connection of its pool (pg's Pool, mysql2's pool) was busy is timed from the call, and the part until the pool handed it a connection is measured as queued, on the line that made the call.",
     );
   const stores = trace.types.map((t) => DATA_STORE_APIS.has(outgoingCallOfType(t)?.api ?? ''));
   const lineless = trace.requests.filter(([site, type]) => site < 0 && stores[type]).length;

@@ -27,6 +27,11 @@ export interface WaitTrace {
    * is unknown (not counted), but they held threads until then and count per HTTP request.
    */
   pending: Array<[number, number, number, number]>;
+  /**
+   * Data-store exchanges that first waited for a pool's connection: [index in `requests`, µs
+   * queued (part of its wait), the pool's size] (in-app/scripts/pool-probe.ts).
+   */
+  queued?: Array<[number, number, number]>;
   /** Requests not noted because the probe's buffer was full. */
   dropped: number;
   /** How long the probe was on, µs (all sub-windows together). */
@@ -50,7 +55,13 @@ export async function takeWaitTrace(evaluate: Evaluate): Promise<WaitTrace | und
   const json = await evaluate(inAppCall('wait-probe', 'take'));
   if (!json) return undefined;
   const raw = JSON.parse(String(json)) as TakenWaits;
-  return { ...raw, requests: quads(raw.requests), pending: quads(raw.pending) };
+  return { ...raw, requests: quads(raw.requests), pending: quads(raw.pending), queued: triples(raw.queued ?? []) };
+}
+
+function triples(flat: number[]): Array<[number, number, number]> {
+  const out: Array<[number, number, number]> = [];
+  for (let i = 0; i + 2 < flat.length; i += 3) out.push([flat[i], flat[i + 1], flat[i + 2]]);
+  return out;
 }
 
 function quads(flat: number[]): Array<[number, number, number, number]> {

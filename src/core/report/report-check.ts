@@ -47,7 +47,7 @@ const threadpoolWait = shape(
     waitMs: shape({ p50: num, p99: num, total: num }),
     queuedMs: shape({ p50: num, p99: num }),
   },
-  { target: str },
+  { target: str, poolSize: num },
 );
 
 const requestTime = shape({

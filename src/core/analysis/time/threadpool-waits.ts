@@ -18,6 +18,8 @@ export interface WaitTraceInput {
   requests: ReadonlyArray<readonly [number, number, number, number]>;
   /** How long the probe was on, µs. */
   activeUs?: number;
+  /** Data-store exchanges that first waited for a pool's connection: [index in requests, µs queued, pool size]. */
+  queued?: ReadonlyArray<readonly [number, number, number]>;
   /** Still waiting at a sub-window's end: [site, type, µs made, µs the probe was taken]. */
   pending?: ReadonlyArray<readonly [number, number, number, number]>;
   /** Loaded requests the app's servers began while the probe was on (counted in the app). */
@@ -102,6 +104,8 @@ export function threadpoolWaits(trace: WaitTraceInput, requestsServed: number | 
   const poolRequests = [...trace.requests.filter(pooled), ...pending.filter(pooled)];
   const poolStarts = inferStarts(poolRequests, trace.poolSize);
   const startOf = new Map(poolRequests.map((r, i) => [r, poolStarts[i]]));
+  // A data store's pool queue was measured in the app (pool-probe.ts), not inferred.
+  const poolQueued = new Map((trace.queued ?? []).map(([index, us, size]) => [trace.requests[index], { us, size }]));
   type Group = {
     site: number;
     api: string;
@@ -109,6 +113,8 @@ export function threadpoolWaits(trace: WaitTraceInput, requestsServed: number | 
     waits: number[];
     queued: number[];
     pending: number;
+    /** The largest size of the pools its calls waited for (data stores). */
+    poolSize: number;
   };
   const groups = new Map<string, Group>();
   const groupOf = (site: number, type: number): Group => {
@@ -116,7 +122,7 @@ export function threadpoolWaits(trace: WaitTraceInput, requestsServed: number | 
     const api = apiOfType(trace.types[type]);
     const key = `${file}\u0000${line}\u0000${api}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { site, api, target: http[type]?.target, waits: [], queued: [], pending: 0 }));
+    if (!g) groups.set(key, (g = { site, api, target: http[type]?.target, waits: [], queued: [], pending: 0, poolSize: 0 }));
     return g;
   };
   for (const r of trace.requests) {
@@ -124,7 +130,9 @@ export function threadpoolWaits(trace: WaitTraceInput, requestsServed: number | 
     if (site < 0) continue; // made by Node or a dependency with no line of the user's code on the stack
     const g = groupOf(site, type);
     g.waits.push((done - made) / 1000);
-    g.queued.push(((startOf.get(r) ?? made) - made) / 1000);
+    const pool = poolQueued.get(r);
+    if (pool) g.poolSize = Math.max(g.poolSize, pool.size);
+    g.queued.push(pool ? Math.min(pool.us, done - made) / 1000 : ((startOf.get(r) ?? made) - made) / 1000);
   }
   // Per HTTP request: the calls made in the window, ended or not (about as many of the requests
   // served began before the window as end after it).
@@ -146,6 +154,7 @@ export function threadpoolWaits(trace: WaitTraceInput, requestsServed: number | 
       perRequest: requestsServed && requestsServed > 0 ? round2((waits.length + g.pending) / requestsServed) : 0,
       waitMs: { p50: round2(pct(waits, 50)), p99: round2(pct(waits, 99)), total: round2(total) },
       queuedMs: { p50: round2(pct(queued, 50)), p99: round2(pct(queued, 99)) },
+      ...(g.poolSize > 0 ? { poolSize: g.poolSize } : {}),
     });
   }
   return out.sort((a, b) => b.waitMs.total - a.waitMs.total);
@@ -158,6 +167,10 @@ export function threadpoolWaits(trace: WaitTraceInput, requestsServed: number | 
  */
 const POOL_LIMIT_SHARE = 0.6;
 const POOL_LIMIT_MIN_MS = 5;
+
+/** A line's calls spent most of their wait queued (for a thread, or a pool's connection). */
+export const queuedMostly = (w: ThreadpoolWait): boolean =>
+  w.queuedMs.p50 >= POOL_LIMIT_MIN_MS && w.queuedMs.p50 >= w.waitMs.p50 * POOL_LIMIT_SHARE;
 /** The app's CPU from which all its cores count as busy. */
 const CORES_BUSY = 0.85;
 
@@ -172,7 +185,9 @@ export function poolLimitHint(
   appCpu: number | undefined,
   nonIdleMs: number,
 ): Hint | undefined {
-  if (w.queuedMs.p50 < POOL_LIMIT_MIN_MS || w.queuedMs.p50 < w.waitMs.p50 * POOL_LIMIT_SHARE) return undefined;
+  // An outgoing call's queue is its own pool's (data-store-hints.ts), not the threadpool's.
+  if (w.target !== undefined) return undefined;
+  if (!queuedMostly(w)) return undefined;
   const coresBusy = appCpu !== undefined && appCpu >= pool.cores * CORES_BUSY;
   const queuedShare = Math.round((w.queuedMs.p50 / Math.max(w.waitMs.p50, 1e-9)) * 100);
   const fix = coresBusy

@@ -13,7 +13,8 @@ export type StoreKind = 'pg' | 'mysql' | 'redis' | 'mongodb';
 
 /** What the wait probe does with an exchange (its type: `<kind>:<host:port> <statement>`). */
 export interface ExchangeSink {
-  begin(key: object, type: string): void;
+  /** `socket`: the pool probe's grants are keyed by it (pool-probe.ts). */
+  begin(key: object, type: string, socket: Socket): void;
   end(key: object): void;
 }
 
@@ -82,7 +83,7 @@ export function startSocketProbe(sink: ExchangeSink, unpaired: () => void): () =
     }
     s.open = true;
     const where = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
-    sink.begin(s, `${s.kind}:${where}${seen?.statement ? ` ${seen.statement}` : ''}`);
+    sink.begin(s, `${s.kind}:${where}${seen?.statement ? ` ${seen.statement}` : ''}`, socket);
   };
   proto.write = wrapped;
   return () => {

@@ -12,6 +12,7 @@ import { nowUs } from './shared/clock.ts';
 import { clearSlot, readSlot, writeSlot } from './shared/state.ts';
 import { startSocketProbe } from './socket-probe.ts';
 import { deferredSites } from './shared/deferred-site.ts';
+import { startPoolProbe, type PoolGrant } from './pool-probe.ts';
 
 /** What `take` returns (as JSON): the host's WaitTrace, its quadruples flat. */
 export interface TakenWaits {
@@ -23,6 +24,11 @@ export interface TakenWaits {
   requests: number[];
   /** Per request still waiting when taken, 4 numbers: site, type, µs made, µs taken. */
   pending: number[];
+  /**
+   * Per data-store exchange that first waited for a pool's connection, 3 numbers: its index in
+   * `requests`, µs queued (from the asking to the handing over, part of its wait), the pool's size.
+   */
+  queued: number[];
   dropped: number;
   activeUs: number;
   /** Client sockets whose protocol the socket probe did not recognise (not timed). */
@@ -31,8 +37,8 @@ export interface TakenWaits {
   served: number;
 }
 
-/** A request under way: [site index, type index, µs made]. */
-type Open = [number, number, number];
+/** A request under way: [site index, type index, µs made, µs queued for a pool's connection, the pool's size]. */
+type Open = [number, number, number, number, number];
 
 interface Probe extends SiteTable {
   poolSize: number;
@@ -42,6 +48,7 @@ interface Probe extends SiteTable {
   /** Keyed by async id (pool requests) or by the request object (HTTP calls). */
   open: Map<unknown, Open>;
   requests: number[];
+  queued: number[];
   dropped: number;
   unpairedSockets: number;
   served: number;
@@ -108,6 +115,7 @@ function note(p: Probe, o: Open): void {
     p.dropped++;
     return;
   }
+  if (o[3] > 0) p.queued.push(p.requests.length / 4, o[3], o[4]);
   p.requests.push(o[0], o[1], o[2], nowUs());
 }
 
@@ -129,6 +137,7 @@ export function start(loadedPath: string | null): void {
     typeIndex: new Map(),
     open: new Map(),
     requests: [],
+    queued: [],
     dropped: 0,
     unpairedSockets: 0,
     served: 0,
@@ -172,7 +181,7 @@ export function start(loadedPath: string | null): void {
     init(id, type, _trigger, resource) {
       if (type === 'TickObject') return deferred.tickMade(resource);
       if (!POOL_TYPES.has(type)) return;
-      p.open.set(id, [where(), typeIndexOf(p, type), nowUs()]);
+      p.open.set(id, [where(), typeIndexOf(p, type), nowUs(), 0, 0]);
       if (p.open.size === 1) later(settleWaiting);
     },
     // No destroy hook: it would make V8 track every promise's death, a cost on all the app's code.
@@ -184,21 +193,46 @@ export function start(loadedPath: string | null): void {
   writeSlot(SLOT, p);
   p.unhttp = startHttpProbe(p, where, loadedPath);
   // A driver's write is ~10–30 frames below the line that called it (a pool, a promise, a queue).
-  p.unsocket = startSocketProbe(
+  const pools = startPoolProbe(() => where(48));
+  const unsocket = startSocketProbe(
     {
-      begin: (key, type) => {
+      begin: (key, type, socket) => {
         const site = where(48);
+        const g = pools.claim(socket);
+        // Written by the pool (no line of the user's code): the wait runs from the asking.
+        if (g && site < 0) return beginCall(p, key, type, g.site, g.askedUs, g);
+        // Written by the user's code once it had the connection: the queue was a wait of its own.
+        if (g) notePoolWait(p, g, type);
         beginCall(p, key, type, site >= 0 ? site : deferred.site());
       },
       end: (key) => endCall(p, key),
     },
     () => p.unpairedSockets++,
   );
+  p.unsocket = () => {
+    unsocket();
+    pools.stop();
+  };
 }
 
-/** An outgoing call made at `site` (its type: `kind:target`), until endCall with the same key. */
-function beginCall(p: Probe, key: object, type: string, site: number): void {
-  const o: Open = [site, typeIndexOf(p, type), nowUs()];
+/** A wait for a pool's connection on the line that asked for it (`pg:host:port (a pool connection)`). */
+function notePoolWait(p: Probe, g: PoolGrant, exchangeType: string): void {
+  const type = `${exchangeType.split(' ')[0]} (a pool connection)`;
+  const queued = g.grantedUs - g.askedUs;
+  if (p.requests.length >= MAX_REQUESTS * 4) {
+    p.dropped++;
+    return;
+  }
+  p.queued.push(p.requests.length / 4, queued, g.size);
+  p.requests.push(g.site, typeIndexOf(p, type), g.askedUs, g.grantedUs);
+}
+
+/**
+ * An outgoing call made at `site` (its type: `kind:target`), until endCall with the same key;
+ * `g`: it first waited for a pool's connection from `madeUs`.
+ */
+function beginCall(p: Probe, key: object, type: string, site: number, madeUs = nowUs(), g?: PoolGrant): void {
+  const o: Open = [site, typeIndexOf(p, type), madeUs, g ? g.grantedUs - g.askedUs : 0, g ? g.size : 0];
   p.calls.set(key, o);
   p.open.set(o, o);
 }
@@ -296,6 +330,7 @@ export function take(): string {
     sites: p.sites,
     types: p.types,
     requests: p.requests,
+    queued: p.queued,
     pending,
     dropped: p.dropped,
     activeUs: taken - p.since,

@@ -16,6 +16,11 @@ import type * as perfHooksModule from 'node:perf_hooks';
 import type * as workerThreadsModule from 'node:worker_threads';
 import type * as clusterModule from 'node:cluster';
 
+/** What the pool probe reads of node:module: the loaded CommonJS modules by file. */
+interface ModuleModule {
+  _cache?: Record<string, { exports?: unknown } | undefined>;
+}
+
 interface Builtins {
   async_hooks: typeof asyncHooksModule;
   console: typeof consoleModule;
@@ -29,6 +34,7 @@ interface Builtins {
   perf_hooks: typeof perfHooksModule;
   worker_threads: typeof workerThreadsModule;
   cluster: typeof clusterModule.default;
+  module: ModuleModule;
 }
 
 export function builtin<K extends keyof Builtins>(name: K): Builtins[K] {

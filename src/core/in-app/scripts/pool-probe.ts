@@ -1,0 +1,127 @@
+// Pool queueing, inside the app (part of the wait probe: wait-probe.ts starts and removes it).
+// A query made while every connection of its pool is busy waits in the pool's queue, then is
+// written from another request's callbacks (the release of a connection), where no line of the
+// user's code is on the stack. So the pools' acquire methods are wrapped while the probe is on:
+// an acquisition made while the pool is full notes its calling line and when it asked, and the
+// moment the pool hands it a connection marks that connection's socket. The next exchange on the
+// socket (socket-probe.ts) claims the mark: a query written by the pool (no line of its own) is
+// timed from the asking, its queued part the asking to the handing over; one written by the
+// user's code after `await pool.connect()` keeps its own line, and the queue is a wait of its own
+// on the connect line. The pools are found among the loaded CommonJS modules, by file: pg-pool
+// (`pg`'s Pool) and mysql2's pool (its promise pool wraps the same one).
+import { builtin } from './shared/builtins.ts';
+import { nowUs } from './shared/clock.ts';
+
+/** An acquisition that waited for a connection, until an exchange on that connection claims it. */
+export interface PoolGrant {
+  site: number;
+  askedUs: number;
+  grantedUs: number;
+  /** The pool's size (its `max` or `connectionLimit`). */
+  size: number;
+}
+
+export interface PoolProbe {
+  /** The grant waiting on `socket` (taken: each grant is claimed once). */
+  claim(socket: object): PoolGrant | undefined;
+  /** Puts the pools' methods back. */
+  stop(): void;
+}
+
+interface PoolKind {
+  file: RegExp;
+  method: string;
+  /** Every connection taken and none to spare: this acquisition will queue. */
+  full(pool: Record<string, unknown>): boolean;
+  size(pool: Record<string, unknown>): number;
+  socketOf(connection: Record<string, unknown>): object | undefined;
+}
+
+const lengthOf = (v: unknown): number => Number((v as { length?: number } | undefined)?.length) || 0;
+const field = (o: unknown, k: string): Record<string, unknown> =>
+  ((o as Record<string, unknown> | undefined)?.[k] ?? {}) as Record<string, unknown>;
+
+const KINDS: PoolKind[] = [
+  {
+    // pg-pool 2–3: connect() queues a PendingItem when `_clients` reached `options.max` and none is idle.
+    file: /[\\/]pg-pool[\\/]index\.js$/,
+    method: 'connect',
+    full: (p) => lengthOf(p._idle) === 0 && lengthOf(p._clients) >= Number(field(p, 'options').max),
+    size: (p) => Number(field(p, 'options').max) || 0,
+    socketOf: (c) => field(c, 'connection').stream as object | undefined,
+  },
+  {
+    // mysql2 (lib/base/pool.js in 3.x, lib/pool.js before): getConnection() pushes to `_connectionQueue`.
+    file: /[\\/]mysql2[\\/]lib[\\/](?:base[\\/])?pool\.js$/,
+    method: 'getConnection',
+    full: (p) => {
+      const limit = Number(field(p, 'config').connectionLimit);
+      return lengthOf(p._freeConnections) === 0 && limit > 0 && lengthOf(p._allConnections) >= limit;
+    },
+    size: (p) => Number(field(p, 'config').connectionLimit) || 0,
+    socketOf: (c) => c.stream as object | undefined,
+  },
+];
+
+/** Marks the callbacks this probe wrapped: a pool that re-queues one (mysql2) is not wrapped twice. */
+const WRAPPED = Symbol('hotline.pool-callback');
+
+/** `where`: the user's calling line of the moment (-1: none). */
+export function startPoolProbe(where: () => number): PoolProbe {
+  const grants = new WeakMap<object, PoolGrant>();
+  const undo: Array<() => void> = [];
+  const cache = builtin('module')._cache ?? {};
+  for (const [file, mod] of Object.entries(cache)) {
+    const kind = KINDS.find((k) => k.file.test(file));
+    const proto = (mod?.exports as { prototype?: Record<string, unknown> } | undefined)?.prototype;
+    if (!kind || !proto || !Object.prototype.hasOwnProperty.call(proto, kind.method)) continue;
+    const original = proto[kind.method] as (...args: unknown[]) => unknown;
+    if (typeof original !== 'function') continue;
+    const wrapped = function (this: Record<string, unknown>, ...args: unknown[]): unknown {
+      let queued = false;
+      try {
+        queued = kind.full(this) && !(typeof args[0] === 'function' && WRAPPED in args[0]);
+      } catch {
+        // a pool of another shape: not timed
+      }
+      if (!queued) return original.apply(this, args);
+      const asked = { site: where(), askedUs: nowUs(), size: kind.size(this) };
+      const granted = (connection: unknown): void => {
+        try {
+          const socket = connection ? kind.socketOf(connection as Record<string, unknown>) : undefined;
+          if (socket) grants.set(socket, { ...asked, grantedUs: nowUs() });
+        } catch {
+          // not timed
+        }
+      };
+      const cb = args[0];
+      if (typeof cb === 'function') {
+        const callback = function (this: unknown, err: unknown, connection: unknown, ...rest: unknown[]): unknown {
+          if (!err) granted(connection);
+          return (cb as (...a: unknown[]) => unknown).call(this, err, connection, ...rest);
+        };
+        Object.defineProperty(callback, WRAPPED, { value: true });
+        return original.apply(this, [callback, ...args.slice(1)]);
+      }
+      const result = original.apply(this, args);
+      if (result && typeof (result as Promise<unknown>).then === 'function')
+        (result as Promise<unknown>).then(granted, () => undefined);
+      return result;
+    };
+    const own = Object.getOwnPropertyDescriptor(proto, kind.method)!;
+    Object.defineProperty(proto, kind.method, { ...own, value: wrapped });
+    undo.push(() => {
+      if (proto[kind.method] === wrapped) Object.defineProperty(proto, kind.method, own);
+    });
+  }
+  return {
+    claim(socket) {
+      const g = grants.get(socket);
+      if (g) grants.delete(socket);
+      return g;
+    },
+    stop() {
+      for (const u of undo) u();
+    },
+  };
+}
