@@ -5,6 +5,7 @@
 import {
   type Change,
   type Comparison,
+  type CostChange,
   type Delta,
   intervalPct,
   signedPct,
@@ -67,8 +68,9 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
     out.push('');
     out.push(`${title} (${c.unit}, base → now; 95% interval inferred from samples and the runs' spread)`);
     for (const f of list.slice(0, 12)) {
-      const word =
-        f.verdict === 'too short'
+      const word = f.moved
+        ? 'moved   '
+        : f.verdict === 'too short'
           ? 'too short'
           : f.verdict === 'within noise'
             ? '~noise  '
@@ -81,9 +83,9 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
       const changed = f.codeChanged
         ? `  code changed (was :${f.codeChanged.baseLine}${f.codeChanged.before ? ` ${clip(f.codeChanged.before)}` : ''})`
         : '';
-      const held = f.heldBack ? ' (the request did not move with it)' : '';
+      const held = f.heldBack && !f.moved ? ' (the request did not move with it)' : '';
       out.push(
-        `  ${word} ${num(f.base)} → ${num(f.current)}  (${withSign(f.change, num(Math.abs(f.change)))}${interval})${held}${f.verdict !== undefined ? mark : ''}  ${f.name}  ${where}${changed}`,
+        `  ${word} ${num(f.base)} → ${num(f.current)}  (${withSign(f.change, num(Math.abs(f.change)))}${interval})${held}${f.verdict !== undefined ? mark : ''}  ${f.name}  ${where}${changed}${f.moved ? movedText(f.moved, o) : ''}`,
       );
     }
   };
@@ -127,6 +129,22 @@ function verdictText(x: Delta): string {
   const interval = n.lowPct !== undefined && n.highPct !== undefined ? ` ${intervalPct(n.lowPct, n.highPct)}` : '';
   if (x.base === 0 && x.current === 0) return '';
   return `  ${n.verdict}${interval}`;
+}
+
+type MovedWork = NonNullable<CostChange['moved']>;
+
+/** "  its work moved to f server.js:115: 42 → 54 (+29% [+6%, +57%] worse)". */
+function movedText(m: MovedWork, o: RenderOptions): string {
+  const place = (p: NonNullable<MovedWork['to']>): string => `${p.name} ${rel(p.file, o.cwd)}:${p.line}`;
+  const where = m.to
+    ? `its work moved to ${place(m.to)}${m.via ? ` (with ${m.via.name})` : ''}`
+    : m.from
+      ? `work moved here from ${place(m.from)}`
+      : '';
+  const pctText = m.base > 0 ? signedPct(Math.round(((m.current - m.base) / m.base) * 1000) / 10) : '';
+  const interval = m.lowPct !== undefined && m.highPct !== undefined ? ` ${intervalPct(m.lowPct, m.highPct, 0)}` : '';
+  const word = m.verdict === undefined ? '' : ` ${m.verdict === 'too short' ? 'too short to tell' : m.verdict}`;
+  return `  ${where}: ${num(m.base)} → ${num(m.current)} (${pctText}${interval}${word})`;
 }
 
 const pct = (share: number): number => Math.round(share * 1000) / 10;

@@ -74,9 +74,15 @@ export function summarise(c: Comparison, movedTo?: string): string {
   // saving back otherwise): a caller's total holds the same saving and would name the route
   // handler rather than the line that was fixed.
   const minMs = minNamedMs(c);
-  const worthNaming = (r: CostChange): boolean => r.change < 0 && isChange(r.verdict) && -r.change >= minMs;
+  // A row whose work moved to another function saved nothing: its work is named where it went.
+  const worthNaming = (r: CostChange): boolean =>
+    r.change < 0 && r.moved === undefined && isChange(r.verdict) && -r.change >= minMs;
   const saving = c.lines.find(worthNaming) ?? c.functions.find(worthNaming);
   if (saving) parts.push(savingText(saving, c, movedTo));
+  else {
+    const moved = [...c.lines, ...c.functions].find((r) => r.moved?.to && r.moved.base >= minMs);
+    if (moved) parts.push(movedWorkText(moved, c));
+  }
   // A fix applied whose cost did not move: said, not dropped.
   for (const h of c.keptHints ?? []) parts.push(`${path.basename(h.file)}:${h.line} ${h.message.split(':')[0]}`);
   return `against the baseline ${c.baseId}: ${parts.length > 0 ? parts.join(', ') : 'no change in your code'}.`;
@@ -101,6 +107,21 @@ function savingText(saving: CostChange, c: Comparison, movedTo: string | undefin
   if (fell < -saving.change * MOVED_SHARE)
     return `${named} on the main thread, but the app's CPU/request (all threads) ${app}: the work moved off the main thread (the threadpool, a worker or another process) rather than went away`;
   return `${named} with the profiler on, more than the app's CPU/request fell without it (${withSign(-fell, signedAbs(fell))} ms)`;
+}
+
+/**
+ * "checkPassword's work (server.js:35) moved to setImmediate callback (server.js:115): 42 → 54
+ * ms/request (+29%, worse)": the same work, where it was and where it is, judged as a row.
+ */
+function movedWorkText(r: CostChange, c: Comparison): string {
+  const m = r.moved!;
+  const to = m.to!;
+  const b = signedAbs(m.base);
+  const n = signedAbs(m.current);
+  const pct = Number(b) !== 0 ? ((Number(n) - Number(b)) / Number(b)) * 100 : undefined;
+  const word = m.verdict === undefined ? '' : m.verdict === 'too short' ? 'too short to tell' : m.verdict;
+  const judged = pct !== undefined ? ` (${signedPct(pct, 0)}${word ? `, ${word}` : ''})` : word ? ` (${word})` : '';
+  return `${r.name}'s work (${path.basename(r.file)}:${r.line}) moved to ${to.name} (${path.basename(to.file)}:${to.line}): ${b} → ${n} ${c.unit}${judged}`;
 }
 
 /** A request's CPU fall below this share of a main-thread saving: the work moved, not went. */

@@ -54,6 +54,21 @@ export function editNote(ws: Workspace, c: Comparison, base: ReportV1, sources: 
     return result(true, `The edit rewrote the measured line ${at}${code}; the new code took no measurable time.`);
   const cost = `${row.base} → ${row.current} ${c.unit}`;
   const now = row.codeChanged?.after ? ` (now \`${row.codeChanged.after}\` at ${ws.at(row.file, row.line)})` : '';
+  const moved = row.moved?.to;
+  if (row.moved && moved) {
+    // The line's work went to another function (a helper, a callback): the same work, judged there.
+    const work = `${row.moved.base} → ${row.moved.current} ${c.unit}`;
+    const word =
+      row.moved.verdict === 'better'
+        ? 'cheaper beyond noise'
+        : row.moved.verdict === 'worse'
+          ? 'costlier beyond noise'
+          : `${row.moved.verdict ?? 'not judged'}`;
+    return result(
+      true,
+      `The edit rewrote the measured line ${at}${now}; its work moved to ${moved.name} at ${ws.at(moved.file, moved.line)} and is not a saving: the same work went ${work} there (${word}).${kept ? ` ${kept}` : ''}`,
+    );
+  }
   if (row.verdict === 'better')
     return result(true, `The edit rewrote the measured line ${at}${now}; its cost went ${cost}, beyond noise.`);
   return result(

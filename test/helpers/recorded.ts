@@ -11,7 +11,20 @@ import type { ReportV1 } from '../../src/core/report/schema.ts';
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const RECORDED_RUNS = path.join(REPO_ROOT, 'test', 'fixtures', 'runs');
 
-export type Recording = 'login-sync' | 'login-async' | 'stall-timeline' | 'worker-app' | 'heap-app';
+/**
+ * noop-base and noop-fix: the e2e's fix that does not help (pbkdf2Sync moved into a setImmediate
+ * callback, test/e2e/verify-no-gain.e2e.test.ts), its two run folders analyzed anew (report.json, sources.json).
+ */
+export type Recording =
+  | 'login-sync'
+  | 'login-async'
+  | 'stall-timeline'
+  | 'worker-app'
+  | 'heap-app'
+  | 'noop-base'
+  | 'noop-fix'
+  | 'tsx-base'
+  | 'tsx-fix';
 
 const written: string[] = [];
 

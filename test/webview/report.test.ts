@@ -192,6 +192,25 @@ describe('report webview', { timeout: 240_000 }, () => {
     });
   }
 
+  test('a fix that moved the work (pbkdf2Sync into a setImmediate callback): rows say where, none is cheaper', async () => {
+    const base = recordedReport('noop-base');
+    const fix = recordedReport('noop-fix');
+    const { page, check } = await open('dark', [{ type: 'report', report: fix, baseline: base }], fix.id);
+    await page.locator('vscode-panel-tab#tab-compare').click();
+    const row = (line: number) =>
+      page
+        .locator(`vscode-data-grid.compare vscode-data-grid-row[data-kind="compare-line"][data-line="${line}"]`)
+        .first();
+    const left = await row(35).innerText();
+    assert.match(left, /moved to setImmediate callback server\.js:115/i);
+    assert.doesNotMatch(left, /cheaper/i);
+    const landed = await row(115).innerText();
+    assert.match(landed, /moved from checkPassword server\.js:35/i);
+    assert.equal((await page.locator('vscode-data-grid.compare [data-moved]').count()) >= 4, true);
+    await screenshot(page, 'compare-moved-dark');
+    await check();
+  });
+
   test('focus (report.focus and the focus message) scrolls to and highlights the row', async () => {
     const focus = { file: SERVER_JS, line: 35, functionName: 'checkPassword' };
     const { page, check } = await open('dark', [{ type: 'report', report: sync, focus }], sync.id);

@@ -380,8 +380,23 @@ function hintList(ctx: ViewContext, list: Hint[], worker: boolean): HTMLElement 
   );
 }
 
-/** "cheaper", "costlier", "within noise" or "too short to tell", with why on hover. */
-function verdictTag(x: CostChange): HTMLElement {
+/** "cheaper", "costlier", "within noise", "too short to tell" or "moved", with why on hover. */
+function verdictTag(x: CostChange, cwd: string): HTMLElement {
+  if (x.moved) {
+    // The work left this function for another (or came from one): no saving, no new cost.
+    const m = x.moved;
+    const word = m.verdict === undefined ? 'not judged' : m.verdict === 'too short' ? 'too short to tell' : m.verdict;
+    const interval = m.lowPct !== undefined && m.highPct !== undefined ? ` ${intervalPct(m.lowPct, m.highPct, 0)}` : '';
+    return h(
+      'span',
+      {
+        class: `tag ${m.verdict === 'better' ? 'good' : m.verdict === 'worse' ? 'bad' : ''}`,
+        title: `${movedText(m, cwd)}: the same work, ${num(m.base)} \u2192 ${num(m.current)} (${word}${interval}); not a saving, nor a new cost`,
+        data: { verdict: m.verdict ?? '', moved: m.to ? 'to' : 'from' },
+      },
+      m.verdict === undefined ? 'moved' : `moved, ${word}`,
+    );
+  }
   if (x.verdict === 'within noise' || x.verdict === 'too short')
     return h(
       'span',
@@ -400,6 +415,14 @@ function verdictTag(x: CostChange): HTMLElement {
   return h('span', { class: `tag ${x.change < 0 ? 'good' : 'bad'}` }, x.change < 0 ? 'cheaper' : 'costlier');
 }
 
+/** "moved to setImmediate callback server.js:115" (or "moved from …"; "with checkPassword" for a caller). */
+function movedText(m: NonNullable<CostChange['moved']>, cwd: string): string {
+  const other = m.to ?? m.from;
+  if (!other) return 'moved';
+  const via = m.via ? ` with ${m.via.name}` : '';
+  return `${m.to ? 'moved to' : 'moved from'} ${other.name || '(anonymous)'} ${where(other.file, other.line, cwd)}${via}`;
+}
+
 export function comparison(ctx: ViewContext): HTMLElement {
   const c = ctx.cmp!;
   const r = ctx.report;
@@ -411,6 +434,9 @@ export function comparison(ctx: ViewContext): HTMLElement {
       { title: 'Base \u2192 now', width: '150px', numeric: true },
     ];
     const name = (x: CostChange): HTMLElement => h('span', { class: 'mono fn' }, x.name || '(anonymous)');
+    // Where the work went (or came from), under the row's own place.
+    const moved = (x: CostChange): Child =>
+      x.moved ? h('span', { class: 'cell-sub muted', data: { movedNote: '' } }, movedText(x.moved, r.app.cwd)) : null;
     const rows: GridRow[] = list.map((x) => ({
       cells: [
         kind === 'compare-line'
@@ -418,17 +444,24 @@ export function comparison(ctx: ViewContext): HTMLElement {
               h('span', { class: 'loc-cell' }, location(x.file, x.line, r.app.cwd)),
               h('span', { class: 'cell-sub muted' }, name(x)),
               x.thread === 'worker' ? workerTag() : null,
+              moved(x),
             ]
           : [
               name(x),
               x.thread === 'worker' ? workerTag() : null,
               h('span', { class: 'cell-sub' }, location(x.file, x.line, r.app.cwd)),
+              moved(x),
             ],
         [
           h(
             'span',
             {
-              class: x.verdict === 'within noise' || x.verdict === 'too short' ? '' : x.change < 0 ? 'good' : 'bad',
+              class:
+                x.moved || x.verdict === 'within noise' || x.verdict === 'too short'
+                  ? ''
+                  : x.change < 0
+                    ? 'good'
+                    : 'bad',
               title:
                 x.lowPct !== undefined && x.highPct !== undefined
                   ? `95% interval ${intervalPct(x.lowPct, x.highPct, 0)}`
@@ -436,7 +469,7 @@ export function comparison(ctx: ViewContext): HTMLElement {
             },
             signed(x.change),
           ),
-          h('span', { class: 'cell-sub' }, verdictTag(x)),
+          h('span', { class: 'cell-sub' }, verdictTag(x, r.app.cwd)),
         ],
         [`${num(x.base)} \u2192 ${num(x.current)}`],
       ],

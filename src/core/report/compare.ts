@@ -8,13 +8,13 @@ import { CATEGORIES, type Category } from '../analysis/model.ts';
 import { comparabilityOf } from './comparable.ts';
 import { keptHints } from './kept-hints.ts';
 import { correspondence, newPlaceOf, type LineCorrespondence } from './line-correspondence.ts';
-import type { Hint } from '../analysis/model.ts';
+import type { CallLink, Hint } from '../analysis/model.ts';
+import { pairMovedWork, type RowParts } from './moved-work.ts';
 import {
   changeOf,
-  costChangeOf,
   isChange,
-  logSd,
   rateChangeOf,
+  rowChangeOf,
   type Change,
   type Direction,
   type VerdictWord,
@@ -41,8 +41,9 @@ export interface CostChange {
   /** Run in worker threads (the key includes it: the same line on the main thread is another entry). */
   thread?: 'worker' | 'process';
   /**
-   * Against the noise: the 95% interval of the change in % and its verdict, inferred from the
-   * samples behind each side and the runs' spread of CPU per request (verdict.ts costChangeOf).
+   * Against the noise: the 95% interval of the change in % and its verdict, by the headline's
+   * test of CPU per request widened by the row's own sampling error (verdict.ts rowChangeOf).
+   * A row whose work moved (`moved`): the work's verdict, its interval in `moved`.
    */
   verdict?: VerdictWord;
   lowPct?: number;
@@ -55,6 +56,32 @@ export interface CostChange {
   heldBack?: true;
   /** A line whose code changed: one row, before → after, not a vanished line and a new one. */
   codeChanged?: { baseLine: number; before?: string; after?: string };
+  /** Its cost moved to another row or came from one (moved-work.ts): no saving, no new cost. */
+  moved?: MovedWork;
+}
+
+export interface Place {
+  name: string;
+  file: string;
+  line: number;
+}
+
+/** Work that left one row for another, and its own change (moved-work.ts). */
+export interface MovedWork {
+  /** On the row the work left: where it is now. */
+  to?: Place;
+  /** On the row it went to: where it was. */
+  from?: Place;
+  /** A function that moved with a callee of its (the handler above a moved call): that callee. */
+  via?: Place;
+  /** How the pair was found: a callee that is most of both rows' cost, or a line's own code. */
+  how: 'callee' | 'code';
+  /** The work's cost where it was and where it is now, in the comparison's unit. */
+  base: number;
+  current: number;
+  verdict?: VerdictWord;
+  lowPct?: number;
+  highPct?: number;
 }
 
 export interface Comparison {
@@ -130,6 +157,8 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20, so
   const scaleCur = (ms: number): number => (perRequest ? ms / curReq! : ms);
 
   const { refusals, notes } = comparabilityOf(base, current);
+  const fnParts = new Map<CostChange, RowParts>();
+  const lineParts = new Map<CostChange, RowParts>();
   const out: Comparison = {
     baseId: base.id,
     currentId: current.id,
@@ -145,29 +174,18 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20, so
     // The user's own functions by total time: the framework frames above a fix all change by
     // the same amount and would bury it.
     functions: changes(
-      yours(base.functions).map((f) => ({
-        key: `${f.name}\u0000${f.file}\u0000${f.thread ?? ''}`,
-        name: f.name,
-        file: f.file,
-        line: f.line,
-        thread: f.thread,
-        ms: scaleBase(f.totalMs),
-      })),
-      yours(current.functions).map((f) => ({
-        key: `${f.name}\u0000${f.file}\u0000${f.thread ?? ''}`,
-        name: f.name,
-        file: f.file,
-        line: f.line,
-        thread: f.thread,
-        ms: scaleCur(f.totalMs),
-      })),
+      functionEntries(base).map((e) => scaled(e, scaleBase)),
+      functionEntries(current).map((e) => scaled(e, scaleCur)),
       limit,
+      undefined,
+      fnParts,
     ),
     lines: changes(
-      lineEntries(base.lines).map((e) => ({ ...e, ms: scaleBase(e.ms) })),
-      lineEntries(current.lines).map((e) => ({ ...e, ms: scaleCur(e.ms) })),
+      lineEntries(base).map((e) => scaled(e, scaleBase)),
+      lineEntries(current).map((e) => scaled(e, scaleCur)),
       limit,
       sources,
+      lineParts,
     ),
   };
   // An external load runs once per window: one sub-window of each kind, never more, so no
@@ -214,7 +232,20 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20, so
       if (base.eventLoop.cpu !== undefined && current.eventLoop.cpu !== undefined)
         out.load.appCpu = { base: base.eventLoop.cpu, current: current.eventLoop.cpu };
     }
-    addCostNoise(out, base, current);
+    addCostNoise(out, [...fnParts, ...lineParts], bw, cw);
+  }
+  // Work that moved between functions: both rows say so, with the work's own change.
+  const cpu = out.load
+    ? { base: values(bw, (w) => w.cpuMsPerRequest), current: values(cw, (w) => w.cpuMsPerRequest) }
+    : undefined;
+  pairMovedWork(out.functions, fnParts, cpu, true);
+  pairMovedWork(out.lines, lineParts, cpu, false);
+  for (const row of [...out.functions, ...out.lines]) {
+    if (!row.moved) continue;
+    delete row.lowPct;
+    delete row.highPct;
+    if (row.moved.verdict !== undefined) row.verdict = row.moved.verdict;
+    else delete row.verdict;
   }
   if (base.eventLoop && current.eventLoop) {
     const b = base.eventLoop;
@@ -287,7 +318,10 @@ function holdBackUncarried(out: Comparison): void {
   if (all.length === 0) return; // runs without sub-windows: the rows' own test stands
   const allTooShort = all.every((n) => n.verdict === 'too short');
   /** The row's share of the request's CPU (0–1); 0 when the CPU is unknown: the verdict alone. */
-  const shareOf = (row: CostChange): number => (cpu && cpu.base > 0 ? Math.min(1, Math.abs(row.change) / cpu.base) : 0);
+  const shareOf = (row: CostChange): number => {
+    const change = row.moved ? row.moved.current - row.moved.base : row.change;
+    return cpu && cpu.base > 0 ? Math.min(1, Math.abs(change) / cpu.base) : 0;
+  };
   /** How far a figure moved at most, % (its interval's far end). */
   const reachPct = (n: Change): number =>
     Math.max(Math.abs(n.lowPct ?? n.changePct), Math.abs(n.highPct ?? n.changePct));
@@ -302,6 +336,7 @@ function holdBackUncarried(out: Comparison): void {
     if (!carried) {
       row.verdict = 'within noise';
       row.heldBack = true;
+      if (row.moved) row.moved.verdict = 'within noise';
     }
   }
 }
@@ -319,8 +354,10 @@ const CARRY_REACH = 2;
  * in one function (two `res.end(body)`) is told apart by its order; a line without code (a
  * report from before it was recorded) falls back to its number.
  */
-function lineEntries(lines: ReportV1['lines']): Entry[] {
+function lineEntries(r: ReportV1): Entry[] {
   const seen = new Map<string, number>();
+  const lines = r.lines;
+  const intervalMs = r.profile.intervalUs / 1000;
   return [...lines]
     .sort((a, b) => a.line - b.line)
     .map((l) => {
@@ -334,9 +371,58 @@ function lineEntries(lines: ReportV1['lines']): Entry[] {
         line: l.line,
         thread: l.thread,
         ms: l.ownMs,
+        // The line's own interval (batch means); runs from before it, the binomial floor it has.
+        pm:
+          l.ownPctPm !== undefined && l.ownPct > 0
+            ? (l.ownMs * l.ownPctPm) / l.ownPct
+            : samplingPm(l.ownMs, intervalMs, 1),
+        callees: l.callees ?? [], // shrunk reports (the page's fixtures) have none
         ...(l.code !== undefined && !l.oneOf ? { code: l.code } : {}),
       };
     });
+}
+
+/**
+ * Functions by total time. Their totals have no interval of their own: the binomial one, widened
+ * as much as the run's batch means widened its lines' (the run's autocorrelation).
+ */
+function functionEntries(r: ReportV1): Entry[] {
+  const intervalMs = r.profile.intervalUs / 1000;
+  const widen = designEffect(r);
+  return yours(r.functions).map((f) => ({
+    key: `${f.name}\u0000${f.file}\u0000${f.thread ?? ''}`,
+    name: f.name,
+    file: f.file,
+    line: f.line,
+    thread: f.thread,
+    ms: f.totalMs,
+    pm: samplingPm(f.totalMs, intervalMs, widen),
+    callees: f.callees ?? [],
+  }));
+}
+
+/** Half-width of the 95% interval of `ms` of samples taken every `intervalMs` (Poisson), × `widen`. */
+const samplingPm = (ms: number, intervalMs: number, widen: number): number =>
+  1.96 * Math.sqrt(Math.max(ms, 0) * Math.max(intervalMs, 1e-6)) * widen;
+
+/** How much wider than the Poisson interval the run's lines' batch-means intervals are (median, ≥ 1). */
+function designEffect(r: ReportV1): number {
+  const intervalMs = r.profile.intervalUs / 1000;
+  const ratios = r.lines
+    .filter((l) => l.ownPctPm !== undefined && l.ownPct > 0 && l.ownMs > 0 && l.thread === undefined)
+    .map((l) => (l.ownMs * l.ownPctPm!) / l.ownPct / samplingPm(l.ownMs, intervalMs, 1))
+    .sort((a, b) => a - b);
+  return ratios.length > 0 ? Math.max(1, ratios[Math.floor(ratios.length / 2)]) : 1;
+}
+
+/** An entry in the comparison's unit: its figure, interval and call links scaled alike. */
+function scaled(e: Entry, scale: (ms: number) => number): Entry {
+  return {
+    ...e,
+    ms: scale(e.ms),
+    pm: scale(e.pm),
+    callees: e.callees.map((c) => ({ ...c, totalMs: scale(c.totalMs) })),
+  };
 }
 
 /** A loop busy this share of the window is saturated: the app took all the CPU it was given. */
@@ -357,22 +443,25 @@ function cpuPerRequestMs(r: ReportV1): number | undefined {
   return cpu !== undefined ? (cpu * l.durationS * 1000) / l.requests.total : undefined;
 }
 
-/** Cheaper/costlier rows against the noise: the samples behind each side and the runs' CPU spread. */
-function addCostNoise(out: Comparison, base: ReportV1, current: ReportV1): void {
-  const side = (
-    r: ReportV1,
-    ms: number,
-    perRequest: number,
-  ): { ms: number; samples: number; cpuLogSd?: number; k?: number } => {
-    const ws = r.load?.subWindows?.measured ?? [];
-    // ms per request back to ms of profile, and ms of profile to samples.
-    const samples = (ms * perRequest * 1000) / Math.max(r.profile.intervalUs, 1);
-    return { ms, samples, cpuLogSd: logSd(ws.map((w) => w.cpuMsPerRequest ?? NaN)), k: ws.length };
-  };
-  const bReq = out.unit === 'ms/request' ? (profiledRequests(base) ?? 1) : 1;
-  const cReq = out.unit === 'ms/request' ? (profiledRequests(current) ?? 1) : 1;
+/** Cheaper/costlier rows against the noise: the headline's CPU test widened by each row's own error. */
+function addCostNoise(
+  out: Comparison,
+  parts: Array<[CostChange, RowParts]>,
+  bw: SubWindowFigures[],
+  cw: SubWindowFigures[],
+): void {
+  const bCpu = values(bw, (w) => w.cpuMsPerRequest);
+  const cCpu = values(cw, (w) => w.cpuMsPerRequest);
+  const partsOf = new Map(parts);
   for (const row of [...out.functions, ...out.lines]) {
-    Object.assign(row, costChangeOf(side(base, row.base, bReq), side(current, row.current, cReq)));
+    const p = partsOf.get(row);
+    Object.assign(
+      row,
+      rowChangeOf(
+        { ms: row.base, pmMs: p?.basePm ?? 0, cpu: bCpu },
+        { ms: row.current, pmMs: p?.currentPm ?? 0, cpu: cCpu },
+      ),
+    );
   }
 }
 
@@ -387,6 +476,9 @@ interface Entry {
   line: number;
   thread?: 'worker' | 'process';
   ms: number;
+  /** Half-width of the 95% interval of `ms` from the profile (same unit). */
+  pm: number;
+  callees: readonly CallLink[];
   /** A line's code (lines only): how a changed line is shown. */
   code?: string;
 }
@@ -396,31 +488,54 @@ interface Entry {
  * the other. Lines whose code changed (a key only in the base and another only now, in the same
  * function at the same place once the function's shift is taken out) are one row, before → after.
  */
-function changes(base: Entry[], current: Entry[], limit: number, sources?: RunSources): CostChange[] {
+function changes(
+  base: Entry[],
+  current: Entry[],
+  limit: number,
+  sources: RunSources | undefined,
+  parts: Map<CostChange, RowParts>,
+): CostChange[] {
   const merged = new Map<string, Merged>();
   for (const e of base) {
-    const m = merged.get(e.key) ?? { e, base: 0, current: 0, baseLine: e.line, inBase: true, inCurrent: false };
+    const m = merged.get(e.key) ?? newMerged(e, false);
     m.base += e.ms;
+    m.side.base.pm2 += e.pm ** 2;
+    m.side.base.callees.push(...e.callees);
+    m.side.base.code ??= e.code;
     merged.set(e.key, m);
   }
   for (const e of current) {
-    const m = merged.get(e.key) ?? { e, base: 0, current: 0, baseLine: e.line, inBase: false, inCurrent: false };
+    const m = merged.get(e.key) ?? newMerged(e, true);
     m.current += e.ms;
+    m.side.current.pm2 += e.pm ** 2;
+    m.side.current.callees.push(...e.callees);
+    m.side.current.code ??= e.code;
     m.inCurrent = true;
     m.e = e; // show where it is now
     merged.set(e.key, m);
   }
   const all = pairChangedLines([...merged.values()], sources)
-    .map(({ e, base: b, current: c, changed }) => ({
-      name: e.name,
-      file: e.file,
-      line: e.line,
-      ...(e.thread ? { thread: e.thread } : {}),
-      base: round(b, 3),
-      current: round(c, 3),
-      change: round(c - b, 3),
-      ...(changed ? { codeChanged: changed } : {}),
-    }))
+    .map(({ e, base: b, current: c, changed, side }) => {
+      const row: CostChange = {
+        name: e.name,
+        file: e.file,
+        line: e.line,
+        ...(e.thread ? { thread: e.thread } : {}),
+        base: round(b, 3),
+        current: round(c, 3),
+        change: round(c - b, 3),
+        ...(changed ? { codeChanged: changed } : {}),
+      };
+      parts.set(row, {
+        baseCallees: side.base.callees,
+        currentCallees: side.current.callees,
+        ...(side.base.code !== undefined ? { baseCode: side.base.code } : {}),
+        ...(side.current.code !== undefined ? { currentCode: side.current.code } : {}),
+        basePm: Math.sqrt(side.base.pm2),
+        currentPm: Math.sqrt(side.current.pm2),
+      });
+      return row;
+    })
     // A changed line stays even at the same cost: that its cost did not move is the news.
     .filter((x) => x.change !== 0 || x.codeChanged !== undefined);
   const cheaper = all
@@ -442,6 +557,27 @@ interface Merged {
   inBase: boolean;
   inCurrent: boolean;
   changed?: CostChange['codeChanged'];
+  /** Each side's parts: intervals (squared, summed), call links and code. */
+  side: Record<'base' | 'current', { pm2: number; callees: CallLink[]; code?: string }>;
+}
+
+/** A rewritten line's row takes its old code's base side: interval, call links, code. */
+function takeBase(row: Merged, g: Merged): void {
+  row.side.base.pm2 += g.side.base.pm2;
+  row.side.base.callees.push(...g.side.base.callees);
+  row.side.base.code ??= g.side.base.code;
+}
+
+function newMerged(e: Entry, inCurrent: boolean): Merged {
+  return {
+    e,
+    base: 0,
+    current: 0,
+    baseLine: e.line,
+    inBase: !inCurrent,
+    inCurrent,
+    side: { base: { pm2: 0, callees: [] }, current: { pm2: 0, callees: [] } },
+  };
 }
 
 /** Lines within this many of where a vanished line would now be count as its new code. */
@@ -498,17 +634,17 @@ function pairByDiff(rows: Merged[], diffOf: (file: string) => LineCorrespondence
     if (!row) {
       const code = c.newLines[place.at]?.trim().slice(0, 160);
       row = {
-        e: { ...g.e, key: `${g.e.key}\u0000now`, line: place.at + 1, ...(code ? { code } : {}) },
-        base: 0,
-        current: 0,
+        ...newMerged(
+          { ...g.e, key: `${g.e.key}\u0000now`, line: place.at + 1, callees: [], pm: 0, ...(code ? { code } : {}) },
+          false,
+        ),
         baseLine: g.baseLine,
-        inBase: true,
-        inCurrent: false,
       };
       added.push(row);
     }
     inFile.set(row.e.line - 1, row);
     row.base += g.base;
+    takeBase(row, g);
     row.baseLine = g.baseLine;
     row.changed = { baseLine: g.baseLine, before: g.e.code, after: row.e.code };
     dropped.add(g);
@@ -545,6 +681,7 @@ function pairByPlace(rows: Merged[]): Merged[] {
       used.add(g).add(a);
       // One row where the new code is, carrying the old code's cost as its base.
       a.base += g.base;
+      takeBase(a, g);
       a.baseLine = g.baseLine;
       a.changed = { baseLine: g.baseLine, before: g.e.code, after: a.e.code };
       dropped.add(g);

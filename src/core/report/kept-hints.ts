@@ -20,6 +20,8 @@ interface LineRow {
   codeChanged?: { baseLine: number };
   /** Its saving was not carried by the request (compare.ts holdBackUncarried). */
   heldBack?: true;
+  /** Its work moved to another function of the main thread (moved-work.ts). */
+  moved?: { to?: unknown };
 }
 
 /** `loopSaturated`: the current run's event loop was busy past compare.ts SATURATED. */
@@ -35,12 +37,13 @@ export function keptHints(
   for (const h of base.hints) {
     const row = lines.find(
       (l) =>
-        (l.codeChanged?.baseLine === h.line || (l.heldBack && l.line === h.line && l.current < l.base)) &&
+        (l.codeChanged?.baseLine === h.line ||
+          ((l.heldBack || l.moved?.to) && l.line === h.line && l.current < l.base)) &&
         l.file === h.file &&
         (h.function === '' || l.name === h.function),
     );
     // A line whose cost left it without the request getting cheaper: the work moved, say where.
-    if (!row || (row.current <= 0 && !row.heldBack)) continue;
+    if (!row || (row.current <= 0 && !row.heldBack && !row.moved?.to)) continue;
     const moved = row.verdict === 'better';
     if (moved && !loopSaturated) continue;
     if (current.hints.some((x) => x.file === row.file && x.line === row.line)) continue; // the analysis still names it

@@ -227,6 +227,72 @@ export function costChangeOf(
   };
 }
 
+/** One run's side of a line's or function's cost (compare.ts): its figure and what it is made of. */
+export interface RowSide {
+  /** ms per request (ms without load). */
+  ms: number;
+  /** Half-width of the 95% interval of `ms` from the profile itself (batch means over its samples). */
+  pmMs: number;
+  /** CPU per request of each sub-window the headline's CPU/request is tested on; [] without them. */
+  cpu: readonly number[];
+}
+
+interface Part {
+  /** A variance of a log figure, and its degrees of freedom. */
+  v: number;
+  df: number;
+}
+
+/** Welch–Satterthwaite: the degrees of freedom of a sum of variances. */
+function welchDf(parts: Part[]): number {
+  const v = parts.reduce((t, p) => t + p.v, 0);
+  const den = parts.reduce((t, p) => t + (p.v * p.v) / p.df, 0);
+  return den > 0 ? (v * v) / den : Infinity;
+}
+
+/** Degrees of freedom of a share's batch-means interval (analysis/time/share-interval.ts: 20 blocks). */
+const SHARE_DF = 19;
+
+/**
+ * A row's change against the noise, by the headline's own test widened by the row's: its figure is
+ * its share of the profile × the run's CPU per request, so the log of each side's figure has the
+ * variance of the share (its batch-means interval) plus that of the run's mean CPU per request
+ * over its sub-windows — the variance the headline's Welch interval is built on. Student's t at
+ * the Welch–Satterthwaite degrees of freedom of those four parts. A row that is the whole request
+ * is then never surer than the request. Fewer than MIN_SUB_WINDOWS a side: too short, as the
+ * headline; no sub-windows at all (old runs): the profile's own error alone.
+ */
+export function rowChangeOf(base: RowSide, current: RowSide): Pick<Change, 'verdict' | 'lowPct' | 'highPct'> {
+  const k = Math.min(base.cpu.length, current.cpu.length);
+  if (k > 0 && k < MIN_SUB_WINDOWS) return { verdict: 'too short' };
+  if (base.ms <= 0 || current.ms <= 0) {
+    // A cost that appears or vanishes: real when the side that has it is above 0 beyond its own
+    // interval; a figure with no interval at all (pmMs 0) is a handful of samples.
+    const seen = base.ms > 0 ? base : current;
+    if (seen.ms <= 0 || !(seen.pmMs > 0) || seen.pmMs >= seen.ms) return { verdict: 'within noise' };
+    return { verdict: current.ms > base.ms ? 'worse' : 'better' };
+  }
+  const shares: Part[] = [];
+  const cpu: Part[] = [];
+  for (const side of [base, current]) {
+    const rel = side.pmMs / side.ms / 1.96; // the share's relative standard error
+    shares.push({ v: rel * rel, df: SHARE_DF });
+    const logs = side.cpu.filter((x) => Number.isFinite(x) && x > 0).map(Math.log);
+    if (logs.length >= 2) cpu.push({ v: variance(logs) / logs.length, df: logs.length - 1 });
+  }
+  const v = [...shares, ...cpu].reduce((t, p) => t + p.v, 0);
+  const d = Math.log(current.ms / base.ms);
+  if (!(v > 0)) return { verdict: wordOf(d, d, d, 'lower-is-better') };
+  // t at no more degrees of freedom than the headline's own: never a narrower interval than it.
+  const df = Math.min(welchDf([...shares, ...cpu]), cpu.length > 0 ? welchDf(cpu) : Infinity);
+  const half = tQuantile975(df) * Math.sqrt(v);
+  return {
+    lowPct: round((Math.exp(d - half) - 1) * 100, 1),
+    highPct: round((Math.exp(d + half) - 1) * 100, 1),
+    verdict: wordOf(d, d - half, d + half, 'lower-is-better'),
+  };
+}
+
 /**
  * A count per request served (errors, timeouts, non-2xx) in two runs: the ratio of the rates, its
  * 95% interval from the counts' Poisson error (√n each, a log-rate interval). A count that
