@@ -207,6 +207,11 @@ describe('report webview', { timeout: 240_000 }, () => {
     const landed = await row(115).innerText();
     assert.match(landed, /moved from checkPassword server\.js:35/i);
     assert.equal((await page.locator('vscode-data-grid.compare [data-moved]').count()) >= 4, true);
+    // A card with no value per sub-window (p90, max) has no test: its change shows, in no colour.
+    await page.locator('vscode-panel-tab#tab-overview').click();
+    for (const k of ['p90', 'max'])
+      assert.equal(await page.locator(`[data-stat="${k}"] .delta`).getAttribute('data-delta'), 'not judged', k);
+    await page.locator('vscode-panel-tab#tab-compare').click();
     await screenshot(page, 'compare-moved-dark');
     await check();
   });

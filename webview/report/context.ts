@@ -86,12 +86,27 @@ export function deltaView(
     d.changePct !== undefined
       ? `${signed(d.changePct, Math.abs(d.changePct) >= 10 ? 0 : 1)}%`
       : `${signed(d.change)}${unit}`;
+  if (!n) {
+    // No value per sub-window (p90, max; runs without sub-windows): no test, so no colour and no
+    // word — a p90 "↓ −19%" in green beside a p50 "within noise" read as a verdict it never had.
+    return h(
+      'span',
+      {
+        class: 'delta same',
+        title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit}: not weighed against the noise (no value per sub-window)`,
+        data: { delta: 'not judged' },
+      },
+      `${arrow} ${amount}`,
+      h('span', { class: 'was' }, `was ${show(d.base)}${unit}`),
+      h('span', { class: 'was' }, 'not judged'),
+    );
+  }
   const word = good ? 'better' : 'worse';
   return h(
     'span',
     {
       class: `delta ${good ? 'good' : 'bad'}`,
-      title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit} (${word}${interval ? `;${interval}` : n ? '' : '; no spread: one window per run'})`,
+      title: `${show(d.base)}${unit} \u2192 ${show(d.current)}${unit} (${word}${interval ? `;${interval}` : ''})`,
       data: { delta: word },
     },
     `${arrow} ${amount}`,
