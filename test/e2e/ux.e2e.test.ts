@@ -22,12 +22,7 @@ const APP = path.join(REPO_ROOT, 'test', 'apps', 'async-hash');
 /** No hotline.url: the first run asks what to load, as for a new user. */
 const SETTINGS = { 'hotline.entry': 'server.js', 'hotline.connections': 8, 'hotline.duration': 3, 'hotline.warmup': 1 };
 
-const THEMES = [
-  { name: 'Light Modern', kind: 'vs', file: 'light-modern' },
-  { name: 'Dark Modern', kind: 'vs-dark', file: 'dark-modern' },
-  { name: 'Dark High Contrast', kind: 'hc-black', file: 'hc-dark' },
-  { name: 'Light High Contrast', kind: 'hc-light', file: 'hc-light' },
-] as const;
+const THEMES = dom.FOUR_THEMES;
 
 // Browser globals, used only inside evaluate() callbacks (the project compiles without the DOM lib).
 declare function getComputedStyle(el: unknown): {
@@ -66,6 +61,15 @@ function contrast(fg: Rgba, bg: Rgba): number {
 }
 
 /** The report's hot colours as the page computes them, and the editor background under them. */
+/** The report's tabs that hold tables, in the order the tabs stand (some only when the run has them). */
+const TABLE_TABS = [
+  { id: 'lines', optional: false },
+  { id: 'stalls', optional: true },
+  { id: 'waits', optional: true },
+  { id: 'functions', optional: false },
+  { id: 'compare', optional: true },
+] as const;
+
 async function hotColours(
   report: FrameLocator,
 ): Promise<{ headline: string; swatch: string; meter: string; background: string; chartsOrange: string }> {
@@ -278,8 +282,21 @@ test('Editor papercuts of issue 15 in a real VS Code, in four themes', { timeout
         assert.ok(ratio >= 3, `${theme.name}: the ${what} ${colour} on ${c.background}: contrast ${ratio.toFixed(2)}`);
       }
       await vs.screenshot(`ux-8-${theme.file}-overview`);
-      await report.locator('vscode-panel-tab#tab-lines').click();
-      await vs.screenshot(`ux-8-${theme.file}-hot-lines`);
+      // Each table's tab at the width the report opened at beside the code: its first three columns in view.
+      for (const tab of TABLE_TABS) {
+        const tabButton = report.locator(`vscode-panel-tab#tab-${tab.id}`);
+        if ((await tabButton.count()) === 0) {
+          assert.ok(tab.optional, `the report has a ${tab.id} tab`);
+          continue;
+        }
+        await tabButton.click();
+        const fits = await dom.reportTablesInView(report, { tableExpected: !tab.optional });
+        t.diagnostic(`${theme.name} ${tab.id}: ${JSON.stringify(fits)}`);
+        // An optional tab may have nothing to list (no stall after the fix): it says so in words.
+        assert.ok(fits.grids > 0 || tab.optional, `${theme.name}: the ${tab.id} tab shows a table`);
+        assert.deepEqual(fits.outside, [], `${theme.name}: the ${tab.id} tab's first three columns are in view`);
+        await vs.screenshot(`ux-8-${theme.file}-${tab.id}`);
+      }
       await report.locator('vscode-panel-tab#tab-hints').click();
       await vs.screenshot(`ux-8-${theme.file}-hints`);
       await dom.runCommand(page, 'Hotline: Open Flame Graph');

@@ -429,6 +429,45 @@ export async function clickCodeLens(
   }
 }
 
+/**
+ * In the visible tab of a Hotline report: how many tables, and the header cells of their first
+ * three columns that are not wholly inside the webview's width (issue 38: the columns a user needs
+ * first are always in view).
+ */
+export async function reportTablesInView(
+  report: FrameLocator,
+  opts: { tableExpected: boolean },
+): Promise<{ grids: number; width: number; outside: string[] }> {
+  // The tab's view drawn: its table, or (a tab that may have nothing to list) its words.
+  const view = report.locator('vscode-panel-view:not([hidden])').first();
+  await (opts.tableExpected ? view.locator('vscode-data-grid').first() : view).waitFor({
+    state: 'visible',
+    timeout: 15_000,
+  });
+  return report.locator('body').evaluate((body) => {
+    const width = body.ownerDocument.defaultView?.innerWidth ?? 0;
+    const all = [...body.querySelectorAll('vscode-panel-view:not([hidden]) vscode-data-grid')];
+    const outside = all.flatMap((g) =>
+      [...g.querySelectorAll('vscode-data-grid-cell[cell-type="columnheader"]')]
+        .filter((c) => Number(c.getAttribute('grid-column')) <= 3)
+        .filter((c) => {
+          const r = c.getBoundingClientRect();
+          return r.left < -1 || r.right > width + 1;
+        })
+        .map((c) => `${g.getAttribute('aria-label') ?? '?'}: ${c.textContent ?? ''}`),
+    );
+    return { grids: all.length, width, outside };
+  });
+}
+
+/** The themes every page is checked in: VS Code's default light and dark, and both High Contrast. */
+export const FOUR_THEMES = [
+  { name: 'Light Modern', kind: 'vs', file: 'light-modern' },
+  { name: 'Dark Modern', kind: 'vs-dark', file: 'dark-modern' },
+  { name: 'Dark High Contrast', kind: 'hc-black', file: 'hc-dark' },
+  { name: 'Light High Contrast', kind: 'hc-light', file: 'hc-light' },
+] as const;
+
 // ------------------------------------------------------------------------------------------
 // Webviews
 //
