@@ -20,6 +20,7 @@ import {
   MIN_VERDICT_DURATION_S,
   writeReport,
 } from '../core/index.ts';
+import { routeGateLines, slowerRoutes } from './render-route-changes.ts';
 
 /** Exit code of a run or comparison that regressed past --fail-if-slower. */
 export const EXIT_REGRESSED = 3;
@@ -80,7 +81,7 @@ export function attachBaseline(
 
 /** The gate's lines for the terminal, and the exit code it asks for. */
 export function gateOutcome(
-  c: Pick<Comparison, 'baseId' | 'load'>,
+  c: Pick<Comparison, 'baseId' | 'load' | 'routes'>,
   thresholdPct: number,
   /** The intervals' level (a sequential gate's is above 95%: sequentialConfidence). */
   confidence = 0.95,
@@ -128,10 +129,13 @@ export function gateOutcome(
     );
   }
   if (verdict.note) lines.push(`gate: note: ${verdict.note}.`);
-  const worst = Math.max(...verdict.checks.map((x) => x.upToPct ?? -Infinity));
+  // A request mix: each route's CPU per request, the slower ones named.
+  lines.push(...routeGateLines(verdict));
+  const slower = slowerRoutes(verdict);
+  const worst = Math.max(...[...verdict.checks, ...(verdict.routes ?? [])].map((x) => x.upToPct ?? -Infinity));
   lines.push(
     verdict.failed
-      ? `gate: FAIL — slower than the baseline ${c.baseId} by more than ${thresholdPct}%, beyond the runs' noise`
+      ? `gate: FAIL — slower than the baseline ${c.baseId} by more than ${thresholdPct}%, beyond the runs' noise${slower ? ` (slower: ${slower})` : ''}`
       : verdict.inconclusive
         ? `gate: INCONCLUSIVE — not shown slower than the baseline ${c.baseId}, but not within ${thresholdPct}% either: could be up to ${Number.isFinite(worst) ? signedPct(worst) : 'any amount'} slower (more rounds or a longer --duration would decide; exit ${EXIT_INCONCLUSIVE})`
         : `gate: pass — the interval rules out a slowdown past ${thresholdPct}% against the baseline ${c.baseId}`,

@@ -16,7 +16,8 @@ import {
   writeFileAtomic,
 } from '../core/index.ts';
 import { gateOutcome, threshold } from './baseline.ts';
-import { APP_AND_LOAD_OPTIONS, loadAndStartOf, num, pairs, parse, UsageError } from './args.ts';
+import { loadAndStartOf, num, pairs, parse, targetsOf, UsageError } from './args.ts';
+import { COMMAND_OPTIONS, parseConfigOf } from './options.ts';
 import { cancelOnInterrupt, progressPrinter } from './progress.ts';
 
 /** The gate's threshold when none is given: the README's. */
@@ -29,18 +30,15 @@ const ROUNDS_CAP = 100;
 export async function gateCommand(argv: string[]): Promise<number> {
   const dash = argv.indexOf('--');
   const appArgs = dash >= 0 ? argv.slice(dash + 1) : [];
-  const { values, positionals } = parse(dash >= 0 ? argv.slice(0, dash) : argv, {
-    ...APP_AND_LOAD_OPTIONS,
-    rounds: { type: 'string' },
-    'max-rounds': { type: 'string' },
-    'max-time': { type: 'string' },
-    'one-start': { type: 'boolean' },
-  });
+  const { values, positionals } = parse(dash >= 0 ? argv.slice(0, dash) : argv, parseConfigOf(COMMAND_OPTIONS.gate));
   if (positionals.length < 1 || positionals.length > 2)
     throw new UsageError(
       "gate takes the baseline's folder and, optionally, the current one (e.g. `git worktree add ../base main` then `hotline gate ../base --url /`)",
     );
-  if (typeof values.url !== 'string') throw new UsageError('gate needs --url (a path such as /login)');
+  if (values.url === undefined && values.requests === undefined)
+    throw new UsageError('gate needs --url (a path such as /login; repeated: a mix) or --requests FILE');
+  // A request mix (several --url, --requests FILE): each route is gated as well.
+  const targets = targetsOf(values);
   const [baseDir, currentDir] = [path.resolve(positionals[0]), path.resolve(positionals[1] ?? '.')];
   for (const dir of [baseDir, currentDir])
     if (!fs.existsSync(dir)) throw new UsageError(`the folder ${dir} does not exist`);
@@ -79,7 +77,8 @@ export async function gateCommand(argv: string[]): Promise<number> {
     const figures = await measureSideBySide({
       base,
       current,
-      url: values.url,
+      url: targets.url,
+      ...(targets.requests ? { requests: targets.requests } : {}),
       ...loadAndStartOf(values),
       rounds: num(values.rounds, 'rounds'),
       freshEachRound: values['one-start'] !== true,

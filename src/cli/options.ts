@@ -114,13 +114,18 @@ const PROFILE_URL = opt(
   { arg: 'PATH|URL', multiple: true, setting: 'hotline.url' },
 );
 
+/** A request mix, `profile`'s and `gate`'s. */
+const MIX_OPTIONS: OptionSpec[] = [
+  opt('requests', 'a request mix: a JSON or YAML list of {method, path, headers, body, weight}, or a HAR file', {
+    arg: 'FILE',
+  }),
+  opt('keep-secrets', "send a HAR's cookie and authorization headers (left out by default)"),
+];
+
 export const COMMAND_OPTIONS: Record<CommandName, OptionSpec[]> = {
   profile: [
     ...APP_AND_LOAD.map((o) => (o.name === 'url' ? PROFILE_URL : o)),
-    opt('requests', 'a request mix: a JSON or YAML list of {method, path, headers, body, weight}, or a HAR file', {
-      arg: 'FILE',
-    }),
-    opt('keep-secrets', "send a HAR's cookie and authorization headers (left out by default)"),
+    ...MIX_OPTIONS,
     opt('sampling-interval', 'profiler sampling interval, µs', {
       arg: 'US',
       default: RUN_DEFAULTS.samplingIntervalUs,
@@ -163,7 +168,8 @@ export const COMMAND_OPTIONS: Record<CommandName, OptionSpec[]> = {
     opt('force', 'with --baseline: compare runs that loaded something different, every verdict marked'),
   ],
   gate: [
-    ...APP_AND_LOAD,
+    ...APP_AND_LOAD.map((o) => (o.name === 'url' ? PROFILE_URL : o)),
+    ...MIX_OPTIONS,
     opt('rounds', 'rounds of one window per version (default: duration ÷ 2 s)', { arg: 'N' }),
     opt('max-rounds', 'undecided after its rounds, add as many again up to N rounds in all', { arg: 'N' }),
     opt('max-time', 'undecided, add rounds until S seconds have passed (default 270)', { arg: 'S' }),

@@ -14,6 +14,7 @@ import {
 } from '../core/index.ts';
 import { num } from '../format.ts';
 import { CATEGORY_LABELS, rel, type RenderOptions } from './render-parts.ts';
+import { renderRouteChanges } from './render-route-changes.ts';
 
 /** "+3.1% [+1.0%, +5.2%]", "+0.8% within noise [−1.2%, +2.9%]" or "too short to tell (…)". */
 export function changeText(c: Change): string {
@@ -99,6 +100,7 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
   }
   section('Functions of your code (total time)', c.functions);
   section('Lines of your code (own time)', c.lines);
+  out.push(...renderRouteChanges(c));
   if (c.keptHints) {
     out.push('');
     out.push('Hints kept: the line changed, the request did not get cheaper');

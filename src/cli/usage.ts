@@ -58,13 +58,20 @@ export const USAGE = `Usage:
       --force                 with --baseline: compare such runs anyway, every verdict marked
       --fail-if-slower N%     with --baseline: exit 3 when slower than N% beyond the noise, exit 4
                               when the runs cannot tell (the interval holds both ok and slower)
-  hotline gate BASE [DIR] --url PATH [--entry FILE | --script NAME | --command "…"] [--fail-if-slower N%] [options] [-- APP ARGS]
+  hotline gate BASE [DIR] --url PATH… | --requests FILE [--entry FILE | --script NAME | --command "…"] [--fail-if-slower N%] [options] [-- APP ARGS]
       The CI gate for a shared machine: start the baseline's code (BASE, e.g. a \`git worktree add
       ../base main\`) and this code (DIR, default .) side by side, load each in turn, round after
       round (the profiler off), and exit 3 when this code is slower than the baseline by more than
       N% (default 5%) beyond the rounds' noise. The machine's drift is in both halves of a round,
       so it cancels out; two runs minutes apart differ by more than a 10% regression on a busy
       machine. Both versions must take their port from PORT (or open it with listen(0)).
+      --url PATH              repeated: a mix of equal weights; each route is gated too (below)
+      --requests FILE         a request mix, as for profile. With several routes, each round also
+                              loads each version with the route probe on, and each route's time per
+                              request (its median request's, on the main thread) is gated as the
+                              whole's: a route slower beyond the noise fails the gate and is named
+                              (docs/routes.md)
+      --keep-secrets          as for profile
       --rounds N              rounds of one window per version (default: duration ÷ 2 s)
       --max-rounds N          undecided after its rounds, the gate adds as many again, up to N
                               rounds in all

@@ -101,6 +101,8 @@ export {
   type RequestTime,
   requestTimeOf,
   type RouteFigures,
+  type RouteChange,
+  type RouteGateCheck,
   type RunSettings,
   signedPct,
   ThresholdError,

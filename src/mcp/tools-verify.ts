@@ -3,7 +3,7 @@
 // whether the edit touched the measured line (edit-note.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { compareReports, IncomparableError, readRunSources } from '../core/index.ts';
+import { compareReports, IncomparableError, readRunSources, type RouteChange } from '../core/index.ts';
 import { CLAIM_RULES, CLAIMS, verdictOf } from './claims.ts';
 import { editNote } from './edit-note.ts';
 import { guarded, ok, ToolError } from './results.ts';
@@ -32,7 +32,43 @@ export const verifyOutput = {
     note: z.string(),
   }),
   differences: z.array(z.string()),
+  /** A request mix: each route's time per request (its median request's) against the noise (route-compare.ts). */
+  routes: z
+    .array(
+      z.object({
+        route: z.string(),
+        presence: z.enum(['both', 'added', 'gone']),
+        timePerRequest: figure.nullable(),
+      }),
+    )
+    .optional(),
 };
+
+/** One route's time per request as a figure of the claim contract, or null without a value per sub-window. */
+function routeFigure(r: RouteChange): {
+  route: string;
+  presence: RouteChange['presence'];
+  timePerRequest: z.infer<typeof figure> | null;
+} {
+  const d = r.threadMs;
+  const n = d?.noise;
+  return {
+    route: `${r.method} ${r.route}`,
+    presence: r.presence,
+    timePerRequest:
+      d && n
+        ? {
+            figure: 'time/request (median request, main thread, ms)',
+            base: d.base,
+            current: d.current,
+            changePct: n.changePct,
+            interval:
+              n.lowPct !== undefined && n.highPct !== undefined ? { lowPct: n.lowPct, highPct: n.highPct } : null,
+            verdict: n.verdict,
+          }
+        : null,
+  };
+}
 
 export function registerVerifyTool(server: McpServer, ws: Workspace): void {
   server.registerTool(
@@ -72,6 +108,7 @@ export function registerVerifyTool(server: McpServer, ws: Workspace): void {
           figures: v.figures,
           edit: editNote(ws, c, base.report, sources),
           differences: c.differences ?? [],
+          ...(c.routes ? { routes: c.routes.map(routeFigure) } : {}),
         };
         return ok(out, `${v.mayClaim} ${out.edit.note}`);
       }),

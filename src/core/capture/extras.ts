@@ -18,6 +18,7 @@ import {
 } from '../inspector/index.ts';
 import { mergeWaitTraces } from './wait-traces.ts';
 import { mergeRouteTraces } from './route-traces.ts';
+import { routeThreadTimes, type RouteThreadTime } from './route-thread-time.ts';
 import {
   type CpuProfile,
   mergedClock,
@@ -70,6 +71,11 @@ export interface ExtrasCaptured {
   stalls?: StallsRecord;
   waits?: WaitTrace;
   routes?: RoutesFile;
+  /**
+   * Each profiled sub-window's route thread times, in order (route-thread-time.ts; undefined for
+   * one whose timeline filled): the routes' values per sub-window, which their verdicts need.
+   */
+  routeTimes?: Array<RouteThreadTime[] | undefined>;
   notes: string[];
 }
 
@@ -223,6 +229,7 @@ export class ProfiledExtras {
       stalls: this.stallsOn(segments),
       waits: mergeWaitTraces(this.waitTraces),
       routes: mergeRouteTraces(this.routeTraces, segments),
+      ...(this.routeTraces.length > 0 ? { routeTimes: this.routeTraces.map(routeThreadTimes) } : {}),
       notes,
       ...(processes ? { processes } : {}),
     };

@@ -9,6 +9,7 @@ import { redactBody, redactCommand, redactEnv, redactHeaders, redactUrl } from '
 import type { Settings } from './run-settings.ts';
 import type { ExtrasCaptured } from './extras.ts';
 import type { StackCapturesV1 } from './stack-sampler.ts';
+import { withThreadTime } from './route-thread-time.ts';
 
 /** One sub-window as taken: the load's figures and the app's own (CPU, loop) between its edges. */
 export interface SubWindowTaken {
@@ -53,7 +54,7 @@ export function loadFigures(s: Settings, m: Measured): LoadFigures {
     ...(isExternalResult(m.profiled) && m.profiled.external.summary ? { external: m.profiled.external.summary } : {}),
     subWindows: {
       measured: m.subWindows.measured.map(subWindowFigures),
-      profiled: m.subWindows.profiled.map(subWindowFigures),
+      profiled: profiledWithRoutes(m),
     },
     ...(w.routes ? { routes: w.routes } : {}),
     profiled: {
@@ -65,6 +66,24 @@ export function loadFigures(s: Settings, m: Measured): LoadFigures {
       ...(m.profiled.routes ? { routes: m.profiled.routes } : {}),
     },
   };
+}
+
+/**
+ * The profiled sub-windows, each route's thread time per request added from the route probe of
+ * the same sub-window (when every sub-window has one: they are matched by order).
+ */
+function profiledWithRoutes(m: Measured): SubWindowFigures[] {
+  const windows = m.subWindows.profiled.map(subWindowFigures);
+  const times = m.extras?.routeTimes;
+  if (!times || times.length !== windows.length) return windows;
+  return windows.map((w, i) => {
+    const t = times[i];
+    if (!t) return w;
+    const cpuMs = w.cpuMsPerRequest !== undefined ? w.cpuMsPerRequest * w.requests : undefined;
+    const routes = withThreadTime(w.routes, t, w.durationS, cpuMs);
+    // One route alone is the run's own figures.
+    return routes.length > 1 ? { ...w, routes } : w;
+  });
 }
 
 export function subWindowFigures(w: SubWindowTaken): SubWindowFigures {
@@ -79,6 +98,17 @@ export function subWindowFigures(w: SubWindowTaken): SubWindowFigures {
     ...cpuPerRequest(w),
     utilization: round(w.app.utilization, 3),
     ...(w.app.loopIntervalP99Ms !== undefined ? { loopIntervalP99Ms: w.app.loopIntervalP99Ms } : {}),
+    ...(r.routes && r.routes.length > 1
+      ? {
+          routes: r.routes.map((x) => ({
+            method: x.method,
+            route: x.route,
+            requests: x.requests,
+            perSecond: x.reqPerSec,
+            latencyMs: { p50: x.latencyMs.p50, p99: x.latencyMs.p99 },
+          })),
+        }
+      : {}),
   };
 }
 

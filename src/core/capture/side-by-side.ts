@@ -11,7 +11,6 @@
 // instead of into every round alike, where no interval of the rounds can see it.
 // docs/measurement.md ("The gate").
 import { between } from '../inspector/index.ts';
-import { RunError } from '../common/index.ts';
 import { LoadRun, type PhaseResult, probe, probeFailureLine } from '../load/index.ts';
 import { joinUrl, type LaunchSpec } from '../app/index.ts';
 import { sequentialConfidence, type SideBySideFigures, type SideFigures } from '../report/index.ts';
@@ -22,6 +21,7 @@ import type { StartedApp } from './started-app.ts';
 import { InspectorCycle } from './closed-inspector.ts';
 import {
   loadOptionsOf,
+  probeOptionsOf,
   type Settings,
   subWindowPlan,
   validate,
@@ -30,6 +30,8 @@ import {
 } from './run-settings.ts';
 import type { RunProgress } from './run-types.ts';
 import { treeCpuMark, treeCpuMsPerRequest } from './tree-cpu.ts';
+import { routeThreadTimes, withThreadTime, type RouteThreadTime } from './route-thread-time.ts';
+import { routeKey, routeOf, RunError } from '../common/index.ts';
 
 export interface SideBySideOptions extends Omit<LoadSettings, 'samplingIntervalUs' | 'heap'> {
   base: LaunchSpec;
@@ -98,6 +100,10 @@ export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySid
   const startedAt = performance.now();
   const elapsedS = (): number => (performance.now() - startedAt) / 1000;
   let sides: Record<'base' | 'current', Side> | undefined;
+  // A mix of several routes: each round also takes a labelled window per version, the route
+  // probe on (and nothing else of Hotline's), for each route's thread time per request. The
+  // plain windows stay the plain app's, as the whole's figures need.
+  const labelled = new Set((s.requests ?? []).map((q) => routeKey(q.method, routeOf(q.path)))).size > 1;
   try {
     let planned = rounds;
     for (let r = 0; r < planned; r++) {
@@ -124,6 +130,16 @@ export async function measureSideBySide(o: SideBySideOptions): Promise<SideBySid
         });
         taken[which].push(await sides[which].window(windowS));
       }
+      if (labelled)
+        for (const which of order) {
+          o.onProgress?.({
+            phase: 'measuring',
+            message: `round ${r + 1}/${planned}: the ${sides[which].role} version, per route`,
+            second: r * windowS,
+            of: s.durationS,
+          });
+          taken[which][taken[which].length - 1].routeTimes = await sides[which].labelled(windowS);
+        }
       const done = r + 1;
       if (done === 1 && maxTimeS !== undefined && o.extend) {
         maxRounds = roundsWithin(maxTimeS, elapsedS(), rounds, maxRounds);
@@ -174,7 +190,12 @@ async function stopBoth(sides: Record<'base' | 'current', Side>): Promise<void> 
 function figuresOf(id: string, taken: WindowTaken[]): SideFigures {
   return {
     id,
-    windows: taken.map(subWindowFigures),
+    windows: taken.map((t) => {
+      const f = subWindowFigures(t);
+      return t.routeTimes
+        ? { ...f, routes: withThreadTime(f.routes, t.routeTimes.times, f.durationS, t.routeTimes.cpuMs) }
+        : f;
+    }),
     latencyP90Ms: taken.map((t) => t.result.latencyMs.p90),
     latencyMaxMs: taken.map((t) => t.result.latencyMs.max),
     non2xx: taken.reduce((n, t) => n + t.result.non2xx, 0),
@@ -194,7 +215,11 @@ export function roundsWithin(maxTimeS: number, firstRoundS: number, rounds: numb
 }
 
 /** A window, with the CPU per request of the app's process tree read from /proc at its edges. */
-type WindowTaken = SubWindowTaken & { treeCpuMsPerRequest?: number };
+type WindowTaken = SubWindowTaken & {
+  treeCpuMsPerRequest?: number;
+  /** The round's labelled window of the same version: each route's thread time (a request mix). */
+  routeTimes?: { times: RouteThreadTime[]; cpuMs?: number };
+};
 
 /** One version: started as a run starts its app, loaded only in its own windows. */
 class Side {
@@ -235,7 +260,7 @@ class Side {
 
   /** A URL that answers only failures stops the gate before the warm-up (load/probe.ts). */
   async probe(): Promise<void> {
-    const o = loadOptionsOf(this.s, joinUrl(this.s.url, this.started!.address), 0);
+    const o = probeOptionsOf(loadOptionsOf(this.s, joinUrl(this.s.url, this.started!.address), 0));
     const outcome = await this.run.race(probe(o));
     if (!outcome.ok) throw this.named(new RunError('load-failed', probeFailureLine(o, outcome)));
   }
@@ -279,6 +304,41 @@ class Side {
         const result: PhaseResult = await run.race(load.switchPhase('warmup'));
         const tree = treeCpuMsPerRequest(t0, t1, { requests: result.requests.total, durationS: result.durationS });
         return { result, app: between(m0, m1), ...(tree !== undefined ? { treeCpuMsPerRequest: tree } : {}) };
+      } finally {
+        await this.endLoad(load);
+      }
+    } catch (err) {
+      throw this.named(err);
+    }
+  }
+
+  /**
+   * A window of this version alone with the route probe on and nothing else of Hotline's: each
+   * route's main-thread time per request (route-thread-time.ts). Its inspector stays open (the
+   * probe is installed and read through it); its load figures are not kept.
+   */
+  async labelled(seconds: number): Promise<{ times: RouteThreadTime[]; cpuMs?: number } | undefined> {
+    const run = this.run;
+    try {
+      const load = await this.startLoad(WARM_IN_S + seconds);
+      try {
+        await run.wait(WARM_IN_S);
+        // Cancelled or failed in between, the app is stopped with its probe.
+        await run.race(run.inspector!.startRouteProbe());
+        const pid = run.app?.pid;
+        const t0 = treeCpuMark(pid);
+        await run.wait(seconds);
+        const t1 = treeCpuMark(pid);
+        const trace = await run.race(run.inspector!.takeRouteTrace());
+        const times = trace ? routeThreadTimes(trace) : undefined;
+        if (!trace || !times) return undefined;
+        // The tree's CPU per second between the marks, over the probe's own span (a ratio of rates).
+        const spanS = (trace.takenUs - trace.sinceUs) / 1e6;
+        const cpuMs =
+          t0 && t1 && t1.atS > t0.atS && spanS > 0
+            ? ((t1.cpuS - t0.cpuS) / (t1.atS - t0.atS)) * spanS * 1000
+            : undefined;
+        return { times, ...(cpuMs !== undefined && cpuMs > 0 ? { cpuMs } : {}) };
       } finally {
         await this.endLoad(load);
       }

@@ -6,6 +6,7 @@
 import { type Comparison, type Delta, SATURATED } from './compare.ts';
 import type { SubWindowFigures } from './schema.ts';
 import { pairedChangeOf, type Direction } from './verdict.ts';
+import { routeChanges } from './route-compare.ts';
 
 /** One version's windows, one per round in round order, with nothing of Hotline's attached. */
 export interface SideFigures {
@@ -43,7 +44,7 @@ export function sequentialConfidence(rounds: number, maxRounds: number): number 
   return 1 - 0.05 / looks;
 }
 
-export type LoadComparison = Pick<Comparison, 'baseId' | 'currentId' | 'load'>;
+export type LoadComparison = Pick<Comparison, 'baseId' | 'currentId' | 'load' | 'routes'>;
 
 /**
  * `confidence`: the intervals' level; a sequential gate that looks L times uses 1 − 0.05/L at each
@@ -67,7 +68,10 @@ export function compareSideBySide(f: SideBySideFigures, confidence = 0.95): Load
   });
   const withCpu = bw.every((w) => w.cpuMsPerRequest !== undefined) && cw.every((w) => w.cpuMsPerRequest !== undefined);
   const tree = cpuFromTree(f);
+  // A request mix: each route's rounds, paired as the whole's (route-compare.ts).
+  const routes = routeChanges({ load: bw, cpu: bw }, { load: cw, cpu: cw }, { paired: true, confidence });
   return {
+    ...(routes ? { routes } : {}),
     baseId: f.base.id,
     currentId: f.current.id,
     load: {

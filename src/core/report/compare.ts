@@ -7,6 +7,7 @@ import type { ReportV1, SubWindowFigures } from './schema.ts';
 import { CATEGORIES, type Category } from '../analysis/model.ts';
 import { comparabilityOf } from './comparable.ts';
 import { keptHints } from './kept-hints.ts';
+import { routeChangesOfRuns, type RouteChange } from './route-compare.ts';
 import { correspondence, newPlaceOf, type LineCorrespondence } from './line-correspondence.ts';
 import type { CallLink, Hint } from '../analysis/model.ts';
 import { pairMovedWork, type RowParts } from './moved-work.ts';
@@ -123,6 +124,8 @@ export interface Comparison {
    * reworded and placed where the line is now.
    */
   keptHints?: Hint[];
+  /** Per route of a request mix, each route's own changes and verdicts (route-compare.ts). */
+  routes?: RouteChange[];
 }
 
 export function delta(base: number, current: number): Delta {
@@ -266,6 +269,8 @@ export function compareReports(base: ReportV1, current: ReportV1, limit = 20, so
   holdBackUncarried(out);
   const kept = keptHints(base, current, out.lines, out.unit, (current.eventLoop?.utilization ?? 0) >= SATURATED);
   if (kept.length > 0) out.keptHints = kept;
+  const routes = routeChangesOfRuns(base, current);
+  if (routes) out.routes = routes;
   return out;
 }
 

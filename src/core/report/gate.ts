@@ -24,8 +24,9 @@
 // needs to pass at this noise (samplesToDecide). docs/measurement.md "The gate".
 import type { Comparison, Delta } from './compare.ts';
 import { tQuantile, tQuantile975, type VerdictWord } from './verdict.ts';
+import { routeGateLevel } from './route-compare.ts';
 
-export type GateFigure = 'cpu/request' | 'req/s' | 'latency p99';
+export type GateFigure = 'cpu/request' | 'req/s' | 'latency p99' | 'thread ms/request';
 
 export interface GateCheck {
   figure: GateFigure;
@@ -76,9 +77,18 @@ export type GateVerdict =
       detectablePct?: number;
       /** Samples a side (rounds) for identical code to pass in 80% of gates at this noise (the most). */
       samplesToDecide?: number;
+      /**
+       * A request mix measured per round (side by side): each route's median request's thread
+       * time, gated as the whole's figures are, each at the gate's level shared among the routes
+       * (route-compare.ts).
+       */
+      routes?: RouteGateCheck[];
     }
   /** The runs lack the figures the gate needs (a run without load, a zero baseline). */
   | { decided: false; thresholdPct: number; reason: string };
+
+/** One route's time per request (its median request's, on the main thread) against the threshold. */
+export type RouteGateCheck = GateCheck & { method: string; route: string };
 
 export class ThresholdError extends Error {}
 
@@ -93,7 +103,7 @@ export function parseThreshold(text: string): number {
 }
 
 export function regressionGate(
-  c: Pick<Comparison, 'baseId' | 'load'>,
+  c: Pick<Comparison, 'baseId' | 'load' | 'routes'>,
   thresholdPct: number,
   opts: GateOptions = {},
 ): GateVerdict {
@@ -152,13 +162,23 @@ export function regressionGate(
           : "req/s and latency: the app's event loop had room",
   };
   const withoutSpread = checks.some((x) => x.notGated === undefined && x.verdict === undefined);
-  const failed = checks.some((x) => x.failed);
+  // Per route: its median request's thread time per window (route-compare.ts). Not its req/s or
+  // p99: in a mix they follow the whole app's (shared connections, requests queued behind others').
+  const gatedRoutes = (c.routes ?? []).filter((r) => r.threadMs?.noise && r.threadMs.base > 0);
+  const routeLevel = routeGateLevel(level, gatedRoutes.length);
+  const routes: RouteGateCheck[] = gatedRoutes.map((r) => ({
+    method: r.method,
+    route: r.route,
+    ...check('thread ms/request', r.threadMs!, 'up', thresholdPct, undefined, routeLevel),
+  }));
+  const failed = checks.some((x) => x.failed) || routes.some((x) => x.failed);
   return {
     decided: true,
     thresholdPct,
     failed,
-    inconclusive: !failed && checks.some((x) => x.outcome === 'undecided'),
+    inconclusive: !failed && [...checks, ...routes].some((x) => x.outcome === 'undecided'),
     checks,
+    ...(routes.length > 0 ? { routes } : {}),
     decidedBy,
     ...(detectable.length === gated.length && detectable.length > 0 ? { detectablePct: Math.min(...detectable) } : {}),
     ...(toDecide.length === gated.length && toDecide.length > 0 ? { samplesToDecide: Math.max(...toDecide) } : {}),

@@ -3,7 +3,8 @@
 export { compareReports, type Comparison, type CostChange, type Delta, type RunSources } from './compare.ts';
 export { correspondence, splitLines } from './line-correspondence.ts';
 export { comparabilityOf, type Comparability, IncomparableError, pathAndQuery, refusalLine } from './comparable.ts';
-export { type GateVerdict, parseThreshold, regressionGate, ThresholdError } from './gate.ts';
+export { type GateVerdict, parseThreshold, regressionGate, type RouteGateCheck, ThresholdError } from './gate.ts';
+export { routeChanges, routeChangesOfRuns, type RouteChange, type RouteWindows } from './route-compare.ts';
 export {
   buildReport,
   type ExternalLoadFigures,
@@ -18,6 +19,7 @@ export {
   type RouteLoadFigures,
   type RunSettings,
   type SubWindowFigures,
+  type SubWindowRoute,
   type ProcessSummary,
   type ThreadSummary,
 } from './schema.ts';

@@ -100,6 +100,31 @@ export interface SubWindowFigures {
    * timer's 10 ms period (never 0, so two runs' ratio exists). The loop delay's noise test.
    */
   loopIntervalP99Ms?: number;
+  /** With a request mix: each route's own figures in this sub-window (report/route-compare.ts). */
+  routes?: SubWindowRoute[];
+}
+
+/** One route of a request mix in one sub-window (a side-by-side gate's window: one round). */
+export interface SubWindowRoute {
+  method: string;
+  /** As the load named it (the path with ids folded, common/routes.ts). */
+  route: string;
+  requests: number;
+  perSecond: number;
+  latencyMs: { p50: number; p99: number };
+  /**
+   * Main-thread time spent in this route's callbacks per request of it that finished, ms: the
+   * route probe's timeline (in-app/scripts/route-probe.ts) without the profiler. Side by side it
+   * comes from the round's labelled window of the same version (capture/side-by-side.ts).
+   */
+  threadMsPerRequest?: number;
+  /** The median of the route's requests' own thread times, ms: a request the machine stretched moves it least. */
+  threadMsP50?: number;
+  /**
+   * The app's CPU in the window split among the routes by their shares of that thread time, per
+   * request of the route, ms (capture/route-thread-time.ts): what the route's verdict reads.
+   */
+  cpuMsPerRequest?: number;
 }
 
 export interface ExternalLoadFigures {
