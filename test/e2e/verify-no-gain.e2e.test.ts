@@ -99,6 +99,20 @@ test(
       await marks.first().waitFor({ state: 'visible', timeout: 30_000 });
       assert.ok((await marks.count()) > 0, 'the stalls are listed');
       await vs.screenshot('no-gain-4-timeline-hc');
+
+      // 6. The tables of a compared run with stalls, in four themes at the report's opening width:
+      // the first three columns of each in view (issue 38; Hot lines and Functions: ux.e2e.test.ts).
+      for (const theme of dom.FOUR_THEMES) {
+        await dom.setColorTheme(page, theme.name, theme.kind);
+        report = await dom.webviewFrame(page, { title: 'Hotline Report', timeout: 30_000 });
+        for (const tab of ['stalls', 'compare']) {
+          await report.locator(`vscode-panel-tab#tab-${tab}`).click({ timeout: 30_000 });
+          const fits = await dom.reportTablesInView(report, { tableExpected: true });
+          t.diagnostic(`${theme.name} ${tab}: ${JSON.stringify(fits)}`);
+          assert.deepEqual(fits.outside, [], `${theme.name}: the ${tab} tab's first three columns are in view`);
+          await vs.screenshot(`no-gain-5-${theme.file}-${tab}`);
+        }
+      }
     } catch (err) {
       await describeFailure(vs, t, 'no-gain-failure');
       throw err;

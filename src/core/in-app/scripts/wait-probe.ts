@@ -3,7 +3,8 @@
 // (crypto, zlib, fs, dns.lookup): when it was made (`init`), the calling line of the user's code,
 // and when its callback ran (the first `before`). Outgoing HTTP calls (http/https through an
 // Agent, and fetch) are noted too, from the call to the response (startHttpProbe), and the
-// exchanges with data stores over client sockets (socket-probe.ts). `take` turns it all off,
+// exchanges with data stores over client sockets (socket-probe.ts), from the asking when a full
+// pool queued them first (pool-probe.ts). `take` turns it all off,
 // removes it and returns what it noted; the app is left as it was found.
 import type { AsyncHook } from 'node:async_hooks';
 import { builtin } from './shared/builtins.ts';
