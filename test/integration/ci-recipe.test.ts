@@ -227,11 +227,12 @@ async function runJob(opts: {
 }
 
 /**
- * Short but real: 2 s a version a round, 2 rounds, up to 6 when undecided; 0.5 s of warm-up. The
- * apps' loops (millions of iterations a request) keep the event loop busy under the default 10
- * connections, so CPU per request is gated.
+ * Short but real: each version started once for all rounds (--one-start), 1.5 s a version a round,
+ * 3 rounds, up to 6 when undecided; 0.5 s of warm-up. The apps' loops (millions of iterations a
+ * request) keep the event loop busy under the default 10 connections, so CPU per request is gated;
+ * a 4× change needs no more (a fresh start each round has its own test: side-by-side.test.ts).
  */
-const SHORT_GATE = { GATE_DURATION: '4', GATE_OPTIONS: '--rounds 2 --max-rounds 6 --warmup 0.5' };
+const SHORT_GATE = { GATE_DURATION: '3', GATE_OPTIONS: '--rounds 3 --max-rounds 6 --warmup 0.5 --one-start' };
 
 before(assertBuilt);
 after(removeTempDirs);
@@ -311,12 +312,7 @@ test(
   'a pull request that makes every request four times dearer: the Gate step fails, the summary says FAIL',
   { timeout: 150_000 },
   async (t) => {
-    // Each version started once for all rounds (--one-start) and 1 s windows: a 4× change needs
-    // no more, and the test stays short.
-    const job = await runJob({
-      originDir: origin(500_000, 2_000_000),
-      env: { GATE_DURATION: '3', GATE_OPTIONS: '--rounds 3 --max-rounds 6 --warmup 0.5 --one-start' },
-    });
+    const job = await runJob({ originDir: origin(500_000, 2_000_000), env: SHORT_GATE });
     t.diagnostic(`the job summary:\n${job.summary}`);
     assert.equal(job.conclusion, 'failure', job.log);
     assert.equal(job.steps.get('Build both revisions'), 0, job.log);
