@@ -56,7 +56,7 @@ async function gate(
       maxTimeS: MAX_TIME_S,
       decided: (f) => {
         const v = regressionGate(compareSideBySide(f, f.confidence), THRESHOLD_PCT, gateOptions(f));
-        return !v.decided || v.failed || !v.inconclusive;
+        return !v.decided || v.failed || (!v.inconclusive && v.routesSuspect !== true);
       },
     },
   });

@@ -138,13 +138,21 @@ export function gateOutcome(
       ? `gate: FAIL — slower than the baseline ${c.baseId} by more than ${thresholdPct}%, beyond the runs' noise${slower ? ` (slower: ${slower})` : ''}`
       : verdict.inconclusive
         ? `gate: INCONCLUSIVE — not shown slower than the baseline ${c.baseId}, but not within ${thresholdPct}% either: could be up to ${Number.isFinite(worst) ? signedPct(worst) : 'any amount'} slower (more rounds or a longer --duration would decide; exit ${EXIT_INCONCLUSIVE})`
-        : `gate: pass — the interval rules out a slowdown past ${thresholdPct}% against the baseline ${c.baseId}`,
+        : `gate: pass — the interval rules out a slowdown past ${thresholdPct}% against the baseline ${c.baseId}${untold(verdict)}`,
   );
   return {
     verdict,
     exitCode: verdict.failed ? EXIT_REGRESSED : verdict.inconclusive ? EXIT_INCONCLUSIVE : 0,
     lines,
   };
+}
+
+/** The routes a passing gate could not tell (too noisy), named after its pass. */
+function untold(v: GateVerdict): string {
+  const routes = v.decided ? (v.routes ?? []).filter((r) => r.outcome === 'undecided') : [];
+  return routes.length > 0
+    ? ` (the whole app; not told either way: ${routes.map((r) => `${r.method} ${r.route}`).join(', ')})`
+    : '';
 }
 
 const num = (v: number): string =>

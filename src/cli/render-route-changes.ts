@@ -84,7 +84,7 @@ export function routeGateLines(v: GateVerdict): string[] {
     return `gate: route ${column(`${r.method} ${r.route}`, 24)} time/request ${num(r.base)} → ${num(r.current)} ms (${signedPct(r.changePct)}${interval}, limit +${v.thresholdPct}%)  ${outcome}`;
   });
   const slower = v.routes.filter((r) => r.outcome === 'regressed');
-  const noise = v.routes.filter((r) => r.verdict === 'within noise');
+  const noise = v.routes.filter((r) => r.outcome === 'ok' && r.verdict === 'within noise');
   if (slower.length > 0) out.push(`gate: slower: ${slower.map(named).join('; ')}`);
   if (noise.length > 0) out.push(`gate: within noise: ${noise.map((r) => `${r.method} ${r.route}`).join(', ')}`);
   return out;

@@ -117,6 +117,33 @@ describe('hotline gate per route', () => {
       assert.equal(r.threadMs?.noise?.verdict, 'within noise', r.route);
   });
 
+  test('a route too noisy to tell does not hold the gate; one that looks slower asks for rounds', () => {
+    // /health's median swings by ±40% a round (a tenth of a ms, mostly HTTP): never told.
+    const noisy = (ws: SubWindowFigures[], side: number, scale = 1): SubWindowFigures[] =>
+      ws.map((w, i) => ({
+        ...w,
+        routes: w.routes!.map((r) =>
+          r.route === '/health'
+            ? { ...r, threadMsP50: r.threadMsP50! * scale * (1 + 0.4 * Math.sin(i * 2.9 + side * 1.3)) }
+            : r,
+        ),
+      }));
+    const quiet = compareSideBySide(figures(noisy(windows(1, {}), 1), noisy(windows(0, {}), 0)));
+    const v = regressionGate(quiet, 5, { pickMeasure: true });
+    assert.ok(v.decided);
+    assert.equal(v.routes!.find((r) => r.route === '/health')!.outcome, 'undecided');
+    assert.equal(v.inconclusive, false, 'the whole decides the pass');
+    const { exitCode, lines } = gateOutcome(quiet, 5, 0.95, { pickMeasure: true });
+    assert.equal(exitCode, 0);
+    assert.match(lines.at(-1)!, /^gate: pass — .*not told either way: GET \/health\)$/);
+    // The same route 30% slower on average: suspect, so `hotline gate` adds rounds.
+    const slower = compareSideBySide(figures(noisy(windows(1, {}), 1, 1.3), noisy(windows(0, {}), 0)));
+    const s = regressionGate(slower, 5, { pickMeasure: true });
+    assert.ok(s.decided);
+    assert.equal(s.failed, false, JSON.stringify(s.routes));
+    assert.equal(s.routesSuspect, true, JSON.stringify(s.routes));
+  });
+
   test('identical code: no route flagged, the gate passes', () => {
     const c = compareSideBySide(figures(windows(1, {})));
     for (const r of c.routes!)

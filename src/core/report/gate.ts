@@ -83,6 +83,13 @@ export type GateVerdict =
        * (route-compare.ts).
        */
       routes?: RouteGateCheck[];
+      /**
+       * A route looks slower than the threshold but its interval still holds no change: a gate
+       * adds rounds for it. A route it cannot tell does not make the gate inconclusive: a route
+       * of a tenth of a ms, mostly HTTP, spreads by ±50% a round and would hold every gate of a
+       * mix; it fails the gate only when shown slower.
+       */
+      routesSuspect?: true;
     }
   /** The runs lack the figures the gate needs (a run without load, a zero baseline). */
   | { decided: false; thresholdPct: number; reason: string };
@@ -176,9 +183,12 @@ export function regressionGate(
     decided: true,
     thresholdPct,
     failed,
-    inconclusive: !failed && [...checks, ...routes].some((x) => x.outcome === 'undecided'),
+    inconclusive: !failed && checks.some((x) => x.outcome === 'undecided'),
     checks,
     ...(routes.length > 0 ? { routes } : {}),
+    ...(!failed && routes.some((x) => x.outcome === 'undecided' && x.changePct > thresholdPct)
+      ? { routesSuspect: true as const }
+      : {}),
     decidedBy,
     ...(detectable.length === gated.length && detectable.length > 0 ? { detectablePct: Math.min(...detectable) } : {}),
     ...(toDecide.length === gated.length && toDecide.length > 0 ? { samplesToDecide: Math.max(...toDecide) } : {}),
