@@ -182,12 +182,13 @@ export function routesLensText(shares: readonly RouteShare[]): string {
 /** A line's threadpool waits get a lens when they recur and last: not a config file read once. */
 export const isWaitLensLine = (w: ThreadpoolWait): boolean => w.count >= 5 && w.waitMs.p50 >= 1;
 
-/** Hints about the event loop's own time; not threadpool-queue or repeated-query, which are about waiting off it. */
+/** Hints about the event loop's own time; not threadpool-queue, repeated-query, db-pool-queue or serial-awaits, which are about waiting off it. */
 export const isBlockingHint = (h: Hint): boolean =>
   h.rule !== 'gc-pressure' &&
   h.rule !== 'threadpool-queue' &&
   h.rule !== 'repeated-query' &&
   h.rule !== 'db-pool-queue' &&
+  h.rule !== 'serial-awaits' &&
   h.line >= 1;
 
 /** A code span that survives backticks in names (`a`b` → `` a`b ``). */

@@ -186,6 +186,45 @@ test(
   },
 );
 
+test(
+  'two independent waits awaited one after another: the serial-awaits hint; run together (Promise.all): none',
+  { timeout: 240_000 },
+  async (t) => {
+    const a = markedLine(SERVER_JS, 'SERIAL A LINE');
+    const b = markedLine(SERVER_JS, 'SERIAL B LINE');
+    const serial = await profile('/serial');
+    const wa = serial.waits?.find((x) => x.file === SERVER_JS && x.line === a);
+    const wb = serial.waits?.find((x) => x.file === SERVER_JS && x.line === b);
+    assert.ok(wa && wb, `waits on server.js:${a} and :${b}: ${JSON.stringify(serial.waits)}`);
+    t.diagnostic(
+      `serial: pg p50 ${wa.waitMs.p50} ms ${wa.perRequest}/request, mysql p50 ${wb.waitMs.p50} ms ${wb.perRequest}/request, latency p50 ${serial.load?.profiled.latencyMs.p50} ms`,
+    );
+    const hint = serial.hints.find((h) => h.rule === 'serial-awaits');
+    assert.ok(hint, `the serial-awaits hint: ${JSON.stringify(serial.hints)}`);
+    t.diagnostic(hint.message);
+    assert.equal(hint.line, b, 'on the second line');
+    assert.match(
+      hint.message,
+      new RegExp(`^Two independent waits, \\d+ ms on server\\.js:${a} .* and \\d+ ms on server\\.js:${b} `),
+    );
+    assert.match(hint.message, /one after another: \d+ ms per request/);
+    assert.match(hint.fix, /Promise\.all/);
+
+    const pa = markedLine(SERVER_JS, 'PARALLEL A LINE');
+    const pb = markedLine(SERVER_JS, 'PARALLEL B LINE');
+    const parallel = await profile('/parallel');
+    const both = parallel.waits?.filter((x) => x.file === SERVER_JS && (x.line === pa || x.line === pb)) ?? [];
+    assert.equal(both.length, 2, `waits on server.js:${pa} and :${pb}: ${JSON.stringify(parallel.waits)}`);
+    t.diagnostic(
+      `parallel: ${both.map((w) => `${w.api} p50 ${w.waitMs.p50} ms ${w.perRequest}/request`).join(', ')}, latency p50 ${parallel.load?.profiled.latencyMs.p50} ms`,
+    );
+    assert.deepEqual(
+      parallel.hints.filter((h) => h.rule === 'serial-awaits'),
+      [],
+    );
+  },
+);
+
 test('stopped: no server process and no data folder is left', { timeout: 60_000 }, async () => {
   const servers = Object.values(stores!.servers);
   await stores!.stop();

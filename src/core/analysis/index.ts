@@ -70,6 +70,8 @@ export {
 export { blockedLoopHints, type BlockedLoopInput } from './hints/blocked-loop.ts';
 export { outgoingCallOfType, poolLimitHint, threadpoolWaits, type WaitTraceInput } from './time/threadpool-waits.ts';
 export { DATA_STORE_APIS, dbPoolQueueHint, repeatedQueryHint } from './time/data-store-hints.ts';
+export { serialAwaitsHints } from './time/serial-awaits.ts';
+export { awaitDependence, type AwaitDependence } from './attribution/await-dependence.ts';
 export {
   cutProfile,
   sampleStarts,

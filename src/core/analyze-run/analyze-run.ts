@@ -67,6 +67,7 @@ export function analyzeRunDir(runDir: string, root: string): ReportV1 {
     analyzeStalls(withExtras, record.extras?.stalls, timeline),
     runDir,
     record.extras?.waits,
+    sources,
   );
   // The load generator's figures per route (load/route-figures.ts), then the app's own CPU, lines
   // and stalls per route merged into them (analyze-routes.ts: mergeRoutes).

@@ -1,21 +1,31 @@
 // The threadpool requests, outgoing HTTP calls and data-store exchanges a run's wait probe noted,
 // on the lines that made them: `waits`, `threadpool` and, where a line's requests mostly queued
-// for a thread, a hint naming UV_THREADPOOL_SIZE.
+// for a thread, a hint naming UV_THREADPOOL_SIZE; two independent waits of one request made one
+// after another, the `serial-awaits` hint (their order measured, their independence read from the
+// source: `sources`, the run's snapshot, or the file on disk).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  awaitDependence,
   DATA_STORE_APIS,
   outgoingCallOfType,
   dbPoolQueueHint,
   poolLimitHint,
   repeatedQueryHint,
+  serialAwaitsHints,
   threadpoolWaits,
+  type ThreadpoolWait,
   type WaitTraceInput,
 } from '../analysis/index.ts';
 import type { ExtrasRecord } from '../store/index.ts';
 import type { ReportV1 } from '../report/index.ts';
 
-export function analyzeWaits(report: ReportV1, runDir: string, measured: ExtrasRecord['waits']): ReportV1 {
+export function analyzeWaits(
+  report: ReportV1,
+  runDir: string,
+  measured: ExtrasRecord['waits'],
+  sources?: ReadonlyMap<string, string>,
+): ReportV1 {
   if (!measured) return report;
   let trace: WaitTraceInput;
   try {
@@ -50,6 +60,7 @@ export function analyzeWaits(report: ReportV1, runDir: string, measured: ExtrasR
       dbPoolQueueHint(w, report.nonIdleMs),
     ])
     .filter((h) => h !== undefined);
+  hints.push(...serialAwaitsHints(trace, waits, latencyMs, report.nonIdleMs, independentBySource(sources)));
   const notes: string[] = [];
   if (waits.some((w) => !w.target))
     notes.push(
@@ -63,6 +74,32 @@ export function analyzeWaits(report: ReportV1, runDir: string, measured: ExtrasR
   if (measured.dropped > 0)
     notes.push(`${measured.dropped} threadpool requests were not noted (the probe's buffer was full).`);
   return { ...report, waits, threadpool: pool, hints: [...report.hints, ...hints], notes: [...report.notes, ...notes] };
+}
+
+/**
+ * Whether the second of two lines does not use the first's result, read from the source (the
+ * run's snapshot, else the file as it is now): false when it cannot be told.
+ */
+function independentBySource(sources: ReadonlyMap<string, string> | undefined) {
+  const texts = new Map<string, string | undefined>();
+  const textOf = (file: string): string | undefined => {
+    if (!texts.has(file)) {
+      let text = sources?.get(file);
+      if (text === undefined && path.isAbsolute(file)) {
+        try {
+          text = fs.readFileSync(file, 'utf8');
+        } catch {
+          // gone or unreadable: not told
+        }
+      }
+      texts.set(file, text);
+    }
+    return texts.get(file);
+  };
+  return (a: ThreadpoolWait, b: ThreadpoolWait): boolean => {
+    const text = a.file === b.file ? textOf(a.file) : undefined;
+    return text !== undefined && awaitDependence(text, a.line, b.line).kind === 'independent';
+  };
 }
 
 /** What the data-store waits measure, and what the probe could not put on a line. */

@@ -7,6 +7,8 @@
 //   /mariadb  one SELECT SLEEP(WAIT_MS)  (MARIADB LINE)
 //   /n1       8 queries one after another from one line (an N+1 loop)  (N1 LINE)
 //   /pool     one query that sleeps WAIT_MS on a pool of 2 connections  (POOL LINE)
+//   /serial   a pg then a MariaDB sleep, independent, awaited one after another  (SERIAL A/B LINE)
+//   /parallel the same two, together (Promise.all)  (PARALLEL A/B LINE)
 const http = require('node:http');
 const { Pool } = require('pg');
 const Redis = require('ioredis');
@@ -50,6 +52,17 @@ const routes = {
   },
   async '/pool'() {
     await small.query('SELECT pg_sleep($1)', [seconds]); // POOL LINE
+  },
+  async '/serial'() {
+    const slept = await pg.query('SELECT pg_sleep($1)', [seconds]); // SERIAL A LINE
+    const [rows] = await maria.query('SELECT SLEEP(?)', [seconds]); // SERIAL B LINE
+    return [slept.rowCount, rows.length];
+  },
+  async '/parallel'() {
+    // Two statements, as /serial's, but both sent before either is awaited.
+    const slept = pg.query('SELECT pg_sleep($1)', [seconds]); // PARALLEL A LINE
+    const rows = maria.query('SELECT SLEEP(?)', [seconds]); // PARALLEL B LINE
+    await Promise.all([slept, rows]);
   },
 };
 
