@@ -150,6 +150,8 @@ vscode-panel-view.view > * { width: 100%; }
 .legend-row.zero > * { opacity: 0.55; }
 .legend-head > * { font-size: 0.85em; }
 .legend-pct { font-weight: 600; }
+/* "<0.1 ms" on one line: the figure column is narrow. */
+.request-legend .num { white-space: nowrap; }
 .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; vertical-align: -1px; }
 .cat-user { background: var(--hl-hot); }
 .cat-dependencies { background: var(--vscode-charts-blue); }

@@ -1,5 +1,5 @@
-// The Waits tab: requests your code handed to libuv's threadpool and its outgoing HTTP calls
-// (report.waits), per calling line
+// The Waits tab: requests your code handed to libuv's threadpool, its outgoing HTTP calls and its
+// data-store statements (report.waits), per calling line
 // and API: how long a call waited for its callback (measured) and how much of it was queued for
 // one of the pool's threads (inferred from the order of the calls and callbacks).
 import type { ReportV1 } from '../../src/core/report/index.ts';
@@ -60,7 +60,14 @@ export function waitsTab(ctx: ViewContext, waits: NonNullable<ReportV1['waits']>
       onOpen: open ? () => ctx.openSource(w.file, w.line) : undefined,
     };
   });
-  const hints = r.hints.filter((x) => x.rule === 'threadpool-queue');
+  const hints = r.hints.filter((x) => x.rule === 'threadpool-queue' || x.rule === 'db-pool-queue');
+  // What the tab lists: the threadpool's requests, and any outgoing HTTP calls and data-store statements.
+  // (The same split as One request's time: a target not reached over HTTP is a data store.)
+  const http = (w: { api: string }): boolean => w.api === 'http.request' || w.api === 'fetch';
+  const stores = waits.some((w) => w.target !== undefined && !http(w));
+  const calls = waits.some((w) => w.target !== undefined && http(w));
+  const kinds = ['threadpool', ...(calls ? ['outgoing HTTP'] : []), ...(stores ? ['data stores'] : [])];
+  const title = kinds.length === 1 ? 'Threadpool waits' : `Waits: ${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
   return h(
     'div',
     { class: 'waits' },
@@ -70,7 +77,7 @@ export function waitsTab(ctx: ViewContext, waits: NonNullable<ReportV1['waits']>
       h(
         'h2',
         null,
-        waits.some((w) => w.target) ? 'Waits: threadpool and outgoing HTTP' : 'Threadpool waits',
+        title,
         h(
           'span',
           { class: 'muted note' },
@@ -78,14 +85,14 @@ export function waitsTab(ctx: ViewContext, waits: NonNullable<ReportV1['waits']>
         ),
       ),
       ...hints.map((x) =>
-        h('div', { class: 'callout warning', data: { field: 'threadpool-queue' } }, codeText(`${x.message} ${x.fix}`)),
+        h('div', { class: 'callout warning', data: { field: x.rule } }, codeText(`${x.message} ${x.fix}`)),
       ),
     ),
     h(
       'section',
       { class: 'block' },
       waits.length > 0
-        ? dataGrid(columns, rows, { class: 'grid wait-list', title: 'Threadpool waits' })
+        ? dataGrid(columns, rows, { class: 'grid wait-list', title })
         : h(
             'p',
             { class: 'empty' },
@@ -95,6 +102,9 @@ export function waitsTab(ctx: ViewContext, waits: NonNullable<ReportV1['waits']>
         'p',
         { class: 'muted' },
         "The wait is measured from each call to its callback (for an outgoing HTTP call, to its response). The queued part is inferred: libuv's pool serves its queue first in, first out, so replaying the calls in order gives when each got a thread. A busy event loop runs callbacks late, which makes it an upper bound.",
+        stores
+          ? " A data store's wait is measured from the write that sent the statement to the first data of its answer; a statement that waited for a connection of the app's pool is timed from the asking, and its queued part (asked to handed a connection) is measured."
+          : '',
       ),
     ),
   );
