@@ -38,7 +38,7 @@ import {
   waitLensText,
 } from './lens-text.ts';
 import type { LineMapping } from './staleness.ts';
-import { capacityOf, corePct } from '../capacity.ts';
+import { capacityOf, corePct, perRequestMs } from '../capacity.ts';
 
 /**
  * The key files are matched by: report paths and document paths meet here. VS Code spells a
@@ -57,6 +57,8 @@ export interface FileCosts {
   functions: FunctionCost[];
   /** Blocking hints on a line of this file. */
   hints: Hint[];
+  /** Hints about waiting on a line of this file (not blocking: they go to the hover, with the waits). */
+  waitHints: Hint[];
   /** Bytes allocated per function of this file (report.heap), at each function's first line. */
   heap: HeapLine[];
   /** Lines of this file that took part in event-loop stalls (report.stalls). */
@@ -93,14 +95,18 @@ export class ReportIndex {
       const key = fileKey(file);
       let fc = this.files.get(key);
       if (!fc)
-        this.files.set(key, (fc = { file, lines: [], functions: [], hints: [], heap: [], stalls: [], waits: [] }));
+        this.files.set(key, (fc = { file, lines: [], functions: [], hints: [], waitHints: [], heap: [], stalls: [], waits: [] }));
       return fc;
     };
     const onDisk = (file: string): boolean => path.isAbsolute(file);
     // "One of lines …" records belong to no single line: the report shows them, the editor does not guess.
     for (const l of report.lines) if (onDisk(l.file) && !l.oneOf) of(l.file).lines.push(l);
     for (const f of report.functions) if (f.category === 'user' && onDisk(f.file)) of(f.file).functions.push(f);
-    for (const h of report.hints) if (isBlockingHint(h) && onDisk(h.file) && !h.oneOf) of(h.file).hints.push(h);
+    for (const h of report.hints) {
+      if (!onDisk(h.file) || h.oneOf || h.line < 1) continue;
+      if (isBlockingHint(h)) of(h.file).hints.push(h);
+      else if (h.rule !== 'gc-pressure') of(h.file).waitHints.push(h);
+    }
     for (const l of report.heap?.lines ?? []) if (onDisk(l.file)) of(l.file).heap.push(l);
     for (const s of stallsByLine(report.stalls ?? [])) if (onDisk(s.file)) of(s.file).stalls.push(s);
     for (const w of report.waits ?? []) if (onDisk(w.file) && isWaitLensLine(w)) of(w.file).waits.push(w);
@@ -132,15 +138,26 @@ export interface LensItem {
   args: OpenReportAtArgs;
 }
 
+/**
+ * Where a lens stands among its line's lenses (VS Code shows them in one row, cut at the editor's
+ * edge): the function's, the line's cost, its routes, allocations, stalls, then its waits — a wait
+ * first when it costs the request more than the line's own CPU (a line that awaits a pool for
+ * 400 ms and runs 0.04 ms: the wait is what the user came for).
+ */
+const RANK = { function: 0, heavierWait: 0.5, line: 1, routes: 1.1, heap: 2, stall: 3, wait: 4 } as const;
+
 export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping): LensItem[] {
   if (mapping.changedBeyondMapping) return [];
-  const items: LensItem[] = [];
+  const items: Array<LensItem & { rank: number }> = [];
+  /** A line's own CPU per request (ms), where the run knows its requests. */
+  const ownMsOf = new Map<number, number>();
   for (const f of fc.functions) {
     if (!isLensFunction(f)) continue;
     const line0 = mapping.toCurrent(f.line);
     if (line0 === undefined) continue;
     items.push({
       line0,
+      rank: RANK.function,
       title: functionLensText(f, index.context),
       args: { reportFile: index.reportFile, file: fc.file, line: f.line, functionName: f.name },
     });
@@ -161,8 +178,11 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
     const cost = l ?? (hint ? { ownMs: hint.totalMs, ownPct: hint.totalPct } : undefined);
     if (!cost) continue;
     const functionName = l?.function ?? hint?.function;
+    const perRequest = perRequestMs(cost.ownMs, index.context.capacity);
+    if (perRequest !== undefined) ownMsOf.set(line, perRequest);
     items.push({
       line0,
+      rank: RANK.line,
       title: lineLensText(cost, hint, index.context),
       args: { reportFile: index.reportFile, file: fc.file, line, functionName },
     });
@@ -170,6 +190,7 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
     if (routes.length > 0)
       items.push({
         line0,
+        rank: RANK.routes,
         title: routesLensText(routes),
         args: { reportFile: index.reportFile, file: fc.file, line, functionName },
       });
@@ -180,6 +201,7 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
     if (line0 === undefined) continue;
     items.push({
       line0,
+      rank: RANK.heap,
       title: heapLensText(l, index.heap),
       args: {
         reportFile: index.reportFile,
@@ -195,6 +217,7 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
     if (line0 === undefined) continue;
     items.push({
       line0,
+      rank: RANK.stall,
       title: stallLensText(s),
       args: { reportFile: index.reportFile, file: fc.file, line: s.line, functionName: s.function },
     });
@@ -202,13 +225,15 @@ export function lensesOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping
   for (const w of fc.waits) {
     const line0 = mapping.toCurrent(w.line);
     if (line0 === undefined) continue;
+    const waitPerRequestMs = w.waitMs.p50 * Math.max(w.perRequest, 1);
     items.push({
       line0,
+      rank: waitPerRequestMs > (ownMsOf.get(w.line) ?? Infinity) ? RANK.heavierWait : RANK.wait,
       title: waitLensText(w, index.report.threadpool),
       args: { reportFile: index.reportFile, file: fc.file, line: w.line, functionName: w.function },
     });
   }
-  return items.sort((a, b) => a.line0 - b.line0);
+  return items.sort((a, b) => a.line0 - b.line0 || a.rank - b.rank).map(({ rank: _rank, ...item }) => item);
 }
 
 export function heatOf(index: ReportIndex, fc: FileCosts, mapping: LineMapping): LineHeat[] {
@@ -272,6 +297,7 @@ function extrasOf(index: ReportIndex, fc: FileCosts, line: number): LineExtras {
     functionHere: fc.functions.find((x) => x.line === line && isLensFunction(x)),
     ...(stalls ? { stalls, stallThresholdMs: index.report.eventLoop?.stalls?.thresholdMs } : {}),
     waits: fc.waits.filter((w) => w.line === line),
+    waitHints: fc.waitHints.filter((h) => h.line === line),
     pool: index.report.threadpool,
     ...(heap && index.heap ? { heap: { line: heap, run: index.heap } } : {}),
     routes: routeSharesOf(index.report.routes, fc.file, line),

@@ -239,6 +239,8 @@ export interface LineExtras {
   /** The stall probe's threshold, ms. */
   stallThresholdMs?: number;
   waits: readonly ThreadpoolWait[];
+  /** The hints about those waits (a full pool, an N+1 loop, serial awaits): their fix in the hover. */
+  waitHints?: readonly Hint[];
   pool?: { size: number };
   heap?: { line: HeapLine; run: HeapContext };
   /** The routes its own time served (a run of several routes). */
@@ -277,6 +279,8 @@ export function extrasMarkdown(x: LineExtras, ctx: TextContext): string[] {
       '',
     );
   }
+  // Their message too: unlike a blocking hint's, it is not what the line's own figures say.
+  for (const h of x.waitHints ?? []) out.push(h.message, '', ...hintMarkdown(h), '');
   if (x.heap) out.push(`**Allocations:** ${heapLensText(x.heap.line, x.heap.run)}`, '');
   if (x.routes && x.routes.length > 0)
     out.push(

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
-import { ReportIndex, lensesOf, linesOfInterest } from '../../src/server/file-view.ts';
+import { ReportIndex, hoverOf, lensesOf, linesOfInterest } from '../../src/server/file-view.ts';
 import { stallLensText, waitLensText } from '../../src/server/lens-text.ts';
 import { mapLines } from '../../src/server/staleness.ts';
 import { FIXTURES_DIR, loginApiReport } from '../helpers/fixtures.ts';
@@ -77,4 +77,58 @@ test('two lines inserted above: the stall and wait lenses move with their lines'
   const at = (title: string): number[] => lenses.filter((l) => l.title === title).map((l) => l.line0 + 1);
   assert.deepEqual(at('stalled the event loop 3× · max 210 ms'), [STALL_LINE + 2]);
   assert.deepEqual(at('waits 180 ms per request · 150 ms queued for the threadpool (4 threads)'), [WAIT_LINE + 2]);
+});
+
+test("a line that waits longer than it runs shows its wait first; the wait's hint is in its hover", () => {
+  const poolWait = {
+    ...wait(STALL_LINE, 400),
+    api: 'pg',
+    target: '127.0.0.1:5432 SELECT pg_sleep($1)',
+    waitMs: { p50: 420, p99: 480, total: 420 * 400 },
+    queuedMs: { p50: 365, p99: 410 },
+    poolSize: 2,
+  };
+  const hint = {
+    rule: 'db-pool-queue',
+    file: serverJs,
+    line: STALL_LINE,
+    api: 'pg',
+    function: 'checkPassword',
+    totalMs: poolWait.waitMs.total,
+    totalPct: 1,
+    message:
+      "This line's pg statements wait 420 ms a call (p50), 365 ms of it (87%) for one of its pool's 2 connections.",
+    fix: 'Give the pool more connections (`max`, now 2).',
+  };
+  // Under load (1000 requests profiled): the line's own 2.9 ms a request against a 420 ms wait.
+  const load = {
+    profiled: { requests: { total: 1000, perSecond: 100 }, durationS: 10 },
+  } as unknown as ReportV1['load'];
+  const r: ReportV1 = {
+    ...base,
+    load,
+    waits: [poolWait],
+    threadpool: { size: 4, cores: 2 },
+    hints: [...base.hints, hint],
+  };
+  const idx = new ReportIndex(r, '/runs/r2/report.json');
+  const costs = idx.costsOf(serverJs)!;
+  const mapping = mapLines(text, text, linesOfInterest(costs));
+  const titles = lensesOf(idx, costs, mapping)
+    .filter((l) => l.line0 + 1 === STALL_LINE)
+    .map((l) => l.title);
+  assert.match(
+    titles[0],
+    /^waits 420 ms per request on pg 127\.0\.0\.1:5432 .* · 365 ms queued for a connection \(pool of 2\)$/,
+    String(titles),
+  );
+  assert.ok(
+    titles.some((t) => /ms\/request/.test(t)),
+    `the line's own cost still has its lens: ${String(titles)}`,
+  );
+  const hover = hoverOf(idx, costs, mapping, STALL_LINE - 1) ?? '';
+  assert.match(hover, /one of its pool's 2 connections/, hover);
+  assert.match(hover, /Give the pool more connections/, hover);
+  // Not a blocking hint: no Problem for it.
+  assert.ok(!costs.hints.some((h) => h.rule === 'db-pool-queue'));
 });
