@@ -95,7 +95,10 @@ export class ReportIndex {
       const key = fileKey(file);
       let fc = this.files.get(key);
       if (!fc)
-        this.files.set(key, (fc = { file, lines: [], functions: [], hints: [], waitHints: [], heap: [], stalls: [], waits: [] }));
+        this.files.set(
+          key,
+          (fc = { file, lines: [], functions: [], hints: [], waitHints: [], heap: [], stalls: [], waits: [] }),
+        );
       return fc;
     };
     const onDisk = (file: string): boolean => path.isAbsolute(file);

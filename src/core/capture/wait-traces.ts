@@ -27,8 +27,7 @@ export function mergeWaitTraces(traces: readonly WaitTrace[]): WaitTrace | undef
       done,
     ];
     const offset = merged.requests.length;
-    for (const [index, queuedUs, size] of t.queued ?? [])
-      (merged.queued ??= []).push([index + offset, queuedUs, size]);
+    for (const [index, queuedUs, size] of t.queued ?? []) (merged.queued ??= []).push([index + offset, queuedUs, size]);
     merged.requests.push(...t.requests.map(renumber));
     merged.pending.push(...t.pending.map(renumber));
     merged.dropped += t.dropped;

@@ -7,7 +7,7 @@
 // is a callee that moved (a handler above it) moved with it. Both rows then carry the work's own
 // change, judged as a row's is (verdict.ts rowChangeOf). Pure.
 import type { CallLink } from '../analysis/model.ts';
-import type { CostChange, MovedWork } from './compare.ts';
+import type { CostChange, MovedWork } from './compare-rows.ts';
 import { rowChangeOf } from './verdict.ts';
 
 /** What a row was made of on each side, beside its figures (compare.ts changes). */

@@ -122,7 +122,8 @@ export function threadpoolWaits(trace: WaitTraceInput, requestsServed: number | 
     const api = apiOfType(trace.types[type]);
     const key = `${file}\u0000${line}\u0000${api}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { site, api, target: http[type]?.target, waits: [], queued: [], pending: 0, poolSize: 0 }));
+    if (!g)
+      groups.set(key, (g = { site, api, target: http[type]?.target, waits: [], queued: [], pending: 0, poolSize: 0 }));
     return g;
   };
   for (const r of trace.requests) {

@@ -48,7 +48,10 @@ test('a pool of 2: 365 of 420 ms queued, measured, gives the db-pool-queue hint,
   const h = dbPoolQueueHint(w, 10_000);
   assert.ok(h);
   assert.equal(h.rule, 'db-pool-queue');
-  assert.match(h.message, /420 ms a call \(p50\), 365 ms of it \(87%\) for one of its pool's 2 connections; the database answered in about 55 ms/);
+  assert.match(
+    h.message,
+    /420 ms a call \(p50\), 365 ms of it \(87%\) for one of its pool's 2 connections; the database answered in about 55 ms/,
+  );
   assert.match(h.fix, /`max`, now 2/);
   assert.equal(poolLimitHint(w, { size: 4, cores: 2 }, 0.5, 10_000), undefined, 'not the threadpool');
   assert.match(dbPoolQueueHint({ ...w, api: 'mysql' }, 10_000)?.fix ?? '', /`connectionLimit`/);
