@@ -6,7 +6,8 @@
 // dependent when it (or a test that decides whether it runs) reads one of them. What flows through
 // an object's methods (`cache.set(rows)` then `cache.get()`) or a side effect the database itself
 // orders (a write then a read of the same row) is not seen: the hint says "when independent".
-import * as acorn from 'acorn';
+import type * as acorn from 'acorn';
+import { parseJs } from './parse-js.ts';
 
 type AnyNode = acorn.Node & Record<string, unknown>;
 
@@ -19,25 +20,6 @@ export type AwaitDependence =
 const STATEMENTS = new Set(['ExpressionStatement', 'VariableDeclaration', 'ReturnStatement', 'ThrowStatement']);
 const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 const JUMPS = new Set(['ReturnStatement', 'ThrowStatement', 'BreakStatement', 'ContinueStatement']);
-
-function parse(text: string): acorn.Program | undefined {
-  const options: acorn.Options = {
-    ecmaVersion: 'latest',
-    allowHashBang: true,
-    allowReturnOutsideFunction: true,
-    allowAwaitOutsideFunction: true,
-    allowImportExportEverywhere: true,
-    locations: true,
-  };
-  for (const sourceType of ['script', 'module'] as const) {
-    try {
-      return acorn.parse(text, { ...options, sourceType });
-    } catch {
-      // sloppy CommonJS fails as a module and ESM fails as a script: try the other one
-    }
-  }
-  return undefined;
-}
 
 function children(node: AnyNode): AnyNode[] {
   const out: AnyNode[] = [];
@@ -131,7 +113,7 @@ const hasJump = (root: AnyNode): boolean =>
  * both in one function and A's before B's. See the file's head for what is followed.
  */
 export function awaitDependence(text: string, lineA: number, lineB: number): AwaitDependence {
-  const ast = parse(text);
+  const ast = parseJs(text, { ecmaVersion: 'latest', locations: true });
   if (!ast) return { kind: 'unknown', why: 'the file did not parse' };
   const program = ast as unknown as AnyNode;
   const statementAt = (line: number): { node: AnyNode; fn: AnyNode } | undefined => {

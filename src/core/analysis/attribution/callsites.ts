@@ -2,7 +2,8 @@
 // hot function is not in the profile. This module reads the caller's source (acorn) to find it:
 // the function at a call frame's position, the call expressions directly inside it, and the call
 // that receives a callback defined inside it.
-import * as acorn from 'acorn';
+import type * as acorn from 'acorn';
+import { parseJs } from './parse-js.ts';
 import {
   type AnyNode,
   FUNCTION_TYPES,
@@ -133,22 +134,8 @@ export class ScriptIndex {
 
   /** undefined when the text is not JavaScript acorn can read (the analysis then degrades). */
   static parse(text: string): ScriptIndex | undefined {
-    const options: acorn.Options = {
-      ecmaVersion: 'latest',
-      allowHashBang: true,
-      allowReturnOutsideFunction: true,
-      allowAwaitOutsideFunction: true,
-      allowImportExportEverywhere: true,
-      allowReserved: true,
-    };
-    for (const sourceType of ['script', 'module'] as const) {
-      try {
-        return new ScriptIndex(text, acorn.parse(text, { ...options, sourceType }));
-      } catch {
-        // sloppy CommonJS fails as a module and ESM fails as a script: try the other one
-      }
-    }
-    return undefined;
+    const program = parseJs(text, { ecmaVersion: 'latest', allowReserved: true });
+    return program ? new ScriptIndex(text, program) : undefined;
   }
 
   /**

@@ -25,13 +25,7 @@ export function repeatedQueryHint(
   const n = Math.round(w.perRequest);
   const share = Math.min(100, Math.round((perRequestMs / latencyMs) * 100));
   return {
-    rule: 'repeated-query',
-    file: w.file,
-    line: w.line,
-    api: w.api,
-    function: w.function,
-    totalMs: w.waitMs.total,
-    totalPct: nonIdleMs > 0 ? Math.round((w.waitMs.total / nonIdleMs) * 10000) / 100 : 0,
+    ...onWaitLine(w, 'repeated-query', nonIdleMs),
     message: `This line sends ${n} ${w.api} statements per request (${w.target ?? ''}): ${fmtMs(perRequestMs)} of waiting per request, ${share}% of its ${fmtMs(latencyMs)} (p50), one round trip each.`,
     fix: `Fetch the rows in one statement (a join, or \`WHERE id = ANY($1)\` / \`IN (…)\` over the ids the loop walks), or, when the statements are independent, send them together (Promise.all over a pool, or a pipeline) instead of awaiting each in turn.`,
   };
@@ -49,15 +43,22 @@ export function dbPoolQueueHint(w: ThreadpoolWait, nonIdleMs: number): Hint | un
   const answered = Math.max(0, w.waitMs.p50 - w.queuedMs.p50);
   const setting = w.api === 'mysql' ? '`connectionLimit`' : w.api === 'pg' ? '`max`' : 'its size';
   return {
-    rule: 'db-pool-queue',
+    ...onWaitLine(w, 'db-pool-queue', nonIdleMs),
+    message: `This line's ${w.api} statements wait ${fmtMs(w.waitMs.p50)} a call (p50), ${fmtMs(w.queuedMs.p50)} of it (${share}%) for one of its pool's ${w.poolSize} connections; the database answered in about ${fmtMs(answered)}. The pool, not the database's answer, is what requests wait for here.`,
+    fix: `Give the pool more connections (${setting}, now ${w.poolSize}) if the database has connections and CPU to spare — profile again to check its answers do not slow down as much — or hold each connection for less time (no other awaits while a client is checked out; release it as soon as its statements are done).`,
+  };
+}
+
+/** A hint's place and weight: the waiting line, its waits' total and their share of the busy time. */
+function onWaitLine(w: ThreadpoolWait, rule: string, nonIdleMs: number): Omit<Hint, 'message' | 'fix'> {
+  return {
+    rule,
     file: w.file,
     line: w.line,
     api: w.api,
     function: w.function,
     totalMs: w.waitMs.total,
     totalPct: nonIdleMs > 0 ? Math.round((w.waitMs.total / nonIdleMs) * 10000) / 100 : 0,
-    message: `This line's ${w.api} statements wait ${fmtMs(w.waitMs.p50)} a call (p50), ${fmtMs(w.queuedMs.p50)} of it (${share}%) for one of its pool's ${w.poolSize} connections; the database answered in about ${fmtMs(answered)}. The pool, not the database's answer, is what requests wait for here.`,
-    fix: `Give the pool more connections (${setting}, now ${w.poolSize}) if the database has connections and CPU to spare — profile again to check its answers do not slow down as much — or hold each connection for less time (no other awaits while a client is checked out; release it as soon as its statements are done).`,
   };
 }
 
