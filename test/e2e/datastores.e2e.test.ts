@@ -10,19 +10,18 @@
 //
 //   node --import tsx --test --test-concurrency=1 --test-reporter=spec test/e2e/datastores.e2e.test.ts
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { REPO_ROOT, ensureSetup, processesMentioning, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
 import { describeFailure } from './failure.ts';
+import { packExtension } from './hotline-setup.ts';
 import { startDatastores } from '../helpers/datastores.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { waitLensText } from '../../src/server/lens-text.ts';
 // The report's own millisecond format (webview/report/format.ts's ms).
 import { formatMs as ms } from '../../src/format.ts';
-import { promisify } from 'node:util';
 
 // The page's document, used only inside page.evaluate() (the project compiles without the DOM lib).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped without the DOM lib
@@ -34,19 +33,6 @@ const POOL_SIZE = 2;
 const CONNECTIONS = 16;
 
 const [LIGHT, DARK] = dom.FOUR_THEMES;
-
-/**
- * The extension packed as a .vsix, as hotline-setup.ts's packExtension does but without blocking
- * this process: the database servers start meanwhile (a blocked event loop would hold them back).
- */
-async function packExtensionAsync(outDir: string): Promise<string> {
-  const vsix = path.join(outDir, 'hotline.vsix');
-  await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'scripts/package-vsix.mjs'), vsix], {
-    cwd: REPO_ROOT,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return vsix;
-}
 
 /** A workspace of its own: server.js and package.json copied, the app's node_modules linked. */
 function datastoresWorkspace(dir: string): string {
@@ -79,11 +65,11 @@ test(
     const lap = (what: string) => t.diagnostic(`${((Date.now() - t0) / 1000).toFixed(1)}s ${what}`);
     const tmp = fs.mkdtempSync('/tmp/hle2e-ds-');
     t.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
-    // The servers start while the extension is packed.
+    const vsix = packExtension(tmp);
     const starting = startDatastores();
     // Also when a step below failed: a started server never outlives the test.
     t.after(async () => (await starting.catch(() => undefined))?.stop());
-    const [vsix, stores] = await Promise.all([packExtensionAsync(tmp), starting]);
+    const stores = await starting;
     lap(`servers up (pg :${stores.servers.postgres.port}), extension packed`);
 
     const workspace = datastoresWorkspace(tmp);

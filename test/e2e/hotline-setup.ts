@@ -1,21 +1,62 @@
 // What the Hotline e2e tests share: the extension packed as a .vsix, and a copy of the login
 // example (with its node_modules) that a run may write into.
 import { execFileSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO_ROOT } from './harness.ts';
+import { REPO_ROOT, cacheDir } from './harness.ts';
 import type { Page } from 'playwright-core';
 import * as dom from './vscode-dom.ts';
 
 export const LOGIN_API = path.join(REPO_ROOT, 'examples/login-api');
 
+/**
+ * The extension packed as a .vsix in `outDir`. Packed once per state of its sources (a production
+ * build and vsce: about 5 s) and kept in the e2e cache: a dozen test files pack the same thing.
+ */
 export function packExtension(outDir: string): string {
   const vsix = path.join(outDir, 'hotline.vsix');
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/package-vsix.mjs'), vsix], {
-    cwd: REPO_ROOT,
-    stdio: 'pipe',
-  });
+  const cached = path.join(cacheDir(), 'vsix', `hotline-${packedSourcesHash()}.vsix`);
+  if (!fs.existsSync(cached)) {
+    fs.mkdirSync(path.dirname(cached), { recursive: true });
+    // Packed beside, then renamed: a test file stopped mid-pack leaves no half .vsix behind.
+    const partial = `${cached}.${process.pid}.partial`;
+    execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/package-vsix.mjs'), partial], {
+      cwd: REPO_ROOT,
+      stdio: 'pipe',
+    });
+    fs.renameSync(partial, cached);
+  }
+  fs.copyFileSync(cached, vsix);
   return vsix;
+}
+
+/** What package-vsix.mjs builds and packs from (the bundles take their dependencies from the lock). */
+const PACKED_FROM = [
+  'package.json',
+  'package-lock.json',
+  '.vscodeignore',
+  'esbuild.mjs',
+  'scripts/package-vsix.mjs',
+  'docs/extension.md',
+  'src',
+  'webview',
+  'media',
+];
+
+function packedSourcesHash(): string {
+  const hash = crypto.createHash('sha256');
+  const add = (rel: string): void => {
+    const abs = path.join(REPO_ROOT, rel);
+    if (!fs.existsSync(abs)) return;
+    if (fs.statSync(abs).isDirectory()) {
+      for (const name of fs.readdirSync(abs).sort()) add(path.join(rel, name));
+      return;
+    }
+    hash.update(`${rel}\0`).update(fs.readFileSync(abs)).update('\0');
+  };
+  for (const rel of PACKED_FROM) add(rel);
+  return hash.digest('hex').slice(0, 16);
 }
 
 export function loginApiCopy(dir: string): string {
