@@ -221,9 +221,10 @@ export async function measureShares<R>(
 
 /**
  * How many of `n` 95% intervals may miss their value before the miss rate is surely above 5%:
- * the smallest k with P(more than k misses) < 5% for a binomial(n, 0.05) (20 splits: 3).
+ * the smallest k with P(more than k misses) < `risk` for a binomial(n, 0.05) (11 splits at 1%: 3).
+ * CI judges once per submission, so its risk of failing calibrated intervals is kept at 1%.
  */
-export function allowedIntervalMisses(n: number, rate = 0.05, risk = 0.05): number {
+export function allowedIntervalMisses(n: number, rate = 0.05, risk = 0.01): number {
   let p = (1 - rate) ** n; // P(X = 0)
   let cdf = p;
   let k = 0;
@@ -233,4 +234,18 @@ export function allowedIntervalMisses(n: number, rate = 0.05, risk = 0.05): numb
     cdf += p;
   }
   return k;
+}
+
+/**
+ * Points a constructed share's measured mean may lean off its construction over many runs: the
+ * largest mean deviation of a case in five runs of the suite (recursion-mutual +0.98, bundle-min and
+ * two-loops 0.70: bench/results-truth-stress-thread-400-2026-11-28.json). A report's interval covers
+ * counting and the run's autocorrelation, not such a lean (docs/attribution.md, "Precision"), so the
+ * coverage check allows it beside the interval, in quadrature.
+ */
+export const MEASURED_LEAN_PCT = 1;
+
+/** Whether a share's interval covers its constructed value, up to the measured lean. */
+export function intervalCovers(actualPct: number, expectedPct: number, pmPct: number): boolean {
+  return Math.abs(actualPct - expectedPct) <= Math.hypot(pmPct, MEASURED_LEAN_PCT);
 }
