@@ -8,6 +8,7 @@ import {
   type CostChange,
   type Delta,
   intervalPct,
+  isRemovedLine,
   signedPct,
   tooShortText,
   withSign,
@@ -81,8 +82,9 @@ export function renderComparison(c: Comparison, o: RenderOptions): string {
       const interval =
         f.lowPct !== undefined && f.highPct !== undefined ? ` ${intervalPct(f.lowPct, f.highPct, 0)}` : '';
       const where = `${f.file ? rel(f.file, o.cwd) : '(native)'}${f.line ? `:${f.line}` : ''}`;
+      const removed = isRemovedLine(f);
       const changed = f.codeChanged
-        ? `  code changed (was :${f.codeChanged.baseLine}${f.codeChanged.before ? ` ${clip(f.codeChanged.before)}` : ''})`
+        ? `  ${removed ? 'removed' : 'code changed'} (was :${f.codeChanged.baseLine}${f.codeChanged.before ? ` ${clip(f.codeChanged.before)}` : ''})`
         : '';
       const held = f.heldBack && !f.moved ? ' (the request did not move with it)' : '';
       out.push(

@@ -91,6 +91,7 @@ export {
   type Delta,
   type GateVerdict,
   intervalPct,
+  isRemovedLine,
   isReportV1,
   MINUS,
   minus,

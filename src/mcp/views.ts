@@ -3,6 +3,7 @@
 import type { Hint, ReportV1 } from '../core/index.ts';
 import type { FunctionRow, HintView, HotLine, LineDetail, RunSummary, StallRow, WaitRow } from './shapes.ts';
 import { codeAt, type Run, type Workspace } from './workspace.ts';
+import { functionLabel } from '../names.ts';
 
 /** Requests served while the profile ran: the denominator of "ms per request" (none: no load). */
 export function requestsProfiled(r: ReportV1): number | undefined {
@@ -90,7 +91,7 @@ export function lineDetail(ws: Workspace, run: Run, file: string, line: number):
     (f) => f.name === cost.function && f.file === file && (f.thread ?? '') === (cost.thread ?? ''),
   );
   const link = (c: { name: string; file: string; line: number; totalMs: number }) => ({
-    name: c.name,
+    name: functionLabel(c.name, c.file),
     at: c.file ? ws.at(c.file, c.line) : '(native)',
     msPerRequest: perRequest(r, c.totalMs) ?? null,
     sharePct: r.nonIdleMs > 0 ? round((c.totalMs / r.nonIdleMs) * 100, 1) : null,

@@ -329,7 +329,8 @@ export function lineHoverMarkdown(input: LineHoverInput, mainCtx: TextContext): 
     out.push('');
     out.push(
       ...fn.callers.map(
-        (c) => `- ${code(c.name || '(anonymous)')} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}`,
+        (c) =>
+          `- ${code(functionLabel(c.name, c.file))} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}`,
       ),
     );
     out.push('');
@@ -373,7 +374,8 @@ export function functionHoverMarkdown(f: FunctionCost, mainCtx: TextContext, ext
     out.push('');
     out.push(
       ...f.callers.map(
-        (c) => `- ${code(c.name || '(anonymous)')} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}`,
+        (c) =>
+          `- ${code(functionLabel(c.name, c.file))} ${code(where(c.file, c.line, ctx.root))} — ${ofCpu(c.totalMs, ctx)}`,
       ),
     );
     out.push('');

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { compareReports } from '../../src/core/report/compare.ts';
+import { isRemovedLine } from '../../src/core/report/compare-rows.ts';
 import { comparabilityOf, IncomparableError } from '../../src/core/report/comparable.ts';
 import type { ReportV1, SubWindowFigures } from '../../src/core/report/schema.ts';
 import { checkedComparison } from '../../src/cli/baseline.ts';
@@ -366,6 +367,41 @@ describe('the texts both runs analyzed say which line a fix rewrote', () => {
     assert.equal(rows.length, 1, JSON.stringify(c.lines));
     assert.equal(rows[0].line, 35, JSON.stringify(rows[0]));
     assert.match(rows[0].codeChanged?.after ?? '', /await pbkdf2Later/);
+  });
+
+  test('lines moved down by an edit above: no two rows read one place; a deleted line says removed', () => {
+    // Two sampled lines of the handler; the edit adds two lines above them and deletes the second.
+    // The first, sampled only in the base, is shown where its code is now (not under the number
+    // another line has now, itself sampled only now); the second is "removed, was :N".
+    const lines = before.split('\n');
+    const [keptLine, goneLine] = [72, 73];
+    const codeOf = (n: number): string => lines[n - 1].trim();
+    assert.ok(codeOf(keptLine) && codeOf(goneLine) && codeOf(keptLine - 2), 'the fixture has code on lines 70–73');
+    const edited = [...lines.slice(0, 39), '  const a = 1;', '  const b = 2;', ...lines.slice(39)];
+    edited.splice(goneLine - 1 + 2, 1);
+    const after3 = edited.join('\n');
+    const sampled = (r: ReportV1, at: Array<[number, string]>): void => {
+      const like = r.lines.find((x) => x.function !== 'checkPassword')!;
+      r.lines = r.lines.filter((x) => x.function === 'checkPassword');
+      for (const [line, code] of at) r.lines.push({ ...like, line, code, ownMs: 2, totalMs: 2, callees: [] });
+    };
+    const b = run('a', measured, (r) =>
+      sampled(r, [
+        [keptLine, codeOf(keptLine)],
+        [goneLine, codeOf(goneLine)],
+      ]),
+    );
+    // Now the number keptLine holds what was two lines above it, sampled in this run only.
+    const c3 = run('b', measured, (r) => sampled(r, [[keptLine, codeOf(keptLine - 2)]]));
+    const c = compareReports(b, c3, undefined, { base: new Map([[file, before]]), current: new Map([[file, after3]]) });
+    const places = c.lines.filter((x) => x.file === file && x.name !== 'checkPassword').map((x) => x.line);
+    assert.equal(new Set(places).size, places.length, `one row per place: ${JSON.stringify(c.lines)}`);
+    const kept = c.lines.find((x) => x.base > 0 && x.current === 0 && !x.codeChanged && x.name !== 'checkPassword');
+    assert.equal(kept?.line, keptLine + 2, JSON.stringify(kept));
+    const gone = c.lines.find((x) => x.codeChanged?.baseLine === goneLine);
+    assert.ok(gone && isRemovedLine(gone), JSON.stringify(gone));
+    assert.equal(gone.codeChanged?.before, codeOf(goneLine));
+    assert.match(renderComparison(c, o), new RegExp(`removed \\(was :${goneLine} `));
   });
 
   test('files whose text is the same in both runs are never paired', () => {

@@ -20,7 +20,8 @@ import {
   type ThemeName,
 } from './report-helpers.ts';
 import { assertChromium } from '../helpers/chromium.ts';
-import { recordedReport } from '../helpers/recorded.ts';
+import { recordedReport, recordedRun } from '../helpers/recorded.ts';
+import { readRunSources } from '../../src/core/store/store.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const window: any;
@@ -160,8 +161,14 @@ describe('report webview', { timeout: 240_000 }, () => {
   });
 
   test('the same run in the light theme', async () => {
-    const { page, check } = await open('light', [{ type: 'report', report: sync }], sync.id);
+    // The top line's callee as V8 names a package's CommonJS export: the card says which package.
+    const named: ReportV1 = structuredClone(sync);
+    const top = named.lines.find((l) => l.thread === undefined && l.ownMs > 0)!;
+    const jwt = path.join(LOGIN_API, 'node_modules', 'jsonwebtoken', 'sign.js');
+    top.callees = [{ name: 'module.exports', file: jwt, line: 60, totalMs: top.ownMs }];
+    const { page, check } = await open('light', [{ type: 'report', report: named }], named.id);
     assert.match(await text(page, '[data-field="top-line"]'), /server\.js:35/);
+    assert.match(await text(page, '[data-field="top-line"]'), /calls module\.exports \(jsonwebtoken\)/);
     await screenshot(page, 'overview-light');
     await page.locator('vscode-panel-tab#tab-lines').click();
     await screenshot(page, 'hotlines-light');
@@ -213,6 +220,28 @@ describe('report webview', { timeout: 240_000 }, () => {
       assert.equal(await page.locator(`[data-stat="${k}"] .delta`).getAttribute('data-delta'), 'not judged', k);
     await page.locator('vscode-panel-tab#tab-compare').click();
     await screenshot(page, 'compare-moved-dark');
+    await check();
+  });
+
+  test('a rewritten line says so, with the code before and after; no two rows read one place', async () => {
+    const [base, fix] = [recordedReport('tsx-base'), recordedReport('tsx-fix')];
+    const texts = readRunSources(recordedRun('tsx-base'), recordedRun('tsx-fix'));
+    const changedSources = { base: {} as Record<string, string>, current: {} as Record<string, string>, same: [] };
+    for (const [file, text] of texts.current)
+      if (texts.base.get(file) !== text)
+        [changedSources.base[file], changedSources.current[file]] = [texts.base.get(file)!, text];
+    const { page, check } = await open(
+      'light',
+      [{ type: 'report', report: fix, baseline: base, changedSources }],
+      fix.id,
+    );
+    await page.locator('vscode-panel-tab#tab-compare').click();
+    const rows = page.locator('vscode-data-grid.compare vscode-data-grid-row[data-kind="compare-line"]');
+    const places = await rows.evaluateAll((els) => els.map((e) => `${e.dataset.file}:${e.dataset.line}`));
+    assert.equal(new Set(places).size, places.length, places.join(' '));
+    const rewritten = page.locator('vscode-data-grid.compare [data-code-change="rewritten"]').first();
+    assert.match(await rewritten.innerText(), /^rewritten/);
+    assert.match((await rewritten.getAttribute('title')) ?? '', /^was: for \(const p of orders\)/);
     await check();
   });
 

@@ -233,7 +233,7 @@ describe('report webview: Timeline tab', { timeout: 180_000 }, () => {
       );
       // Read once the range is done: a locator would wait its 30 s timeout for a row that may not come.
       const top = await page.evaluate(
-        () => document.querySelector<HTMLElement>('table.range-table tr[data-kind="range-line"]')?.dataset.line ?? null,
+        'document.querySelector(\'table.range-table tr[data-kind="range-line"]\')?.dataset.line ?? null',
       );
       assert.notEqual(top, String(STALL_LINE), 'between stalls another line (or none) leads');
       await check();

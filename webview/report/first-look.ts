@@ -1,5 +1,6 @@
 // The top of the Overview tab: the hottest line of your code (and of the workers') and the first hint.
 import { codeText, h } from './dom.ts';
+import { functionLabel } from '../../src/names.ts';
 import { type ViewContext } from './context.ts';
 import { ms, pct, where } from './format.ts';
 import { hasWorkers } from './threads.ts';
@@ -60,7 +61,14 @@ export function firstLook(ctx: ViewContext): HTMLElement | null {
             ),
             ' in ',
             h('span', { class: 'mono fn' }, top.function),
-            callee ? h('span', { class: 'muted' }, ' \u2192 calls ', h('span', { class: 'mono' }, callee.name)) : null,
+            callee
+              ? h(
+                  'span',
+                  { class: 'muted' },
+                  ' \u2192 calls ',
+                  h('span', { class: 'mono' }, functionLabel(callee.name, callee.file)),
+                )
+              : null,
           ),
         ),
         h(

@@ -3,7 +3,7 @@
 import { functionLabel } from '../../src/names.ts';
 import type { CallLink, FunctionCost, Hint, LineCost } from '../../src/core/analysis/model.ts';
 import type { CostChange } from './compare.ts';
-import { intervalPct } from '../../src/core/report/index.ts';
+import { intervalPct, isRemovedLine } from '../../src/core/report/index.ts';
 import { CATEGORY_LABELS, type ViewContext } from './context.ts';
 import { codeText, h, share, type Child } from './dom.ts';
 import { canOpen, fmt, num, pct, signed, where } from './format.ts';
@@ -415,6 +415,21 @@ function verdictTag(x: CostChange, cwd: string): HTMLElement {
   return h('span', { class: `tag ${x.change < 0 ? 'good' : 'bad'}` }, x.change < 0 ? 'cheaper' : 'costlier');
 }
 
+/**
+ * "rewritten, was :35" / "removed, was :63": a row whose code changed says so, so that a removed
+ * line and the line that has its number now never read as the same place. The code is the title.
+ */
+function codeChange(x: CostChange): Child {
+  const c = x.codeChanged;
+  if (!c) return null;
+  const removed = isRemovedLine(x);
+  const text = `${removed ? 'removed' : 'rewritten'}${removed || c.baseLine !== x.line ? `, was :${c.baseLine}` : ''}`;
+  const title = [c.before !== undefined ? `was: ${c.before}` : '', c.after !== undefined ? `now: ${c.after}` : '']
+    .filter(Boolean)
+    .join('\n');
+  return h('span', { class: 'cell-sub muted', title, data: { codeChange: removed ? 'removed' : 'rewritten' } }, text);
+}
+
 /** "moved to setImmediate callback server.js:115" (or "moved from …"; "with checkPassword" for a caller). */
 function movedText(m: NonNullable<CostChange['moved']>, cwd: string): string {
   const other = m.to ?? m.from;
@@ -444,6 +459,7 @@ export function comparison(ctx: ViewContext): HTMLElement {
               h('span', { class: 'loc-cell' }, location(x.file, x.line, r.app.cwd)),
               h('span', { class: 'cell-sub muted' }, name(x)),
               x.thread === 'worker' ? workerTag() : null,
+              codeChange(x),
               moved(x),
             ]
           : [

@@ -43,6 +43,11 @@ export interface CostChange {
   moved?: MovedWork;
 }
 
+/** A line of the base whose code is gone now (deleted, not rewritten): its row is where it was. */
+export function isRemovedLine(x: CostChange): boolean {
+  return x.codeChanged?.after === undefined && x.codeChanged?.before !== undefined && x.current === 0;
+}
+
 export interface Place {
   name: string;
   file: string;

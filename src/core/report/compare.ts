@@ -554,7 +554,14 @@ function pairByDiff(rows: Merged[], diffOf: (file: string) => LineCorrespondence
     const c = diffOf(g.e.file);
     if (c === undefined || c === 'same') continue;
     const place = newPlaceOf(c, g.baseLine - 1);
-    if (!place) continue; // unchanged (not sampled now) or deleted: a row of its own
+    if (!place) {
+      // Unchanged (not sampled now) or deleted: a row of its own, never under the number another
+      // line has now — the same code where it is now, a deleted line said to be one.
+      const now = c.complete ? c.oldToNew[g.baseLine - 1] : -1;
+      if (now >= 0) g.e = { ...g.e, line: now + 1 };
+      else if (c.complete) g.changed = { baseLine: g.baseLine, ...(g.e.code ? { before: g.e.code } : {}) };
+      continue;
+    }
     const where = `${g.e.file}\u0000${g.e.thread ?? ''}`;
     const inFile = taken.get(where) ?? new Map<number, Merged>();
     taken.set(where, inFile);

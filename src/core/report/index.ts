@@ -1,6 +1,7 @@
 // report.json: its shape, and how two reports compare and gate. Pure and browser-safe: the
 // webviews import it.
 export { compareReports, type Comparison, type CostChange, type Delta, type RunSources } from './compare.ts';
+export { isRemovedLine } from './compare-rows.ts';
 export { correspondence, splitLines } from './line-correspondence.ts';
 export { comparabilityOf, type Comparability, IncomparableError, pathAndQuery, refusalLine } from './comparable.ts';
 export { type GateVerdict, parseThreshold, regressionGate, type RouteGateCheck, ThresholdError } from './gate.ts';
