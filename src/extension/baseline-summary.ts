@@ -8,6 +8,7 @@ import {
   type CostChange,
   type Delta,
   isChange,
+  isRemovedLine,
   readRun,
   readRunSources,
   refusalLine,
@@ -94,7 +95,13 @@ export function summarise(c: Comparison, movedTo?: string): string {
  * main thread's), or the line's figure was taken with the profiler on and the app's without it.
  */
 function savingText(saving: CostChange, c: Comparison, movedTo: string | undefined): string {
-  const named = `${saving.name} ${signed(saving.change)} ${c.unit}`;
+  // A line rewritten into another function is named by its place: neither function's name is the
+  // saving's (the tsx fix's line went from an orders.map callback to a totals.forEach one).
+  const what =
+    saving.codeChanged?.baseFunction !== undefined || isRemovedLine(saving)
+      ? `${path.basename(saving.file)}:${saving.line} (${isRemovedLine(saving) ? 'removed' : 'rewritten'})`
+      : saving.name;
+  const named = `${what} ${signed(saving.change)} ${c.unit}`;
   const cpu = c.load?.cpuPerRequestMs;
   if (!cpu || c.unit !== 'ms/request') return named;
   const fell = cpu.base - cpu.current;

@@ -158,6 +158,8 @@ test('the tsx app’s real fix: the O(n²) loop rewritten, labels that agree wit
       toast,
     );
   assert.ok(saving, toast);
+  // The rewritten line is named by its place, not by the new code's function.
+  assert.match(toast, /stats\.ts:10 \(rewritten\) −[\d.]+ ms\/request/, toast);
   assert.ok(-num(saving[1]) > -num(saving[2]), toast);
   assert.ok(Math.abs(-num(saving[2]) - (cpu.base - cpu.current)) < 0.01, `${toast} vs ${cpu.base} → ${cpu.current}`);
   assert.ok(Math.abs(-num(saving[1]) + loop.change) < 0.01, toast);

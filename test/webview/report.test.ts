@@ -241,7 +241,10 @@ describe('report webview', { timeout: 240_000 }, () => {
     assert.equal(new Set(places).size, places.length, places.join(' '));
     const rewritten = page.locator('vscode-data-grid.compare [data-code-change="rewritten"]').first();
     assert.match(await rewritten.innerText(), /^rewritten/);
-    assert.match((await rewritten.getAttribute('title')) ?? '', /^was: for \(const p of orders\)/);
+    assert.match(
+      (await rewritten.getAttribute('title')) ?? '',
+      /^was \(in orders\.map callback\): for \(const p of orders\)/,
+    );
     await check();
   });
 

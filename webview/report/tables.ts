@@ -424,7 +424,10 @@ function codeChange(x: CostChange): Child {
   if (!c) return null;
   const removed = isRemovedLine(x);
   const text = `${removed ? 'removed' : 'rewritten'}${removed || c.baseLine !== x.line ? `, was :${c.baseLine}` : ''}`;
-  const title = [c.before !== undefined ? `was: ${c.before}` : '', c.after !== undefined ? `now: ${c.after}` : '']
+  const title = [
+    c.before !== undefined ? `was${c.baseFunction ? ` (in ${c.baseFunction})` : ''}: ${c.before}` : '',
+    c.after !== undefined ? `now: ${c.after}` : '',
+  ]
     .filter(Boolean)
     .join('\n');
   return h('span', { class: 'cell-sub muted', title, data: { codeChange: removed ? 'removed' : 'rewritten' } }, text);

@@ -38,7 +38,13 @@ export interface CostChange {
    */
   heldBack?: true;
   /** A line whose code changed: one row, before → after, not a vanished line and a new one. */
-  codeChanged?: { baseLine: number; before?: string; after?: string };
+  codeChanged?: {
+    baseLine: number;
+    before?: string;
+    after?: string;
+    /** The function the line was in, when the rewrite put it in another (a callback of new code). */
+    baseFunction?: string;
+  };
   /** Its cost moved to another row or came from one (moved-work.ts): no saving, no new cost. */
   moved?: MovedWork;
 }

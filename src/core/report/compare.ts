@@ -589,10 +589,20 @@ function pairByDiff(rows: Merged[], diffOf: (file: string) => LineCorrespondence
     row.base += g.base;
     takeBase(row, g);
     row.baseLine = g.baseLine;
-    row.changed = { baseLine: g.baseLine, before: g.e.code, after: row.e.code };
+    row.changed = changedLine(g, row);
     dropped.add(g);
   }
   return [...rows.filter((m) => !dropped.has(m)), ...added];
+}
+
+/** The base line `g` rewritten as `now`: its place and code before and after, its old function if another. */
+function changedLine(g: Merged, now: Merged): NonNullable<Merged['changed']> {
+  return {
+    baseLine: g.baseLine,
+    before: g.e.code,
+    after: now.e.code,
+    ...(g.e.name !== now.e.name ? { baseFunction: g.e.name } : {}),
+  };
 }
 
 /** Candidates for a rewritten line's new code: its own function first, then the nearest its place. */
@@ -626,7 +636,7 @@ function pairByPlace(rows: Merged[]): Merged[] {
       a.base += g.base;
       takeBase(a, g);
       a.baseLine = g.baseLine;
-      a.changed = { baseLine: g.baseLine, before: g.e.code, after: a.e.code };
+      a.changed = changedLine(g, a);
       dropped.add(g);
     }
   }
