@@ -5,6 +5,8 @@
 //   /pg       one query that sleeps WAIT_MS on the server  (PG LINE)
 //   /redis    one BLPOP on an empty list, timing out after WAIT_MS  (REDIS LINE)
 //   /mariadb  one SELECT SLEEP(WAIT_MS)  (MARIADB LINE)
+//   /knex     the /pg sleep through Knex, a query builder with a pool of its own  (KNEX LINE)
+//   /knexpool the same on a Knex pool of 2 connections  (KNEX POOL LINE)
 //   /n1       8 queries one after another from one line (an N+1 loop)  (N1 LINE)
 //   /pool     one query that sleeps WAIT_MS on a pool of 2 connections  (POOL LINE)
 //   /serial   a pg then a MariaDB sleep, independent, awaited one after another  (SERIAL A/B LINE)
@@ -13,6 +15,7 @@ const http = require('node:http');
 const { Pool } = require('pg');
 const Redis = require('ioredis');
 const mysql = require('mysql2/promise');
+const knex = require('knex');
 
 const WAIT_MS = Number(process.env.WAIT_MS || 20);
 const seconds = WAIT_MS / 1000;
@@ -31,6 +34,17 @@ const maria = mysql.createPool({
   connectionLimit: 16,
 });
 
+// Knex over pg, a query builder: the query is written from Knex's own async code, after its pool
+// (tarn) hands over a connection.
+const knexOf = (max) =>
+  knex({
+    client: 'pg',
+    connection: { host: '127.0.0.1', port: Number(process.env.PG_PORT), user: 'hotline', database: 'postgres' },
+    pool: { min: 0, max },
+  });
+const db = knexOf(16);
+const dbSmall = knexOf(2);
+
 const routes = {
   async '/pg'() {
     await pg.query('SELECT pg_sleep($1)', [seconds]); // PG LINE
@@ -46,6 +60,12 @@ const routes = {
   },
   async '/mariadb'() {
     await maria.query('SELECT SLEEP(?)', [seconds]); // MARIADB LINE
+  },
+  async '/knex'() {
+    await db.select(db.raw('pg_sleep(?)', [seconds])); // KNEX LINE
+  },
+  async '/knexpool'() {
+    await dbSmall.select(dbSmall.raw('pg_sleep(?)', [seconds])); // KNEX POOL LINE
   },
   async '/n1'() {
     for (let i = 0; i < 8; i++) await pg.query('SELECT $1::int AS n', [i]); // N1 LINE

@@ -41,7 +41,10 @@ export function dbPoolQueueHint(w: ThreadpoolWait, nonIdleMs: number): Hint | un
   if (!DATA_STORE_APIS.has(w.api) || !w.poolSize || !queuedMostly(w)) return undefined;
   const share = Math.round((w.queuedMs.p50 / Math.max(w.waitMs.p50, 1e-9)) * 100);
   const answered = Math.max(0, w.waitMs.p50 - w.queuedMs.p50);
-  const setting = w.api === 'mysql' ? '`connectionLimit`' : w.api === 'pg' ? '`max`' : 'its size';
+  // The pool may be the driver's or a query builder's (Knex's tarn): both settings are named.
+  const knex = ' or `pool: { max }` in a Knex config';
+  const setting =
+    w.api === 'mysql' ? `\`connectionLimit\`${knex}` : w.api === 'pg' ? `\`max\` of pg's Pool${knex}` : 'its size';
   return {
     ...onWaitLine(w, 'db-pool-queue', nonIdleMs),
     message: `This line's ${w.api} statements wait ${fmtMs(w.waitMs.p50)} a call (p50), ${fmtMs(w.queuedMs.p50)} of it (${share}%) for one of its pool's ${w.poolSize} connections; the database answered in about ${fmtMs(answered)}. The pool, not the database's answer, is what requests wait for here.`,

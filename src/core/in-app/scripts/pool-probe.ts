@@ -8,8 +8,8 @@
 // timed from the asking, its queued part the asking to the handing over; one written by the
 // user's code after `await pool.connect()` keeps its own line, and the queue is a wait of its own
 // on the connect line. The pools are found among the loaded CommonJS modules, by file: pg-pool
-// (`pg`'s Pool) and mysql2's pool (its promise pool wraps the same one).
-import { builtin } from './shared/builtins.ts';
+// (`pg`'s Pool), mysql2's pool (its promise pool wraps the same one) and tarn (Knex's pool).
+import { loadedModules, ownerOf, wrapMethod } from './shared/wrap-method.ts';
 import { nowUs } from './shared/clock.ts';
 
 /** An acquisition that waited for a connection, until an exchange on that connection claims it. */
@@ -30,6 +30,8 @@ export interface PoolProbe {
 
 interface PoolKind {
   file: RegExp;
+  /** The module exports the pool's class under this name (the module is the class without it). */
+  exportName?: string;
   method: string;
   /** Every connection taken and none to spare: this acquisition will queue. */
   full(pool: Record<string, unknown>): boolean;
@@ -61,6 +63,16 @@ const KINDS: PoolKind[] = [
     size: (p) => Number(field(p, 'config').connectionLimit) || 0,
     socketOf: (c) => c.stream as object | undefined,
   },
+  {
+    // tarn 3 (Knex's pool): acquire() returns a pending operation whose `promise` gives the
+    // resource, the driver's connection (pg's Client, a mysql2 connection).
+    file: /[\\/]tarn[\\/]dist[\\/]Pool\.js$/,
+    exportName: 'Pool',
+    method: 'acquire',
+    full: (p) => lengthOf(p.free) === 0 && lengthOf(p.used) + lengthOf(p.pendingCreates) >= Number(p.max),
+    size: (p) => Number(p.max) || 0,
+    socketOf: (c) => (field(c, 'connection').stream ?? c.stream) as object | undefined,
+  },
 ];
 
 /** Marks the callbacks this probe wrapped: a pool that re-queues one (mysql2) is not wrapped twice. */
@@ -70,50 +82,11 @@ const WRAPPED = Symbol('hotline.pool-callback');
 export function startPoolProbe(where: () => number): PoolProbe {
   const grants = new WeakMap<object, PoolGrant>();
   const undo: Array<() => void> = [];
-  const cache = builtin('module')._cache ?? {};
-  for (const [file, mod] of Object.entries(cache)) {
-    const kind = KINDS.find((k) => k.file.test(file));
-    const proto = (mod?.exports as { prototype?: Record<string, unknown> } | undefined)?.prototype;
-    if (!kind || !proto || !Object.prototype.hasOwnProperty.call(proto, kind.method)) continue;
-    const original = proto[kind.method] as (...args: unknown[]) => unknown;
-    if (typeof original !== 'function') continue;
-    const wrapped = function (this: Record<string, unknown>, ...args: unknown[]): unknown {
-      let queued = false;
-      try {
-        queued = kind.full(this) && !(typeof args[0] === 'function' && WRAPPED in args[0]);
-      } catch {
-        // a pool of another shape: not timed
-      }
-      if (!queued) return original.apply(this, args);
-      const asked = { site: where(), askedUs: nowUs(), size: kind.size(this) };
-      const granted = (connection: unknown): void => {
-        try {
-          const socket = connection ? kind.socketOf(connection as Record<string, unknown>) : undefined;
-          if (socket) grants.set(socket, { ...asked, grantedUs: nowUs() });
-        } catch {
-          // not timed
-        }
-      };
-      const cb = args[0];
-      if (typeof cb === 'function') {
-        const callback = function (this: unknown, err: unknown, connection: unknown, ...rest: unknown[]): unknown {
-          if (!err) granted(connection);
-          return (cb as (...a: unknown[]) => unknown).call(this, err, connection, ...rest);
-        };
-        Object.defineProperty(callback, WRAPPED, { value: true });
-        return original.apply(this, [callback, ...args.slice(1)]);
-      }
-      const result = original.apply(this, args);
-      if (result && typeof (result as Promise<unknown>).then === 'function')
-        (result as Promise<unknown>).then(granted, () => undefined);
-      return result;
-    };
-    const own = Object.getOwnPropertyDescriptor(proto, kind.method)!;
-    Object.defineProperty(proto, kind.method, { ...own, value: wrapped });
-    undo.push(() => {
-      if (proto[kind.method] === wrapped) Object.defineProperty(proto, kind.method, own);
-    });
-  }
+  for (const kind of KINDS)
+    for (const { exports } of loadedModules(kind.file)) {
+      const proto = ownerOf(kind.exportName ? field(exports, kind.exportName) : exports, kind.method);
+      if (proto) undo.push(wrapMethod(proto, kind.method, (original) => acquire(kind, original, where, grants)));
+    }
   return {
     claim(socket) {
       const g = grants.get(socket);
@@ -123,5 +96,48 @@ export function startPoolProbe(where: () => number): PoolProbe {
     stop() {
       for (const u of undo) u();
     },
+  };
+}
+
+/** The pool's acquire method that notes, when the pool is full, who asked and when it was served. */
+function acquire(
+  kind: PoolKind,
+  original: (...args: unknown[]) => unknown,
+  where: () => number,
+  grants: WeakMap<object, PoolGrant>,
+): (this: Record<string, unknown>, ...args: unknown[]) => unknown {
+  return function (this: Record<string, unknown>, ...args: unknown[]): unknown {
+    let queued = false;
+    try {
+      queued = kind.full(this) && !(typeof args[0] === 'function' && WRAPPED in args[0]);
+    } catch {
+      // a pool of another shape: not timed
+    }
+    if (!queued) return original.apply(this, args);
+    const asked = { site: where(), askedUs: nowUs(), size: kind.size(this) };
+    const granted = (connection: unknown): void => {
+      try {
+        const socket = connection ? kind.socketOf(connection as Record<string, unknown>) : undefined;
+        if (socket) grants.set(socket, { ...asked, grantedUs: nowUs() });
+      } catch {
+        // not timed
+      }
+    };
+    const cb = args[0];
+    if (typeof cb === 'function') {
+      const callback = function (this: unknown, err: unknown, connection: unknown, ...rest: unknown[]): unknown {
+        if (!err) granted(connection);
+        return (cb as (...a: unknown[]) => unknown).call(this, err, connection, ...rest);
+      };
+      Object.defineProperty(callback, WRAPPED, { value: true });
+      return original.apply(this, [callback, ...args.slice(1)]);
+    }
+    const result = original.apply(this, args);
+    // A promise of the connection, or (tarn) an operation that holds one; this handler is the
+    // first on it, so the mark is set before the caller goes on to write its query.
+    const promise = (result as { promise?: unknown } | undefined)?.promise ?? result;
+    if (promise && typeof (promise as Promise<unknown>).then === 'function')
+      (promise as Promise<unknown>).then(granted, () => undefined);
+    return result;
   };
 }

@@ -200,8 +200,12 @@ export function start(loadedPath: string | null): void {
       begin: (key, type, socket) => {
         const site = where(48);
         const g = pools.claim(socket);
-        // Written by the pool (no line of the user's code): the wait runs from the asking.
-        if (g && site < 0) return beginCall(p, key, type, g.site, g.askedUs, g);
+        // Written by the pool (no line of the user's code), or from the line that asked, or asked
+        // for with no line and written from one (a query builder's pool, Knex's tarn, asks from
+        // the builder's own async code; V8's async stack finds the line at the write): one wait,
+        // from the asking, on the line known.
+        if (g && (site < 0 || g.site < 0 || site === g.site))
+          return beginCall(p, key, type, site >= 0 ? site : g.site, g.askedUs, g);
         // Written by the user's code once it had the connection: the queue was a wait of its own.
         if (g) notePoolWait(p, g, type);
         beginCall(p, key, type, site >= 0 ? site : deferred.site());

@@ -52,7 +52,7 @@ test('a pool of 2: 365 of 420 ms queued, measured, gives the db-pool-queue hint,
     h.message,
     /420 ms a call \(p50\), 365 ms of it \(87%\) for one of its pool's 2 connections; the database answered in about 55 ms/,
   );
-  assert.match(h.fix, /`max`, now 2/);
+  assert.match(h.fix, /`max` of pg's Pool or `pool: { max }` in a Knex config, now 2/);
   assert.equal(poolLimitHint(w, { size: 4, cores: 2 }, 0.5, 10_000), undefined, 'not the threadpool');
   assert.match(dbPoolQueueHint({ ...w, api: 'mysql' }, 10_000)?.fix ?? '', /`connectionLimit`/);
 });
