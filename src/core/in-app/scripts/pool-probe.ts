@@ -7,8 +7,11 @@
 // socket (socket-probe.ts) claims the mark: a query written by the pool (no line of its own) is
 // timed from the asking, its queued part the asking to the handing over; one written by the
 // user's code after `await pool.connect()` keeps its own line, and the queue is a wait of its own
-// on the connect line. The pools are found among the loaded CommonJS modules, by file: pg-pool
-// (`pg`'s Pool), mysql2's pool (its promise pool wraps the same one) and tarn (Knex's pool).
+// on the connect line. An acquisition the pool's own query method makes (`pool.query`) marks the
+// socket with its line even when nothing queued: the pool writes that statement from a tick, and
+// the mark spares the wait probe a stack walk there and the ticks' stacks (bench/wait-cost.ts).
+// The pools are found among the loaded CommonJS modules, by file: pg-pool (`pg`'s Pool), mysql2's
+// pool (its promise pool wraps the same one) and tarn (Knex's pool).
 import { loadedModules, ownerOf, wrapMethod } from './shared/wrap-method.ts';
 import { nowUs } from './shared/clock.ts';
 
@@ -19,6 +22,8 @@ export interface PoolGrant {
   grantedUs: number;
   /** The pool's size (its `max` or `connectionLimit`). */
   size: number;
+  /** It waited for a connection; else only its line is lent (asked by the pool's own `query`). */
+  queued: boolean;
 }
 
 export interface PoolProbe {
@@ -33,6 +38,8 @@ interface PoolKind {
   /** The module exports the pool's class under this name (the module is the class without it). */
   exportName?: string;
   method: string;
+  /** The pool's methods that take a connection and write the statement themselves. */
+  queryMethods: string[];
   /** Every connection taken and none to spare: this acquisition will queue. */
   full(pool: Record<string, unknown>): boolean;
   size(pool: Record<string, unknown>): number;
@@ -48,6 +55,7 @@ const KINDS: PoolKind[] = [
     // pg-pool 2–3: connect() queues a PendingItem when `_clients` reached `options.max` and none is idle.
     file: /[\\/]pg-pool[\\/]index\.js$/,
     method: 'connect',
+    queryMethods: ['query'],
     full: (p) => lengthOf(p._idle) === 0 && lengthOf(p._clients) >= Number(field(p, 'options').max),
     size: (p) => Number(field(p, 'options').max) || 0,
     socketOf: (c) => field(c, 'connection').stream as object | undefined,
@@ -56,6 +64,7 @@ const KINDS: PoolKind[] = [
     // mysql2 (lib/base/pool.js in 3.x, lib/pool.js before): getConnection() pushes to `_connectionQueue`.
     file: /[\\/]mysql2[\\/]lib[\\/](?:base[\\/])?pool\.js$/,
     method: 'getConnection',
+    queryMethods: ['query', 'execute'],
     full: (p) => {
       const limit = Number(field(p, 'config').connectionLimit);
       return lengthOf(p._freeConnections) === 0 && limit > 0 && lengthOf(p._allConnections) >= limit;
@@ -69,6 +78,7 @@ const KINDS: PoolKind[] = [
     file: /[\\/]tarn[\\/]dist[\\/]Pool\.js$/,
     exportName: 'Pool',
     method: 'acquire',
+    queryMethods: [],
     full: (p) => lengthOf(p.free) === 0 && lengthOf(p.used) + lengthOf(p.pendingCreates) >= Number(p.max),
     size: (p) => Number(p.max) || 0,
     socketOf: (c) => (field(c, 'connection').stream ?? c.stream) as object | undefined,
@@ -82,10 +92,34 @@ const WRAPPED = Symbol('hotline.pool-callback');
 export function startPoolProbe(where: () => number): PoolProbe {
   const grants = new WeakMap<object, PoolGrant>();
   const undo: Array<() => void> = [];
+  // Inside a pool's own query method (pool.query): its acquisition is made on the user's line,
+  // and the pool writes the statement from its callback, where no line of the user's is.
+  let inQuery = 0;
+  const relaying = (): boolean => inQuery > 0;
   for (const kind of KINDS)
     for (const { exports } of loadedModules(kind.file)) {
-      const proto = ownerOf(kind.exportName ? field(exports, kind.exportName) : exports, kind.method);
-      if (proto) undo.push(wrapMethod(proto, kind.method, (original) => acquire(kind, original, where, grants)));
+      const cls = kind.exportName ? field(exports, kind.exportName) : exports;
+      const proto = ownerOf(cls, kind.method);
+      if (!proto) continue;
+      undo.push(wrapMethod(proto, kind.method, (original) => acquire(kind, original, where, grants, relaying)));
+      for (const method of kind.queryMethods) {
+        if (!ownerOf(cls, method)) continue;
+        undo.push(
+          wrapMethod(
+            proto,
+            method,
+            (original) =>
+              function (this: unknown, ...args: unknown[]): unknown {
+                inQuery++;
+                try {
+                  return original.apply(this as never, args);
+                } finally {
+                  inQuery--;
+                }
+              },
+          ),
+        );
+      }
     }
   return {
     claim(socket) {
@@ -105,16 +139,21 @@ function acquire(
   original: (...args: unknown[]) => unknown,
   where: () => number,
   grants: WeakMap<object, PoolGrant>,
+  relaying: () => boolean,
 ): (this: Record<string, unknown>, ...args: unknown[]) => unknown {
   return function (this: Record<string, unknown>, ...args: unknown[]): unknown {
     let queued = false;
+    const again = typeof args[0] === 'function' && WRAPPED in args[0];
     try {
-      queued = kind.full(this) && !(typeof args[0] === 'function' && WRAPPED in args[0]);
+      queued = kind.full(this) && !again;
     } catch {
       // a pool of another shape: not timed
     }
-    if (!queued) return original.apply(this, args);
-    const asked = { site: where(), askedUs: nowUs(), size: kind.size(this) };
+    // Not queued: only the pool's own query needs its line lent (a user's `pool.connect()` then
+    // writes from the user's line, found on the stack at the write).
+    if (!queued && (again || !relaying())) return original.apply(this, args);
+    const asked = { site: where(), askedUs: nowUs(), size: kind.size(this), queued };
+    if (!queued && asked.site < 0) return original.apply(this, args);
     const granted = (connection: unknown): void => {
       try {
         const socket = connection ? kind.socketOf(connection as Record<string, unknown>) : undefined;

@@ -198,8 +198,10 @@ export function start(loadedPath: string | null): void {
   const unsocket = startSocketProbe(
     {
       begin: (key, type, socket) => {
-        const site = where(48);
         const g = pools.claim(socket);
+        // Written by a pool's own query for the line that called it: that line, no stack walk.
+        if (g && !g.queued) return beginCall(p, key, type, g.site);
+        const site = where(48);
         // Written by the pool (no line of the user's code), or from the line that asked, or asked
         // for with no line and written from one (a query builder's pool, Knex's tarn, asks from
         // the builder's own async code; V8's async stack finds the line at the write): one wait,
@@ -208,6 +210,8 @@ export function start(loadedPath: string | null): void {
           return beginCall(p, key, type, site >= 0 ? site : g.site, g.askedUs, g);
         // Written by the user's code once it had the connection: the queue was a wait of its own.
         if (g) notePoolWait(p, g, type);
+        // A write with no line: a library deferred it; ticks' stacks are kept from now on.
+        if (site < 0) deferred.keep();
         beginCall(p, key, type, site >= 0 ? site : deferred.site());
       },
       end: (key) => endCall(p, key),

@@ -30,12 +30,19 @@ export interface DeferredSites {
   site(): number;
   /** Called by the wait probe's init hook for every TickObject made while it is on. */
   tickMade(resource: object): void;
+  /**
+   * Keeps ticks' stacks from now on. Off until a write had no line: the pools the pool probe knows
+   * lend theirs, and keeping every tick's stack cost a pg app more than its own work.
+   */
+  keep(): void;
 }
 
 export function deferredSites(table: SiteTable): DeferredSites {
   const ah = builtin('async_hooks');
   const made = new WeakMap<object, Made>();
+  let keeping = false;
   const tickMade = (resource: object): void => {
+    if (!keeping) return;
     const parent = made.get(ah.executionAsyncResource());
     if (parent) {
       made.set(resource, { holder: undefined, parent });
@@ -54,6 +61,9 @@ export function deferredSites(table: SiteTable): DeferredSites {
   };
   return {
     tickMade,
+    keep() {
+      keeping = true;
+    },
     site(): number {
       let m = made.get(ah.executionAsyncResource());
       // Hops count captured stacks: ticks without one only link to their maker.
