@@ -141,7 +141,7 @@ export const COMMAND_OPTIONS: Record<CommandName, OptionSpec[]> = {
       `stack captures a second in the profiled window, for exact calling lines (${STACK_RATE_PRECISION}; ${STACK_CAPTURE_COST}); 0: off`,
       { arg: 'HZ', default: DEFAULT_STACK_RATE_HZ, setting: 'hotline.stackCaptureRate' },
     ),
-    opt('no-waits', "do not time the app's threadpool requests and outgoing HTTP calls", {
+    opt('no-waits', "do not time the app's threadpool requests, outgoing HTTP calls and data-store queries", {
       setting: 'hotline.threadpoolWaits',
     }),
     opt('heap', 'also sample allocations (bytes per function in the report)', { setting: 'hotline.heapSampling' }),
