@@ -103,7 +103,7 @@ for (const [url, mark, api, statement, label = api] of [
   ['/pg', 'PG LINE', 'pg', /^127\.0\.0\.1:\d+ SELECT pg_sleep\(\$1\)$/],
   ['/redis', 'REDIS LINE', 'redis', /^127\.0\.0\.1:\d+ BLPOP$/],
   ['/mariadb', 'MARIADB LINE', 'mysql', /^127\.0\.0\.1:\d+ SELECT SLEEP\(\?\)$/],
-  // Knex writes the query from its runner, after the line: the builder's line (orm-probe.ts).
+  // Knex writes the query from its runner, after the line: V8's async stack still reaches it.
   ['/knex', 'KNEX LINE', 'pg', /^127\.0\.0\.1:\d+ select pg_sleep\(\$1\)$/, 'Knex over pg'],
 ] as const) {
   test(

@@ -245,6 +245,7 @@ describe('report webview', { timeout: 240_000 }, () => {
       (await rewritten.getAttribute('title')) ?? '',
       /^was \(in orders\.map callback\): for \(const p of orders\)/,
     );
+    await screenshot(page, 'compare-rewritten-light');
     await check();
   });
 

@@ -1,5 +1,5 @@
 // Wrapping a library's method inside the app for as long as a probe is on, and finding the
-// library among the loaded CommonJS modules (pool-probe.ts, orm-probe.ts). What wraps must put back.
+// library among the loaded CommonJS modules (pool-probe.ts). What wraps must put back.
 import { builtin } from './builtins.ts';
 
 /** The loaded CommonJS modules whose file matches `file`, with their exports. */
