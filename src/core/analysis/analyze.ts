@@ -352,8 +352,14 @@ class Analyzer {
       generated = { file: fn.generatedFile, line: generatedLine };
     }
     const key = `${file}:${line}`;
-    if (!this.lines.has(key)) {
+    const acc = this.lines.get(key);
+    if (!acc) {
       this.lines.set(key, { file, line, fn: fnName, ownUs: 0, selfUs: 0, totalUs: 0, callees: new Map(), generated });
+    } else if (acc.fn !== fnName) {
+      // One line, several functions (`new Promise((r) => setImmediate(() => r(work())))`): the row
+      // is named after the one that owns its time (ownTime), never after whichever was met first.
+      acc.fnOwnUs ??= new Map([[acc.fn, 0]]);
+      if (!acc.fnOwnUs.has(fnName)) acc.fnOwnUs.set(fnName, 0);
     }
     return key;
   }
@@ -483,7 +489,22 @@ class Analyzer {
               ? this.calls.ownerShares(edge[i])
               : NO_SHARES;
       if (!workspace && edge[i] >= 0 && t.selfUs[i] > 0) this.ownerEdge[i] = edge[i];
-      for (const s of this.owners[i]) this.lines.get(s.key)!.ownUs += t.selfUs[i] * s.frac;
+      for (const s of this.owners[i]) {
+        const acc = this.lines.get(s.key)!;
+        acc.ownUs += t.selfUs[i] * s.frac;
+        if (acc.fnOwnUs) {
+          // The function executing the line: the node's own (or one V8 inlined there), or the caller's.
+          const name = (s.fn ?? this.fnOfNode(workspace ? i : t.parent[edge[i]])).name;
+          if (acc.fnOwnUs.has(name)) acc.fnOwnUs.set(name, acc.fnOwnUs.get(name)! + t.selfUs[i] * s.frac);
+        }
+      }
+    }
+    for (const acc of this.lines.values()) {
+      if (!acc.fnOwnUs) continue;
+      let best = acc.fn;
+      for (const [name, us] of acc.fnOwnUs) if (us > acc.fnOwnUs.get(best)!) best = name;
+      acc.fn = best;
+      delete acc.fnOwnUs;
     }
   }
 

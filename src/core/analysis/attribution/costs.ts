@@ -21,6 +21,8 @@ export interface LineAcc {
   file: string;
   line: number;
   fn: string;
+  /** Every function a line record was asked for under (a line holding several: a callback's), with its own time. */
+  fnOwnUs?: Map<string, number>;
   ownUs: number;
   selfUs: number;
   totalUs: number;

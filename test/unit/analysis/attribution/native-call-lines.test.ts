@@ -74,3 +74,38 @@ test("a wrapper inlined into the user's function: the wrapper's line numbers are
   assert.equal(lineAt(a, 6)?.totalMs, 100);
   assert.equal(lineAt(a, 6)?.ownMs, 100);
 });
+
+test('a line that holds several functions is named after the one that owns its time', () => {
+  // The no-gain fix of the e2e suite: three functions on line 2. The wrapper is met first (its own
+  // sample there), the callback's native owns the line's time: the row is the callback's. Named
+  // after the first one met, the row read "pbkdf2Later" in one run and "setImmediate callback" in
+  // the next (CI).
+  const source = [
+    'function later(x) {', // 1
+    '  return new Promise((resolve) => setImmediate(() => resolve(crypto.pbkdf2Sync(x))));', // 2
+    '}', // 3
+    '',
+  ].join('\n');
+  const line2 = source.split('\n')[1];
+  const frames: FrameSpec[] = [
+    { name: 'later', file: APP, line0: 0, col0: source.indexOf('('), self: 1, ticks: [[2, 1]] },
+    {
+      name: '',
+      file: APP,
+      line0: 1,
+      col0: line2.indexOf('() =>'),
+      ticks: [[2, 1]],
+      self: 1,
+      children: [{ name: 'pbkdf2Sync', self: 40, ticks: [[2, 40]] }],
+    },
+  ];
+  const a = analyzeProfile({
+    profile: readCpuProfile(buildProfile(frames)),
+    root: ROOT,
+    sources: new Map([[APP, source]]),
+  });
+  const row = lineAt(a, 2);
+  assert.equal(row?.ownMs, 42);
+  assert.notEqual(row?.function, 'later');
+  assert.equal(row?.function, a.functions.find((f) => f.line === 2 && f.file === APP)?.name);
+});
