@@ -21,7 +21,17 @@
 #   HOTLINE_E2E_CACHE, HOTLINE_E2E_NODE, HOTLINE_E2E_CODE_SERVER, HOTLINE_E2E_CHROMIUM
 #
 # Environment: HOTLINE_E2E_CACHE (default ~/.cache/hotline-e2e).
+#
+# --no-vscode: every step but code-server (`npm run setup:test`; `npm run setup:vscode` is the
+# whole script, which `npm test` runs in the background: scripts/test-all.mjs). No paths then.
 set -euo pipefail
+
+WITH_VSCODE=1
+case "${1:-}" in
+  --no-vscode) WITH_VSCODE=0 ;;
+  '') ;;
+  *) echo "usage: bash scripts/e2e-setup.sh [--no-vscode]" >&2; exit 2 ;;
+esac
 
 NODE_VERSION=24.21.0
 CODE_SERVER_VERSION=4.139.1
@@ -164,8 +174,12 @@ step_repo() {
 step_apt
 step_chromium
 step_node
-install_pkg "$CS_DIR" "code-server@$CODE_SERVER_VERSION" "$CS_ENTRY"
 step_repo
+if [ "$WITH_VSCODE" = 0 ]; then
+  log "total $(elapsed "$T0"); code-server left to \`npm run setup:vscode\`"
+  exit 0
+fi
+install_pkg "$CS_DIR" "code-server@$CODE_SERVER_VERSION" "$CS_ENTRY"
 
 cat >"$CACHE/env.json.tmp" <<EOF
 {

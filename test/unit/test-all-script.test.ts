@@ -16,7 +16,9 @@ interface Tier {
   name: string;
   command: string[];
   needs?: string[];
+  after?: string[];
   gate?: boolean;
+  background?: boolean;
 }
 
 /** A tier that leaves a mark (so a test sees it ran) and exits with `code`. */
@@ -98,4 +100,71 @@ test('--only runs a subset in order and drops needs on tiers left out', async ()
   assert.equal(r.code, 0, r.out + r.err);
   assert.ok(!ran('build') && ran('unit') && ran('webview'));
   assert.equal((await runAll([tier('unit', 0)], ['--only', 'nope'])).code, 2);
+});
+
+test('a background tier runs beside the next ones; a tier after it waits for its end and sees its output first', async () => {
+  // The background tier ends only once a later foreground tier has run (it waits for that tier's
+  // mark): run in turn, it gives up after 10 s and fails; `integration` (after it) must find its mark.
+  const mark = (name: string): string => JSON.stringify(path.join(dir, `${name}.ran`));
+  const slow: Tier = {
+    name: 'build-vscode',
+    background: true,
+    command: [
+      process.execPath,
+      '-e',
+      `const fs = require('fs');
+       const t = setInterval(() => {
+         if (!fs.existsSync(${mark('unit')})) return;
+         clearInterval(t);
+         console.log('built in the background');
+         fs.writeFileSync(${mark('build-vscode')}, '');
+         process.exit(${'${CODE}'});
+       }, 20);
+       setTimeout(() => process.exit(7), 10000);`,
+    ],
+  };
+  const waitsFor = (name: string, code: number, extra: Partial<Tier>): Tier => ({
+    ...tier(name, code, extra),
+    command: [
+      process.execPath,
+      '-e',
+      `if (!require('fs').existsSync(${mark('build-vscode')})) process.exit(9);
+       require('fs').writeFileSync(${mark(name)}, ''); process.exit(${code})`,
+    ],
+  });
+  const withCode = (t: Tier, code: number): Tier => ({
+    ...t,
+    command: t.command.map((c) => c.replace('${CODE}', String(code))),
+  });
+  const r = await runAll([
+    tier('setup', 0, { gate: true }),
+    withCode(slow, 0),
+    tier('unit', 0),
+    waitsFor('integration', 0, { after: ['build-vscode'] }),
+    waitsFor('e2e', 0, { needs: ['build-vscode'] }),
+  ]);
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.ok(ran('integration') && ran('e2e'));
+  // Its output is printed as a block before the tier that waited for it.
+  assert.ok(r.out.indexOf('built in the background') < r.out.indexOf('▶ integration'), r.out);
+  assert.match(r.out, /▶ build-vscode \(ran in the background, \d+ s\):\nbuilt in the background/);
+  assert.match(summary(r.out)[1], /^✔ build-vscode\s+passed/);
+
+  // Failed: a tier that needs it is skipped, one that only runs after it still runs.
+  const failed = await runAll([
+    withCode(slow, 4),
+    tier('unit', 0),
+    waitsFor('integration', 0, { after: ['build-vscode'] }),
+    waitsFor('e2e', 0, { needs: ['build-vscode'] }),
+  ]);
+  assert.equal(failed.code, 1, failed.out + failed.err);
+  assert.ok(ran('integration') && !ran('e2e'));
+  const lines = summary(failed.out);
+  assert.match(lines[0], /^✖ build-vscode\s+failed \(exit 4, /);
+  assert.match(lines[3], /^- e2e\s+skipped \(skipped: build-vscode did not pass\)$/);
+
+  // Nothing waits for it: it is still waited for, and reported, before the summary.
+  const alone = await runAll([withCode(slow, 0), tier('unit', 0)]);
+  assert.equal(alone.code, 0, alone.out + alone.err);
+  assert.match(summary(alone.out)[0], /^✔ build-vscode\s+passed/);
 });

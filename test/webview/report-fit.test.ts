@@ -51,8 +51,27 @@ interface GridFit {
   hint: string;
 }
 
-/** The visible tab's grids: their first three header cells' boxes and the scroll note under each. */
-function gridsOf(page: Page): Promise<GridFit[]> {
+/**
+ * The visible tab's grids: their first three header cells' boxes and the scroll note under each.
+ * The note follows the grid's size through a ResizeObserver, whose callback runs after the frame's
+ * layout: read at once after a tab opens on a busy machine, an overflowing grid had no note yet
+ * (seen with two page-test files at a time). So the read waits, up to 5 s, for each overflowing
+ * grid to have one; one that never gets it fails below.
+ */
+async function gridsOf(page: Page): Promise<GridFit[]> {
+  await page
+    .waitForFunction(
+      () =>
+        [...document.querySelectorAll('vscode-panel-view:not([hidden]) vscode-data-grid.grid')].every(
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any
+          (g: any) =>
+            g.scrollWidth <= g.clientWidth + 1 ||
+            Boolean(g.closest('.grid-frame')?.querySelector('.scroll-hint')?.textContent),
+        ),
+      undefined,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined);
   return page.evaluate(() =>
     [...document.querySelectorAll('vscode-panel-view:not([hidden]) vscode-data-grid.grid')].map(
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
