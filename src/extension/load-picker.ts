@@ -1,6 +1,7 @@
-// What load to send: from the settings when `hotline.url` is set, otherwise a short quick-pick
-// flow (URL, method, body) whose answers are remembered per workspace and offered next time, or
-// a request mix from a file (JSON, YAML, HAR).
+// What load to send: from the settings when `hotline.requests` (a mix file) or `hotline.url` is
+// set, otherwise a short quick-pick flow (URL, method, body) whose answers are remembered per
+// workspace and offered next time, or a request mix from a file (JSON, YAML, HAR).
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isJson, type LoadSettings, mixUrl, readRequestMix } from '../core/index.ts';
 import type { HotlineSettings } from './settings.ts';
@@ -16,7 +17,11 @@ interface RememberedLoad {
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-export async function pickLoad(settings: HotlineSettings, state: vscode.Memento): Promise<LoadSettings | undefined> {
+export async function pickLoad(
+  settings: HotlineSettings,
+  state: vscode.Memento,
+  folder: string,
+): Promise<LoadSettings | undefined> {
   const common = {
     connections: settings.connections,
     pipelining: settings.pipelining,
@@ -29,6 +34,8 @@ export async function pickLoad(settings: HotlineSettings, state: vscode.Memento)
     ...(settings.heapSampling ? { heap: {} } : {}),
     timeoutS: settings.timeout,
   };
+  if (settings.requests)
+    return requestMix(common, settings.headers, path.resolve(folder, settings.requests), ' (setting hotline.requests)');
   if (settings.url) {
     return {
       ...common,
@@ -105,11 +112,21 @@ async function requestsFromFile(
     filters: { 'Request mix': ['json', 'yaml', 'yml', 'har'] },
   });
   if (!files?.[0]) return undefined;
+  return requestMix(common, headers, files[0].fsPath);
+}
+
+/** The load of a mix file; a file that cannot be read or holds no request says so in one line, and nothing starts. */
+function requestMix(
+  common: Omit<LoadSettings, 'url'>,
+  headers: Record<string, string>,
+  file: string,
+  from = '',
+): LoadSettings | undefined {
   try {
-    const mix = readRequestMix(files[0].fsPath);
+    const mix = readRequestMix(file);
     return { ...common, url: mixUrl(mix), headers, requests: mix.requests, requestsNotes: mix.notes };
   } catch (err) {
-    void vscode.window.showErrorMessage(`Hotline: ${(err as Error).message}`);
+    void vscode.window.showErrorMessage(`Hotline: ${(err as Error).message}${from}`);
     return undefined;
   }
 }

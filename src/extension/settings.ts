@@ -6,6 +6,8 @@ export interface HotlineSettings {
   entry: string;
   args: string[];
   url: string;
+  /** A request mix file (JSON, YAML, HAR), relative to the workspace folder; empty: one URL. */
+  requests: string;
   method: string;
   headers: Record<string, string>;
   body: string;
@@ -47,6 +49,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): HotlineSettings
     entry: c.get<string>('entry', ''),
     args: c.get<string[]>('args', []),
     url: c.get<string>('url', ''),
+    requests: c.get<string>('requests', ''),
     method: c.get<string>('method', RUN_DEFAULTS.method),
     headers: c.get<Record<string, string>>('headers', {}),
     body: c.get<string>('body', ''),

@@ -40,7 +40,7 @@ async function profileUnderLoad(h: Hotline, mode: 'launch' | 'attach' = 'launch'
   if (mode === 'attach' && !attach) return;
   const app = attach ? { cwd: folder.uri.fsPath, entry: '' } : await pickApp(folder, settings, h.state);
   if (!app) return;
-  const load = await pickLoad(settings, h.state);
+  const load = await pickLoad(settings, h.state, folder.uri.fsPath);
   if (!load) return;
   const outcome = await h.runs.run(
     { ...app, env: app.env },
