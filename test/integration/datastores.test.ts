@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { profileUnderLoad, type ReportV1 } from '../../src/core/index.ts';
+import { mixFromUrls, mixUrl, profileUnderLoad, type ReportV1 } from '../../src/core/index.ts';
 import { isReportV1 } from '../../src/core/report/report-check.ts';
 import { startDatastores, type Datastores } from '../helpers/datastores.ts';
 import { leakCheckedRuns, markedLine, REPO_ROOT, tempDir } from '../helpers/integration.ts';
@@ -228,6 +228,57 @@ test(
       parallel.hints.filter((h) => h.rule === 'serial-awaits'),
       [],
     );
+  },
+);
+
+test(
+  'a mix of /pg, /redis and /serial: each route its own waits, on its own lines, none of the others’',
+  { timeout: 120_000 },
+  async (t) => {
+    const lines = Object.fromEntries(
+      ['PG LINE', 'REDIS LINE', 'SERIAL A LINE', 'SERIAL B LINE'].map((m) => [m, markedLine(SERVER_JS, m)]),
+    );
+    const mix = mixFromUrls(['/pg', '/redis', '/serial']);
+    runs.watch(APP);
+    const { report } = await profileUnderLoad({
+      target: { cwd: APP, entry: 'server.js', env: { ...stores!.env, WAIT_MS: String(WAIT_MS) } },
+      url: mixUrl(mix),
+      requests: mix.requests,
+      warmupS: 1,
+      durationS: 3,
+      connections: 6,
+      runsDir: tempDir(),
+    });
+    runs.appStarted(report.app.pid);
+    assert.ok(isReportV1(report), 'the report passes its own check');
+    const routes = report.routes ?? [];
+    for (const r of routes)
+      t.diagnostic(
+        `${r.method} ${r.route}: ${r.requests} req, waits ${JSON.stringify((r.waits ?? []).map((w) => [w.line, w.kind, w.msPerRequest]))}`,
+      );
+    const waitsOf = (route: string) => {
+      const r = routes.find((x) => x.method === 'GET' && x.route === route);
+      assert.ok(r && r.requests > 0, `route ${route} served`);
+      return (r.waits ?? []).filter((w) => w.file === SERVER_JS);
+    };
+    // The known answer: each request waits WAIT_MS on each of its route's lines, once, and on no
+    // other route's line (a wait is given to the request it was made for, never shared out).
+    const expect = { '/pg': ['PG LINE'], '/redis': ['REDIS LINE'], '/serial': ['SERIAL A LINE', 'SERIAL B LINE'] };
+    for (const [route, marks] of Object.entries(expect)) {
+      const waits = waitsOf(route);
+      assert.deepEqual(
+        waits.map((w) => w.line).sort((a, b) => a - b),
+        marks.map((m) => lines[m]).sort((a, b) => a - b),
+        `${route}: its own lines only: ${JSON.stringify(waits)}`,
+      );
+      // Per request over the requests that ended in the profiled window (one more or fewer began
+      // than ended in it per connection): within 20% of WAIT_MS.
+      for (const w of waits)
+        assert.ok(
+          w.msPerRequest >= WAIT_MS * 0.8 && w.msPerRequest <= WAIT_MS * 1.2,
+          `${route} :${w.line} ${w.msPerRequest} ms/request, about ${WAIT_MS}`,
+        );
+    }
   },
 );
 

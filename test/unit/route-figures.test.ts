@@ -118,4 +118,26 @@ test('the Routes table: from two routes on, most requests first, then by CPU whe
   );
   assert.match(withCpu[0], /most CPU first/);
   assert.match(withCpu[2], /GET \/heavy .* 3\.0 ms$/);
+  assert.doesNotMatch(withCpu[1], /waits/, 'no wait measured: no column');
+  // A route whose requests waited: the column sums its lines, the line it waited on most below it.
+  const withWaits = renderRoutes(
+    {
+      routes: [
+        { ...routes[0], cpuMsPerRequest: 1 },
+        {
+          ...routes[1],
+          cpuMsPerRequest: 3,
+          waits: [
+            { file: '/app/db.js', line: 12, kind: 'pg', msPerRequest: 20 },
+            { file: '/app/db.js', line: 30, kind: 'redis', msPerRequest: 2.5 },
+          ],
+        },
+      ],
+    } as ReportV1,
+    { cwd: '/app', color: false },
+  );
+  assert.match(withWaits[1], /CPU\/req {2}waits\/req$/);
+  assert.match(withWaits[2], /GET \/heavy .* 3\.0 ms +23 ms$/);
+  assert.equal(withWaits[3], '      waits most on db.js:12 (pg): 20 ms/request');
+  assert.match(withWaits[4], /GET \/light\/\{n\} .* 1\.0 ms +–$/);
 });

@@ -76,6 +76,41 @@ describe('report webview: Routes tab', { timeout: 120_000 }, () => {
     });
   }
 
+  test('a Waits column when the routes’ requests waited: each route’s total per request, its lines in the title', async () => {
+    // The recorded mix with a data-store wait given to its /wait route (the recorded app waits on a
+    // timer, which the wait probe does not time): the page's part, not the engine's (route-waits.test.ts).
+    const cwd = mix.app.cwd;
+    const waits = [
+      { file: `${cwd}/server.js`, line: 37, kind: 'pg', msPerRequest: 18.4 },
+      { file: `${cwd}/server.js`, line: 37, kind: 'redis', msPerRequest: 1.6 },
+    ];
+    const withWaits = { ...mix, routes: mix.routes!.map((r) => (r.route === '/wait' ? { ...r, waits } : r)) };
+    const { page, check } = await openCheckedReport(browser, server, {
+      theme: 'light',
+      onReady: [{ type: 'report', report: withWaits }],
+      id: mix.id,
+    });
+    await page.locator('vscode-panel-tab#tab-routes').click();
+    const grid = page.locator('vscode-data-grid.route-list');
+    assert.match(
+      await grid.locator('vscode-data-grid-row[row-type="sticky-header"]').innerText(),
+      /Errors\s+Waits\s+Hottest line/,
+    );
+    const row = grid.locator('vscode-data-grid-row[data-route="GET /wait"]');
+    const cell = row.locator('vscode-data-grid-cell[grid-column="8"] span');
+    assert.equal(await cell.innerText(), formatMs(20));
+    assert.equal(
+      await cell.getAttribute('title'),
+      'server.js:37 pg: 18 ms/request\nserver.js:37 redis: 1.6 ms/request',
+    );
+    const heavy = grid.locator(
+      'vscode-data-grid-row[data-route="GET /heavy/{n}"] vscode-data-grid-cell[grid-column="8"]',
+    );
+    assert.equal((await heavy.innerText()).trim(), '\u2013', 'a route without waits');
+    await screenshot(page, 'routes-waits-light');
+    await check();
+  });
+
   test('no Routes tab for a run of one route', async () => {
     const { page, check } = await openCheckedReport(browser, server, {
       theme: 'dark',

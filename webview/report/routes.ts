@@ -20,6 +20,7 @@ const nameOf = (r: RouteFigures): string => (r.method ? `${r.method} ${r.route}`
 
 export function routesTab(ctx: ViewContext, routes: readonly RouteFigures[]): HTMLElement {
   const cwd = ctx.report.app.cwd;
+  const withWaits = routes.some((r) => (r.waits?.length ?? 0) > 0);
   const columns: Column[] = [
     { title: 'Route', width: 'minmax(150px, 2fr)' },
     { title: 'CPU/request', width: '120px', numeric: true, help: 'Main-thread CPU per request, measured in the app' },
@@ -28,6 +29,17 @@ export function routesTab(ctx: ViewContext, routes: readonly RouteFigures[]): HT
     { title: 'p50', width: '90px', numeric: true },
     { title: 'p99', width: '90px', numeric: true },
     { title: 'Errors', width: '80px', numeric: true },
+    // Where the wait probe ran: what its requests waited for (threadpool, HTTP, data stores).
+    ...(withWaits
+      ? [
+          {
+            title: 'Waits',
+            width: '90px',
+            numeric: true,
+            help: 'Time its requests waited on the threadpool, outgoing HTTP calls and data stores, per request (measured in the app)',
+          },
+        ]
+      : []),
     { title: 'Hottest line', width: 'minmax(180px, 2fr)' },
   ];
   const rows: GridRow[] = routeRows(routes).map((r) => {
@@ -42,6 +54,7 @@ export function routesTab(ctx: ViewContext, routes: readonly RouteFigures[]): HT
         [r.latencyMs ? ms(r.latencyMs.p50) : '\u2013'],
         [r.latencyMs ? ms(r.latencyMs.p99) : '\u2013'],
         [String(r.errors)],
+        ...(withWaits ? [[waitsCell(r, cwd)]] : []),
         [
           top
             ? h(
@@ -76,8 +89,17 @@ export function routesTab(ctx: ViewContext, routes: readonly RouteFigures[]): HT
       h(
         'p',
         { class: 'muted' },
-        `CPU per request and each route's lines are measured in the app: every profile sample goes to the request it served (the route probe, profiled window). ${byLoad ? 'Requests and latency are the load generator’s, measured window.' : 'Requests and latency are the app’s own.'} "(no request)" is CPU that served no request (timers, GC, start-up).`,
+        `CPU per request and each route's lines are measured in the app: every profile sample goes to the request it served (the route probe, profiled window). ${byLoad ? 'Requests and latency are the load generator’s, measured window.' : 'Requests and latency are the app’s own.'}${withWaits ? ' Waits: what its requests waited on the threadpool, outgoing HTTP calls and data stores, per request, each wait given to the request it was made for.' : ''} "(no request)" is CPU that served no request (timers, GC, start-up).`,
       ),
     ),
   );
+}
+
+/** A route's waits per request, all lines together; each awaiting line in its title. */
+function waitsCell(r: RouteFigures, cwd: string): HTMLElement {
+  const waits = r.waits ?? [];
+  if (waits.length === 0) return h('span', { class: 'muted' }, '\u2013');
+  const cell = h('span', null, ms(waits.reduce((t, w) => t + w.msPerRequest, 0)));
+  cell.title = waits.map((w) => `${where(w.file, w.line, cwd)} ${w.kind}: ${ms(w.msPerRequest)}/request`).join('\n');
+  return cell;
 }

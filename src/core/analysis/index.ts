@@ -68,7 +68,13 @@ export {
   type TimedStall,
 } from './time/stalls.ts';
 export { blockedLoopHints, type BlockedLoopInput } from './hints/blocked-loop.ts';
-export { outgoingCallOfType, poolLimitHint, threadpoolWaits, type WaitTraceInput } from './time/threadpool-waits.ts';
+export {
+  apiOfType,
+  outgoingCallOfType,
+  poolLimitHint,
+  threadpoolWaits,
+  type WaitTraceInput,
+} from './time/threadpool-waits.ts';
 export { DATA_STORE_APIS, dbPoolQueueHint, repeatedQueryHint } from './time/data-store-hints.ts';
 export { serialAwaitsHints } from './time/serial-awaits.ts';
 export { awaitDependence, type AwaitDependence } from './attribution/await-dependence.ts';

@@ -6,10 +6,11 @@
 // attribution as `lines`). Per route (common/routes.ts: the framework's pattern, or the path with
 // its ids folded): requests served while the probe was on, CPU per request, its share of the CPU,
 // its hottest lines; time no request was served (timers, GC, startup work) is a row of its own;
-// each stall is given the route whose work filled most of it.
+// each stall is given the route whose work filled most of it; each wait the wait probe noted
+// (threadpool, HTTP, data stores) goes to the request it was made for (capture/wait-labels.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sampleStarts, type TimelineV1 } from '../analysis/index.ts';
+import { apiOfType, sampleStarts, type TimelineV1, type WaitTraceInput } from '../analysis/index.ts';
 import { MAX_SAMPLE_WEIGHT } from '../analysis/model.ts';
 import { routeKey, routeOf } from '../common/index.ts';
 import type { ReportV1, RouteFigures } from '../report/index.ts';
@@ -17,7 +18,7 @@ import type { ExtrasRecord, RoutesFile } from '../store/index.ts';
 
 /** The row of time that belongs to no request. */
 export const NO_REQUEST = '(no request)';
-/** Lines kept per route. */
+/** Lines kept per route, and awaiting lines. */
 const ROUTE_LINES = 5;
 /** A sample this close to a change of request (µs) is counted as near one: the exactness figure. */
 export const NEAR_CHANGE_US = 50;
@@ -69,6 +70,8 @@ interface Row {
   errors: number;
   /** The folded-path keys of its requests, when the framework named its pattern. */
   aliases: Set<string>;
+  /** Its requests' waits by awaiting line and API: µs in all. */
+  waits: Map<string, { file: string; line: number; kind: string; us: number }>;
 }
 
 /** Per route: the app's own figures (source 'app'), the no-request row last; and how exact. */
@@ -76,6 +79,7 @@ export function routeFigures(
   file: RoutesFile,
   timeline: TimelineV1,
   stalls: ReadonlyArray<{ startMs: number; durationMs: number }> = [],
+  waits?: WaitTraceInput,
 ): { routes: RouteFigures[]; stallRoutes: Array<string | undefined>; exactness: Exactness } {
   const requests = new Map<number, RequestRow>();
   const r = file.requests;
@@ -97,7 +101,17 @@ export function routeFigures(
     const key = routeKey(method, route);
     let row = rows.get(key);
     if (!row) {
-      row = { method, route, cpuUs: 0, own: new Map(), latenciesMs: [], finished: 0, errors: 0, aliases: new Set() };
+      row = {
+        method,
+        route,
+        cpuUs: 0,
+        own: new Map(),
+        latenciesMs: [],
+        finished: 0,
+        errors: 0,
+        aliases: new Set(),
+        waits: new Map(),
+      };
       rows.set(key, row);
     }
     return row;
@@ -111,6 +125,7 @@ export function routeFigures(
     finished: 0,
     errors: 0,
     aliases: new Set(),
+    waits: new Map(),
   };
   const rowById = new Map<number, Row>();
   for (const [id, q] of requests) {
@@ -126,6 +141,8 @@ export function routeFigures(
       if (q.status < 200 || q.status >= 300) row.errors++;
     }
   }
+
+  if (waits?.labels) addWaits(waits, waits.labels, rowById);
 
   const starts = sampleStarts(timeline);
   const { labels, near } = labelsAtSamples(starts, file.changes);
@@ -178,6 +195,19 @@ export function routeFigures(
       ...(row.finished > 0 && row !== noRequest ? { cpuMsPerRequest: round3(row.cpuUs / 1000 / row.finished) } : {}),
       cpuPct: nonIdleUs > 0 ? round1((row.cpuUs / nonIdleUs) * 100) : 0,
       lines,
+      ...(row.waits.size > 0 && row.finished > 0 && row !== noRequest
+        ? {
+            waits: [...row.waits.values()]
+              .sort((a, b) => b.us - a.us)
+              .slice(0, ROUTE_LINES)
+              .map((w) => ({
+                file: w.file,
+                line: w.line,
+                kind: w.kind,
+                msPerRequest: round2(w.us / 1000 / row.finished),
+              })),
+          }
+        : {}),
       ...(row.aliases.size > 0 && !row.aliases.has(routeKey(row.method, row.route))
         ? { aliases: [...row.aliases].sort().slice(0, 8) }
         : {}),
@@ -213,6 +243,24 @@ export function routeFigures(
       unrecordedMs: round1(unrecordedUs / 1000),
     },
   };
+}
+
+/**
+ * Each ended wait on a line of the user's code, added to the route of the request it was made
+ * for; per request of the route later (over the requests that finished while the probes ran, as
+ * the run's own waits are over the requests served then).
+ */
+function addWaits(trace: WaitTraceInput, labels: readonly number[], rowById: ReadonlyMap<number, Row>): void {
+  trace.requests.forEach(([site, type, made, done], i) => {
+    const row = labels[i] > 0 ? rowById.get(labels[i]) : undefined;
+    if (!row || site < 0) return;
+    const [file, line] = trace.sites[site];
+    const kind = apiOfType(trace.types[type]);
+    const key = `${file}\u0000${line}\u0000${kind}`;
+    const w = row.waits.get(key) ?? { file, line, kind, us: 0 };
+    w.us += done - made;
+    row.waits.set(key, w);
+  });
 }
 
 export interface Exactness {
@@ -262,6 +310,7 @@ export function analyzeRoutes(
   runDir: string,
   measured: ExtrasRecord['routes'],
   timeline: TimelineV1 | undefined,
+  waits?: WaitTraceInput,
 ): ReportV1 {
   if (!measured) return report;
   if (!timeline)
@@ -275,7 +324,7 @@ export function analyzeRoutes(
       notes: [...report.notes, `The routes (${measured.file}) could not be read: ${(err as Error).message}`],
     };
   }
-  const { routes, stallRoutes, exactness } = routeFigures(file, timeline, report.stalls ?? []);
+  const { routes, stallRoutes, exactness } = routeFigures(file, timeline, report.stalls ?? [], waits);
   const loadRoutes = (report.routes ?? []).filter((r) => r.source === 'load');
   const notes = [
     `Cost per route: each CPU sample belongs to the HTTP request the app was serving at its time (measured in the app); ${exactness.nearChangePct}% of the CPU time was within ${NEAR_CHANGE_US} µs of a change of request, ${exactness.mergedGapPct}% of the requests' time was gaps under 20 µs between two callbacks of one request.`,

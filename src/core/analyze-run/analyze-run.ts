@@ -42,7 +42,7 @@ import { routesFromLoad } from '../load/index.ts';
 import { analyzeExtras } from './analyze-extras.ts';
 import { analyzeProcesses } from './analyze-processes.ts';
 import { analyzeStalls } from './analyze-stalls.ts';
-import { analyzeWaits } from './analyze-waits.ts';
+import { analyzeWaits, readWaits } from './analyze-waits.ts';
 import { analyzeRoutes } from './analyze-routes.ts';
 import { isUnusable, readStacksFile } from './read-stacks-file.ts';
 import { withoutMappedNonCode, withoutUnmappedLines } from './unmapped-lines.ts';
@@ -63,9 +63,10 @@ export function analyzeRunDir(runDir: string, root: string): ReportV1 {
     analyzeExtras(runDir, root, record, buildReport({ ...record, profileFile: PROFILE_FILE, analysis }), sources),
     sources,
   );
+  const waits = record.extras?.waits ? readWaits(runDir, record.extras.waits) : undefined;
   const stalled = analyzeWaits(
     analyzeStalls(withExtras, record.extras?.stalls, timeline),
-    runDir,
+    waits,
     record.extras?.waits,
     sources,
   );
@@ -77,6 +78,7 @@ export function analyzeRunDir(runDir: string, root: string): ReportV1 {
     runDir,
     record.extras?.routes,
     timeline,
+    waits && 'trace' in waits ? waits.trace : undefined,
   );
   const requestTime = requestTimeOf(waited);
   const report = requestTime ? { ...waited, requestTime } : waited;

@@ -20,22 +20,26 @@ import {
 import type { ExtrasRecord } from '../store/index.ts';
 import type { ReportV1 } from '../report/index.ts';
 
+/** A run's waits.json, or the one line that says why it could not be read. */
+export type WaitsRead = { trace: WaitTraceInput } | { problem: string };
+
+export function readWaits(runDir: string, measured: NonNullable<ExtrasRecord['waits']>): WaitsRead {
+  try {
+    return { trace: JSON.parse(fs.readFileSync(path.join(runDir, measured.file), 'utf8')) as WaitTraceInput };
+  } catch (err) {
+    return { problem: `The threadpool waits (${measured.file}) could not be read: ${(err as Error).message}` };
+  }
+}
+
 export function analyzeWaits(
   report: ReportV1,
-  runDir: string,
+  read: WaitsRead | undefined,
   measured: ExtrasRecord['waits'],
   sources?: ReadonlyMap<string, string>,
 ): ReportV1 {
-  if (!measured) return report;
-  let trace: WaitTraceInput;
-  try {
-    trace = JSON.parse(fs.readFileSync(path.join(runDir, measured.file), 'utf8')) as WaitTraceInput;
-  } catch (err) {
-    return {
-      ...report,
-      notes: [...report.notes, `The threadpool waits (${measured.file}) could not be read: ${(err as Error).message}`],
-    };
-  }
+  if (!measured || !read) return report;
+  if ('problem' in read) return { ...report, notes: [...report.notes, read.problem] };
+  const { trace } = read;
   // The probe is on a little longer than the load's profiled phases (it starts before and ends
   // after them): the calls per request are over the requests served in its own time.
   const p = report.load?.profiled;

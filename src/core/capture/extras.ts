@@ -18,6 +18,7 @@ import {
 } from '../inspector/index.ts';
 import { mergeWaitTraces } from './wait-traces.ts';
 import { mergeRouteTraces } from './route-traces.ts';
+import { labelWaits } from './wait-labels.ts';
 import { routeThreadTimes, type RouteThreadTime } from './route-thread-time.ts';
 import {
   type CpuProfile,
@@ -191,16 +192,19 @@ export class ProfiledExtras {
       this.stallGaps.push(...taken.gaps);
       this.stallsClipped += taken.clipped;
     }
+    let waits: WaitTrace | undefined;
+    let routes: RouteTrace | undefined;
     if (this.waitProbeOn) {
       this.waitProbeOn = false;
-      const trace = await this.inspector.takeWaitTrace();
-      if (trace) this.waitTraces.push(trace);
+      waits = await this.inspector.takeWaitTrace();
     }
     if (this.routeProbeOn) {
       this.routeProbeOn = false;
-      const trace = await this.inspector.takeRouteTrace();
-      if (trace) this.routeTraces.push(trace);
+      routes = await this.inspector.takeRouteTrace();
+      if (routes) this.routeTraces.push(routes);
     }
+    // Each wait labelled with the request it was made for, from the same sub-window's timeline.
+    if (waits) this.waitTraces.push(routes ? labelWaits(waits, routes) : waits);
     if (this.heapOn) {
       this.heapOn = false;
       this.heapProfiles.push(await this.inspector.stopHeapSampling());

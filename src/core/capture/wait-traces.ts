@@ -27,6 +27,11 @@ export function mergeWaitTraces(traces: readonly WaitTrace[]): WaitTrace | undef
       done,
     ];
     const offset = merged.requests.length;
+    // Labelled by route where the route probe ran: a sub-window without them has none (-1).
+    if (t.labels || merged.labels) {
+      merged.labels ??= new Array<number>(offset).fill(-1);
+      merged.labels.push(...(t.labels ?? new Array<number>(t.requests.length).fill(-1)));
+    }
     for (const [index, queuedUs, size] of t.queued ?? []) (merged.queued ??= []).push([index + offset, queuedUs, size]);
     merged.requests.push(...t.requests.map(renumber));
     merged.pending.push(...t.pending.map(renumber));

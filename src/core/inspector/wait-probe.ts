@@ -40,6 +40,11 @@ export interface WaitTrace {
   unpairedSockets?: number;
   /** HTTP requests the app's servers began while the probe was on. */
   served?: number;
+  /**
+   * Per request (as `requests`): the id of the HTTP request the app served when it was made (the
+   * route probe's; 0: none; -1: not recorded), where the route probe ran too (capture/wait-labels.ts).
+   */
+  labels?: number[];
 }
 
 /** Its code shows in the profile under this name: the analysis counts it as Hotline's own. */

@@ -26,6 +26,8 @@ export interface WaitTraceInput {
   served?: number;
   /** Client sockets whose protocol was not recognised as a data store's. */
   unpairedSockets?: number;
+  /** Per request: the id of the HTTP request the app served when it was made (0 none, -1 unknown; capture/wait-labels.ts). */
+  labels?: readonly number[];
 }
 
 /** The API a request type comes from, as the user calls it. */
