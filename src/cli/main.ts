@@ -31,10 +31,11 @@ import {
   StoreError,
   TargetError,
   writeTimelineFile,
+  formatOfFile,
 } from '../core/index.ts';
 import { renderAnalysis, renderHeapAnalysis, renderReport } from './render.ts';
 import { renderComparison } from './render-comparison.ts';
-import { formatOf, notAnalysable } from './other-profiles.ts';
+import { notAnalysable } from './other-profiles.ts';
 import { attachBaseline, BaselineError, checkedComparison, gateOutcome, readBaseline, threshold } from './baseline.ts';
 import { loadAndStartOf, num, pairs, parse, targetsOf, UsageError, wantsVerbose } from './args.ts';
 import { COMMAND_OPTIONS, parseConfigOf } from './options.ts';
@@ -301,7 +302,7 @@ function analyze(argv: string[]): number {
   const root = path.resolve((values.root as string | undefined) ?? '.');
   const pathMap = pathMaps(values['map-path']);
   if (!fs.existsSync(file)) throw new Error(`${positionals[0]} does not exist`);
-  const format = formatOf(file);
+  const format = formatOfFile(file);
   const shown = positionals[0];
   const timelineOut = values.timeline as string | undefined;
   if (format === 'heapprofile')

@@ -1,26 +1,8 @@
 // `hotline analyze` of a file that is not a CPU profile: a heap profile is analyzed (bytes per
 // function of your code); a `node --prof` log or `perf script` text has no line-level CPU model
 // to build, so the user learns what the file is and what opens it, instead of a JSON error.
-import * as fs from 'node:fs';
-import { looksLikePprof } from '../core/index.ts';
-import { detectFormat, type ProfileFormat } from '../extension/profile-formats.ts';
-
-/** Enough of the file to recognise it (the formats announce themselves in their first bytes). */
-const HEAD_BYTES = 64 * 1024;
-
-/** The file's format, or 'text' for a file that is not even JSON (no profile at all). */
-export function formatOf(file: string): ProfileFormat | 'text' | undefined {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const n = fs.readSync(fd, buffer, 0, HEAD_BYTES, 0);
-    if (looksLikePprof(buffer.subarray(0, n))) return 'pprof';
-    const head = buffer.subarray(0, n).toString('utf8');
-    return detectFormat(head, file) ?? (/^\uFEFF?\s*[{[]/.test(head) ? undefined : 'text');
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+// (Which format a file is: core/profile-files, formatOfFile.)
+import type { ProfileFormat } from '../core/index.ts';
 
 const FLAME_VIEW =
   'In VS Code, Hotline opens it as a flame graph (Explorer, or "Hotline: Open Profile in Flame Graph…")';

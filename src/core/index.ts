@@ -72,6 +72,17 @@ export {
   type RunResult,
 } from './capture/index.ts';
 export { isBelow, isJson, isWithin, redactUrl, RunError } from './common/index.ts';
+export {
+  detectFormat,
+  type FlameInput,
+  type FlameSource,
+  flameSource,
+  formatOfFile,
+  prepareForFlame,
+  preprocessProfLog,
+  PROF_PROCESS_TIMEOUT_MS,
+  type ProfileFormat,
+} from './profile-files/index.ts';
 export { mixFromUrls, mixUrl, readRequestMix, type MixRequest, type RequestMix, routesFromLoad } from './load/index.ts';
 export {
   buildReport,

@@ -1,13 +1,13 @@
 // speedscope in a webview: the flame graph of a run's profiles (a panel per profile: the main
 // thread, each worker thread, the allocations) or of any profile opened from the explorer or the
 // "Open Profile in Flame Graph…" command (.cpuprofile, .heapprofile, `node --prof` logs, `perf
-// script` text; see extension/profile-formats.ts). The page loads speedscope from the extension's own
+// script` text; see core/profile-files/formats.ts). The page loads speedscope from the extension's own
 // files; after `ready` the page is told the profile's webview resource URL and fetches it (a
 // converted --prof log is posted as bytes: it exists only in memory).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { flameSource } from './profile-formats.ts';
+import { flameSource } from '../core/index.ts';
 import { runProfiles } from './run-profiles.ts';
 import { readSettings } from './settings.ts';
 import { flameHtml } from '../../webview/flame/html.ts';

@@ -20,7 +20,7 @@ import {
   ProfileFormatError,
   readPprofFile,
 } from '../../src/core/index.ts';
-import { flameSource } from '../../src/extension/profile-formats.ts';
+import { flameSource } from '../../src/core/profile-files/index.ts';
 
 const APP = path.resolve(__dirname, '../fixtures/pprof-app');
 const SERVER = path.join(APP, 'server.js');

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { ProfileFormatError } from '../../src/core/index.ts';
-import { detectFormat, prepareForFlame } from '../../src/extension/profile-formats.ts';
+import { detectFormat, prepareForFlame } from '../../src/core/profile-files/index.ts';
 import { analyzeHeapProfile, parseHeapProfileText } from '../../src/core/analysis/heap/heap.ts';
 import { makeProfLog } from '../helpers/prof-log.ts';
 

@@ -1,5 +1,5 @@
 // Profiles of other formats in the flame graph page, in Debian's chromium (flame-harness.ts): each
-// is prepared as the extension prepares it (src/extension/profile-formats.ts: recognised, a --prof log
+// is prepared as the extension prepares it (src/core/profile-files/formats.ts: recognised, a --prof log
 // converted by this node's --prof-process --preprocess, named for speedscope's importer), handed
 // over as a dropped file, and must draw: the page says `loaded` and speedscope's own search finds a
 // frame the profile is known to hold. Needs the build: node esbuild.mjs first.
@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { prepareForFlame } from '../../src/extension/profile-formats.ts';
+import { prepareForFlame } from '../../src/core/profile-files/index.ts';
 import { makeProfLog } from '../helpers/prof-log.ts';
 import { FlameHarness, ROOT, profileMessage } from './flame-harness.ts';
 

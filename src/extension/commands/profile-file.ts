@@ -1,4 +1,4 @@
-// Profiles opened from disk: as a flame graph (any format profile-formats.ts reads), and a CPU
+// Profiles opened from disk: as a flame graph (any format core/profile-files reads), and a CPU
 // profile's costs on the editor's lines, from the "Open Profile" command or the custom editors.
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,13 +1,15 @@
-// Profiles the flame graph can show besides Hotline's own .cpuprofile: V8 heap profiles
-// (.heapprofile), `node --prof` logs (isolate-*.log, converted by the running node's own
-// `--prof-process --preprocess`), and Linux `perf script` text. speedscope imports all of these
-// itself; it picks its importer by the file's name (".heapprofile", ".v8log.json",
-// ".linux-perf.txt"), so this module only recognises the content, converts the --prof log, and
-// names the bytes for speedscope. A file that is none of these gets one sentence saying so.
+// The profile files Hotline opens, by their content: V8 CPU profiles (.cpuprofile), heap profiles
+// (.heapprofile), pprof (.pb.gz), `node --prof` logs (isolate-*.log, converted by the running
+// node's own `--prof-process --preprocess`), and Linux `perf script` text. The CLI's `analyze`
+// asks which one a file is (formatOfFile); the flame graph shows them all. speedscope imports all
+// of these itself and picks its importer by the file's name (".heapprofile", ".v8log.json",
+// ".linux-perf.txt"), so for it this module only recognises the content, converts the --prof log,
+// and names the bytes. A file that is none of these gets one sentence saying so.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { looksLikePprof, ProfileFormatError, readPprofFile } from '../core/index.ts';
+import { looksLikePprof, ProfileFormatError } from '../analysis/index.ts';
+import { readPprofFile } from '../analyze-run/index.ts';
 
 export type ProfileFormat = 'cpuprofile' | 'heapprofile' | 'v8log' | 'prof-log' | 'perf-script' | 'pprof';
 
@@ -221,4 +223,21 @@ export function preprocessProfLog(
       finish(undefined, body);
     });
   });
+}
+
+/** Enough of a file to recognise it (the formats announce themselves in their first bytes). */
+const FORMAT_HEAD_BYTES = 64 * 1024;
+
+/** A file's format, or 'text' for a file that is not even JSON (no profile at all); undefined: JSON of no known kind. */
+export function formatOfFile(file: string): ProfileFormat | 'text' | undefined {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(FORMAT_HEAD_BYTES);
+    const n = fs.readSync(fd, buffer, 0, FORMAT_HEAD_BYTES, 0);
+    if (looksLikePprof(buffer.subarray(0, n))) return 'pprof';
+    const head = buffer.subarray(0, n).toString('utf8');
+    return detectFormat(head, file) ?? (/^\uFEFF?\s*[{[]/.test(head) ? undefined : 'text');
+  } finally {
+    fs.closeSync(fd);
+  }
 }
