@@ -74,6 +74,18 @@ interface Row {
   waits: Map<string, { file: string; line: number; kind: string; us: number }>;
 }
 
+const emptyRow = (method: string, route: string): Row => ({
+  method,
+  route,
+  cpuUs: 0,
+  own: new Map(),
+  latenciesMs: [],
+  finished: 0,
+  errors: 0,
+  aliases: new Set(),
+  waits: new Map(),
+});
+
 /** Per route: the app's own figures (source 'app'), the no-request row last; and how exact. */
 export function routeFigures(
   file: RoutesFile,
@@ -100,33 +112,10 @@ export function routeFigures(
   const rowOf = (method: string, route: string): Row => {
     const key = routeKey(method, route);
     let row = rows.get(key);
-    if (!row) {
-      row = {
-        method,
-        route,
-        cpuUs: 0,
-        own: new Map(),
-        latenciesMs: [],
-        finished: 0,
-        errors: 0,
-        aliases: new Set(),
-        waits: new Map(),
-      };
-      rows.set(key, row);
-    }
+    if (!row) rows.set(key, (row = emptyRow(method, route)));
     return row;
   };
-  const noRequest: Row = {
-    method: '',
-    route: NO_REQUEST,
-    cpuUs: 0,
-    own: new Map(),
-    latenciesMs: [],
-    finished: 0,
-    errors: 0,
-    aliases: new Set(),
-    waits: new Map(),
-  };
+  const noRequest = emptyRow('', NO_REQUEST);
   const rowById = new Map<number, Row>();
   for (const [id, q] of requests) {
     const folded = routeOf(q.path);
