@@ -5,7 +5,7 @@
 // variable that changes which code runs. The engine refuses a URL off 127.0.0.1 (run-settings.ts).
 import * as path from 'node:path';
 import * as z from 'zod';
-import { resolveTarget, runsDirOf, type RunOptions } from '../core/index.ts';
+import { mixUrl, readRequestMix, type RequestMix, resolveTarget, runsDirOf, type RunOptions } from '../core/index.ts';
 import { ToolError } from './results.ts';
 
 const seconds = (what: string, max: number) => z.number().positive().max(max).describe(what);
@@ -14,7 +14,17 @@ export const profileInput = {
   url: z
     .string()
     .min(1)
-    .describe('The path to load, e.g. "/login?user=a" (joined to the port the app opens), or http://127.0.0.1:PORT/…'),
+    .optional()
+    .describe(
+      'The path to load, e.g. "/login?user=a" (joined to the port the app opens), or http://127.0.0.1:PORT/…; or give requests',
+    ),
+  requests: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Instead of url: a request mix file in the workspace (JSON, YAML or a HAR), several routes in one run; the routes tool then gives each its figures',
+    ),
   method: z
     .string()
     .regex(/^[A-Za-z]+$/)
@@ -73,10 +83,13 @@ export function runOptionsOf(root: string, a: ProfileArgs): Omit<RunOptions, 'si
       );
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ToolError(`env "${name}" is not a variable name`);
   }
+  if ((a.url === undefined) === (a.requests === undefined)) throw new ToolError('give url or requests (one of them)');
+  const mix = a.requests !== undefined ? mixIn(root, a.requests) : undefined;
   const target = resolveTarget(root, { entry: a.entry, script: a.script, env: a.env ?? {} });
   return {
     target,
-    url: a.url,
+    url: mix ? mixUrl(mix) : a.url!,
+    ...(mix ? { requests: mix.requests } : {}),
     method: a.method,
     headers: a.headers ?? {},
     body: a.body,
@@ -88,4 +101,17 @@ export function runOptionsOf(root: string, a: ProfileArgs): Omit<RunOptions, 'si
     listenTimeoutS: a.listenTimeout,
     runsDir: runsDirOf(root),
   };
+}
+
+/** A mix file inside the workspace, read as `--requests` reads it; ToolError says what is wrong. */
+function mixIn(root: string, file: string): RequestMix {
+  const full = path.resolve(root, file);
+  const r = path.relative(root, full);
+  if (r === '' || r.startsWith('..') || path.isAbsolute(r))
+    throw new ToolError(`requests ${file} is outside the workspace ${root}: give a mix file of the workspace`);
+  try {
+    return readRequestMix(full);
+  } catch (err) {
+    throw new ToolError((err as Error).message);
+  }
 }

@@ -43,6 +43,26 @@ export const waitRow = z.object({
   queuedMs: ms2,
 });
 
+export const routeRow = z.object({
+  route: z
+    .string()
+    .describe('Method and route (`GET /orders/:id`, ids folded as `{n}`), or "(no request)": CPU that served none'),
+  requests: z.number().describe('Requests of this route in the measured window'),
+  reqPerSec: z.number(),
+  latencyMs: ms2.nullable(),
+  errors: z.number().describe('Answers that were not 2xx'),
+  cpuMsPerRequest: z.number().nullable().describe('Main-thread CPU per request of this route, measured in the app'),
+  cpuSharePct: z.number().nullable().describe("This route's share of the main thread's CPU"),
+  lines: z.array(z.object({ at, code, sharePct: z.number().describe("Share of this route's CPU") })),
+  waits: z.array(
+    z.object({
+      at,
+      api: z.string(),
+      msPerRequest: z.number().describe('ms its requests waited on this line, per request of this route'),
+    }),
+  ),
+});
+
 export const stallRow = z.object({
   startMs: z.number(),
   durationMs: z.number(),
@@ -83,6 +103,7 @@ export type HotLine = z.infer<typeof hotLine>;
 export type FunctionRow = z.infer<typeof functionRow>;
 export type WaitRow = z.infer<typeof waitRow>;
 export type StallRow = z.infer<typeof stallRow>;
+export type RouteRow = z.infer<typeof routeRow>;
 export type HintView = z.infer<typeof hint>;
 export type LineDetail = z.infer<z.ZodObject<typeof lineDetail>>;
 export type RunSummary = z.infer<typeof runSummary>;

@@ -1,10 +1,10 @@
-// Tools that read one run: hot_lines, functions, waits, stalls, line_detail and explain. Each
-// returns the top N only, so the answer fits a model's context.
+// Tools that read one run: hot_lines, functions, waits, routes, stalls, line_detail and explain.
+// Each returns the top N only, so the answer fits a model's context.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { guarded, ok, ToolError } from './results.ts';
 import * as shapes from './shapes.ts';
-import { functions, hintView, hotLines, lineDetail, stalls, waits } from './views.ts';
+import { functions, hintView, hotLines, lineDetail, routes, stalls, waits } from './views.ts';
 import type { Run, Workspace } from './workspace.ts';
 
 const runArg = z.string().optional().describe('Run id (list_runs), or "latest" (default)');
@@ -58,6 +58,15 @@ export function registerReportTools(server: McpServer, ws: Workspace): void {
       'wait p50/p99 and how much of it was queueing for a free thread.',
     shapes.waitRow,
     waits,
+  );
+  table(
+    'routes',
+    'Routes of a request mix',
+    'For a run of several routes (a request mix, or a load that was not Hotline’s): each route’s requests, latency, ' +
+      'CPU per request and share, its hottest lines of your code and where its requests waited, most CPU first. ' +
+      'Empty for a run of one URL.',
+    shapes.routeRow,
+    routes,
   );
   table(
     'stalls',

@@ -19,8 +19,8 @@ export function registerRunTools(server: McpServer, ws: Workspace, shutdown: Abo
     {
       title: 'Profile under load',
       description:
-        "Start the workspace's own app (its entry file or an npm script of its package.json, nothing else), load one URL on " +
-        '127.0.0.1 over HTTP and profile it; returns the run id, its throughput and the hottest lines of your code with their hints. ' +
+        "Start the workspace's own app (its entry file or an npm script of its package.json, nothing else), load one URL (or a " +
+        'request mix file of several routes: then see routes) on 127.0.0.1 over HTTP and profile it; returns the run id, its throughput and the hottest lines of your code with their hints. ' +
         'Takes twice duration (a measured and a profiled window) + warm-up + a few seconds. Measure before an edit (then set_baseline) and after it (then verify). ' +
         CLAIM_RULES,
       inputSchema: profileInput,

@@ -44,6 +44,7 @@ const TOOLS = [
   'hot_lines',
   'functions',
   'waits',
+  'routes',
   'stalls',
   'line_detail',
   'explain',

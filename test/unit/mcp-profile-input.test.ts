@@ -20,8 +20,8 @@ function workspace(): string {
 
 test('the schema refuses malformed arguments', () => {
   for (const bad of [
-    {},
     { url: '' },
+    { requests: '' },
     { url: '/x', duration: 'ten' },
     { url: '/x', duration: -1 },
     { url: '/x', connections: 2.5 },
@@ -69,4 +69,35 @@ test('what would run anything else is refused, with why', () => {
   for (const name of ['NODE_OPTIONS', 'PATH', 'LD_PRELOAD', 'NODE_PATH', 'npm_config_script_shell'])
     refused({ url: '/', env: { [name]: 'x' } }, new RegExp(`${name} is refused`));
   refused({ url: '/', env: { 'A B': 'x' } }, /not a variable name/);
+});
+
+test('a request mix of the workspace instead of a URL: read as --requests reads it; one of the two, inside the workspace', () => {
+  const root = workspace();
+  writeFiles(root, {
+    'mix.json': JSON.stringify([
+      { path: '/orders/1', weight: 2 },
+      { path: '/users/2', weight: 1 },
+    ]),
+    'bad.json': '{"nothing": true}',
+  });
+  const o = runOptionsOf(root, { requests: 'mix.json' });
+  assert.deepEqual(
+    o.requests?.map((r) => `${r.method} ${r.path} ${r.weight}`),
+    ['GET /orders/1 2', 'GET /users/2 1'],
+  );
+  assert.equal(o.url, '/orders/1');
+  const refused = (a: Parameters<typeof runOptionsOf>[1]): string => {
+    try {
+      runOptionsOf(root, a);
+    } catch (err) {
+      assert.ok(err instanceof ToolError, String(err));
+      return err.message;
+    }
+    assert.fail(`not refused: ${JSON.stringify(a)}`);
+  };
+  assert.match(refused({}), /give url or requests/);
+  assert.match(refused({ url: '/x', requests: 'mix.json' }), /give url or requests/);
+  assert.match(refused({ requests: '../mix.json' }), /outside the workspace/);
+  assert.match(refused({ requests: 'none.json' }), /cannot read the request mix/);
+  assert.match(refused({ requests: 'bad.json' }), /expected a list of requests/);
 });
