@@ -113,3 +113,13 @@ test('routeFigures: each route’s waits by awaiting line, per request of that r
   assert.equal(routes.find((r) => r.method === '')?.waits, undefined, '(no request) lists no waits per request');
   assert.equal(routeFigures(file, timeline, [], { ...waits, labels: undefined }).routes[0].waits, undefined);
 });
+
+test('mergeWaitTraces: a sub-window of 200,000 noted requests (the probe’s bound) merges, labels and all', () => {
+  // Spread into push, 200,000 arguments overflowed V8's stack (about 120,000 fit).
+  const big = labelWaits(waitTrace(Array.from({ length: 200_000 }, (_, i) => 100 + (i % 800))), routeTrace([100, 3]));
+  const merged = mergeWaitTraces([big, waitTrace([150])])!;
+  assert.equal(merged.requests.length, 200_001);
+  assert.equal(merged.labels?.length, 200_001);
+  assert.equal(merged.labels?.[0], 3);
+  assert.equal(merged.labels?.[200_000], -1);
+});
