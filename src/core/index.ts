@@ -125,6 +125,7 @@ export {
   windowsCpuApartText,
   MIN_VERDICT_DURATION_S,
   withSign,
+  routeRows,
 } from './report/index.ts';
 export {
   listRuns,

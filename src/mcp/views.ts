@@ -1,6 +1,6 @@
 // A run's figures cut to what a model needs: top N rows, each with `file:line`, its code and
 // its share and ms per request. Pure: a run in, plain objects out.
-import type { Hint, ReportV1 } from '../core/index.ts';
+import { type Hint, type ReportV1, routeRows } from '../core/index.ts';
 import type { FunctionRow, HintView, HotLine, LineDetail, RouteRow, RunSummary, StallRow, WaitRow } from './shapes.ts';
 import { codeAt, type Run, type Workspace } from './workspace.ts';
 import { functionLabel } from '../names.ts';
@@ -69,28 +69,27 @@ export function waits(ws: Workspace, run: Run, top: number): WaitRow[] {
   }));
 }
 
-/** A mixed run's routes, most CPU first (by requests where the app measured none), "(no request)" last. */
+/** A mixed run's routes in the page's order (core/report/route-order.ts). */
 export function routes(ws: Workspace, run: Run, top: number): RouteRow[] {
-  const all = run.report.routes ?? [];
-  const cpu = (x: (typeof all)[number]): number => x.cpuPct ?? -1;
-  const served = all.filter((x) => x.method !== '').sort((a, b) => cpu(b) - cpu(a) || b.requests - a.requests);
-  return [...served, ...all.filter((x) => x.method === '')].slice(0, top).map((x) => ({
-    route: x.method ? `${x.method} ${x.route}` : x.route,
-    requests: x.requests,
-    reqPerSec: x.reqPerSec,
-    latencyMs: x.latencyMs ? { p50: round(x.latencyMs.p50, 2), p99: round(x.latencyMs.p99, 2) } : null,
-    errors: x.errors,
-    cpuMsPerRequest: x.cpuMsPerRequest !== undefined ? round(x.cpuMsPerRequest) : null,
-    cpuSharePct: x.cpuPct !== undefined ? round(x.cpuPct, 1) : null,
-    lines: (x.lines ?? []).slice(0, 3).map((l) => ({
-      at: ws.at(l.file, l.line),
-      code: codeAt(run, l.file, l.line) ?? null,
-      sharePct: round(l.ownPct, 1),
-    })),
-    waits: (x.waits ?? [])
-      .slice(0, 3)
-      .map((w) => ({ at: ws.at(w.file, w.line), api: w.kind, msPerRequest: round(w.msPerRequest, 2) })),
-  }));
+  return routeRows(run.report.routes ?? [])
+    .slice(0, top)
+    .map((x) => ({
+      route: x.method ? `${x.method} ${x.route}` : x.route,
+      requests: x.requests,
+      reqPerSec: x.reqPerSec,
+      latencyMs: x.latencyMs ? { p50: round(x.latencyMs.p50, 2), p99: round(x.latencyMs.p99, 2) } : null,
+      errors: x.errors,
+      cpuMsPerRequest: x.cpuMsPerRequest !== undefined ? round(x.cpuMsPerRequest) : null,
+      cpuSharePct: x.cpuPct !== undefined ? round(x.cpuPct, 1) : null,
+      lines: (x.lines ?? []).slice(0, 3).map((l) => ({
+        at: ws.at(l.file, l.line),
+        code: codeAt(run, l.file, l.line) ?? null,
+        sharePct: round(l.ownPct, 1),
+      })),
+      waits: (x.waits ?? [])
+        .slice(0, 3)
+        .map((w) => ({ at: ws.at(w.file, w.line), api: w.kind, msPerRequest: round(w.msPerRequest, 2) })),
+    }));
 }
 
 export function stalls(ws: Workspace, run: Run, top: number): StallRow[] {

@@ -2,19 +2,11 @@
 // per route with its own figures (report.routes): CPU per request and its share measured in the
 // app, requests, latency and errors from the load (or from the app when the load was not
 // Hotline's), and the route's hottest line, which a click opens.
-import type { RouteFigures } from '../../src/core/report/index.ts';
+import { type RouteFigures, routeRows } from '../../src/core/report/index.ts';
 import type { ViewContext } from './context.ts';
 import { h, share } from './dom.ts';
 import { canOpen, ms, where } from './format.ts';
 import { type Column, dataGrid, type GridRow } from './toolkit.ts';
-
-/** Routes that served requests, costliest first (by CPU share, else by requests); the rest after. */
-export function routeRows(routes: readonly RouteFigures[]): RouteFigures[] {
-  const served = routes.filter((r) => r.requests > 0);
-  const key = (r: RouteFigures): number => r.cpuPct ?? -1;
-  served.sort((a, b) => key(b) - key(a) || b.requests - a.requests);
-  return [...served, ...routes.filter((r) => r.requests === 0)];
-}
 
 const nameOf = (r: RouteFigures): string => (r.method ? `${r.method} ${r.route}` : r.route);
 

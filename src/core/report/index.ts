@@ -6,6 +6,7 @@ export { correspondence, splitLines } from './line-correspondence.ts';
 export { comparabilityOf, type Comparability, IncomparableError, pathAndQuery, refusalLine } from './comparable.ts';
 export { type GateVerdict, parseThreshold, regressionGate, type RouteGateCheck, ThresholdError } from './gate.ts';
 export { routeChanges, routeChangesOfRuns, type RouteChange, type RouteWindows } from './route-compare.ts';
+export { routeRows } from './route-order.ts';
 export {
   buildReport,
   type ExternalLoadFigures,
