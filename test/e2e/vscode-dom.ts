@@ -127,11 +127,15 @@ async function closeQuickInput(page: Page): Promise<void> {
   }
 }
 
-/** Accepts `row`: Enter when it is the focused row, else a click on it. */
+/**
+ * Accepts `row`: Enter when it is the focused row, else a click on it. Done when the row is gone:
+ * the quick input closed, or (a step of a multi-step question) the next step reused the widget,
+ * which then never hides.
+ */
 async function acceptRow(page: Page, row: Locator): Promise<void> {
   if (((await row.getAttribute('class')) ?? '').split(/\s+/).includes('focused')) await page.keyboard.press('Enter');
   else await row.click();
-  await page.locator(SEL.quickInput).waitFor({ state: 'hidden' });
+  await row.waitFor({ state: 'hidden' });
 }
 
 /** Accepts `row` once it is shown within `wait` ms; else closes the quick input and says false. */

@@ -205,6 +205,8 @@ test(
     );
     await call('profile', LOGIN_RUN);
     const v = await call<Verify>('verify');
+    // Printed before the checks: a failure in CI then shows what verify said.
+    process.stdout.write(`# setImmediate edit: ${v.claim} — ${v.mayClaim}\n# ${v.edit.note}\n`);
     assert.notEqual(v.claim, 'faster', JSON.stringify(v));
     assert.doesNotMatch(v.mayClaim, /^Faster/);
     assert.equal(v.edit.measuredLine, 'server.js:35');
@@ -212,10 +214,11 @@ test(
     // The line's cost is the same hash: "did not move", a drift of the runs, or its work moved to
     // the callback (moved-work.ts) — never the fall a real fix makes (pbkdf2: 44 → 0.06 ms/request).
     assert.match(v.edit.note, /rewrote the measured line server\.js:35 /);
+    // The runs are 4 s: their CPU/request interval is about ±30%, so the same work may read 20% or
+    // 30% lower by chance; half is beyond any such drift and far above a real fix's 0.1%.
     const went = /(?:its cost|the same work) went ([\d.]+) → ([\d.]+) /.exec(v.edit.note);
-    if (went) assert.ok(Number(went[2]) > Number(went[1]) * 0.8, v.edit.note);
+    if (went) assert.ok(Number(went[2]) > Number(went[1]) * 0.5, v.edit.note);
     else assert.match(v.edit.note, /but its cost did not move/);
-    process.stdout.write(`# setImmediate edit: ${v.claim} — ${v.mayClaim}\n# ${v.edit.note}\n`);
   },
 );
 
