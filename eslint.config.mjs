@@ -15,21 +15,52 @@ const throughIndex = {
   group: ['../*/*', '!../*/index.ts', '!../analysis/model.ts', '!../../*.ts'],
   message: 'Import another src/core folder through its index.ts.',
 };
-// Inside src/core/analysis imports go downwards only. Its layers, lowest first: read/ (the profile
-// formats, the readers, the profile tree) → attribution/ (which line a piece of time belongs to) →
-// time/ and heap/ → pprof/ and hints/ → the top (analyze.ts the entry, path-map.ts, index.ts).
-// model.ts (the data model) is importable by all. A folder imports the folders named here and
-// none other: not those above it, not its peers. time/ is read by the webviews too (the heat map),
-// so it stays clear of attribution/ and Node code: read/ (types) and model.ts only.
-const ANALYSIS_FOLDERS = ['read', 'attribution', 'time', 'heap', 'pprof', 'hints'];
-const analysisImports = {
-  read: [],
-  attribution: ['read'],
-  time: ['read'],
-  heap: ['read', 'attribution'],
-  pprof: ['read', 'attribution', 'heap'],
-  hints: ['read', 'attribution'],
+// The folders of src/core, each with the folders it may import: the flow goes one way, from the
+// profile model up to the run that ties everything together (docs/architecture.md). A folder not
+// named here imports nothing of src/core, and no folder imports one above it or a peer.
+const CORE_IMPORTS = {
+  common: [],
+  'in-app': [],
+  profile: ['common'],
+  analysis: ['common', 'profile'],
+  report: ['analysis', 'common', 'profile'],
+  inspector: ['common', 'in-app', 'profile'],
+  app: ['common', 'in-app', 'inspector'],
+  load: ['common', 'report'],
+  store: ['analysis', 'app', 'common', 'profile', 'report'],
+  capture: ['app', 'common', 'in-app', 'inspector', 'load', 'profile', 'report', 'store'],
+  'analyze-run': ['analysis', 'capture', 'common', 'load', 'profile', 'report', 'store'],
+  'profile-files': ['analysis', 'analyze-run', 'profile'],
 };
+const CORE_FOLDERS = Object.keys(CORE_IMPORTS);
+/** The pattern that keeps src/core/`folder`'s files, `depth` folders below src/core, to their imports. */
+function coreFlow(folder, depth) {
+  const allowed = CORE_IMPORTS[folder];
+  const up = '../'.repeat(depth);
+  return {
+    group: CORE_FOLDERS.filter((f) => f !== folder && !allowed.includes(f)).map((f) => `${up}${f}/**`),
+    message: `src/core/${folder}/ imports ${allowed.length > 0 ? allowed.map((f) => `${f}/`).join(', ') : 'no other folder of src/core'}: the flow goes one way (eslint.config.mjs).`,
+  };
+}
+const coreFolders = CORE_FOLDERS.filter((f) => f !== 'analysis').map((folder) => ({
+  files: [`src/core/${folder}/*.ts`],
+  rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex, coreFlow(folder, 1)] }] },
+}));
+// Inside src/core/analysis imports go downwards only. Its layers, lowest first: attribution/ (which
+// line a piece of time belongs to) → time/ and heap/ → pprof/ and hints/ → the top (analyze.ts the
+// entry, path-map.ts, index.ts). model.ts (the data model) is importable by all. A folder imports
+// the folders named here and none other: not those above it, not its peers. time/ is read by the
+// webviews too (the heat map), so it stays clear of attribution/ and Node code: model.ts and the
+// profile's model files only (profile/cpuprofile.ts, profile/profile-tree.ts, no Node code).
+const ANALYSIS_FOLDERS = ['attribution', 'time', 'heap', 'pprof', 'hints'];
+const analysisImports = {
+  attribution: [],
+  time: [],
+  heap: ['attribution'],
+  pprof: ['attribution', 'heap'],
+  hints: ['attribution'],
+};
+const PROFILE_MODEL = ['!../../profile/cpuprofile.ts', '!../../profile/profile-tree.ts'];
 const analysisLayers = ANALYSIS_FOLDERS.map((folder) => {
   const below = analysisImports[folder];
   const notBelow = ANALYSIS_FOLDERS.filter((f) => f !== folder && !below.includes(f));
@@ -45,9 +76,19 @@ const analysisLayers = ANALYSIS_FOLDERS.map((folder) => {
               message: `analysis/${folder}/ imports ${below.length > 0 ? below.map((f) => `${f}/`).join(', ') + ' and ' : ''}model.ts only: imports inside analysis go downwards (eslint.config.mjs).`,
             },
             {
-              group: ['../../*/*', '!../../*/index.ts', '!../../../*.ts'],
+              group: ['../../*/*', '!../../*/index.ts', '!../../../*.ts', ...(folder === 'time' ? PROFILE_MODEL : [])],
               message: 'Import another src/core folder through its index.ts.',
             },
+            coreFlow('analysis', 2),
+            ...(folder === 'time'
+              ? [
+                  {
+                    group: ['../../profile/*', ...PROFILE_MODEL],
+                    message:
+                      'analysis/time/ is read by the webviews: of profile/ it imports cpuprofile.ts and profile-tree.ts (no Node code).',
+                  },
+                ]
+              : []),
           ],
         },
       ],
@@ -91,7 +132,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off', 'no-redeclare': ['error', { builtinGlobals: false }] },
   },
   { files: ['webview/**/*.ts'], languageOptions: { globals: { ...globals.browser } } },
-  { files: ['src/core/*/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex] }] } },
+  ...coreFolders,
+  {
+    files: ['src/core/analysis/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex, coreFlow('analysis', 1)] }] },
+  },
   ...analysisLayers,
   // The code that runs inside the user's app (src/core/in-app/scripts/): it is compiled alone into
   // the text the inspector evaluates, so it imports only its own folder, and Node's modules only as

@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { analyzeProfileWithTimeline } from '../src/core/analysis/analyze.ts';
-import { readCpuProfile, type CpuProfile, type CpuProfileNode } from '../src/core/analysis/read/cpuprofile.ts';
+import { readCpuProfile, type CpuProfile, type CpuProfileNode } from '../src/core/profile/cpuprofile.ts';
 import { cutProfile, heatMap, rankRange, sampleStarts } from '../src/core/analysis/time/timeline.ts';
 import { buildReport } from '../src/core/report/schema.ts';
 import { browserFigures } from './heatmap-browser.ts';

@@ -4,7 +4,6 @@
 export {
   type Analysis,
   analyzeHeapProfile,
-  type CallFrame,
   type CallLink,
   cpuProfileToPprof,
   cutProfile,
@@ -20,16 +19,15 @@ export {
   mapHeapProfilePaths,
   PathMapError,
   type PathMapping,
-  parseCpuProfileText,
   parsePathMapping,
   parseHeapProfileText,
-  ProfileFormatError,
   stallsByLine,
   type ThreadpoolWait,
   TIMELINE_FILE,
   timelineJson,
   type TimelineV1,
 } from './analysis/index.ts';
+export { type CallFrame, parseCpuProfileText, ProfileFormatError } from './profile/index.ts';
 export {
   analyzeFile,
   analyzeRunDir,

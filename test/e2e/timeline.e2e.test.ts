@@ -14,7 +14,7 @@ import * as dom from './vscode-dom.ts';
 import { packExtension } from './hotline-setup.ts';
 import { describeFailure } from './failure.ts';
 import { flameTitle } from '../../src/extension/flame-title.ts';
-import { parseCpuProfileText } from '../../src/core/analysis/read/cpuprofile.ts';
+import { parseCpuProfileText } from '../../src/core/profile/cpuprofile.ts';
 
 test(
   'Hotline in a real VS Code: the heat map of a run, a dragged range opened in the flame graph',

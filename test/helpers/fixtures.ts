@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readCpuProfile, type CpuProfile } from '../../src/core/analysis/read/cpuprofile.ts';
+import { readCpuProfile, type CpuProfile } from '../../src/core/profile/cpuprofile.ts';
 import type { SourceMapInput } from '../../src/core/analysis/attribution/sourcemaps.ts';
 import { analyzeProfile, type AnalyzeInput } from '../../src/core/analysis/analyze.ts';
 import type { Analysis } from '../../src/core/analysis/model.ts';

@@ -3,7 +3,7 @@
 // the stack in 3 samples, so times in the analysis are whole milliseconds. The first sample is
 // taken at startTime unless `firstDeltaUs` says otherwise.
 import { pathToFileURL } from 'node:url';
-import type { CpuProfile } from '../../src/core/analysis/read/cpuprofile.ts';
+import type { CpuProfile } from '../../src/core/profile/cpuprofile.ts';
 import type { RawProfile } from './fixtures.ts';
 
 export interface FrameSpec {

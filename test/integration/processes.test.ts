@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { profileUnderLoad, type ProfiledRun, type RunOptions } from '../../src/core/index.ts';
 import { RunError } from '../../src/core/common/run-error.ts';
-import { parseCpuProfileText } from '../../src/core/analysis/read/cpuprofile.ts';
+import { parseCpuProfileText } from '../../src/core/profile/cpuprofile.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { renderReport } from '../../src/cli/render.ts';
 import { accepts } from '../../src/core/app/ports.ts';

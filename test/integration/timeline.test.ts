@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { profileUnderLoad } from '../../src/core/index.ts';
 import { TIMELINE_FILE } from '../../src/core/analyze-run/analyze-run.ts';
-import { parseCpuProfileText, readCpuProfile } from '../../src/core/analysis/read/cpuprofile.ts';
+import { parseCpuProfileText, readCpuProfile } from '../../src/core/profile/cpuprofile.ts';
 import {
   cellRangeMs,
   cutProfile,

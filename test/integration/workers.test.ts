@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { profileUnderLoad, type ProfiledRun } from '../../src/core/index.ts';
-import { parseCpuProfileText } from '../../src/core/analysis/read/cpuprofile.ts';
+import { parseCpuProfileText } from '../../src/core/profile/cpuprofile.ts';
 import { parseHeapProfileText } from '../../src/core/analysis/heap/heap.ts';
 import { HEAP_FILE, PROFILE_FILE } from '../../src/core/store/store.ts';
 import {

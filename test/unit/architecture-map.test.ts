@@ -106,5 +106,5 @@ test('every file the map names is in its folder (or below it), or at the root', 
 test('the checks fail on a name that is not there', () => {
   assert.equal(found('no-such-module.ts', filesUnder(path.join(REPO, 'src', 'core'))), false);
   assert.equal(found('stack-sampler.ts', filesUnder(path.join(REPO, 'src', 'core'))), true);
-  assert.equal(found('cpuprofile*.ts', filesUnder(path.join(REPO, 'src', 'core', 'analysis'))), true);
+  assert.equal(found('cpuprofile*.ts', filesUnder(path.join(REPO, 'src', 'core', 'profile'))), true);
 });

@@ -12,7 +12,7 @@ import {
   readCpuProfile,
   type CallFrame,
   type CpuProfile,
-} from '../../src/core/analysis/read/cpuprofile.ts';
+} from '../../src/core/profile/cpuprofile.ts';
 import { mergeSamples, mergedSpeedscopeJson } from '../../src/extension/flame-merge.ts';
 import { mergeCacheDir, mergedCopyPath, writeMergedCopy } from '../../src/extension/flame-merge-file.ts';
 

@@ -6,7 +6,8 @@
 // sub-windows' labels on the merged profile's clock (capture/route-traces.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { CpuProfile, TimelineV1 } from '../../src/core/analysis/index.ts';
+import type { TimelineV1 } from '../../src/core/analysis/index.ts';
+import type { CpuProfile } from '../../src/core/profile/index.ts';
 import { labelsAtSamples, mergeRoutes, NO_REQUEST, routeFigures } from '../../src/core/analyze-run/analyze-routes.ts';
 import { mergeRouteTraces } from '../../src/core/capture/route-traces.ts';
 import type { RouteTrace } from '../../src/core/inspector/index.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applyRuntimeScripts, asRunPath, unmappedNote } from '../../src/core/analysis/attribution/runtime-scripts.ts';
 import { samePositions } from '../../src/core/capture/runtime-scripts.ts';
-import type { CpuProfile } from '../../src/core/analysis/read/cpuprofile.ts';
+import type { CpuProfile } from '../../src/core/profile/cpuprofile.ts';
 import { commandPath } from '../../src/core/app/command.ts';
 import { packedLine, SourceMapper, type SourceMapInput } from '../../src/core/analysis/attribution/sourcemaps.ts';
 import { Workspace } from '../../src/core/analysis/attribution/categories.ts';

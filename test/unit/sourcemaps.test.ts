@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { analyzeProfile } from '../../src/core/analysis/analyze.ts';
 import { Workspace } from '../../src/core/analysis/attribution/categories.ts';
-import { readCpuProfile } from '../../src/core/analysis/read/cpuprofile.ts';
+import { readCpuProfile } from '../../src/core/profile/cpuprofile.ts';
 import type { Analysis } from '../../src/core/analysis/model.ts';
 import { SourceMapper } from '../../src/core/analysis/attribution/sourcemaps.ts';
 import { loadSources } from '../../src/core/store/sources.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { StackSampler, matchTicks } from '../../src/core/capture/stack-sampler.ts';
 import type { CdpChannel } from '../../src/core/inspector/index.ts';
-import type { CpuProfile } from '../../src/core/analysis/index.ts';
+import type { CpuProfile } from '../../src/core/profile/index.ts';
 import { waitFor } from '../helpers/waits.ts';
 
 const segment = (startTime: number, deltas: number[]): CpuProfile => ({

@@ -1,14 +1,20 @@
 // The analysis: a CPU profile + the workspace's sources → who spent the time, per function
 // and per line of the user's code, and which hints apply. Pure: sources and maps come in as data.
 // How time is counted is in docs/architecture.md ("How time is counted"); the comments below say where.
-import type { CpuProfile } from './read/cpuprofile.ts';
-import { buildProfileTree, type ProfileTree } from './read/profile.ts';
-import { CATEGORIES, HOTLINE_SCRIPT_PREFIX, Workspace, categoryOf, fileOfUrl } from './attribution/categories.ts';
+import {
+  buildProfileTree,
+  type CpuProfile,
+  fileOfUrl,
+  HOTLINE_SCRIPT_PREFIX,
+  MAX_SAMPLE_WEIGHT,
+  type ProfileTree,
+  withoutOwnFrames,
+} from '../profile/index.ts';
+import { CATEGORIES, Workspace, categoryOf } from './attribution/categories.ts';
 import { packedLine, SourceMapper, type SourceMapInput } from './attribution/sourcemaps.ts';
 import { ScriptIndex } from './attribution/callsites.ts';
 import { CallLines, identityOf, type LineShare } from './attribution/call-lines.ts';
 import { findHints } from './hints/find-hints.ts';
-import { withoutOwnFrames } from './attribution/own-frames.ts';
 import { buildStackEvidence, type StackCapturesInput, type StackEvidence } from './attribution/stacks.ts';
 import type { Analysis, CategoryTimes, LineCost } from './model.ts';
 import { buildTimeline, timelineJsonFits, timelineSurelyTooLong, type TimelineV1 } from './time/timeline.ts';
@@ -16,7 +22,6 @@ import { functionCosts, lineCosts, ms, type FunctionInfo, type LineAcc } from '.
 import { lineAndFunctionIntervals } from './time/line-intervals.ts';
 import { SelfFunctions, type FunctionShare } from './attribution/self-functions.ts';
 import { pathToFileURL } from 'node:url';
-import { MAX_SAMPLE_WEIGHT } from './model.ts';
 
 export interface AnalyzeInput {
   profile: CpuProfile;

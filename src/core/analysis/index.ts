@@ -1,32 +1,17 @@
 // The analysis: a CPU profile (and the app's sources) in, where the time went out. Pure: no I/O
-// but what callers pass in. Its parts, lowest first (imports go downwards only; eslint.config.mjs):
-// read/ (the profile formats, the readers, the profile tree, the merge of profiles) → attribution/
-// (which line a piece of time belongs to) → time/ (timeline, stalls, threadpool waits) and heap/ →
-// pprof/ and hints/ → analyze.ts (the entry) and path-map.ts; `model.ts` (the data model) is read by
-// all. The report schema imports `model.ts` directly; the webviews (and src/protocol.ts) import it
-// and `time/` directly, which must not pull the rest. Everything else comes in through here.
+// but what callers pass in. It reads profiles through src/core/profile/ (the formats, the profile
+// tree, the merge), below it. Its parts, lowest first (imports go downwards only;
+// eslint.config.mjs): attribution/ (which line a piece of time belongs to) → time/ (timeline,
+// stalls, threadpool waits) and heap/ → pprof/ and hints/ → analyze.ts (the entry) and
+// path-map.ts; `model.ts` (the data model) is read by all. The report schema imports `model.ts`
+// directly; the webviews (and src/protocol.ts) import it and `time/` directly, which must not pull
+// the rest. Everything else comes in through here.
 export { analyzeProfile, analyzeProfileWithTimeline } from './analyze.ts';
-export { fileOfUrl, Workspace } from './attribution/categories.ts';
+export { Workspace } from './attribution/categories.ts';
 export { readStackCaptures } from './attribution/read-stack-captures.ts';
 export { mergeStackCaptures, type StacksPart } from './attribution/stacks-merge.ts';
 export { buildStackEvidence, type StackCapturesInput, type StackFrameV1 } from './attribution/stacks.ts';
-export {
-  MAX_STRING_BYTES,
-  parseCpuProfileBytes,
-  readCpuProfileBytes,
-  readCpuProfileStream,
-} from './read/cpuprofile-reader.ts';
-export { type CallFrame, type CpuProfile, parseCpuProfileText, ProfileFormatError } from './read/cpuprofile.ts';
-export {
-  analyzeHeapProfile,
-  type HeapAnalysis,
-  HeapProfileError,
-  parseHeapProfileText,
-  type SamplingHeapProfile,
-} from './heap/heap.ts';
-export { mergeHeapProfiles } from './heap/heap-merge.ts';
-export { mergedClock, mergeProfiles } from './read/merge.ts';
-export { OWN_FRAMES_NAME, withoutOwnFrames } from './attribution/own-frames.ts';
+export { analyzeHeapProfile, type HeapAnalysis, HeapProfileError, parseHeapProfileText } from './heap/heap.ts';
 export {
   type Analysis,
   type CallLink,

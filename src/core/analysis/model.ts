@@ -142,13 +142,6 @@ export interface HeapFunction {
   totalPct: number;
 }
 
-/**
- * How many sampling intervals one sample may stand for. A longer gap before the next sample is
- * time the app's thread did not run (descheduled on a busy machine: V8's sampler signals the
- * thread, which answers once it runs again), so it is no cost of the stack sampled before it.
- */
-export const MAX_SAMPLE_WEIGHT = 2;
-
 // ---- event-loop stalls (time/stalls.ts) ----
 
 export interface StallLine {

@@ -2,9 +2,13 @@
 // checkout has ~/code/svc/src/x.js. A map is FROM=TO prefixes (`/app/=/home/me/svc/`); the first
 // that matches a script's path rewrites it, before sources and source maps are looked up.
 import { pathToFileURL } from 'node:url';
-import { fileOfUrl } from './attribution/categories.ts';
-import type { CallFrame, CpuProfile } from './read/cpuprofile.ts';
-import type { SamplingHeapNode, SamplingHeapProfile } from './heap/heap.ts';
+import {
+  type CallFrame,
+  type CpuProfile,
+  fileOfUrl,
+  type SamplingHeapNode,
+  type SamplingHeapProfile,
+} from '../profile/index.ts';
 
 export interface PathMapping {
   from: string;

@@ -8,13 +8,10 @@ import {
   type Analysis,
   analyzeHeapProfile,
   analyzeProfile,
-  type CpuProfile,
-  fileOfUrl,
-  mergeProfiles,
-  parseCpuProfileBytes,
   parseHeapProfileText,
   type StackCapturesInput,
 } from '../analysis/index.ts';
+import { type CpuProfile, fileOfUrl, mergeProfiles, parseCpuProfileBytes } from '../profile/index.ts';
 import { isNodeInternalThread } from '../common/index.ts';
 import { type ExtrasRecord, loadSources, PROFILE_FILE } from '../store/index.ts';
 import type { HeapFigures, ReportV1, ThreadSummary } from '../report/index.ts';

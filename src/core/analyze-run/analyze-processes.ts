@@ -10,14 +10,8 @@
 // functions, hints and categories of the children come from one analysis, as for one process.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  type Analysis,
-  type CpuProfile,
-  mergeProfiles,
-  mergeStackCaptures,
-  parseCpuProfileBytes,
-  type StackCapturesInput,
-} from '../analysis/index.ts';
+import { type Analysis, mergeStackCaptures, type StackCapturesInput } from '../analysis/index.ts';
+import { type CpuProfile, mergeProfiles, parseCpuProfileBytes } from '../profile/index.ts';
 import { type ChildProcessRecord, type ExtrasRecord, PROFILE_FILE } from '../store/index.ts';
 import { analyzeBeside } from './analyze-extras.ts';
 import { isUnusable, readStacksFile } from './read-stacks-file.ts';

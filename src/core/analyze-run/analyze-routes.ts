@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { apiOfType, sampleStarts, type TimelineV1, type WaitTraceInput } from '../analysis/index.ts';
-import { MAX_SAMPLE_WEIGHT } from '../analysis/model.ts';
+import { MAX_SAMPLE_WEIGHT } from '../profile/index.ts';
 import { routeKey, routeOf } from '../common/index.ts';
 import type { ReportV1, RouteFigures } from '../report/index.ts';
 import type { ExtrasRecord, RoutesFile } from '../store/index.ts';

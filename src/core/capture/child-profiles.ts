@@ -2,7 +2,7 @@
 // run folder and says in run.json which processes they are and what of them was kept.
 import * as path from 'node:path';
 import type { ProcessCapture } from '../inspector/index.ts';
-import { mergeProfiles, withoutOwnFrames } from '../analysis/index.ts';
+import { mergeProfiles, withoutOwnFrames } from '../profile/index.ts';
 import { type ExtrasRecord, processProfileFile, processStacksFile, writeFileAtomic } from '../store/index.ts';
 import type { StackSampler } from './stack-sampler.ts';
 

@@ -26,7 +26,7 @@ import {
   mergeHeapProfiles,
   mergeProfiles,
   type SamplingHeapProfile,
-} from '../analysis/index.ts';
+} from '../profile/index.ts';
 import {
   type ExtrasRecord,
   HEAP_FILE,

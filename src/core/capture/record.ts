@@ -3,7 +3,7 @@
 import type { AttachSpec, LaunchSpec } from '../app/index.ts';
 import type { LoopDelay, LoopReading, StackFrame } from '../inspector/index.ts';
 import { isExternalResult, type PhaseResult } from '../load/index.ts';
-import type { CpuProfile } from '../analysis/index.ts';
+import type { CpuProfile } from '../profile/index.ts';
 import type { LoadFigures, RunSettings, SubWindowFigures } from '../report/index.ts';
 import { redactBody, redactCommand, redactEnv, redactHeaders, redactUrl } from '../common/index.ts';
 import type { Settings } from './run-settings.ts';

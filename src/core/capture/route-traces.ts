@@ -6,7 +6,7 @@
 // segment's first sample; changes after the last segment are left out.
 import { indexer } from '../common/index.ts';
 import type { RouteTrace } from '../inspector/index.ts';
-import { type CpuProfile, mergedClock } from '../analysis/index.ts';
+import { type CpuProfile, mergedClock } from '../profile/index.ts';
 import type { RoutesFile } from '../store/index.ts';
 
 export function mergeRouteTraces(

@@ -2,7 +2,7 @@
 // run.json) into a new run folder, before anything reads it.
 import * as path from 'node:path';
 import { redactUrl } from '../common/index.ts';
-import { fileOfUrl } from '../analysis/index.ts';
+import { fileOfUrl } from '../profile/index.ts';
 import {
   createRunDir,
   LOG_FILE,

@@ -18,7 +18,7 @@
 import { CAPTURE_SLOT, CAPTURE_UNUSABLE, inAppCall, inAppUrl } from '../in-app/index.ts';
 import type { CdpChannel } from '../inspector/index.ts';
 import { senderSession, type SenderSession } from './capture-sender.ts';
-import type { CpuProfile } from '../analysis/index.ts';
+import type { CpuProfile } from '../profile/index.ts';
 
 /**
  * Default rate. A line's share of an edge is a count of ticks, so its standard error is about

@@ -10,7 +10,7 @@
 import { type AppMark, between, type InspectorSession, type WindowKind } from '../inspector/index.ts';
 import { RunError } from '../common/index.ts';
 import { ExternalLoad, type LoadRun } from '../load/index.ts';
-import { type CpuProfile, mergeProfiles, withoutOwnFrames } from '../analysis/index.ts';
+import { type CpuProfile, mergeProfiles, withoutOwnFrames } from '../profile/index.ts';
 import { loopOf, type Measured } from './record.ts';
 import { DEFAULT_STALL_THRESHOLD_MS, subWindowPlan } from './run-settings.ts';
 import { ProfiledExtras } from './extras.ts';

@@ -6,7 +6,7 @@
 // Outside the profiled sub-windows a child runs with nothing of ours switched on, and so does its
 // companion (capture/'s stack captures, which this module runs without knowing them: inspector/
 // cannot import capture/): it ticks only while the child's profiler runs.
-import type { CpuProfile } from '../analysis/index.ts';
+import type { CpuProfile } from '../profile/index.ts';
 import type { CdpChannel } from './cdp-channel.ts';
 import { InspectorSession } from './session.ts';
 import { inAppCall } from '../in-app/index.ts';

@@ -1,7 +1,7 @@
 // One Chrome DevTools Protocol session with the app (chrome-remote-interface): it learns where
 // the app listens, samples the event loop, and drives V8's CPU profiler.
 import CDP from 'chrome-remote-interface';
-import type { CpuProfile, SamplingHeapProfile } from '../analysis/index.ts';
+import type { CpuProfile, SamplingHeapProfile } from '../profile/index.ts';
 import { isLoopback, type ListenAddress } from '../common/index.ts';
 import type { CdpChannel } from './cdp-channel.ts';
 import { WorkerProfilers } from './workers.ts';

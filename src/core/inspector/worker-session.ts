@@ -1,6 +1,6 @@
 // One worker thread's CDP session, carried over the main thread's connection (NodeWorker messages):
 // its commands and replies, its profiler, and the hold at its exit that lets its profile be taken.
-import type { CpuProfile } from '../analysis/index.ts';
+import type { CpuProfile } from '../profile/index.ts';
 import type { CdpChannel } from './cdp-channel.ts';
 import { inAppCall } from '../in-app/index.ts';
 

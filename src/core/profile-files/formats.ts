@@ -8,7 +8,8 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { looksLikePprof, ProfileFormatError } from '../analysis/index.ts';
+import { looksLikePprof } from '../analysis/index.ts';
+import { ProfileFormatError } from '../profile/index.ts';
 import { readPprofFile } from '../analyze-run/index.ts';
 
 export type ProfileFormat = 'cpuprofile' | 'heapprofile' | 'v8log' | 'prof-log' | 'perf-script' | 'pprof';

@@ -3,7 +3,8 @@
 // sources, so the pure analysis gets them as data. Nothing outside the workspace is read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type CpuProfile, fileOfUrl, type SourceMapInput, Workspace } from '../analysis/index.ts';
+import { type SourceMapInput, Workspace } from '../analysis/index.ts';
+import { type CpuProfile, fileOfUrl } from '../profile/index.ts';
 import { dataUrlText, isBelow } from '../common/index.ts';
 
 export interface LoadedSources {

@@ -2,7 +2,7 @@
 // executing (V8's position ticks, or the stack captures where other functions were inlined into
 // it) and the line of a caller that made a call (measured by the captures, else read from the
 // source, "one of lines …" when several calls could be it). Used by analysis/analyze.ts.
-import type { ProfileTree } from '../read/profile.ts';
+import type { ProfileTree } from '../../profile/index.ts';
 import { callNamesFor, fileIsModule, type CallSite } from './callsites.ts';
 import type { FrameWeights, Identity, StackEvidence, StackFrameV1 } from './stacks.ts';
 import type { FunctionInfo, LineAcc } from './costs.ts';

@@ -1,8 +1,8 @@
 // Where a frame's code lives, and which bucket of "where the CPU went" its self time falls in.
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { isBelow } from '../../common/index.ts';
+import { HOTLINE_SCRIPT_PREFIX } from '../../profile/index.ts';
 import { CATEGORIES, type Category } from '../model.ts';
 
 export { CATEGORIES, type Category };
@@ -17,25 +17,6 @@ export class Workspace {
     return isBelow(this.root, file) && !path.relative(this.root, file).split(path.sep).includes('node_modules');
   }
 }
-
-/**
- * The filesystem path of a script URL (`file:///a/b.js` → `/a/b.js`); Node internals keep their
- * `node:` name; native code has `""`. Old Node versions report plain paths for CommonJS.
- */
-export function fileOfUrl(url: string): string {
-  if (url.startsWith('file://')) {
-    try {
-      return fileURLToPath(url);
-    } catch {
-      return url; // a file URL that names no local path (another host): keep it readable as is
-    }
-  }
-  if (url.startsWith('internal/')) return `node:${url}`;
-  return url;
-}
-
-/** What Hotline names the scripts it evaluates in the app (capture/stack-sampler.ts). */
-export const HOTLINE_SCRIPT_PREFIX = 'hotline:';
 
 const SYNTHETIC: Record<string, Category> = {
   '(idle)': 'idle',

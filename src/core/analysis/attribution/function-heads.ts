@@ -3,9 +3,8 @@
 // head position (callsites.ts), as for V8's call frames; here the lines that ran in a frame (and
 // the start line, when the file has one) find the function around them, and only a function whose
 // name agrees is taken. Pure: sources come in as data.
-import { fileOfUrl } from './categories.ts';
 import { ScriptIndex } from './callsites.ts';
-import type { CpuProfile } from '../read/cpuprofile.ts';
+import { type CpuProfile, fileOfUrl } from '../../profile/index.ts';
 
 /**
  * Whether a profile's function name fits a function of the source: V8 names methods `Class.method`

@@ -5,7 +5,7 @@
 // maps them like any compiled script, and the original file keeps its own text. A script with
 // no usable map keeps its functions and loses its positions: a cost is never put on a line the
 // code does not have.
-import type { CpuProfile, CpuProfileNode } from '../read/cpuprofile.ts';
+import type { CpuProfile, CpuProfileNode } from '../../profile/index.ts';
 import type { SourceMapInput } from './sourcemaps.ts';
 import type { StackCapturesInput } from './stacks.ts';
 

@@ -9,7 +9,8 @@ import {
   originalPositionFor,
 } from '@jridgewell/trace-mapping';
 import { isWithin } from '../../common/index.ts';
-import { fileOfUrl, type Workspace } from './categories.ts';
+import { fileOfUrl } from '../../profile/index.ts';
+import { type Workspace } from './categories.ts';
 
 export interface SourceMapInput {
   /** Absolute path of the generated script the map describes. */

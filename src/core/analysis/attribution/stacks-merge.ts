@@ -1,4 +1,4 @@
-// The stack captures of several profiles as one input for their merge (analysis/read/merge.ts). mergeProfiles
+// The stack captures of several profiles as one input for their merge (profile/merge.ts). mergeProfiles
 // keeps every sample, in order, profile after profile: a tick's sample index moves by the samples
 // of the profiles before its own, and its capture and frames are renumbered into the joint lists.
 // The merged tree differs from each profile's, but a tick names a sample, not a node, so the

@@ -4,7 +4,7 @@
 // sample's stack (the same functions of the user's code, in order) is evidence for every call
 // edge on that stack: which line of the caller made the call. Ticks are unbiased in time (Poisson),
 // so a line's share of an edge's ticks estimates its share of the edge's time. Pure.
-import type { ProfileTree } from '../read/profile.ts';
+import type { ProfileTree } from '../../profile/index.ts';
 
 /** The frame format of stacks.json (see capture/stack-sampler.ts; kept here so the analysis needs no capture code). */
 export interface StackFrameV1 {

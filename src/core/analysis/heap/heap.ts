@@ -6,32 +6,11 @@
 // bytes of a function land on the line where the function starts, and the report says so.
 // Sizes: V8 scales each sample by the sampling probability, so `selfSize` estimates all bytes
 // allocated there (with the include-collected flags: allocated, not just still alive).
-import { Workspace, categoryOf, fileOfUrl } from '../attribution/categories.ts';
+import { fileOfUrl, type HeapCallFrame, type SamplingHeapNode, type SamplingHeapProfile } from '../../profile/index.ts';
+import { Workspace, categoryOf } from '../attribution/categories.ts';
 import type { HeapFunction, HeapLine } from '../model.ts';
 
 export type { HeapFunction, HeapLine };
-
-export interface HeapCallFrame {
-  functionName: string;
-  scriptId: string;
-  url: string;
-  /** 0-based, -1 when unknown. */
-  lineNumber: number;
-  columnNumber: number;
-}
-
-export interface SamplingHeapNode {
-  callFrame: HeapCallFrame;
-  /** Bytes allocated with this node on top of the stack (an estimate scaled from the samples). */
-  selfSize: number;
-  id: number;
-  children: SamplingHeapNode[];
-}
-
-export interface SamplingHeapProfile {
-  head: SamplingHeapNode;
-  samples?: Array<{ size: number; nodeId: number; ordinal: number }>;
-}
 
 export class HeapProfileError extends Error {
   constructor(message: string) {

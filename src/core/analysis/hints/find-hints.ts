@@ -1,6 +1,6 @@
 // The hints: a sync API on the hot path (a frame rule, on the line that calls it), a costly line
 // of known shape (a line rule), garbage collection. Each names the fix. Used by analysis/analyze.ts.
-import type { ProfileTree } from '../read/profile.ts';
+import type { ProfileTree } from '../../profile/index.ts';
 import { FRAME_RULES, GC_FIX, GC_HINT_MIN_PCT, HINT_MIN_PCT, LINE_RULES, gcHintMessage, hintMessage } from './hints.ts';
 import type { CategoryTimes, Hint } from '../model.ts';
 import { ms, pct, type FunctionInfo, type LineAcc } from '../attribution/costs.ts';

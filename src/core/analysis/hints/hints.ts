@@ -2,7 +2,7 @@
 // profile (the frame V8 shows for them), and the fix to name. Rules match frames, so they hold
 // for any app; the analysis decides which line of the user's code each match belongs to.
 import { formatPct } from '../../../format.ts';
-import type { Frame } from '../read/profile.ts';
+import type { Frame } from '../../profile/index.ts';
 
 export interface FrameRule {
   id: string;

@@ -5,9 +5,7 @@
 // are placed at their function's start, as V8's profile has no calling lines.
 import { gzipSync } from 'node:zlib';
 import { Function as PprofFunction, Line, Location, Profile, Sample, StringTable, ValueType } from 'pprof-format';
-import { fileOfUrl } from '../attribution/categories.ts';
-import type { CpuProfile } from '../read/cpuprofile.ts';
-import { buildProfileTree } from '../read/profile.ts';
+import { buildProfileTree, type CpuProfile, fileOfUrl } from '../../profile/index.ts';
 
 /** The profile as gzipped pprof bytes. Only nodes with samples make pprof samples; the tree's shape is kept through their stacks. */
 export function cpuProfileToPprof(profile: CpuProfile): Buffer {

@@ -10,8 +10,13 @@
 import { gunzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { Profile } from 'pprof-format';
-import { type CpuProfile, type CpuProfileNode, ProfileFormatError } from '../read/cpuprofile.ts';
-import type { SamplingHeapNode, SamplingHeapProfile } from '../heap/heap.ts';
+import {
+  type CpuProfile,
+  type CpuProfileNode,
+  ProfileFormatError,
+  type SamplingHeapNode,
+  type SamplingHeapProfile,
+} from '../../profile/index.ts';
 
 /** What a pprof file held, read into the engine's models. */
 export type PprofContent =
@@ -179,7 +184,7 @@ class PprofReader {
     );
     const q = totalUs / hits;
     const hitsOf = nodeUs.map((us) => (us > 0 ? Math.max(1, Math.round(us / q)) : 0));
-    // The last sample's length is capped at the median interval (analysis/read/profile.ts): give that place to
+    // The last sample's length is capped at the median interval (profile/profile-tree.ts): give that place to
     // the node whose samples are shortest.
     const order = nodes.map((_, i) => i).filter((i) => hitsOf[i] > 0);
     let last = 0;

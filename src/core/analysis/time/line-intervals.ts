@@ -4,7 +4,7 @@
 // error of its own: each tick pulls the split towards its line by T/c (T the time the pool
 // splits, c its ticks), and those pulls, in time order, go into the same blocks as the samples.
 // Pure.
-import type { ProfileTree } from '../read/profile.ts';
+import type { ProfileTree } from '../../profile/profile-tree.ts';
 import { shareIntervals, type KeyShare } from './share-interval.ts';
 
 /** A share of a node's time that goes to a line (attribution/call-lines.ts LineShare). */

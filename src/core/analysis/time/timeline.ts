@@ -3,8 +3,9 @@
 // own-time attribution the report ranks lines by). From it: the heat map grid, the hot lines of
 // any time range, and the profile cut to that range. Pure, and free of Node imports: the report
 // webview bundles it to re-rank a range without a round trip.
-import type { CpuProfile, CpuProfileNode } from '../read/cpuprofile.ts';
-import { CATEGORIES, MAX_SAMPLE_WEIGHT, type Category } from '../model.ts';
+import type { CpuProfile, CpuProfileNode } from '../../profile/cpuprofile.ts';
+import { MAX_SAMPLE_WEIGHT } from '../../profile/profile-tree.ts';
+import { CATEGORIES, type Category } from '../model.ts';
 
 /** The file name of a run's timeline, beside its report.json. */
 export const TIMELINE_FILE = 'timeline.json';
@@ -184,7 +185,7 @@ export interface NodeAttribution {
 
 /**
  * The timeline of a profile's samples. `sampleNode`/`sampleDurationUs`/`firstSampleUs` come from
- * the profile tree (analysis/read/profile.ts); `attribution(node)` from the analysis. Undefined for profiles
+ * the profile tree (profile/profile-tree.ts); `attribution(node)` from the analysis. Undefined for profiles
  * without a sample array (hit counts only): they have no order in time. With `reuseSampleNode`
  * (the tree is not used after) the kinds are written over `sampleNode`, not into a new array.
  */
@@ -370,7 +371,7 @@ export function rankRange(
     samples++;
     const kind = t.sampleKind[s];
     if (idleKind[kind]) continue;
-    // Weighted as the report weighs samples (analysis/read/profile.ts, MAX_SAMPLE_WEIGHT): a gap the thread did not run is nobody's.
+    // Weighted as the report weighs samples (profile/profile-tree.ts, MAX_SAMPLE_WEIGHT): a gap the thread did not run is nobody's.
     const us = Math.min(t.sampleUs[s], capUs);
     nonIdleUs += us;
     for (const [line, frac] of t.kinds[kind].owners) own[line] += us * frac;

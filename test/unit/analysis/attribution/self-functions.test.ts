@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeProfile } from '../../../../src/core/analysis/analyze.ts';
-import { readCpuProfile } from '../../../../src/core/analysis/read/cpuprofile.ts';
+import { readCpuProfile } from '../../../../src/core/profile/cpuprofile.ts';
 import type { StackCapturesInput } from '../../../../src/core/analysis/attribution/stacks.ts';
 import type { Analysis } from '../../../../src/core/analysis/model.ts';
 import { buildProfile, type FrameSpec } from '../../../helpers/profiles.ts';

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeProfile } from '../../../../src/core/analysis/analyze.ts';
-import { readCpuProfile, type CpuProfile } from '../../../../src/core/analysis/read/cpuprofile.ts';
-import { mergeProfiles } from '../../../../src/core/analysis/read/merge.ts';
-import { buildProfileTree } from '../../../../src/core/analysis/read/profile.ts';
+import { readCpuProfile, type CpuProfile } from '../../../../src/core/profile/cpuprofile.ts';
+import { mergeProfiles } from '../../../../src/core/profile/merge.ts';
+import { buildProfileTree } from '../../../../src/core/profile/profile-tree.ts';
 import type { StackCapturesInput } from '../../../../src/core/analysis/attribution/stacks.ts';
 import { mergeStackCaptures } from '../../../../src/core/analysis/attribution/stacks-merge.ts';
 import { buildProfile, type FrameSpec } from '../../../helpers/profiles.ts';

@@ -3,12 +3,8 @@
 // the reader rejects what is not a heap profile.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  HeapProfileError,
-  analyzeHeapProfile,
-  parseHeapProfileText,
-  type SamplingHeapNode,
-} from '../../../../src/core/analysis/heap/heap.ts';
+import { HeapProfileError, analyzeHeapProfile, parseHeapProfileText } from '../../../../src/core/analysis/heap/heap.ts';
+import type { SamplingHeapNode } from '../../../../src/core/profile/heap-profile.ts';
 
 const ROOT = '/app';
 let nextId = 1;

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { analyzeProfileWithTimeline } from '../../../../src/core/analysis/analyze.ts';
-import { readCpuProfile, type CpuProfile } from '../../../../src/core/analysis/read/cpuprofile.ts';
-import { mergedClock, mergeProfiles } from '../../../../src/core/analysis/read/merge.ts';
+import { readCpuProfile, type CpuProfile } from '../../../../src/core/profile/cpuprofile.ts';
+import { mergedClock, mergeProfiles } from '../../../../src/core/profile/merge.ts';
 import {
   findStalls,
   periodicStall,

@@ -2,8 +2,8 @@
 // path; bytes add up, samples keep their sizes and point at the merged nodes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mergeHeapProfiles } from '../../../../src/core/analysis/heap/heap-merge.ts';
-import type { SamplingHeapNode, SamplingHeapProfile } from '../../../../src/core/analysis/heap/heap.ts';
+import { mergeHeapProfiles } from '../../../src/core/profile/heap-merge.ts';
+import type { SamplingHeapNode, SamplingHeapProfile } from '../../../src/core/profile/heap-profile.ts';
 
 const frame = (functionName: string, lineNumber = 0) => ({
   functionName,

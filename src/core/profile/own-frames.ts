@@ -3,8 +3,8 @@
 // its frames would show as a callee of the hot line, among the functions, in the flame graph and
 // in the heat map. Each of those subtrees is cut out and its samples go to one node under the root,
 // named for what it is: the profiler's overhead, one labelled figure. Pure.
-import { HOTLINE_SCRIPT_PREFIX } from './categories.ts';
-import type { CpuProfile, CpuProfileNode } from '../read/cpuprofile.ts';
+import { HOTLINE_SCRIPT_PREFIX } from './frame-urls.ts';
+import type { CpuProfile, CpuProfileNode } from './cpuprofile.ts';
 
 /** The node that holds the samples of Hotline's own scripts. */
 export const OWN_FRAMES_NAME = '(hotline: stack captures and probes)';

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { parseCpuProfileText } from '../../../../src/core/analysis/read/cpuprofile.ts';
-import { parseCpuProfileBytes, readCpuProfileBytes } from '../../../../src/core/analysis/read/cpuprofile-reader.ts';
-import { FIXTURES_DIR } from '../../../helpers/fixtures.ts';
-import { outcome } from '../../../helpers/profiles.ts';
+import { parseCpuProfileText } from '../../../src/core/profile/cpuprofile.ts';
+import { parseCpuProfileBytes, readCpuProfileBytes } from '../../../src/core/profile/cpuprofile-reader.ts';
+import { FIXTURES_DIR } from '../../helpers/fixtures.ts';
+import { outcome } from '../../helpers/profiles.ts';
 
 function same(text: string): string {
   const fromBytes = outcome(() => parseCpuProfileBytes(Buffer.from(text, 'utf8')));

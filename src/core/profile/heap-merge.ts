@@ -1,7 +1,7 @@
 // Several sampling heap profiles of one thread (one per profiled sub-window) → one: the trees are
 // merged by call path (the same frames from the root add their bytes), the samples are kept with
 // their nodes renumbered. Pure: the inputs are not changed.
-import type { HeapCallFrame, SamplingHeapNode, SamplingHeapProfile } from './heap.ts';
+import type { HeapCallFrame, SamplingHeapNode, SamplingHeapProfile } from './heap-profile.ts';
 
 const frameKey = (f: HeapCallFrame): string =>
   `${f.functionName}\u0000${f.url}\u0000${f.lineNumber}\u0000${f.columnNumber}`;

@@ -1,10 +1,10 @@
-// NumberList (src/core/analysis/read/number-list.ts): the numbers come back exactly, in order, as
+// NumberList (src/core/profile/number-list.ts): the numbers come back exactly, in order, as
 // Int32 with a spare slot after them (the profile tree views the time deltas shifted by one),
 // whether the count was given, given wrong, or unknown, and as doubles once one is not an int32.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { NumberList } from '../../../../src/core/analysis/read/number-list.ts';
-import { shiftedWithLast } from '../../../../src/core/analysis/read/spare-slot.ts';
+import { NumberList } from '../../../src/core/profile/number-list.ts';
+import { shiftedWithLast } from '../../../src/core/profile/spare-slot.ts';
 
 function filled(values: number[], expected?: number): Int32Array | Float64Array {
   const list = new NumberList(expected);

@@ -6,15 +6,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import {
-  parseCpuProfileText,
-  ProfileFormatError,
-  type CpuProfile,
-} from '../../../../src/core/analysis/read/cpuprofile.ts';
-import { MAX_STRING_BYTES, readCpuProfileStream } from '../../../../src/core/analysis/read/cpuprofile-reader.ts';
-import { streamCpuProfileValue } from '../../../../src/core/analysis/read/cpuprofile-stream.ts';
-import { FIXTURES_DIR } from '../../../helpers/fixtures.ts';
-import { outcome } from '../../../helpers/profiles.ts';
+import { parseCpuProfileText, ProfileFormatError, type CpuProfile } from '../../../src/core/profile/cpuprofile.ts';
+import { MAX_STRING_BYTES, readCpuProfileStream } from '../../../src/core/profile/cpuprofile-reader.ts';
+import { streamCpuProfileValue } from '../../../src/core/profile/cpuprofile-stream.ts';
+import { FIXTURES_DIR } from '../../helpers/fixtures.ts';
+import { outcome } from '../../helpers/profiles.ts';
 
 /**
  * Reads `bytes` the way readProfileFile reads a file, in windows of `windowBytes`. `wholeRead`

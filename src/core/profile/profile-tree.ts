@@ -1,9 +1,15 @@
 // A checked CpuProfile → a flat, index-based, read-only tree built in one pass: parent links,
 // a pre-order, self and subtree time per node, and the sample timeline. Everything after this
 // works on indices, never on the V8 objects.
-import { MAX_SAMPLE_WEIGHT } from '../model.ts';
 import { nodeIndexOf, type CallFrame, type CpuProfile, type PositionTick } from './cpuprofile.ts';
 import { shiftedWithLast } from './spare-slot.ts';
+
+/**
+ * How many sampling intervals one sample may stand for. A longer gap before the next sample is
+ * time the app's thread did not run (descheduled on a busy machine: V8's sampler signals the
+ * thread, which answers once it runs again), so it is no cost of the stack sampled before it.
+ */
+export const MAX_SAMPLE_WEIGHT = 2;
 
 export interface Frame {
   functionName: string;

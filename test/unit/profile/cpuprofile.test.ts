@@ -3,14 +3,10 @@
 // buildProfileTree (profile.ts): the sample timeline and per-node times the analysis builds on.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  ProfileFormatError,
-  parseCpuProfileText,
-  readCpuProfile,
-} from '../../../../src/core/analysis/read/cpuprofile.ts';
-import { buildProfileTree } from '../../../../src/core/analysis/read/profile.ts';
-import { loadFixture } from '../../../helpers/fixtures.ts';
-import { buildProfile } from '../../../helpers/profiles.ts';
+import { ProfileFormatError, parseCpuProfileText, readCpuProfile } from '../../../src/core/profile/cpuprofile.ts';
+import { buildProfileTree } from '../../../src/core/profile/profile-tree.ts';
+import { loadFixture } from '../../helpers/fixtures.ts';
+import { buildProfile } from '../../helpers/profiles.ts';
 
 /** (root) → a → b, with two samples of b and one of a. */
 function good(): Record<string, unknown> & { nodes: Array<Record<string, unknown>> } {

@@ -2,10 +2,10 @@
 // continuous, and the analysis of the merge is the analysis of the whole.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mergeProfiles } from '../../../../src/core/analysis/read/merge.ts';
-import { readCpuProfile, type CpuProfile } from '../../../../src/core/analysis/read/cpuprofile.ts';
-import { analyzeProfile } from '../../../../src/core/analysis/analyze.ts';
-import { loadFixture } from '../../../helpers/fixtures.ts';
+import { mergeProfiles } from '../../../src/core/profile/merge.ts';
+import { readCpuProfile, type CpuProfile } from '../../../src/core/profile/cpuprofile.ts';
+import { analyzeProfile } from '../../../src/core/analysis/analyze.ts';
+import { loadFixture } from '../../helpers/fixtures.ts';
 
 /** The same profile again, right after the first (a second segment of the same process). */
 function later(p: CpuProfile): CpuProfile {
