@@ -24,12 +24,13 @@ const CORE_IMPORTS = {
   profile: ['common'],
   analysis: ['common', 'profile'],
   report: ['analysis', 'common', 'profile'],
+  verdicts: ['analysis', 'common', 'profile', 'report'],
   inspector: ['common', 'in-app', 'profile'],
   app: ['common', 'in-app', 'inspector'],
   load: ['common', 'report'],
-  store: ['analysis', 'app', 'common', 'profile', 'report'],
-  capture: ['app', 'common', 'in-app', 'inspector', 'load', 'profile', 'report', 'store'],
-  'analyze-run': ['analysis', 'capture', 'common', 'load', 'profile', 'report', 'store'],
+  store: ['analysis', 'app', 'common', 'profile', 'report', 'verdicts'],
+  capture: ['app', 'common', 'in-app', 'inspector', 'load', 'profile', 'report', 'store', 'verdicts'],
+  'analyze-run': ['analysis', 'capture', 'common', 'load', 'profile', 'report', 'store', 'verdicts'],
   'profile-files': ['analysis', 'analyze-run', 'profile'],
 };
 const CORE_FOLDERS = Object.keys(CORE_IMPORTS);

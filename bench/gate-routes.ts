@@ -1,7 +1,7 @@
 // `hotline gate` per route (issue 35): bench/apps/gate-routes.js, five routes loaded as a mix of
 // equal weights, identical code (A) beside A and A beside B (ORDERS_SCALE=1.1: GET /orders/{n}'s
 // hot line 10% costlier, the other four routes unchanged), each gate as `hotline gate` runs it
-// (capture/side-by-side.ts with its sequential extension, report/gate.ts at 5%). Counts:
+// (capture/side-by-side.ts with its sequential extension, verdicts/gate.ts at 5%). Counts:
 // - caught: A beside B failed, GET /orders/{n} among the routes it named slower (target ≥ 19/20);
 // - others flagged: routes other than /orders named slower in A beside B (target 0);
 // - false alarms: A beside A failed (target 0/20).
@@ -10,8 +10,8 @@
 //   (each gate's budget, default 270). Each gate's figures and verdict go to bench/out/gate-routes.json.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compareSideBySide, type SideBySideFigures } from '../src/core/report/compare-side-by-side.ts';
-import { regressionGate, type GateVerdict } from '../src/core/report/gate.ts';
+import { compareSideBySide, type SideBySideFigures } from '../src/core/verdicts/compare-side-by-side.ts';
+import { regressionGate, type GateVerdict } from '../src/core/verdicts/gate.ts';
 import { measureSideBySide } from '../src/core/capture/side-by-side.ts';
 import type { MixRequest } from '../src/core/load/mix-types.ts';
 import { APPS_DIR } from './apps.ts';

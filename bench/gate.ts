@@ -12,9 +12,9 @@
 // (significance alone).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compareReports } from '../src/core/report/compare.ts';
-import { regressionGate } from '../src/core/report/gate.ts';
-import { compareSideBySide, type SideBySideFigures } from '../src/core/report/compare-side-by-side.ts';
+import { compareReports } from '../src/core/verdicts/compare.ts';
+import { regressionGate } from '../src/core/verdicts/gate.ts';
+import { compareSideBySide, type SideBySideFigures } from '../src/core/verdicts/compare-side-by-side.ts';
 import { RUN_DEFAULTS } from '../src/core/capture/run-settings.ts';
 import { measureSideBySide } from '../src/core/capture/side-by-side.ts';
 import { APPS_DIR, APP_URL, hotlineRun, type RunReport } from './apps.ts';

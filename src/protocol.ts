@@ -146,7 +146,7 @@ export type ToReportView =
       /**
        * What both runs analyzed (sources.json): the texts of the files that differ between them,
        * and the files whose text is the same in both. The page's comparison finds the lines a fix
-       * rewrote by a diff of the two texts (core/report/compare.ts), as the toast's does.
+       * rewrote by a diff of the two texts (core/verdicts/compare.ts), as the toast's does.
        */
       changedSources?: { base: Record<string, string>; current: Record<string, string>; same: string[] };
       focus?: { file: string; line: number; functionName?: string };

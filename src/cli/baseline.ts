@@ -51,7 +51,7 @@ export function threshold(value: unknown): number | undefined {
 
 /**
  * The comparison, or IncomparableError when the runs loaded something different
- * (report/comparable.ts) and `force` is not set: a verdict on two different requests is no verdict.
+ * (verdicts/comparable.ts) and `force` is not set: a verdict on two different requests is no verdict.
  */
 export function checkedComparison(base: ReportV1, current: ReportV1, force: boolean, sources?: RunSources): Comparison {
   const comparison = compareReports(base, current, undefined, sources);
@@ -68,7 +68,7 @@ export function attachBaseline(
 ): { report: ReportV1; comparison: Comparison } {
   const base = baseline.report;
   const comparison = checkedComparison(base, report, force, readRunSources(baseline.dir, runDir));
-  // A hint whose fix did not move the cost stays on its line (report/kept-hints.ts): the
+  // A hint whose fix did not move the cost stays on its line (verdicts/kept-hints.ts): the
   // editor's lenses and Problems read report.hints.
   const withBaseline: ReportV1 = {
     ...report,
@@ -85,7 +85,7 @@ export function gateOutcome(
   thresholdPct: number,
   /** The intervals' level (a sequential gate's is above 95%: sequentialConfidence). */
   confidence = 0.95,
-  /** `hotline gate`'s: the measure whose rounds spread less decides (report/gate.ts). */
+  /** `hotline gate`'s: the measure whose rounds spread less decides (verdicts/gate.ts). */
   gateOptions: { pickMeasure?: boolean; cpuSource?: string } = {},
 ): { lines: string[]; exitCode: number; verdict: GateVerdict } {
   const level = `${Number((confidence * 100).toFixed(1))}%`;

@@ -91,7 +91,7 @@ export async function gateCommand(argv: string[]): Promise<number> {
             ...gateOptions(f),
             confidence: f.confidence,
           });
-          // A route that looks slower but is not shown so yet gets rounds too (report/gate.ts).
+          // A route that looks slower but is not shown so yet gets rounds too (verdicts/gate.ts).
           return !v.decided || v.failed || (!v.inconclusive && v.routesSuspect !== true);
         },
       },

@@ -1,4 +1,4 @@
-// A request mix compared per route (report/route-compare.ts): the CLI's table of each route's
+// A request mix compared per route (verdicts/route-compare.ts): the CLI's table of each route's
 // time per request (its median request's main-thread time), CPU per request from the profile,
 // req/s and p99, each with its verdict (`hotline compare`, `--baseline`), and the gate's lines
 // per route (`hotline gate`, `--fail-if-slower`): which route got slower, named, and which stayed

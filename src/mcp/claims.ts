@@ -1,11 +1,11 @@
 // The claim contract: what an assistant may say after an edit, from the comparison of a run with
-// the baseline (report/compare.ts) and nothing else. The figures that decide are the gate's
-// (report/gate.ts): req/s and latency p99, what users feel — or CPU per request when the app's
+// the baseline (verdicts/compare.ts) and nothing else. The figures that decide are the gate's
+// (verdicts/gate.ts): req/s and latency p99, what users feel — or CPU per request when the app's
 // event loop was saturated in both runs (then req/s and latency follow the CPU the machine gave
 // it). When the edit freed a saturated loop (or saturated a free one), the loop's delay p99 — how
 // long every request waits for the loop — decides too: a hash moved to the threadpool frees the
 // loop, not the CPU, and on a busy machine req/s need not move (compare.ts, holdBackUncarried).
-// Each figure carries its 95% interval from the runs' sub-windows (report/verdict.ts).
+// Each figure carries its 95% interval from the runs' sub-windows (verdicts/verdict.ts).
 import { type Comparison, type Delta, tooShortText } from '../core/index.ts';
 
 export type Claim = 'faster' | 'slower' | 'within noise' | 'too short to tell' | 'mixed';

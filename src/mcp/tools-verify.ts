@@ -1,4 +1,4 @@
-// verify: a run against the baseline (report/compare.ts, the same comparison `hotline compare`
+// verify: a run against the baseline (verdicts/compare.ts, the same comparison `hotline compare`
 // and the editor's toast use), stated as the claim contract (claims.ts) with its interval and
 // whether the edit touched the measured line (edit-note.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

@@ -27,7 +27,7 @@ import {
 } from '../helpers/integration.ts';
 
 const SHORT = ['--connections', '10', '--duration', '2', '--warmup', '1'];
-// A verdict needs 4 sub-windows a side (report/verdict.ts MIN_SUB_WINDOWS): 4 of 0.5 s keep the run 2 s.
+// A verdict needs 4 sub-windows a side (verdicts/verdict.ts MIN_SUB_WINDOWS): 4 of 0.5 s keep the run 2 s.
 const LOGIN_ARGS = [...LOGIN_PROFILE_ARGS, ...SHORT, '--sub-windows', '4'];
 
 const show = (r: CliResult): string =>

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { profileUnderLoad, type ProfiledRun } from '../../src/core/index.ts';
-import { compareReports } from '../../src/core/report/compare.ts';
+import { compareReports } from '../../src/core/verdicts/compare.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import {
   FIXED_PORT_APP,

@@ -132,7 +132,7 @@ test(
     const r = await runCli(['gate', v.base, v.same, ...SHORT, '--one-start']);
     assert.match(r.stderr, /^hotline: 3 rounds of 2\.0 s, the two versions loaded in turn, started once/m, show(r));
     assert.equal((r.stderr.match(/: starting both versions/g) ?? []).length, 1, show(r));
-    // ok needs the interval's worse end within 5% (report/gate.ts); 3 rounds on a busy machine may
+    // ok needs the interval's worse end within 5% (verdicts/gate.ts); 3 rounds on a busy machine may
     // not get there, and then the gate says so (exit 4) rather than pass.
     assert.ok(r.code === 0 || r.code === 4, show(r));
     assert.match(

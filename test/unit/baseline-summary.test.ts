@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { compareReports } from '../../src/core/report/compare.ts';
+import { compareReports } from '../../src/core/verdicts/compare.ts';
 import { writeReport } from '../../src/core/store/store.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { againstBaseline, summarise, whereWorkWent } from '../../src/extension/baseline-summary.ts';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { compareReports, delta } from '../../src/core/report/compare.ts';
+import { compareReports, delta } from '../../src/core/verdicts/compare.ts';
 import type { Analysis } from '../../src/core/analysis/model.ts';
 import { buildReport, type ReportV1 } from '../../src/core/report/schema.ts';
 import { FIXTURES_DIR, FIXTURE_SETTINGS as SETTINGS, fixtureReport } from '../helpers/fixtures.ts';

@@ -32,6 +32,11 @@ test('a peer import is refused: the inspector does not load, the load does not i
   assert.equal(await refused('src/core/capture/new.ts', '../load/index.ts'), false);
 });
 
+test('the report shape imports no verdict: the comparison stands on the shape, not the other way', async () => {
+  assert.equal(await refused('src/core/report/new.ts', '../verdicts/index.ts'), true);
+  assert.equal(await refused('src/core/verdicts/new.ts', '../report/index.ts'), false);
+});
+
 test('capture imports no analysis, from any depth of the folder tree', async () => {
   assert.equal(await refused('src/core/capture/new.ts', '../analysis/index.ts'), true);
   const deep = await refusals('src/core/analysis/time/new.ts', importOf('../../capture/index.ts'));

@@ -4,9 +4,9 @@
 // from round values, as `hotline gate` makes them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Comparison, Delta } from '../../src/core/report/compare.ts';
-import { regressionGate } from '../../src/core/report/gate.ts';
-import { pairedChangeOf, tQuantile } from '../../src/core/report/verdict.ts';
+import type { Comparison, Delta } from '../../src/core/verdicts/compare.ts';
+import { regressionGate } from '../../src/core/verdicts/gate.ts';
+import { pairedChangeOf, tQuantile } from '../../src/core/verdicts/verdict.ts';
 import { EXIT_INCONCLUSIVE, EXIT_REGRESSED, gateOutcome } from '../../src/cli/baseline.ts';
 
 /** A saturated app's comparison whose CPU per request went from `base` to `current` round by round. */
@@ -80,7 +80,7 @@ test('t quantiles beyond the table: the sequential looks’ levels', () => {
 });
 
 test('a sequential gate’s looks: 3 looks at 98.3% each, one look at 95%', async () => {
-  const { sequentialConfidence } = await import('../../src/core/report/compare-side-by-side.ts');
+  const { sequentialConfidence } = await import('../../src/core/verdicts/compare-side-by-side.ts');
   assert.ok(Math.abs(sequentialConfidence(5, 15) - (1 - 0.05 / 3)) < 1e-12);
   assert.equal(sequentialConfidence(5, 5), 0.95);
 });

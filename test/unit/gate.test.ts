@@ -3,8 +3,8 @@
 // pair in both directions.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compareReports, delta, type Comparison } from '../../src/core/report/compare.ts';
-import { ThresholdError, parseThreshold, regressionGate } from '../../src/core/report/gate.ts';
+import { compareReports, delta, type Comparison } from '../../src/core/verdicts/compare.ts';
+import { ThresholdError, parseThreshold, regressionGate } from '../../src/core/verdicts/gate.ts';
 import { fixtureReport } from '../helpers/fixtures.ts';
 
 function comparison(rps: [number, number], p99: [number, number]): Comparison {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { compareReports } from '../../src/core/report/compare.ts';
+import { compareReports } from '../../src/core/verdicts/compare.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { renderComparison } from '../../src/cli/render-comparison.ts';
 import { summarise } from '../../src/extension/baseline-summary.ts';

@@ -87,7 +87,7 @@ const num = (text: string, re: RegExp, what: string): Shown => {
 /**
  * A gate line: its change is of its two figures, its estimate lies in its interval, and its outcome
  * fits: ok only when the interval's worse end is within the limit, REGRESSED only when the whole
- * interval is on the worse side and the estimate past the limit (src/core/report/gate.ts).
+ * interval is on the worse side and the estimate past the limit (src/core/verdicts/gate.ts).
  */
 function checkGateLine(line: string): void {
   checkChange(line);

@@ -1,11 +1,12 @@
 // A request mix in run.json's settings (capture/record.ts) and in the check that two runs loaded
-// the same thing (report/comparable.ts): another mix refuses the comparison.
+// the same thing (verdicts/comparable.ts): another mix refuses the comparison.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadFigures, type Measured, recordedSettings } from '../../src/core/capture/record.ts';
 import type { PhaseResult } from '../../src/core/load/load-run.ts';
 import { withDefaults } from '../../src/core/capture/run-settings.ts';
-import { comparabilityOf, type ReportV1 } from '../../src/core/report/index.ts';
+import { type ReportV1 } from '../../src/core/report/index.ts';
+import { comparabilityOf } from '../../src/core/verdicts/index.ts';
 import type { MixRequest } from '../../src/core/load/request-mix.ts';
 
 const MIX: MixRequest[] = [

@@ -1,4 +1,4 @@
-// Per-route verdicts of a request mix (report/route-compare.ts) and the gate per route (gate.ts,
+// Per-route verdicts of a request mix (verdicts/route-compare.ts) and the gate per route (gate.ts,
 // cli/baseline.ts gateOutcome): one route of five 10% slower, on a machine whose speed drifts
 // between rounds, is caught and named while the others stay within noise; identical code flags
 // none; a route only in one run is listed as added or gone. Windows constructed as `hotline gate`
@@ -6,9 +6,9 @@
 // constructed timeline (capture/route-thread-time.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compareSideBySide, type SideBySideFigures } from '../../src/core/report/compare-side-by-side.ts';
-import { regressionGate } from '../../src/core/report/gate.ts';
-import { routeChangesOfRuns } from '../../src/core/report/route-compare.ts';
+import { compareSideBySide, type SideBySideFigures } from '../../src/core/verdicts/compare-side-by-side.ts';
+import { regressionGate } from '../../src/core/verdicts/gate.ts';
+import { routeChangesOfRuns } from '../../src/core/verdicts/route-compare.ts';
 import type { ReportV1, SubWindowFigures } from '../../src/core/report/schema.ts';
 import { EXIT_REGRESSED, gateOutcome } from '../../src/cli/baseline.ts';
 import { renderRouteChanges } from '../../src/cli/render-route-changes.ts';

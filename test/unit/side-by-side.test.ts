@@ -1,11 +1,11 @@
-// The side-by-side gate's verdict logic (report/compare-side-by-side.ts, verdict.ts pairedChangeOf) on
+// The side-by-side gate's verdict logic (verdicts/compare-side-by-side.ts, verdict.ts pairedChangeOf) on
 // recorded windows: a machine whose speed drifts by ±10% between rounds, which two separate runs
 // cannot tell from a 10% regression, and which the rounds' ratios cancel.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compareSideBySide, type SideBySideFigures } from '../../src/core/report/compare-side-by-side.ts';
-import { regressionGate } from '../../src/core/report/gate.ts';
-import { changeOf, pairedChangeOf } from '../../src/core/report/verdict.ts';
+import { compareSideBySide, type SideBySideFigures } from '../../src/core/verdicts/compare-side-by-side.ts';
+import { regressionGate } from '../../src/core/verdicts/gate.ts';
+import { changeOf, pairedChangeOf } from '../../src/core/verdicts/verdict.ts';
 import type { SubWindowFigures } from '../../src/core/report/schema.ts';
 
 /** The machine's state per round: CPU per request of the same code moves by this factor. */

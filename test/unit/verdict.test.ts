@@ -1,11 +1,11 @@
-// The verdict logic (report/verdict.ts, compare.ts, gate.ts) on recorded sub-windows and on
+// The verdict logic (verdicts/verdict.ts, compare.ts, gate.ts) on recorded sub-windows and on
 // hand-made ones whose answer follows from construction. No timing here: the windows are data.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { compareReports } from '../../src/core/report/compare.ts';
-import { regressionGate } from '../../src/core/report/gate.ts';
+import { compareReports } from '../../src/core/verdicts/compare.ts';
+import { regressionGate } from '../../src/core/verdicts/gate.ts';
 import { timeoutHint } from '../../src/core/report/load-hints.ts';
 import {
   changeOf,
@@ -14,7 +14,7 @@ import {
   profilerCostOf,
   tQuantile975,
   tooShortText,
-} from '../../src/core/report/verdict.ts';
+} from '../../src/core/verdicts/verdict.ts';
 import type { ReportV1, SubWindowFigures } from '../../src/core/report/schema.ts';
 import { intervalPct, signedPct } from '../../src/core/report/signs.ts';
 import { fixtureReport } from '../helpers/fixtures.ts';

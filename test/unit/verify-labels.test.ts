@@ -7,8 +7,8 @@
 // pbkdf2Sync moved into a setImmediate callback) and the tsx app's real fix (tsx-base → tsx-fix).
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { compareReports, type Comparison, type CostChange } from '../../src/core/report/compare.ts';
-import { rowChangeOf } from '../../src/core/report/verdict.ts';
+import { compareReports, type Comparison, type CostChange } from '../../src/core/verdicts/compare.ts';
+import { rowChangeOf } from '../../src/core/verdicts/verdict.ts';
 import { readRunSources } from '../../src/core/store/store.ts';
 import { renderComparison } from '../../src/cli/render-comparison.ts';
 import { summarise, whereWorkWent } from '../../src/extension/baseline-summary.ts';

@@ -1,10 +1,10 @@
-// Windows that got very different CPU (report/window-cpu.ts): their req/s are not set side by
+// Windows that got very different CPU (verdicts/window-cpu.ts): their req/s are not set side by
 // side as the profiler's cost; the report names both windows' cores instead. The captured
 // login-api run, its profiled window's CPU edited to what a busy machine gave (issue 24: 0.49
 // cores measured, 0.97 profiled).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { windowsCpuApart } from '../../src/core/report/window-cpu.ts';
+import { windowsCpuApart } from '../../src/core/verdicts/window-cpu.ts';
 import { renderReport } from '../../src/cli/render.ts';
 import { FIXTURES_DIR, fixtureReport } from '../helpers/fixtures.ts';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { compareReports } from '../../src/core/report/compare.ts';
+import { compareReports } from '../../src/core/verdicts/compare.ts';
 import { bytes } from '../../webview/report/format.ts';
 import { loadReportFixture } from './report-fixtures.ts';
 import {

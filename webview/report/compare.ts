@@ -1,3 +1,3 @@
 // Run vs baseline for the page: the engine's own pure comparison, bundled for the browser.
-export { compareReports } from '../../src/core/report/index.ts';
-export type { Comparison, CostChange, Delta } from '../../src/core/report/index.ts';
+export { compareReports } from '../../src/core/verdicts/index.ts';
+export type { Comparison, CostChange, Delta } from '../../src/core/verdicts/index.ts';

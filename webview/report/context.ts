@@ -1,6 +1,7 @@
 // What every view of the page gets: the report, the comparison with the baseline when there is
 // one, and the one way out of the page (a validated FromReportView message to the extension).
-import { intervalPct, type ReportV1, signedPct, tooShortText } from '../../src/core/report/index.ts';
+import { intervalPct, type ReportV1, signedPct } from '../../src/core/report/index.ts';
+import { tooShortText } from '../../src/core/verdicts/index.ts';
 import type { Category } from '../../src/core/analysis/model.ts';
 import type { FromReportView } from '../../src/protocol.ts';
 import type { Comparison, Delta } from './compare.ts';

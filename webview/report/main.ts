@@ -65,7 +65,7 @@ function show(msg: Extract<ToReportView, { type: 'report' }>): void {
       }
     : undefined;
   const compared = baseline ? compareReports(baseline, report, undefined, sources) : undefined;
-  // Runs that loaded something different get no deltas (report/comparable.ts): the page says why.
+  // Runs that loaded something different get no deltas (verdicts/comparable.ts): the page says why.
   const ctx: ViewContext = {
     report,
     baseline,

@@ -1,17 +1,14 @@
 // The head of the page and the Overview tab: what was run, the load and event-loop figures (from
 // the window without the profiler), where the CPU went, and the one line and hint to look at first.
 // Figures and wording follow the terminal report (src/cli/render.ts).
+import { intervalPct, type ReportV1, signedPct, timeoutHint } from '../../src/core/report/index.ts';
 import {
   type Change,
-  intervalPct,
   profilerCostOf,
-  type ReportV1,
-  signedPct,
-  timeoutHint,
   tooShortText,
   windowsCpuApart,
   windowsCpuApartText,
-} from '../../src/core/report/index.ts';
+} from '../../src/core/verdicts/index.ts';
 import { CATEGORY_LABELS, CPU_CATEGORIES, deltaView, type ViewContext } from './context.ts';
 import { h, type Child } from './dom.ts';
 import { dateTime, fmt, ms, num, pct, pctOf, seconds } from './format.ts';

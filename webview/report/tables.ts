@@ -3,7 +3,8 @@
 import { functionLabel } from '../../src/names.ts';
 import type { CallLink, FunctionCost, Hint, LineCost } from '../../src/core/analysis/model.ts';
 import type { CostChange } from './compare.ts';
-import { intervalPct, isRemovedLine } from '../../src/core/report/index.ts';
+import { intervalPct } from '../../src/core/report/index.ts';
+import { isRemovedLine } from '../../src/core/verdicts/index.ts';
 import { CATEGORY_LABELS, type ViewContext } from './context.ts';
 import { codeText, h, share, type Child } from './dom.ts';
 import { canOpen, fmt, num, pct, signed, where } from './format.ts';

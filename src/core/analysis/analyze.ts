@@ -233,7 +233,7 @@ class Analyzer {
     };
   }
 
-  /** The line with its code (for matching it in a later run: report/compare.ts), when the source is at hand. */
+  /** The line with its code (for matching it in a later run: verdicts/compare.ts), when the source is at hand. */
   private withCode(l: LineCost): LineCost {
     if (l.oneOf) return l;
     const code = this.sourceLines(l.file)?.[l.line - 1]?.trim();

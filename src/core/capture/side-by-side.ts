@@ -7,13 +7,13 @@
 // 10% regression; two windows seconds apart share the machine's state. And a gate whose versions
 // started once carried an offset of its own through all its rounds (~3–4% SD, up to 8%, on an app
 // that allocates a lot), most likely its two processes': fresh processes each round put it into
-// the rounds' ratios, whose spread the interval is made of (report/compare-side-by-side.ts),
+// the rounds' ratios, whose spread the interval is made of (verdicts/compare-side-by-side.ts),
 // instead of into every round alike, where no interval of the rounds can see it.
 // docs/measurement.md ("The gate").
 import { between } from '../inspector/index.ts';
 import { LoadRun, type PhaseResult, probe, probeFailureLine } from '../load/index.ts';
 import { joinUrl, type LaunchSpec } from '../app/index.ts';
-import { sequentialConfidence, type SideBySideFigures, type SideFigures } from '../report/index.ts';
+import { sequentialConfidence, type SideBySideFigures, type SideFigures } from '../verdicts/index.ts';
 import { subWindowFigures, type SubWindowTaken } from './record.ts';
 import { RunControl } from './run-control.ts';
 import { appEdge, launch, portToLaunchOn } from './run-start.ts';

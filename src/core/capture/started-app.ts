@@ -15,7 +15,7 @@ export interface StartedApp {
   processes?: ProcessProfilers<StackSampler>;
   /** Said in the report when the app attached to has Node children the run cannot profile. */
   childrenNote?: string;
-  /** The launched app's Node ("v20.20.0"): runs on two Nodes do not compare (report/comparable.ts). */
+  /** The launched app's Node ("v20.20.0"): runs on two Nodes do not compare (verdicts/comparable.ts). */
   nodeVersion?: string;
 }
 

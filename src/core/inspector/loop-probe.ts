@@ -88,7 +88,7 @@ export async function startLoopProbe(evaluate: Evaluate): Promise<void> {
 export async function edge(evaluate: Evaluate, o: { open?: WindowKind; close?: WindowKind }): Promise<AppMark> {
   const json = await evaluate(inAppCall('loop-probe', 'edge', o.close ?? null, o.open ?? null, LOOP_RESOLUTION_MS));
   const { closedP99Ns, ...mark } = JSON.parse(String(json)) as TakenMark;
-  // The timer's own period stays in: a figure that is never 0 has a ratio (report/verdict.ts).
+  // The timer's own period stays in: a figure that is never 0 has a ratio (verdicts/verdict.ts).
   if (typeof closedP99Ns !== 'number' || !Number.isFinite(closedP99Ns)) return mark;
   // -1: the timer never fired in the closed sub-window, blocked throughout (between() then
   // takes the sub-window's length, a lower bound, as readLoopDelay does for a window).

@@ -1,6 +1,6 @@
 // The app's Node version, as its own inspector reports it (`/json/version`: "node.js/v20.20.0").
 // The app may run on another Node than Hotline (--node, an npm script, nvm), and two runs on
-// different Nodes are not the same code (report/comparable.ts refuses to compare them).
+// different Nodes are not the same code (verdicts/comparable.ts refuses to compare them).
 
 /** "v20.20.0", or undefined when the inspector does not say (it is not worth failing a run for). */
 export async function nodeVersionOf(inspectorWsUrl: string, timeoutMs = 2000): Promise<string | undefined> {

@@ -46,7 +46,7 @@ export interface LoadFigures {
   external?: ExternalLoadFigures;
   /**
    * The windows as they were taken: measured and profiled sub-windows alternating (M P M P …),
-   * each with its own figures, which give every figure above its spread (report/verdict.ts).
+   * each with its own figures, which give every figure above its spread (verdicts/verdict.ts).
    * The figures above are all sub-windows of a kind together. Absent in runs from before
    * sub-windows; one of each with an external load (its command runs once per window).
    */
@@ -100,7 +100,7 @@ export interface SubWindowFigures {
    * timer's 10 ms period (never 0, so two runs' ratio exists). The loop delay's noise test.
    */
   loopIntervalP99Ms?: number;
-  /** With a request mix: each route's own figures in this sub-window (report/route-compare.ts). */
+  /** With a request mix: each route's own figures in this sub-window (verdicts/route-compare.ts). */
   routes?: SubWindowRoute[];
 }
 

@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isAlive } from '../app/index.ts';
-import { isReportV1, type ReportV1, type RunSources } from '../report/index.ts';
+import { isReportV1, type ReportV1 } from '../report/index.ts';
+import { type RunSources } from '../verdicts/index.ts';
 
 export const PROFILE_FILE = 'profile.cpuprofile';
 export const REPORT_FILE = 'report.json';
@@ -168,7 +169,7 @@ export function readSourceSnapshot(runDir: string): Map<string, string> {
   return saved;
 }
 
-/** Both runs' sources.json, for a comparison that finds rewritten lines by a diff (report/compare.ts). */
+/** Both runs' sources.json, for a comparison that finds rewritten lines by a diff (verdicts/compare.ts). */
 export function readRunSources(baseDir: string, currentDir: string): RunSources {
   return { base: readSourceSnapshot(baseDir), current: readSourceSnapshot(currentDir) };
 }

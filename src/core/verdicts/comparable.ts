@@ -2,7 +2,7 @@
 // body, another app) says nothing about a change of the code, so those differences refuse it;
 // smaller ones (how long it ran, the sampling interval) are named beside the verdict. Pure and
 // browser-safe: two reports in, the differences out.
-import type { ReportV1 } from './schema.ts';
+import type { ReportV1 } from '../report/index.ts';
 
 export interface Comparability {
   /** What was loaded differs: no verdict unless forced. Each names the difference, base vs current. */

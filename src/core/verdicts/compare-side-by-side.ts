@@ -4,7 +4,7 @@
 // browser-safe: figures in, the load part of a comparison out, which the gate reads as it reads
 // a comparison of two runs.
 import { type Comparison, type Delta, SATURATED } from './compare.ts';
-import type { SubWindowFigures } from './schema.ts';
+import type { SubWindowFigures } from '../report/index.ts';
 import { pairedChangeOf, type Direction } from './verdict.ts';
 import { routeChanges } from './route-compare.ts';
 

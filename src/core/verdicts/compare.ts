@@ -3,7 +3,7 @@
 // throughput compare fairly. Pure: two reports in, one comparison out.
 // Where both runs carry sub-windows (report.load.subWindows), each load figure also gets its
 // 95% interval and a verdict (verdict.ts): "within noise" when the runs' own spread covers it.
-import type { ReportV1, SubWindowFigures } from './schema.ts';
+import type { ReportV1, SubWindowFigures } from '../report/index.ts';
 import { CATEGORIES, type Category } from '../analysis/model.ts';
 import { comparabilityOf } from './comparable.ts';
 import { keptHints } from './kept-hints.ts';

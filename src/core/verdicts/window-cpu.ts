@@ -2,7 +2,7 @@
 // second), their req/s differ for that reason: on a busy 2-core machine the profiled sub-windows
 // ran at 0.97 cores and the measured ones at 0.49, which read as "req/s +77%" — as if profiling
 // sped the app up. Such a pair is named, not compared. Pure and browser-safe.
-import type { ReportV1 } from './schema.ts';
+import type { ReportV1 } from '../report/index.ts';
 
 /** The larger of the two windows' CPU over the smaller past which their req/s do not compare. */
 export const WINDOW_CPU_APART = 1.5;

@@ -13,7 +13,7 @@
 // lines get — inferred from its samples and the run's spread (costChangeOf) — and no gate decides
 // on it. Routes in one run only are listed as added or gone. Pure and browser-safe.
 import type { Delta } from './compare-rows.ts';
-import type { ReportV1, SubWindowFigures, SubWindowRoute } from './schema.ts';
+import type { ReportV1, SubWindowFigures, SubWindowRoute } from '../report/index.ts';
 import {
   changeOf,
   costChangeOf,

@@ -4,7 +4,7 @@
 // thread, in chunks); it is kept on the line, reworded. Pure: a comparison's rows in, hints out.
 import type { Hint } from '../analysis/model.ts';
 import type { VerdictWord } from './verdict.ts';
-import type { ReportV1 } from './schema.ts';
+import type { ReportV1 } from '../report/index.ts';
 
 /** The rule of a kept hint, so that readers can tell it from the analysis's own. */
 export const FIX_DID_NOT_HELP = 'fix-did-not-help';
