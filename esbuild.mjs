@@ -90,7 +90,7 @@ export const entries = [
   { ...nodeBundle, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   { ...nodeBundle, entryPoints: ['src/core/load/runner.ts'], outfile: 'dist/load-runner.js' },
   // The stack captures' sender, a worker thread of the CLI or the extension host.
-  { ...nodeBundle, entryPoints: ['src/core/capture/send-thread.ts'], outfile: 'dist/capture-sender.js' },
+  { ...nodeBundle, entryPoints: ['src/core/capture/stacks/send-thread.ts'], outfile: 'dist/capture-sender.js' },
   { ...nodeBundle, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
   { ...nodeBundle, entryPoints: ['src/server/server.ts'], outfile: 'dist/server.js' },
   // `hotline mcp` alone: the MCP server the editor offers to MCP clients (assistant-tools.ts).

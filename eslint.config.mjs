@@ -43,59 +43,64 @@ function coreFlow(folder, depth) {
     message: `src/core/${folder}/ imports ${allowed.length > 0 ? allowed.map((f) => `${f}/`).join(', ') : 'no other folder of src/core'}: the flow goes one way (eslint.config.mjs).`,
   };
 }
-const coreFolders = CORE_FOLDERS.filter((f) => f !== 'analysis').map((folder) => ({
+const coreFolders = CORE_FOLDERS.map((folder) => ({
   files: [`src/core/${folder}/*.ts`],
   rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex, coreFlow(folder, 1)] }] },
 }));
-// Inside src/core/analysis imports go downwards only. Its layers, lowest first: attribution/ (which
-// line a piece of time belongs to) → time/ and heap/ → pprof/ and hints/ → the top (analyze.ts the
-// entry, path-map.ts, index.ts). model.ts (the data model) is importable by all. A folder imports
-// the folders named here and none other: not those above it, not its peers. time/ is read by the
-// webviews too (the heat map), so it stays clear of attribution/ and Node code: model.ts and the
-// profile's model files only (profile/cpuprofile.ts, profile/profile-tree.ts, no Node code).
-const ANALYSIS_FOLDERS = ['attribution', 'time', 'heap', 'pprof', 'hints'];
-const analysisImports = {
-  attribution: [],
-  time: [],
-  heap: ['attribution'],
-  pprof: ['attribution', 'heap'],
-  hints: ['attribution'],
+// Inside a folder of src/core with parts, imports go downwards only. analysis/'s parts, lowest
+// first: attribution/ (which line a piece of time belongs to) → time/ and heap/ → pprof/ and
+// hints/ → the top (analyze.ts the entry, path-map.ts, index.ts); model.ts (the data model) is
+// importable by all. capture/'s: stacks/ (the stack captures: sampler, sender thread, protocol) →
+// extras/ (what the profiled window captures besides the main profile) → the top (the run in
+// order). A part imports the parts named here and none other: not those above it, not its peers.
+// analysis/time/ is read by the webviews too (the heat map), so it stays clear of attribution/ and
+// Node code: model.ts and the profile's model files only (profile/cpuprofile.ts,
+// profile/profile-tree.ts, no Node code).
+const PART_IMPORTS = {
+  analysis: {
+    attribution: [],
+    time: [],
+    heap: ['attribution'],
+    pprof: ['attribution', 'heap'],
+    hints: ['attribution'],
+  },
+  capture: { stacks: [], extras: ['stacks'] },
 };
+const SHARED_IN_FOLDER = { analysis: ['!../model.ts'], capture: [] };
 const PROFILE_MODEL = ['!../../profile/cpuprofile.ts', '!../../profile/profile-tree.ts'];
-const analysisLayers = ANALYSIS_FOLDERS.map((folder) => {
-  const below = analysisImports[folder];
-  const notBelow = ANALYSIS_FOLDERS.filter((f) => f !== folder && !below.includes(f));
-  return {
-    files: [`src/core/analysis/${folder}/*.ts`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [...notBelow.map((f) => `../${f}/*`), '../*.ts', '!../model.ts'],
-              message: `analysis/${folder}/ imports ${below.length > 0 ? below.map((f) => `${f}/`).join(', ') + ' and ' : ''}model.ts only: imports inside analysis go downwards (eslint.config.mjs).`,
-            },
-            {
-              group: ['../../*/*', '!../../*/index.ts', '!../../../*.ts', ...(folder === 'time' ? PROFILE_MODEL : [])],
-              message: 'Import another src/core folder through its index.ts.',
-            },
-            coreFlow('analysis', 2),
-            ...(folder === 'time'
-              ? [
-                  {
-                    group: ['../../profile/*', ...PROFILE_MODEL],
-                    message:
-                      'analysis/time/ is read by the webviews: of profile/ it imports cpuprofile.ts and profile-tree.ts (no Node code).',
-                  },
-                ]
-              : []),
-          ],
-        },
-      ],
-    },
-  };
-});
+const timeReadsNoNode = {
+  group: ['../../profile/*', ...PROFILE_MODEL],
+  message:
+    'analysis/time/ is read by the webviews: of profile/ it imports cpuprofile.ts and profile-tree.ts (no Node code).',
+};
+const partLayers = Object.entries(PART_IMPORTS).flatMap(([folder, parts]) =>
+  Object.entries(parts).map(([part, below]) => {
+    const notBelow = Object.keys(parts).filter((f) => f !== part && !below.includes(f));
+    const time = folder === 'analysis' && part === 'time';
+    return {
+      files: [`src/core/${folder}/${part}/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                group: [...notBelow.map((f) => `../${f}/*`), '../*.ts', ...SHARED_IN_FOLDER[folder]],
+                message: `${folder}/${part}/ imports ${[...below.map((f) => `${f}/`), ...SHARED_IN_FOLDER[folder].map((f) => f.slice(4))].join(', ') || 'nothing else of ' + folder + '/'}: imports inside ${folder}/ go downwards (eslint.config.mjs).`,
+              },
+              {
+                group: ['../../*/*', '!../../*/index.ts', '!../../../*.ts', ...(time ? PROFILE_MODEL : [])],
+                message: 'Import another src/core folder through its index.ts.',
+              },
+              coreFlow(folder, 2),
+              ...(time ? [timeReadsNoNode] : []),
+            ],
+          },
+        ],
+      },
+    };
+  }),
+);
 // The pages run in a browser: of the analysis they import the data model and time/ (the timeline,
 // no Node code), never the rest (src/protocol.ts, which they import, likewise).
 const browserSafeAnalysis = {
@@ -134,11 +139,7 @@ export default tseslint.config(
   },
   { files: ['webview/**/*.ts'], languageOptions: { globals: { ...globals.browser } } },
   ...coreFolders,
-  {
-    files: ['src/core/analysis/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex, coreFlow('analysis', 1)] }] },
-  },
-  ...analysisLayers,
+  ...partLayers,
   // The code that runs inside the user's app (src/core/in-app/scripts/): it is compiled alone into
   // the text the inspector evaluates, so it imports only its own folder, and Node's modules only as
   // types (it takes them at call time: scripts/shared/builtins.ts).

@@ -7,7 +7,7 @@
 //   - the profiled window: app CPU per request, on ÷ off: what the captures add while profiling.
 // App CPU is process CPU (all threads) per wall second, read inside the app by the loop probe.
 // Run: npm run bench:attribution (HOTLINE_BENCH_QUICK=1 for 2 short pairs).
-import { DEFAULT_STACK_RATE_HZ } from '../src/core/capture/stack-sampler.ts';
+import { DEFAULT_STACK_RATE_HZ } from '../src/core/capture/stacks/stack-sampler.ts';
 import { hotlineRun, type AppName, type RunReport } from './apps.ts';
 import { PAIRS, QUICK, alternate, progress, ratioFigure, type Figure } from './common.ts';
 

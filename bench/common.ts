@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
-import type { StackCapturesV1 } from '../src/core/capture/stack-sampler.ts';
+import type { StackCapturesV1 } from '../src/core/capture/stacks/stack-sampler.ts';
 import { STACKS_FILE } from '../src/core/store/index.ts';
 
 export const BENCH_DIR = __dirname;

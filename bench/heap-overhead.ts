@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { AppProcess } from '../src/core/app/launch.ts';
 import { InspectorSession } from '../src/core/inspector/session.ts';
 import { LoadRun } from '../src/core/load/load-run.ts';
-import { DEFAULT_HEAP_INTERVAL_BYTES } from '../src/core/capture/extras.ts';
+import { DEFAULT_HEAP_INTERVAL_BYTES } from '../src/core/capture/extras/extras.ts';
 import { freePort } from '../src/core/app/ports.ts';
 
 const REPO = path.resolve(__dirname, '..');

@@ -6,7 +6,7 @@
 // profiled sub-window (which starts with the deoptimising flush, InspectorSession.startProfiler)
 // against the later ones, to show what the flush costs. At the finest interval (50 µs) new runs.
 import { RUN_DEFAULTS } from '../src/core/capture/run-settings.ts';
-import { DEFAULT_STACK_RATE_HZ } from '../src/core/capture/stack-sampler.ts';
+import { DEFAULT_STACK_RATE_HZ } from '../src/core/capture/stacks/stack-sampler.ts';
 import type { SubWindowFigures } from '../src/core/report/schema.ts';
 import { hotlineRun, type AppName, type RunReport } from './apps.ts';
 import { PAIRS, median, progress, ratioFigure, round, type Figure } from './common.ts';

@@ -1,6 +1,6 @@
-// The lint rules that keep src/core's flow one way (eslint.config.mjs, CORE_IMPORTS): an import
-// upwards or into a peer folder is refused, the same import the other way passes, and time/ (read
-// by the webviews) takes only the profile's model files, not its Node readers.
+// The lint rules that keep src/core's flow one way (eslint.config.mjs, CORE_IMPORTS and
+// PART_IMPORTS): an import upwards or into a peer folder or part is refused, the same import the
+// other way passes, and time/ (read by the webviews) takes only the profile's model files.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -52,4 +52,19 @@ test('time/, read by the webviews, takes the profile model files and not the rea
   // The exception is time/'s alone: the other parts go through profile/index.ts.
   assert.equal(await refused('src/core/analysis/attribution/new.ts', '../../profile/cpuprofile.ts'), true);
   assert.equal(await refused('src/core/analysis/attribution/new.ts', '../../profile/index.ts'), false);
+});
+
+test('inside capture/, the stack captures import neither the extras nor the run above them', async () => {
+  assert.equal(await refused('src/core/capture/stacks/new.ts', '../extras/extras.ts'), true);
+  assert.equal(await refused('src/core/capture/stacks/new.ts', '../run.ts'), true);
+  assert.equal(await refused('src/core/capture/extras/new.ts', '../stacks/stack-sampler.ts'), false);
+  assert.equal(await refused('src/core/capture/extras/new.ts', '../../inspector/index.ts'), false);
+  assert.equal(await refused('src/core/capture/extras/new.ts', '../../analysis/index.ts'), true);
+});
+
+test('inside analysis/, a part imports no peer and nothing above it', async () => {
+  assert.equal(await refused('src/core/analysis/attribution/new.ts', '../hints/hints.ts'), true);
+  assert.equal(await refused('src/core/analysis/hints/new.ts', '../attribution/costs.ts'), false);
+  assert.equal(await refused('src/core/analysis/hints/new.ts', '../analyze.ts'), true);
+  assert.equal(await refused('src/core/analysis/hints/new.ts', '../model.ts'), false);
 });

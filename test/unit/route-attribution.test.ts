@@ -3,13 +3,13 @@
 // change at or before it), idle samples to no one, unlabelled work to "(no request)"; per route
 // the requests, CPU per request, share and own lines; the stalls get the route that filled them;
 // the load's rows take the app's CPU and lines by route key. And the capture's placing of the
-// sub-windows' labels on the merged profile's clock (capture/route-traces.ts).
+// sub-windows' labels on the merged profile's clock (capture/extras/route-traces.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineV1 } from '../../src/core/analysis/index.ts';
 import type { CpuProfile } from '../../src/core/profile/index.ts';
 import { labelsAtSamples, mergeRoutes, NO_REQUEST, routeFigures } from '../../src/core/analyze-run/analyze-routes.ts';
-import { mergeRouteTraces } from '../../src/core/capture/route-traces.ts';
+import { mergeRouteTraces } from '../../src/core/capture/extras/route-traces.ts';
 import type { RouteTrace } from '../../src/core/inspector/index.ts';
 import type { RouteFigures } from '../../src/core/report/schema.ts';
 import type { RoutesFile } from '../../src/core/store/index.ts';

@@ -3,7 +3,7 @@
 // between rounds, is caught and named while the others stay within noise; identical code flags
 // none; a route only in one run is listed as added or gone. Windows constructed as `hotline gate`
 // and a run record them (SubWindowFigures.routes); the route probe's thread time per route from a
-// constructed timeline (capture/route-thread-time.ts).
+// constructed timeline (capture/extras/route-thread-time.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { compareSideBySide, type SideBySideFigures } from '../../src/core/verdicts/compare-side-by-side.ts';
@@ -12,7 +12,7 @@ import { routeChangesOfRuns } from '../../src/core/verdicts/route-compare.ts';
 import type { ReportV1, SubWindowFigures } from '../../src/core/report/schema.ts';
 import { EXIT_REGRESSED, gateOutcome } from '../../src/cli/baseline.ts';
 import { renderRouteChanges } from '../../src/cli/render-route-changes.ts';
-import { routeThreadTimes, withThreadTime } from '../../src/core/capture/route-thread-time.ts';
+import { routeThreadTimes, withThreadTime } from '../../src/core/capture/extras/route-thread-time.ts';
 
 const ROUTES = ['/orders/{n}', '/users/{n}', '/health', '/search', '/report'];
 /** ms of main-thread time per request of each route. */

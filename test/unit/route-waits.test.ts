@@ -1,13 +1,13 @@
 // Waits per route: each wait the wait probe noted is labelled with the HTTP request the app served
-// when it was made, from the same sub-window's route timeline (capture/wait-labels.ts), the labels
-// survive the merge of sub-windows (capture/wait-traces.ts), and a route's waits are its requests'
+// when it was made, from the same sub-window's route timeline (capture/extras/wait-labels.ts), the labels
+// survive the merge of sub-windows (capture/extras/wait-traces.ts), and a route's waits are its requests'
 // waits by awaiting line, per request of the route (analyze-run/analyze-routes.ts, routeFigures).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TimelineV1 } from '../../src/core/analysis/index.ts';
 import { routeFigures } from '../../src/core/analyze-run/analyze-routes.ts';
-import { labelWaits } from '../../src/core/capture/wait-labels.ts';
-import { mergeWaitTraces } from '../../src/core/capture/wait-traces.ts';
+import { labelWaits } from '../../src/core/capture/extras/wait-labels.ts';
+import { mergeWaitTraces } from '../../src/core/capture/extras/wait-traces.ts';
 import type { RouteTrace, WaitTrace } from '../../src/core/inspector/index.ts';
 import type { RoutesFile } from '../../src/core/store/index.ts';
 

@@ -3,7 +3,7 @@
 // outside them are dropped, not forced onto a neighbour.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { StackSampler, matchTicks } from '../../src/core/capture/stack-sampler.ts';
+import { StackSampler, matchTicks } from '../../src/core/capture/stacks/stack-sampler.ts';
 import type { CdpChannel } from '../../src/core/inspector/index.ts';
 import type { CpuProfile } from '../../src/core/profile/index.ts';
 import { waitFor } from '../helpers/waits.ts';

@@ -1,5 +1,5 @@
 // The analysis of what a run captured besides the main thread: worker threads' CPU profiles and
-// the allocation profile (capture/extras.ts saved them). Adds `threads`, `workers` (with the
+// the allocation profile (capture/extras/extras.ts saved them). Adds `threads`, `workers` (with the
 // workers' lines and user functions merged into `lines`/`functions`, tagged `thread: 'worker'`)
 // and `heap` to a report built from the main thread's analysis.
 import * as fs from 'node:fs';

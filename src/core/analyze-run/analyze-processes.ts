@@ -1,4 +1,4 @@
-// The analysis of the app's child processes (cluster workers, forks; capture/child-profiles.ts
+// The analysis of the app's child processes (cluster workers, forks; capture/extras/child-profiles.ts
 // saved their profiles): `processes` (the primary and each child), `childProcesses` (the children
 // together), and the children's lines and user functions merged into `lines`/`functions`, tagged
 // `thread: 'process'`, each line with its split by process. Each child's stack captures give its

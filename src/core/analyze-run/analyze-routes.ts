@@ -1,13 +1,13 @@
 // Cost per route, measured inside the app: the route probe (in-app/scripts/route-probe.ts) noted
 // which HTTP request the main thread served from which moment, on the clock of the profile's
-// samples (routes.json, placed on the merged profile's timeline by capture/route-traces.ts). Each
+// samples (routes.json, placed on the merged profile's timeline by capture/extras/route-traces.ts). Each
 // sample of the timeline belongs to the request running at its timestamp — looked up, never split
 // by guess — and its own lines are the ones the analysis gave it (the timeline's kinds: the same
 // attribution as `lines`). Per route (common/routes.ts: the framework's pattern, or the path with
 // its ids folded): requests served while the probe was on, CPU per request, its share of the CPU,
 // its hottest lines; time no request was served (timers, GC, startup work) is a row of its own;
 // each stall is given the route whose work filled most of it; each wait the wait probe noted
-// (threadpool, HTTP, data stores) goes to the request it was made for (capture/wait-labels.ts).
+// (threadpool, HTTP, data stores) goes to the request it was made for (capture/extras/wait-labels.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { apiOfType, sampleStarts, type TimelineV1, type WaitTraceInput } from '../analysis/index.ts';

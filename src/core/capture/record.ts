@@ -7,9 +7,9 @@ import type { CpuProfile } from '../profile/index.ts';
 import type { LoadFigures, RunSettings, SubWindowFigures } from '../report/index.ts';
 import { redactBody, redactCommand, redactEnv, redactHeaders, redactUrl } from '../common/index.ts';
 import type { Settings } from './run-settings.ts';
-import type { ExtrasCaptured } from './extras.ts';
-import type { StackCapturesV1 } from './stack-sampler.ts';
-import { withThreadTime } from './route-thread-time.ts';
+import type { ExtrasCaptured } from './extras/extras.ts';
+import type { StackCapturesV1 } from './stacks/stack-sampler.ts';
+import { withThreadTime } from './extras/route-thread-time.ts';
 
 /** One sub-window as taken: the load's figures and the app's own (CPU, loop) between its edges. */
 export interface SubWindowTaken {

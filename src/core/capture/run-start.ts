@@ -24,7 +24,7 @@ import { type ListenAddress, RunError } from '../common/index.ts';
 import type { RuntimeScript } from '../store/index.ts';
 import { RUN_DEFAULTS } from './run-settings.ts';
 import type { RunControl } from './run-control.ts';
-import type { StackSampler } from './stack-sampler.ts';
+import type { StackSampler } from './stacks/stack-sampler.ts';
 import { captureRuntimeScripts } from './runtime-scripts.ts';
 import { startCommand } from './start-command.ts';
 import { checkReachable, childProfilers, type StartedApp } from './started-app.ts';

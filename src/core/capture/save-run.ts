@@ -16,7 +16,7 @@ import {
   writeRuntimeScripts,
 } from '../store/index.ts';
 import { loadFigures, type Measured, recordedSettings } from './record.ts';
-import { saveExtras } from './extras.ts';
+import { saveExtras } from './extras/extras.ts';
 import type { RunControl } from './run-control.ts';
 
 /** The run folder written; `notes` go to the report after the extras' own. */

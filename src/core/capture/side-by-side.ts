@@ -30,7 +30,7 @@ import {
 } from './run-settings.ts';
 import type { RunProgress } from './run-types.ts';
 import { treeCpuMark, treeCpuMsPerRequest } from './tree-cpu.ts';
-import { routeThreadTimes, withThreadTime, type RouteThreadTime } from './route-thread-time.ts';
+import { routeThreadTimes, withThreadTime, type RouteThreadTime } from './extras/route-thread-time.ts';
 import { routeKey, routeOf, RunError } from '../common/index.ts';
 
 export interface SideBySideOptions extends Omit<LoadSettings, 'samplingIntervalUs' | 'heap'> {

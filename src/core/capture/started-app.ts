@@ -4,7 +4,7 @@ import { accepts, type AppProcess, loopbackHostOf } from '../app/index.ts';
 import { ProcessProfilers } from '../inspector/index.ts';
 import { type ListenAddress, RunError } from '../common/index.ts';
 import type { RunControl } from './run-control.ts';
-import { DEFAULT_STACK_RATE_HZ, StackSampler } from './stack-sampler.ts';
+import { DEFAULT_STACK_RATE_HZ, StackSampler } from './stacks/stack-sampler.ts';
 
 /** What a start gives the run's later steps beside the address the load goes to. */
 export interface StartedApp {

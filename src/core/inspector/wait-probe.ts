@@ -42,7 +42,7 @@ export interface WaitTrace {
   served?: number;
   /**
    * Per request (as `requests`): the id of the HTTP request the app served when it was made (the
-   * route probe's; 0: none; -1: not recorded), where the route probe ran too (capture/wait-labels.ts).
+   * route probe's; 0: none; -1: not recorded), where the route probe ran too (capture/extras/wait-labels.ts).
    */
   labels?: number[];
 }

@@ -17,5 +17,5 @@ export function fileOfUrl(url: string): string {
   return url;
 }
 
-/** What Hotline names the scripts it evaluates in the app (capture/stack-sampler.ts). */
+/** What Hotline names the scripts it evaluates in the app (capture/stacks/stack-sampler.ts). */
 export const HOTLINE_SCRIPT_PREFIX = 'hotline:';

@@ -1,4 +1,4 @@
-// Hotline's own work out of the user's profile. A stack capture (capture/stack-sampler.ts) runs
+// Hotline's own work out of the user's profile. A stack capture (capture/stacks/stack-sampler.ts) runs
 // on top of whatever JavaScript it interrupted, so V8 samples it as a callee of the user's code:
 // its frames would show as a callee of the hot line, among the functions, in the flame graph and
 // in the heat map. Each of those subtrees is cut out and its samples go to one node under the root,

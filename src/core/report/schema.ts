@@ -122,7 +122,7 @@ export interface SubWindowRoute {
   threadMsP50?: number;
   /**
    * The app's CPU in the window split among the routes by their shares of that thread time, per
-   * request of the route, ms (capture/route-thread-time.ts): what the route's verdict reads.
+   * request of the route, ms (capture/extras/route-thread-time.ts): what the route's verdict reads.
    */
   cpuMsPerRequest?: number;
 }

@@ -1,5 +1,5 @@
 // routes.json: the route probe's record of the profiled window (inspector/route-probe.ts), written
-// by the capture (capture/route-traces.ts) and read by the analysis (analyze-run/analyze-routes.ts).
+// by the capture (capture/extras/route-traces.ts) and read by the analysis (analyze-run/analyze-routes.ts).
 
 export const ROUTES_FILE = 'routes.json';
 

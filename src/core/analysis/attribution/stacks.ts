@@ -1,4 +1,4 @@
-// Measured call-site lines: the stack captures of the profiled window (capture/stack-sampler.ts) laid over
+// Measured call-site lines: the stack captures of the profiled window (capture/stacks/stack-sampler.ts) laid over
 // the CPU profile's tree. Every tick names the profile sample taken when it fired and a captured
 // stack with the exact line and column of each frame. A tick whose captured stack agrees with the
 // sample's stack (the same functions of the user's code, in order) is evidence for every call
@@ -6,7 +6,7 @@
 // so a line's share of an edge's ticks estimates its share of the edge's time. Pure.
 import type { ProfileTree } from '../../profile/index.ts';
 
-/** The frame format of stacks.json (see capture/stack-sampler.ts; kept here so the analysis needs no capture code). */
+/** The frame format of stacks.json (see capture/stacks/stack-sampler.ts; kept here so the analysis needs no capture code). */
 export interface StackFrameV1 {
   url: string;
   line: number;

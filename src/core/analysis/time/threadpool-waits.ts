@@ -26,7 +26,7 @@ export interface WaitTraceInput {
   served?: number;
   /** Client sockets whose protocol was not recognised as a data store's. */
   unpairedSockets?: number;
-  /** Per request: the id of the HTTP request the app served when it was made (0 none, -1 unknown; capture/wait-labels.ts). */
+  /** Per request: the id of the HTTP request the app served when it was made (0 none, -1 unknown; capture/extras/wait-labels.ts). */
   labels?: readonly number[];
 }
 

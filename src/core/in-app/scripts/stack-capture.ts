@@ -1,4 +1,4 @@
-// The stack capture, inside the app (host side: capture/stack-sampler.ts, which says why and how
+// The stack capture, inside the app (host side: capture/stacks/stack-sampler.ts, which says why and how
 // it is sent). Installed once per profiled window, called at every tick from an interrupt; it
 // restores what it changes (the app may rely on its own prepareStackTrace, e.g.
 // source-map-support) and returns a compact text: the moment it ran (µs of process.hrtime), then

@@ -11,7 +11,7 @@ import {
   threadpoolWaits,
   type WaitTraceInput,
 } from '../../../../src/core/analysis/time/threadpool-waits.ts';
-import { mergeWaitTraces } from '../../../../src/core/capture/wait-traces.ts';
+import { mergeWaitTraces } from '../../../../src/core/capture/extras/wait-traces.ts';
 import type { WaitTrace } from '../../../../src/core/inspector/wait-probe.ts';
 
 const ms = (v: number): number => v * 1000;

@@ -12,9 +12,9 @@
 // verdict reads. The CPU no request holds (GC, timers, the loop itself) goes with the shares.
 // Keyed as the load keys its routes (the path with ids folded, common/routes.ts), so a window's
 // rows meet the load generator's. Pure.
-import { routeKey, routeOf } from '../common/index.ts';
-import type { RouteTrace } from '../inspector/index.ts';
-import type { SubWindowRoute } from '../report/index.ts';
+import { routeKey, routeOf } from '../../common/index.ts';
+import type { RouteTrace } from '../../inspector/index.ts';
+import type { SubWindowRoute } from '../../report/index.ts';
 
 export interface RouteThreadTime {
   method: string;

@@ -4,10 +4,10 @@
 // clock of the timeline's samples and of the stalls). A change made while the profiler was not
 // running (between two segments, or before a sub-window's profile began) holds from the next
 // segment's first sample; changes after the last segment are left out.
-import { indexer } from '../common/index.ts';
-import type { RouteTrace } from '../inspector/index.ts';
-import { type CpuProfile, mergedClock } from '../profile/index.ts';
-import type { RoutesFile } from '../store/index.ts';
+import { indexer } from '../../common/index.ts';
+import type { RouteTrace } from '../../inspector/index.ts';
+import { type CpuProfile, mergedClock } from '../../profile/index.ts';
+import type { RoutesFile } from '../../store/index.ts';
 
 export function mergeRouteTraces(
   traces: readonly RouteTrace[],

@@ -1,7 +1,7 @@
 // The wait probe's records of several profiled sub-windows as one: each sub-window's probe
 // numbered its calling lines and request types itself, so they are renumbered into one list.
-import { indexer } from '../common/index.ts';
-import type { WaitTrace } from '../inspector/index.ts';
+import { indexer } from '../../common/index.ts';
+import type { WaitTrace } from '../../inspector/index.ts';
 
 export function mergeWaitTraces(traces: readonly WaitTrace[]): WaitTrace | undefined {
   if (traces.length === 0) return undefined;

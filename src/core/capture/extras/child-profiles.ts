@@ -1,10 +1,10 @@
 // Writes the child processes' profiles (cluster workers, forks) and their stack captures into the
 // run folder and says in run.json which processes they are and what of them was kept.
 import * as path from 'node:path';
-import type { ProcessCapture } from '../inspector/index.ts';
-import { mergeProfiles, withoutOwnFrames } from '../profile/index.ts';
-import { type ExtrasRecord, processProfileFile, processStacksFile, writeFileAtomic } from '../store/index.ts';
-import type { StackSampler } from './stack-sampler.ts';
+import type { ProcessCapture } from '../../inspector/index.ts';
+import { mergeProfiles, withoutOwnFrames } from '../../profile/index.ts';
+import { type ExtrasRecord, processProfileFile, processStacksFile, writeFileAtomic } from '../../store/index.ts';
+import type { StackSampler } from '../stacks/stack-sampler.ts';
 
 export function saveProcesses(runDir: string, captures: ProcessCapture<StackSampler>[], record: ExtrasRecord): void {
   const list: NonNullable<ExtrasRecord['processes']> = [];

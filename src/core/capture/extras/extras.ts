@@ -15,7 +15,7 @@ import {
   type WaitTrace,
   type WorkerCapture,
   WorkerProfilers,
-} from '../inspector/index.ts';
+} from '../../inspector/index.ts';
 import { mergeWaitTraces } from './wait-traces.ts';
 import { mergeRouteTraces } from './route-traces.ts';
 import { labelWaits } from './wait-labels.ts';
@@ -26,7 +26,7 @@ import {
   mergeHeapProfiles,
   mergeProfiles,
   type SamplingHeapProfile,
-} from '../profile/index.ts';
+} from '../../profile/index.ts';
 import {
   type ExtrasRecord,
   HEAP_FILE,
@@ -36,9 +36,9 @@ import {
   WAITS_FILE,
   workerProfileFile,
   writeFileAtomic,
-} from '../store/index.ts';
+} from '../../store/index.ts';
 import { saveProcesses } from './child-profiles.ts';
-import type { StackSampler } from './stack-sampler.ts';
+import type { StackSampler } from '../stacks/stack-sampler.ts';
 
 /** Worker profiles kept per run (an app may start a worker per job: thousands of them). */
 export const MAX_WORKER_PROFILES = 64;

@@ -3,7 +3,7 @@
 // the app's monotonic clock, the clock the wait probe notes each call's start on. A call is made by
 // the code running then, so the request served at that moment is the one it waits for — looked up,
 // never guessed. Both probes run in the same sub-windows; each pair is labelled before merging.
-import type { RouteTrace, WaitTrace } from '../inspector/index.ts';
+import type { RouteTrace, WaitTrace } from '../../inspector/index.ts';
 
 /** The wait trace with `labels`: per request noted, the HTTP request's id (0: none; -1: not recorded). */
 export function labelWaits(waits: WaitTrace, routes: RouteTrace): WaitTrace {

@@ -5,7 +5,7 @@
 // thread sends captures at Poisson moments of its own and hands back every answer with the
 // moment it was sent.
 import { Worker } from 'node:worker_threads';
-import { bundledScript } from '../common/index.ts';
+import { bundledScript } from '../../common/index.ts';
 import type { SenderCommand, SenderEvent, SenderSetup } from './sender-protocol.ts';
 
 /** How long a session may take to open (a TCP connect and an HTTP upgrade on this machine). */

@@ -15,10 +15,10 @@
 // one-way transit, which shifts the ticks of every call alike. The ticks are drawn and sent by a
 // thread of their own on a session of its own (capture-sender.ts), so that nothing the driver's
 // event loop does moves them; Node's timers of this thread are the fallback.
-import { CAPTURE_SLOT, CAPTURE_UNUSABLE, inAppCall, inAppUrl } from '../in-app/index.ts';
-import type { CdpChannel } from '../inspector/index.ts';
+import { CAPTURE_SLOT, CAPTURE_UNUSABLE, inAppCall, inAppUrl } from '../../in-app/index.ts';
+import type { CdpChannel } from '../../inspector/index.ts';
 import { senderSession, type SenderSession } from './capture-sender.ts';
-import type { CpuProfile } from '../profile/index.ts';
+import type { CpuProfile } from '../../profile/index.ts';
 
 /**
  * Default rate. A line's share of an edge is a count of ticks, so its standard error is about
