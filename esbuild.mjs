@@ -96,7 +96,7 @@ export const entries = [
   // `hotline mcp` alone: the MCP server the editor offers to MCP clients (assistant-tools.ts).
   { ...nodeBundle, entryPoints: ['src/mcp/main.ts'], outfile: 'dist/mcp.js' },
   // The flame graph's merged copy of a big .cpuprofile, written off the extension host's thread.
-  { ...nodeBundle, entryPoints: ['src/extension/flame-merge-worker.ts'], outfile: 'dist/flame-merge-worker.js' },
+  { ...nodeBundle, entryPoints: ['src/extension/flame/flame-merge-worker.ts'], outfile: 'dist/flame-merge-worker.js' },
   { ...webBundle, entryPoints: ['webview/report/main.ts'], outfile: 'dist/webview/report.js' },
   { ...webBundle, entryPoints: ['webview/flame/main.ts'], outfile: 'dist/webview/flame.js' },
 ].filter((e) => existsSync(e.entryPoints[0]));

@@ -108,7 +108,7 @@ const browserSafeAnalysis = {
   message: 'The webviews import of the analysis only model.ts and time/ (no Node code).',
 };
 const throughCoreIndex = {
-  group: ['../core/*/**', '../core/!(index.ts)'],
+  group: ['**/core/*/**', '**/core/!(index.ts)'],
   message: 'Import the engine through src/core/index.ts.',
 };
 

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { analyzeFile } from '../src/core/analyze-run/analyze-run.ts';
-import { writeMergedCopy } from '../src/extension/flame-merge-file.ts';
+import { writeMergedCopy } from '../src/extension/flame/flame-merge-file.ts';
 import { analyzeProfile } from '../src/server/runs.ts';
 
 const [mode, file, root] = process.argv.slice(2);

@@ -118,7 +118,7 @@ async function main(): Promise<void> {
           } catch (err) {
             row = { failed: (err as Error).message };
           }
-          // The flame graph of a file this size shows its merged copy (extension/flame-merge-file.ts).
+          // The flame graph of a file this size shows its merged copy (extension/flame/flame-merge-file.ts).
           try {
             const m = measure('merge', file);
             row.flameMergedCopy = { s: round(m.ms / 1000, 1), peakRssOverFile: round(m.maxRssBytes / size) };

@@ -1,7 +1,7 @@
 // Did the edit touch the line that was measured? The two runs' sources.json tell which lines were
 // rewritten (verdicts/line-correspondence.ts, as compare.ts pairs a rewritten line with its new
 // code); the comparison tells whether that line's cost moved. Said the way the editor's toast
-// says it (extension/baseline-summary.ts): a fix applied whose cost did not move is news.
+// says it (extension/runs/baseline-summary.ts): a fix applied whose cost did not move is news.
 import { type Comparison, correspondence, type ReportV1, type RunSources } from '../core/index.ts';
 import type { Workspace } from './workspace.ts';
 

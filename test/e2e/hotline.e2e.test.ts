@@ -14,7 +14,7 @@ import { ensureSetup, processesMentioning, startVSCode, type VSCode } from './ha
 import * as dom from './vscode-dom.ts';
 import { describeFailure } from './failure.ts';
 import { LOGIN_SETTINGS, loginApiCopy, packExtension } from './hotline-setup.ts';
-import { flameTitle } from '../../src/extension/flame-title.ts';
+import { flameTitle } from '../../src/extension/flame/flame-title.ts';
 
 const SCENARIO = { timeout: 300_000 };
 

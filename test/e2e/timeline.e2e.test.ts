@@ -13,7 +13,7 @@ import { REPO_ROOT, ensureSetup, startVSCode, type VSCode } from './harness.ts';
 import * as dom from './vscode-dom.ts';
 import { packExtension } from './hotline-setup.ts';
 import { describeFailure } from './failure.ts';
-import { flameTitle } from '../../src/extension/flame-title.ts';
+import { flameTitle } from '../../src/extension/flame/flame-title.ts';
 import { parseCpuProfileText } from '../../src/core/profile/cpuprofile.ts';
 
 test(

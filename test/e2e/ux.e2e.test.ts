@@ -15,7 +15,7 @@ import { REPO_ROOT, ensureSetup, processesMentioning, startVSCode, type VSCode }
 import * as dom from './vscode-dom.ts';
 import { packExtension } from './hotline-setup.ts';
 import { describeFailure } from './failure.ts';
-import { flameTitle } from '../../src/extension/flame-title.ts';
+import { flameTitle } from '../../src/extension/flame/flame-title.ts';
 
 const APP = path.join(REPO_ROOT, 'test', 'apps', 'async-hash');
 

@@ -1,4 +1,4 @@
-// The notification line after a run with a baseline (extension/baseline-summary.ts): the
+// The notification line after a run with a baseline (extension/runs/baseline-summary.ts): the
 // captured sync → async login-api pair, and the cases with nothing to say; a function's saving
 // beyond the request's CPU change says where the work went (recorded runs, test/fixtures/runs).
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import { compareReports } from '../../src/core/verdicts/compare.ts';
 import { writeReport } from '../../src/core/store/store.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
-import { againstBaseline, summarise, whereWorkWent } from '../../src/extension/baseline-summary.ts';
+import { againstBaseline, summarise, whereWorkWent } from '../../src/extension/runs/baseline-summary.ts';
 import { recordedReport } from '../helpers/recorded.ts';
 import { fixtureReport } from '../helpers/fixtures.ts';
 import { makeTempDir, removeTempDirs } from '../helpers/tempdir.ts';

@@ -68,3 +68,10 @@ test('inside analysis/, a part imports no peer and nothing above it', async () =
   assert.equal(await refused('src/core/analysis/hints/new.ts', '../analyze.ts'), true);
   assert.equal(await refused('src/core/analysis/hints/new.ts', '../model.ts'), false);
 });
+
+test('the editor, the CLI and the server enter the engine by src/core/index.ts, from any depth', async () => {
+  assert.equal(await refused('src/extension/views/new.ts', '../../core/analysis/index.ts'), true);
+  assert.equal(await refused('src/extension/views/new.ts', '../../core/index.ts'), false);
+  assert.equal(await refused('src/cli/new.ts', '../core/verdicts/gate.ts'), true);
+  assert.equal(await refused('src/extension/new.ts', '../core/index.ts'), false);
+});

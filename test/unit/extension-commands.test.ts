@@ -1,4 +1,4 @@
-// The commands the extension registers (src/extension/commands/table.ts and hint-explanation.ts)
+// The commands the extension registers (src/extension/commands/table.ts and views/hint-explanation.ts)
 // are exactly those package.json contributes, read from the sources: the modules need VS Code.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';

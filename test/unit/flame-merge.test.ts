@@ -1,4 +1,4 @@
-// The merged flame profile (src/extension/flame-merge.ts): replaying its speedscope events gives the
+// The merged flame profile (src/extension/flame/flame-merge.ts): replaying its speedscope events gives the
 // same self and total time per function as the original samples weighted the way speedscope's
 // Chrome importer weighs them (a sample lasts until the next one), on hand-made profiles with
 // known answers, on a seeded random profile with deep and recursive stacks, and on a real capture.
@@ -13,8 +13,8 @@ import {
   type CallFrame,
   type CpuProfile,
 } from '../../src/core/profile/cpuprofile.ts';
-import { mergeSamples, mergedSpeedscopeJson } from '../../src/extension/flame-merge.ts';
-import { mergeCacheDir, mergedCopyPath, writeMergedCopy } from '../../src/extension/flame-merge-file.ts';
+import { mergeSamples, mergedSpeedscopeJson } from '../../src/extension/flame/flame-merge.ts';
+import { mergeCacheDir, mergedCopyPath, writeMergedCopy } from '../../src/extension/flame/flame-merge-file.ts';
 
 const LOGIN = path.join(__dirname, '..', 'fixtures', 'login-api', 'profile.cpuprofile');
 

@@ -7,7 +7,7 @@ import {
   parseEnvFile,
   substitute,
   type LaunchJsonContext,
-} from '../../src/extension/launch-config.ts';
+} from '../../src/extension/runs/launch-config.ts';
 
 const folder = '/work/app';
 const ctx = (over: Partial<LaunchJsonContext> = {}): LaunchJsonContext => ({

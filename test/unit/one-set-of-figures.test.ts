@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { compareReports } from '../../src/core/verdicts/compare.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 import { renderComparison } from '../../src/cli/render-comparison.ts';
-import { summarise } from '../../src/extension/baseline-summary.ts';
+import { summarise } from '../../src/extension/runs/baseline-summary.ts';
 import { analyzeFixture, FIXTURE_NAMES, FIXTURES_DIR, fixtureReport, type FixtureName } from '../helpers/fixtures.ts';
 
 describe('own ≤ total on every recorded run', () => {

@@ -18,7 +18,7 @@ const installed = (name: string): string =>
 const PINS = [
   // src/core/load/runner.ts replaces the private Client#_connect and clears pipelinedRequests on reconnect.
   { name: 'autocannon', version: '9.0.0' },
-  // src/extension/flame-merge.ts replays speedscope's Chrome importer (src/import/chrome.ts) step by step.
+  // src/extension/flame/flame-merge.ts replays speedscope's Chrome importer (src/import/chrome.ts) step by step.
   { name: 'speedscope', version: '1.25.0' },
 ];
 

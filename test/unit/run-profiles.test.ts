@@ -1,11 +1,11 @@
-// The flame graph's list of a run's profiles (src/extension/run-profiles.ts): the parts of
+// The flame graph's list of a run's profiles (src/extension/flame/run-profiles.ts): the parts of
 // report.json it reads, written as analyze-extras.ts writes them.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { runProfiles } from '../../src/extension/run-profiles.ts';
+import { runProfiles } from '../../src/extension/flame/run-profiles.ts';
 import type { ReportV1 } from '../../src/core/report/schema.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-run-profiles-'));

@@ -1,7 +1,7 @@
-// The Runs view's times (extension/run-time-text.ts): 24-hour, whatever the locale.
+// The Runs view's times (extension/views/run-time-text.ts): 24-hour, whatever the locale.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runTimeLong, runTimeShort } from '../../src/extension/run-time-text.ts';
+import { runTimeLong, runTimeShort } from '../../src/extension/views/run-time-text.ts';
 
 test('an afternoon run reads 14:02:11 today, "Nov 3 14:02" before, never AM/PM', () => {
   const at = new Date(2026, 10, 3, 14, 2, 11);

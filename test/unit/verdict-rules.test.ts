@@ -12,7 +12,7 @@ import { comparabilityOf, IncomparableError } from '../../src/core/verdicts/comp
 import type { ReportV1, SubWindowFigures } from '../../src/core/report/schema.ts';
 import { checkedComparison } from '../../src/cli/baseline.ts';
 import { renderComparison } from '../../src/cli/render-comparison.ts';
-import { summarise } from '../../src/extension/baseline-summary.ts';
+import { summarise } from '../../src/extension/runs/baseline-summary.ts';
 import { FIXTURES_DIR, fixtureReport } from '../helpers/fixtures.ts';
 
 const recorded = JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, 'sub-windows', 'json-api.json'), 'utf8')) as {

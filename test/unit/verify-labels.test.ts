@@ -11,7 +11,7 @@ import { compareReports, type Comparison, type CostChange } from '../../src/core
 import { rowChangeOf } from '../../src/core/verdicts/verdict.ts';
 import { readRunSources } from '../../src/core/store/store.ts';
 import { renderComparison } from '../../src/cli/render-comparison.ts';
-import { summarise, whereWorkWent } from '../../src/extension/baseline-summary.ts';
+import { summarise, whereWorkWent } from '../../src/extension/runs/baseline-summary.ts';
 import { editNote } from '../../src/mcp/edit-note.ts';
 import { Workspace } from '../../src/mcp/workspace.ts';
 import { type Recording, recordedReport, recordedRun, removeRecordedRuns } from '../helpers/recorded.ts';

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { generateProfile } from '../../bench/gen-profile.ts';
-import { writeMergedCopy } from '../../src/extension/flame-merge-file.ts';
+import { writeMergedCopy } from '../../src/extension/flame/flame-merge-file.ts';
 import { FlameHarness, LOGIN_PROFILE, type FlamePage } from './flame-harness.ts';
 
 let harness: FlameHarness;

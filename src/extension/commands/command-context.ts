@@ -4,10 +4,10 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { HeatDecorations } from '../decorations.ts';
-import type { RunController } from '../run-controller.ts';
-import type { RunsView } from '../runs-view.ts';
-import type { ShownRunStatus } from '../shown-run.ts';
+import type { HeatDecorations } from '../views/decorations.ts';
+import type { RunController } from '../runs/run-controller.ts';
+import type { RunsView } from '../views/runs-view.ts';
+import type { ShownRunStatus } from '../views/shown-run.ts';
 
 export interface Hotline {
   extensionUri: vscode.Uri;

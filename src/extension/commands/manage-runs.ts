@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PROFILE_FILE } from '../../core/index.ts';
-import { pickRun, type RunItem } from '../runs-view.ts';
-import { writePprofOffThread } from '../flame-merge-host.ts';
+import { pickRun, type RunItem } from '../views/runs-view.ts';
+import { writePprofOffThread } from '../flame/flame-merge-host.ts';
 import { BASELINE, baselineOf, type Command, type Hotline } from './command-context.ts';
 import { clearShownRun, openReport, showRun } from './reports.ts';
 

@@ -5,8 +5,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AnalyzeProfileRequest } from '../../protocol.ts';
 import { readSettings } from '../settings.ts';
-import { FlamePanel } from '../flame-view.ts';
-import { CpuProfileEditorProvider } from '../cpuprofile-editor.ts';
+import { FlamePanel } from '../flame/flame-view.ts';
+import { CpuProfileEditorProvider } from '../flame/cpuprofile-editor.ts';
 import type { Command, Hotline } from './command-context.ts';
 
 // Reports of profiles opened from disk are kept in the extension's storage, not beside them.

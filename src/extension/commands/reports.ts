@@ -2,10 +2,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ClearRunNotification, type OpenReportAtArgs, ShowRunNotification } from '../../protocol.ts';
-import { ReportPanel } from '../report-panel.ts';
-import { FlamePanel } from '../flame-view.ts';
-import { flameTitle } from '../flame-title.ts';
-import type { RunItem } from '../runs-view.ts';
+import { ReportPanel } from '../views/report-panel.ts';
+import { FlamePanel } from '../flame/flame-view.ts';
+import { flameTitle } from '../flame/flame-title.ts';
+import type { RunItem } from '../views/runs-view.ts';
 import { baselineOf, type Command, type Hotline } from './command-context.ts';
 
 export function openReport(

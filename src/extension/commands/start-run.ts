@@ -5,11 +5,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AnalyzeRunRequest } from '../../protocol.ts';
 import { readRun, REPORT_FILE } from '../../core/index.ts';
-import { pickApp } from '../app-picker.ts';
-import { pickLoad } from '../load-picker.ts';
-import { pickAttachTarget } from '../attach-picker.ts';
+import { pickApp } from '../runs/app-picker.ts';
+import { pickLoad } from '../runs/load-picker.ts';
+import { pickAttachTarget } from '../runs/attach-picker.ts';
 import { readSettings } from '../settings.ts';
-import { againstBaseline } from '../baseline-summary.ts';
+import { againstBaseline } from '../runs/baseline-summary.ts';
 import { APP_DIRS, appDirsOf, baselineOf, type Command, type Hotline } from './command-context.ts';
 import { openReport } from './reports.ts';
 

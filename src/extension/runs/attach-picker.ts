@@ -13,8 +13,8 @@ import {
   parseAttachTarget,
   REMOTE_ATTACH_WARNING,
   remoteHostOf,
-} from '../core/index.ts';
-import type { HotlineSettings } from './settings.ts';
+} from '../../core/index.ts';
+import type { HotlineSettings } from '../settings.ts';
 
 /** Node processes running in `folder`, but none of the editor's own (language server, load runner). */
 function appsRunningIn(folder: string): NodeProcess[] {

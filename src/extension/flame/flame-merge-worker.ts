@@ -5,7 +5,7 @@
 // file, out}; posts {ok: true} or {ok: false, message} once.
 import { parentPort, workerData } from 'node:worker_threads';
 import { writeMergedCopy } from './flame-merge-file.ts';
-import { cutProfile, exportPprof, readProfileFile, writeFileAtomic } from '../core/index.ts';
+import { cutProfile, exportPprof, readProfileFile, writeFileAtomic } from '../../core/index.ts';
 
 type Task =
   | { task?: 'merge'; file: string; out: string; name: string }

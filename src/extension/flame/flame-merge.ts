@@ -18,7 +18,7 @@
 // last one: 0); times never go back (a negative delta holds the previous time); "(root)" and
 // "(idle)" open no frame; a "(garbage collector)" or "(program)" sample sits on top of the stack
 // of the sample before it.
-import type { CallFrame } from '../core/index.ts';
+import type { CallFrame } from '../../core/index.ts';
 
 /** What the merge reads of a profile (readCpuProfile's output fits; arrays may be typed). */
 export interface MergeInput {

@@ -3,7 +3,7 @@
 // import (unit-tested).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isReportV1, PROFILE_FILE } from '../core/index.ts';
+import { isReportV1, PROFILE_FILE } from '../../core/index.ts';
 
 export interface RunProfile {
   label: string;

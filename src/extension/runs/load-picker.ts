@@ -3,8 +3,8 @@
 // workspace and offered next time, or a request mix from a file (JSON, YAML, HAR).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isJson, type LoadSettings, mixUrl, readRequestMix } from '../core/index.ts';
-import type { HotlineSettings } from './settings.ts';
+import { isJson, type LoadSettings, mixUrl, readRequestMix } from '../../core/index.ts';
+import type { HotlineSettings } from '../settings.ts';
 
 const REMEMBERED = 'hotline.load';
 

@@ -5,9 +5,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type LaunchSpec, resolveTarget, TargetError } from '../core/index.ts';
+import { type LaunchSpec, resolveTarget, TargetError } from '../../core/index.ts';
 import { nodeConfigsFromLaunchJson } from './launch-config.ts';
-import type { HotlineSettings } from './settings.ts';
+import type { HotlineSettings } from '../settings.ts';
 
 const REMEMBERED = 'hotline.app';
 

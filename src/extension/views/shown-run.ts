@@ -2,7 +2,7 @@
 // its time, and a click that opens its report.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ShownRunParams } from '../protocol.ts';
+import type { ShownRunParams } from '../../protocol.ts';
 
 export class ShownRunStatus implements vscode.Disposable {
   /** The report of the run shown in the editor, if one is. */

@@ -4,7 +4,7 @@
 // (.heapprofile; isolate-*.log and *.perf.txt through "Open With…") show as a flame graph only.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { HEAP_PPROF } from '../core/index.ts';
+import { HEAP_PPROF } from '../../core/index.ts';
 import { showProfileIn } from './flame-view.ts';
 
 export class CpuProfileEditorProvider implements vscode.CustomReadonlyEditorProvider {

@@ -12,7 +12,7 @@ import {
   redactUrl,
   RunError,
   type RunProgress,
-} from '../core/index.ts';
+} from '../../core/index.ts';
 
 /** How the run reaches its app and loads it, beyond the usual: attach, or the user's load tool. */
 export interface RunVariant {

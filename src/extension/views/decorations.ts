@@ -1,8 +1,8 @@
 // Heat on the hot lines: a background tint scaled by own time, a mark in the overview ruler and
 // a short after-text (`■ 812 ms`). Whole-line tints and after-text never move code.
 import * as vscode from 'vscode';
-import type { DecorationsParams, LineHeat } from '../protocol.ts';
-import { readSettings } from './settings.ts';
+import type { DecorationsParams, LineHeat } from '../../protocol.ts';
+import { readSettings } from '../settings.ts';
 
 /**
  * Share of one core from which a line gets each heat level: what the line costs of the app's

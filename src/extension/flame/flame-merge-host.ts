@@ -1,4 +1,4 @@
-// Runs the flame graph's merge of a big .cpuprofile (extension/flame-merge-file.ts) in a worker thread
+// Runs the flame graph's merge of a big .cpuprofile (extension/flame/flame-merge-file.ts) in a worker thread
 // (dist/flame-merge-worker.js): parsing 100+ MB of JSON on the extension host's thread would stall
 // every extension for seconds. One worker per merge; it exits when done, and is ended on failure.
 import { Worker } from 'node:worker_threads';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readProfileFile, writeFileAtomic } from '../core/index.ts';
+import { readProfileFile, writeFileAtomic } from '../../core/index.ts';
 import { mergedSpeedscopeJson } from './flame-merge.ts';
 
 /**

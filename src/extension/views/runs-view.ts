@@ -3,8 +3,8 @@
 // read is listed as such, never breaks the view.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { listRuns, REPORT_FILE, type ReportV1, runsDirOf } from '../core/index.ts';
-import { capacityOf, costText } from '../capacity.ts';
+import { listRuns, REPORT_FILE, type ReportV1, runsDirOf } from '../../core/index.ts';
+import { capacityOf, costText } from '../../capacity.ts';
 import { runTimeLong, runTimeShort } from './run-time-text.ts';
 
 export class RunItem extends vscode.TreeItem {

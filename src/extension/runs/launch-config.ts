@@ -4,7 +4,7 @@
 // `vscode` import): the text of the files comes in, launch specs or reasons go out.
 import * as path from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { commandLineOf, fromNodeCommand, type LaunchSpec, TargetError } from '../core/index.ts';
+import { commandLineOf, fromNodeCommand, type LaunchSpec, TargetError } from '../../core/index.ts';
 
 export interface LaunchChoice {
   /** The configuration's name, shown in a quick pick. */

@@ -2,7 +2,7 @@
 // a read-only document of our own scheme, shown in the Markdown preview. Nothing to save and
 // nothing asked on close (an untitled buffer was both). Its text comes from the URI itself.
 import * as vscode from 'vscode';
-import { ExplainHintCommand, type ExplainHintArgs } from '../protocol.ts';
+import { ExplainHintCommand, type ExplainHintArgs } from '../../protocol.ts';
 
 /**
  * The explanation of a hint, as a read-only document of our own scheme shown in the Markdown

@@ -15,7 +15,7 @@ import {
   type ReportV1,
   signedPct,
   withSign,
-} from '../core/index.ts';
+} from '../../core/index.ts';
 
 /** The summary, or undefined when there is no (other, readable) baseline. */
 export function againstBaseline(reportFile: string, baselineFile: string | undefined): string | undefined {

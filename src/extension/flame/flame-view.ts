@@ -7,13 +7,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { flameSource } from '../core/index.ts';
+import { flameSource } from '../../core/index.ts';
 import { runProfiles } from './run-profiles.ts';
-import { readSettings } from './settings.ts';
-import { flameHtml } from '../../webview/flame/html.ts';
-import { parseFromFlameView, type ToFlameView } from '../protocol.ts';
-import { PROFILE_FILE } from '../core/index.ts';
-import { nonce } from './webview-html.ts';
+import { readSettings } from '../settings.ts';
+import { flameHtml } from '../../../webview/flame/html.ts';
+import { parseFromFlameView, type ToFlameView } from '../../protocol.ts';
+import { PROFILE_FILE } from '../../core/index.ts';
+import { nonce } from '../views/webview-html.ts';
 import { MERGE_ABOVE_BYTES, mergedCopyPath } from './flame-merge-file.ts';
 import { writeCutProfileOffThread, writeMergedCopyOffThread } from './flame-merge-host.ts';
 
@@ -27,7 +27,7 @@ export function showProfileIn(
   const speedscope = vscode.Uri.joinPath(extensionUri, 'dist', 'speedscope');
   const dist = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
   // The profile's own folder too: the page fetches the file itself (see the `ready` case). A big
-  // .cpuprofile is shown from its merged copy (extension/flame-merge.ts), whose own folder is allowed.
+  // .cpuprofile is shown from its merged copy (extension/flame/flame-merge.ts), whose own folder is allowed.
   const profileDir = vscode.Uri.file(path.dirname(profileFile));
   const merged = bigEnoughToMerge(profileFile);
   const roots = [speedscope, dist, profileDir];

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { reportHtml } from '../../webview/report/html.ts';
+import { reportHtml } from '../../../webview/report/html.ts';
 import {
   readRun,
   readRunSources,
@@ -12,12 +12,12 @@ import {
   type RunSources,
   TIMELINE_FILE,
   type TimelineV1,
-} from '../core/index.ts';
-import { parseFromReportView, type ToReportView } from '../protocol.ts';
+} from '../../core/index.ts';
+import { parseFromReportView, type ToReportView } from '../../protocol.ts';
 import { nonce } from './webview-html.ts';
-import { openInWorkspace } from './open-source.ts';
-import { showProfileRange } from './flame-view.ts';
-import { flameTitle } from './flame-title.ts';
+import { openInWorkspace } from '../open-source.ts';
+import { showProfileRange } from '../flame/flame-view.ts';
+import { flameTitle } from '../flame/flame-title.ts';
 
 export interface ReportFocus {
   file: string;
