@@ -31,7 +31,7 @@ const CORE_IMPORTS = {
   store: ['analysis', 'app', 'common', 'profile', 'report', 'verdicts'],
   capture: ['app', 'common', 'in-app', 'inspector', 'load', 'profile', 'report', 'store', 'verdicts'],
   'analyze-run': ['analysis', 'capture', 'common', 'load', 'profile', 'report', 'store', 'verdicts'],
-  'profile-files': ['analysis', 'analyze-run', 'profile'],
+  'profile-files': ['profile'],
 };
 const CORE_FOLDERS = Object.keys(CORE_IMPORTS);
 /** The pattern that keeps src/core/`folder`'s files, `depth` folders below src/core, to their imports. */
@@ -48,9 +48,8 @@ const coreFolders = CORE_FOLDERS.map((folder) => ({
   rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex, coreFlow(folder, 1)] }] },
 }));
 // Inside a folder of src/core with parts, imports go downwards only. analysis/'s parts, lowest
-// first: attribution/ (which line a piece of time belongs to) → time/ and heap/ → pprof/ and
-// hints/ → the top (analyze.ts the entry, path-map.ts, index.ts); model.ts (the data model) is
-// importable by all. capture/'s: stacks/ (the stack captures: sampler, sender thread, protocol) →
+// first: attribution/ (which line a piece of time belongs to) → time/, heap/ and hints/ → the top
+// (analyze.ts the entry, path-map.ts, index.ts); model.ts (the data model) is importable by all. capture/'s: stacks/ (the stack captures: sampler, sender thread, protocol) →
 // extras/ (what the profiled window captures besides the main profile) → the top (the run in
 // order). A part imports the parts named here and none other: not those above it, not its peers.
 // analysis/time/ is read by the webviews too (the heat map), so it stays clear of attribution/ and
@@ -61,7 +60,6 @@ const PART_IMPORTS = {
     attribution: [],
     time: [],
     heap: ['attribution'],
-    pprof: ['attribution', 'heap'],
     hints: ['attribution'],
   },
   capture: { stacks: [], extras: ['stacks'] },

@@ -5,7 +5,6 @@ export {
   type Analysis,
   analyzeHeapProfile,
   type CallLink,
-  cpuProfileToPprof,
   cutProfile,
   DATA_STORE_APIS,
   type FunctionCost,
@@ -15,7 +14,6 @@ export {
   type Hint,
   type LineCost,
   type LineStalls,
-  looksLikePprof,
   mapHeapProfilePaths,
   PathMapError,
   type PathMapping,
@@ -27,6 +25,7 @@ export {
   timelineJson,
   type TimelineV1,
 } from './analysis/index.ts';
+export { cpuProfileToPprof, looksLikePprof } from './profile/index.ts';
 export { type CallFrame, parseCpuProfileText, ProfileFormatError } from './profile/index.ts';
 export {
   analyzeFile,

@@ -2,8 +2,7 @@
 // but what callers pass in. It reads profiles through src/core/profile/ (the formats, the profile
 // tree, the merge), below it. Its parts, lowest first (imports go downwards only;
 // eslint.config.mjs): attribution/ (which line a piece of time belongs to) → time/ (timeline,
-// stalls, threadpool waits) and heap/ → pprof/ and hints/ → analyze.ts (the entry) and
-// path-map.ts; `model.ts` (the data model) is read by all. The report schema imports `model.ts`
+// stalls, threadpool waits), heap/ and hints/ → analyze.ts (the entry) and path-map.ts; `model.ts` (the data model) is read by all. The report schema imports `model.ts`
 // directly; the webviews (and src/protocol.ts) import it and `time/` directly, which must not pull
 // the rest. Everything else comes in through here.
 export { analyzeProfile, analyzeProfileWithTimeline } from './analyze.ts';
@@ -33,8 +32,6 @@ export {
   type PathMapping,
   parsePathMapping,
 } from './path-map.ts';
-export { looksLikePprof, type PprofContent, readPprof } from './pprof/pprof.ts';
-export { cpuProfileToPprof } from './pprof/pprof-out.ts';
 export { type SourceMapInput } from './attribution/sourcemaps.ts';
 export {
   applyRuntimeScripts,

@@ -8,18 +8,15 @@ import {
   analyzeProfile,
   applyRuntimeScripts,
   analyzeProfileWithTimeline,
-  cpuProfileToPprof,
-  looksLikePprof,
   mapProfilePaths,
   type PathMapping,
   placeFunctionHeads,
-  type PprofContent,
   type StackCapturesInput,
   TIMELINE_FILE,
   timelineJsonParts,
   type TimelineV1,
-  readPprof,
 } from '../analysis/index.ts';
+import { cpuProfileToPprof, looksLikePprof, type PprofContent, readPprof } from '../profile/index.ts';
 import {
   type CpuProfile,
   parseCpuProfileBytes,

@@ -8,9 +8,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { looksLikePprof } from '../analysis/index.ts';
-import { ProfileFormatError } from '../profile/index.ts';
-import { readPprofFile } from '../analyze-run/index.ts';
+import { looksLikePprof, ProfileFormatError, readPprof } from '../profile/index.ts';
 
 export type ProfileFormat = 'cpuprofile' | 'heapprofile' | 'v8log' | 'prof-log' | 'perf-script' | 'pprof';
 
@@ -108,7 +106,7 @@ export async function flameSource(
 
 /** A pprof file as the .cpuprofile (or .heapprofile) the analysis reads it as: the same flame graph as theirs. */
 function pprofForFlame(file: string, stem: string): FlameSource {
-  const pprof = readPprofFile(file);
+  const pprof = readPprof(fs.readFileSync(file));
   if (pprof.kind === 'heap')
     return { name: `${stem}.heapprofile`, format: 'pprof', converted: Buffer.from(JSON.stringify(pprof.profile)) };
   const { samples, timeDeltas, ...rest } = pprof.profile;

@@ -24,3 +24,5 @@ export { OWN_FRAMES_NAME, withoutOwnFrames } from './own-frames.ts';
 export { fileOfUrl, HOTLINE_SCRIPT_PREFIX } from './frame-urls.ts';
 export { type HeapCallFrame, type SamplingHeapNode, type SamplingHeapProfile } from './heap-profile.ts';
 export { mergeHeapProfiles } from './heap-merge.ts';
+export { looksLikePprof, type PprofContent, readPprof } from './pprof.ts';
+export { cpuProfileToPprof } from './pprof-out.ts';

@@ -6,8 +6,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { analyzeFile, exportPprof, parsePathMapping, readPprofFile } from '../../src/core/index.ts';
-import { FIXTURE_NAMES, FIXTURES_DIR, type FixtureMeta } from '../helpers/fixtures.ts';
+import { analyzeFile, exportPprof, parsePathMapping, readPprofFile } from '../../../src/core/index.ts';
+import { FIXTURE_NAMES, FIXTURES_DIR, type FixtureMeta } from '../../helpers/fixtures.ts';
 
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'hotline-pprof-out-'));
 after(() => fs.rmSync(out, { recursive: true, force: true }));

@@ -5,7 +5,9 @@
 // are placed at their function's start, as V8's profile has no calling lines.
 import { gzipSync } from 'node:zlib';
 import { Function as PprofFunction, Line, Location, Profile, Sample, StringTable, ValueType } from 'pprof-format';
-import { buildProfileTree, type CpuProfile, fileOfUrl } from '../../profile/index.ts';
+import type { CpuProfile } from './cpuprofile.ts';
+import { fileOfUrl } from './frame-urls.ts';
+import { buildProfileTree } from './profile-tree.ts';
 
 /** The profile as gzipped pprof bytes. Only nodes with samples make pprof samples; the tree's shape is kept through their stacks. */
 export function cpuProfileToPprof(profile: CpuProfile): Buffer {

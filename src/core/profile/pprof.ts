@@ -10,13 +10,8 @@
 import { gunzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { Profile } from 'pprof-format';
-import {
-  type CpuProfile,
-  type CpuProfileNode,
-  ProfileFormatError,
-  type SamplingHeapNode,
-  type SamplingHeapProfile,
-} from '../../profile/index.ts';
+import { type CpuProfile, type CpuProfileNode, ProfileFormatError } from './cpuprofile.ts';
+import type { SamplingHeapNode, SamplingHeapProfile } from './heap-profile.ts';
 
 /** What a pprof file held, read into the engine's models. */
 export type PprofContent =

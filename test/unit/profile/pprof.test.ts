@@ -19,10 +19,10 @@ import {
   parsePathMapping,
   ProfileFormatError,
   readPprofFile,
-} from '../../src/core/index.ts';
-import { flameSource } from '../../src/core/profile-files/index.ts';
+} from '../../../src/core/index.ts';
+import { flameSource } from '../../../src/core/profile-files/index.ts';
 
-const APP = path.resolve(__dirname, '../fixtures/pprof-app');
+const APP = path.resolve(__dirname, '../../fixtures/pprof-app');
 const SERVER = path.join(APP, 'server.js');
 const FLEET = [parsePathMapping(`/tmp/fleet/app/=${APP}`)];
 const SOURCE = fs.readFileSync(SERVER, 'utf8').split('\n');
