@@ -2101,7 +2101,7 @@ export function runCase(input: FuzzInput, ctx: RunContext): CaseResult {
         file,
         path.join(path.dirname(file), 'stacks.json'),
         path.join(path.dirname(file), 'sources.json'),
-        path.join(path.dirname(file), 'scripts.json'), // the code the app ran from memory (store/runtime-scripts.ts)
+        path.join(path.dirname(file), 'scripts.json'), // the code the app ran from memory (store/scripts-file.ts)
         realOrResolved(file),
       ],
       fsErrors,

@@ -1,10 +1,14 @@
-// Scripts compiled in memory (analysis/attribution/runtime-scripts.ts, capture/runtime-scripts.ts): which code
+// Scripts compiled in memory (analysis/attribution/apply-runtime-scripts.ts, capture/read-runtime-scripts.ts): which code
 // as run keeps the file's positions, how a profile's frames are renamed to the code as run (or
 // lose their positions when no map can be read), and the one note that says so.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyRuntimeScripts, asRunPath, unmappedNote } from '../../src/core/analysis/attribution/runtime-scripts.ts';
-import { samePositions } from '../../src/core/capture/runtime-scripts.ts';
+import {
+  applyRuntimeScripts,
+  asRunPath,
+  unmappedNote,
+} from '../../src/core/analysis/attribution/apply-runtime-scripts.ts';
+import { samePositions } from '../../src/core/capture/read-runtime-scripts.ts';
 import type { CpuProfile } from '../../src/core/profile/cpuprofile.ts';
 import { commandPath } from '../../src/core/app/command.ts';
 import { packedLine, SourceMapper, type SourceMapInput } from '../../src/core/analysis/attribution/sourcemaps.ts';

@@ -39,7 +39,7 @@ export {
   type RuntimeScriptInput,
   type RuntimeScriptsApplied,
   unmappedNote,
-} from './attribution/runtime-scripts.ts';
+} from './attribution/apply-runtime-scripts.ts';
 export {
   findStalls,
   type LineStalls,

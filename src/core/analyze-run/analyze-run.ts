@@ -113,7 +113,7 @@ export function analyzeFile(
   if (pprof?.kind === 'heap')
     throw new ProfileFormatError(`${HEAP_PPROF} (${pprof.valueType}): it has allocations, not CPU time`);
   let profile = mapProfilePaths(pprof ? pprof.profile : readProfileFile(profileFile), opts.pathMap ?? []);
-  // Scripts compiled in memory are read as the run saw them (analysis/runtime-scripts.ts).
+  // Scripts compiled in memory are read as the run saw them (analysis/attribution/apply-runtime-scripts.ts).
   const runtime = applyRuntimeScripts(
     profile,
     readStacksBeside(profileFile, profile.samples?.length ?? 0),

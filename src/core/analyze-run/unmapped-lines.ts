@@ -1,5 +1,5 @@
 // Lines a source map cannot honestly give (docs/architecture.md: a cost on the wrong line is worse than none).
-// Files compiled in memory whose positions could not be mapped (analysis/attribution/runtime-scripts.ts) keep
+// Files compiled in memory whose positions could not be mapped (analysis/attribution/apply-runtime-scripts.ts) keep
 // their costs at function level: no line of theirs is reported, no hint points into them (a hint
 // is a line), and one note says why and what to do. And code a compiler adds (esbuild's module
 // helpers under tsx) is mapped to the top of the file, a comment or a blank line: no line either.

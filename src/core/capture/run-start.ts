@@ -25,11 +25,11 @@ import type { RuntimeScript } from '../store/index.ts';
 import { RUN_DEFAULTS } from './run-settings.ts';
 import type { RunControl } from './run-control.ts';
 import type { StackSampler } from './stacks/stack-sampler.ts';
-import { captureRuntimeScripts } from './runtime-scripts.ts';
+import { captureRuntimeScripts } from './read-runtime-scripts.ts';
 import { startCommand } from './start-command.ts';
 import { checkReachable, childProfilers, type StartedApp } from './started-app.ts';
 
-/** The app's scripts compiled in memory, with their maps (runtime-scripts.ts), or why they could not be read. */
+/** The app's scripts compiled in memory, with their maps (read-runtime-scripts.ts), or why they could not be read. */
 export interface RuntimeScriptsRead {
   scripts: RuntimeScript[];
   note?: string;

@@ -13,7 +13,7 @@ export {
   type RuntimeScript,
   RUNTIME_SCRIPTS_FILE,
   writeRuntimeScripts,
-} from './runtime-scripts.ts';
+} from './scripts-file.ts';
 export {
   acquireRunLock,
   createRunDir,

@@ -19,7 +19,7 @@ const MAPPING_URL = /\/\/[#@]\s*sourceMappingURL=(\S+)\s*$/;
 
 /**
  * `given`: code and maps the run saved (the code as run of scripts compiled in memory,
- * analysis/attribution/runtime-scripts.ts): used as they are, and their maps' original files are read.
+ * analysis/attribution/apply-runtime-scripts.ts): used as they are, and their maps' original files are read.
  */
 export function loadSources(
   profile: CpuProfile,

@@ -3,7 +3,7 @@
 // map that exists only in the process. V8's positions are in that code, so the analysis needs it
 // and its map; both are read here from the runtime (Debugger.scriptParsed's sourceMapURL and
 // Debugger.getScriptSource, as VS Code's js-debug does) and saved in the run folder
-// (store/runtime-scripts.ts). The Debugger domain is on only for this read, before the warm-up:
+// (store/scripts-file.ts). The Debugger domain is on only for this read, before the warm-up:
 // it is off again in every measured and profiled window.
 import * as fs from 'node:fs';
 import * as path from 'node:path';

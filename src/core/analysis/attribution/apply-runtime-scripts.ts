@@ -1,5 +1,5 @@
 // Scripts the app ran that are not the file on disk (compiled in memory by a loader: tsx,
-// ts-node, a register hook), as the run saved them (store/runtime-scripts.ts). V8's positions
+// ts-node, a register hook), as the run saved them (store/scripts-file.ts). V8's positions
 // are in the code as run, so the profile's frames of such a script are renamed to a generated
 // file of their own, whose text is that code and whose map is the runtime's: the analysis then
 // maps them like any compiled script, and the original file keeps its own text. A script with

@@ -1,5 +1,5 @@
 // scripts.json in a run folder: the code the app ran where it was not the file on disk (compiled
-// in memory by a loader), with the source map the runtime held for it (capture/runtime-scripts.ts
+// in memory by a loader), with the source map the runtime held for it (capture/read-runtime-scripts.ts
 // reads them). `analyze`, `compare`, the editor and a later session map the profile through these,
 // not through whatever is on disk then.
 import * as fs from 'node:fs';
