@@ -1,7 +1,7 @@
 // The docs' tables from the code, between marker comments: docs/cli.md's options (src/cli/options.ts,
 // with the engine's defaults), docs/vscode.md's settings and commands (package.json `contributes`)
 // and the flag ↔ setting mapping. `npx tsx scripts/docs-tables.ts` rewrites them;
-// test/unit/docs-tables.test.ts fails when a doc and the code disagree.
+// test/unit/cli/docs-tables.test.ts fails when a doc and the code disagree.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { APP_AND_LOAD, COMMAND_OPTIONS, type CommandName, type OptionSpec } from '../src/cli/options.ts';

@@ -1,5 +1,5 @@
 // package.json `contributes.languageModelTools` from the MCP server's own tool list (src/mcp/lm-tools.ts).
-// `npx tsx scripts/lm-tools.ts` rewrites it; test/unit/lm-tools.test.ts fails when they differ.
+// `npx tsx scripts/lm-tools.ts` rewrites it; test/unit/mcp/lm-tools.test.ts fails when they differ.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

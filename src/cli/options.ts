@@ -1,6 +1,6 @@
 // Every option of every command, once: parseArgs reads its configuration from here (args.ts), and
 // docs/cli.md's options table and the flag ↔ setting table are generated from it
-// (scripts/docs-tables.ts; test/unit/docs-tables.test.ts fails when a doc disagrees).
+// (scripts/docs-tables.ts; test/unit/cli/docs-tables.test.ts fails when a doc disagrees).
 import { DEFAULT_STACK_RATE_HZ, DEFAULT_STALL_THRESHOLD_MS, RUN_DEFAULTS } from '../core/index.ts';
 import { STACK_CAPTURE_COST, STACK_RATE_PRECISION } from './facts.ts';
 

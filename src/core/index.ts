@@ -10,7 +10,6 @@ export {
   type FunctionCost,
   type HeapAnalysis,
   type HeapLine,
-  HeapProfileError,
   type Hint,
   type LineCost,
   type LineStalls,
@@ -18,13 +17,13 @@ export {
   PathMapError,
   type PathMapping,
   parsePathMapping,
-  parseHeapProfileText,
   stallsByLine,
   type ThreadpoolWait,
   TIMELINE_FILE,
   timelineJson,
   type TimelineV1,
 } from './analysis/index.ts';
+export { HeapProfileError, parseHeapProfileText } from './profile/index.ts';
 export { cpuProfileToPprof, looksLikePprof } from './profile/index.ts';
 export { type CallFrame, parseCpuProfileText, ProfileFormatError } from './profile/index.ts';
 export {

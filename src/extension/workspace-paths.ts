@@ -1,6 +1,6 @@
 // Is a path a file of one of the workspace folders? The check behind every "open this file"
 // request from a webview or a lens: no message may reach anything else on disk. Plain Node, no
-// `vscode`, so it is tested on its own (test/unit/workspace-paths.test.ts).
+// `vscode`, so it is tested on its own (test/unit/extension/workspace-paths.test.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isBelow } from '../core/index.ts';

@@ -1,5 +1,5 @@
 // The MCP tools as VS Code language-model tools: package.json `contributes.languageModelTools` is
-// generated from the server's own tool list (scripts/lm-tools.ts; test/unit/lm-tools.test.ts keeps
+// generated from the server's own tool list (scripts/lm-tools.ts; test/unit/mcp/lm-tools.test.ts keeps
 // them equal), so agent mode sees the same names, descriptions and input schemas as MCP clients.
 
 /** What listTools gives per tool, the part we use. */

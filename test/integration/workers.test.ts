@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { profileUnderLoad, type ProfiledRun } from '../../src/core/index.ts';
 import { parseCpuProfileText } from '../../src/core/profile/cpuprofile.ts';
-import { parseHeapProfileText } from '../../src/core/analysis/heap/heap.ts';
+import { parseHeapProfileText } from '../../src/core/profile/heap-profile.ts';
 import { HEAP_FILE, PROFILE_FILE } from '../../src/core/store/store.ts';
 import {
   DIE_WHEN_TOLD,

@@ -108,3 +108,25 @@ test('the checks fail on a name that is not there', () => {
   assert.equal(found('stack-sampler.ts', filesUnder(path.join(REPO, 'src', 'core'))), true);
   assert.equal(found('cpuprofile*.ts', filesUnder(path.join(REPO, 'src', 'core', 'profile'))), true);
 });
+
+test('the unit tests mirror src/: each folder of test/unit is a folder of src/core or src/', () => {
+  const unit = path.join(REPO, 'test', 'unit');
+  const folders = (dir: string): string[] =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
+  for (const folder of folders(unit)) {
+    const mirrored = [path.join(REPO, 'src', 'core', folder), path.join(REPO, 'src', folder)].some((p) =>
+      fs.existsSync(p),
+    );
+    assert.ok(mirrored, `test/unit/${folder}/ mirrors no folder of src/core or src/`);
+    for (const part of folders(path.join(unit, folder)))
+      assert.ok(
+        [path.join(REPO, 'src', 'core', folder, part), path.join(REPO, 'src', folder, part)].some((p) =>
+          fs.existsSync(p),
+        ),
+        `test/unit/${folder}/${part}/ mirrors no folder of src/`,
+      );
+  }
+});

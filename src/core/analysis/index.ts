@@ -10,7 +10,7 @@ export { Workspace } from './attribution/categories.ts';
 export { readStackCaptures } from './attribution/read-stack-captures.ts';
 export { mergeStackCaptures, type StacksPart } from './attribution/stacks-merge.ts';
 export { buildStackEvidence, type StackCapturesInput, type StackFrameV1 } from './attribution/stacks.ts';
-export { analyzeHeapProfile, type HeapAnalysis, HeapProfileError, parseHeapProfileText } from './heap/heap.ts';
+export { analyzeHeapProfile, type HeapAnalysis } from './heap/heap.ts';
 export {
   type Analysis,
   type CallLink,

@@ -4,13 +4,8 @@
 // and `heap` to a report built from the main thread's analysis.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  type Analysis,
-  analyzeHeapProfile,
-  analyzeProfile,
-  parseHeapProfileText,
-  type StackCapturesInput,
-} from '../analysis/index.ts';
+import { type Analysis, analyzeHeapProfile, analyzeProfile, type StackCapturesInput } from '../analysis/index.ts';
+import { parseHeapProfileText } from '../profile/index.ts';
 import { type CpuProfile, fileOfUrl, mergeProfiles, parseCpuProfileBytes } from '../profile/index.ts';
 import { isNodeInternalThread } from '../common/index.ts';
 import { type ExtrasRecord, loadSources, PROFILE_FILE } from '../store/index.ts';

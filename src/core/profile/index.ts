@@ -22,7 +22,13 @@ export { buildProfileTree, type Frame, MAX_SAMPLE_WEIGHT, type ProfileTree } fro
 export { mergedClock, mergeProfiles } from './merge.ts';
 export { OWN_FRAMES_NAME, withoutOwnFrames } from './own-frames.ts';
 export { fileOfUrl, HOTLINE_SCRIPT_PREFIX } from './frame-urls.ts';
-export { type HeapCallFrame, type SamplingHeapNode, type SamplingHeapProfile } from './heap-profile.ts';
+export {
+  type HeapCallFrame,
+  HeapProfileError,
+  parseHeapProfileText,
+  type SamplingHeapNode,
+  type SamplingHeapProfile,
+} from './heap-profile.ts';
 export { mergeHeapProfiles } from './heap-merge.ts';
 export { looksLikePprof, type PprofContent, readPprof } from './pprof.ts';
 export { cpuProfileToPprof } from './pprof-out.ts';

@@ -3,7 +3,8 @@
 // the reader rejects what is not a heap profile.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HeapProfileError, analyzeHeapProfile, parseHeapProfileText } from '../../../../src/core/analysis/heap/heap.ts';
+import { analyzeHeapProfile } from '../../../../src/core/analysis/heap/heap.ts';
+import { HeapProfileError, parseHeapProfileText } from '../../../../src/core/profile/heap-profile.ts';
 import type { SamplingHeapNode } from '../../../../src/core/profile/heap-profile.ts';
 
 const ROOT = '/app';
