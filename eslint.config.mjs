@@ -43,15 +43,34 @@ function coreFlow(folder, depth) {
     message: `src/core/${folder}/ imports ${allowed.length > 0 ? allowed.map((f) => `${f}/`).join(', ') : 'no other folder of src/core'}: the flow goes one way (eslint.config.mjs).`,
   };
 }
+// A new folder until it is named in CORE_IMPORTS: it imports nothing of src/core.
+const unnamedFolder = {
+  files: ['src/core/*/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          throughIndex,
+          {
+            group: CORE_FOLDERS.map((f) => `../${f}/**`),
+            message: 'A src/core folder imports only what CORE_IMPORTS in eslint.config.mjs names for it.',
+          },
+        ],
+      },
+    ],
+  },
+};
 const coreFolders = CORE_FOLDERS.map((folder) => ({
   files: [`src/core/${folder}/*.ts`],
   rules: { 'no-restricted-imports': ['error', { patterns: [throughIndex, coreFlow(folder, 1)] }] },
 }));
 // Inside a folder of src/core with parts, imports go downwards only. analysis/'s parts, lowest
 // first: attribution/ (which line a piece of time belongs to) → time/, heap/ and hints/ → the top
-// (analyze.ts the entry, path-map.ts, index.ts); model.ts (the data model) is importable by all. capture/'s: stacks/ (the stack captures: sampler, sender thread, protocol) →
-// extras/ (what the profiled window captures besides the main profile) → the top (the run in
-// order). A part imports the parts named here and none other: not those above it, not its peers.
+// (analyze.ts the entry, path-map.ts, index.ts); model.ts (the data model) is importable by all.
+// capture/'s: stacks/ (the stack captures: sampler, sender thread, protocol) → extras/ (what the
+// profiled window captures besides the main profile) → the top (the run in order). A part
+// imports the parts named here and none other: not those above it, not its peers.
 // analysis/time/ is read by the webviews too (the heat map), so it stays clear of attribution/ and
 // Node code: model.ts and the profile's model files only (profile/cpuprofile.ts,
 // profile/profile-tree.ts, no Node code).
@@ -136,6 +155,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off', 'no-redeclare': ['error', { builtinGlobals: false }] },
   },
   { files: ['webview/**/*.ts'], languageOptions: { globals: { ...globals.browser } } },
+  unnamedFolder,
   ...coreFolders,
   ...partLayers,
   // The code that runs inside the user's app (src/core/in-app/scripts/): it is compiled alone into

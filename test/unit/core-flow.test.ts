@@ -75,3 +75,8 @@ test('the editor, the CLI and the server enter the engine by src/core/index.ts, 
   assert.equal(await refused('src/cli/new.ts', '../core/verdicts/gate.ts'), true);
   assert.equal(await refused('src/extension/new.ts', '../core/index.ts'), false);
 });
+
+test('a folder not yet named in CORE_IMPORTS imports nothing of src/core', async () => {
+  assert.equal(await refused('src/core/new-folder/new.ts', '../profile/index.ts'), true);
+  assert.equal(await refused('src/core/new-folder/new.ts', './other.ts'), false);
+});
